@@ -7,16 +7,18 @@ import threading
 from pathlib import Path
 
 from app.paths import library_file
-from core.db import connect
 from core.ingest import Ingestor
 from core.library import Library
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
+from core.vector_index import VectorIndex
 from models.embedding import MiniLMEmbedder
 from models.protocols import Embedder
 
 _embedder: Embedder | None = None
 _embedder_lock = threading.Lock()
+_vector_indexes: dict[Path, VectorIndex] = {}
+_vector_indexes_lock = threading.Lock()
 
 
 def shared_embedder() -> Embedder:
@@ -36,10 +38,20 @@ def make_ingestor(library: Library, embedder: Embedder | None = None) -> Ingesto
     return Ingestor(library, embedder or shared_embedder())
 
 
+def vector_index(library_path: Path) -> VectorIndex:
+    """One in-memory vector index per library file for the process, so its vectors load once and
+    every retriever on that library (one per question) shares them."""
+    key = Path(library_path).resolve()
+    with _vector_indexes_lock:
+        index = _vector_indexes.get(key)
+        if index is None:
+            index = _vector_indexes[key] = VectorIndex()
+        return index
+
+
 def make_retriever(library: Library, embedder: Embedder | None = None) -> Retriever:
-    """Hybrid search over ``library`` with BM25 and the vector KNN running side by side (a second
-    connection for the vector side). Close it when done."""
-    return Retriever(library.conn, embedder or shared_embedder(), vector_conn=connect(library.path))
+    """Hybrid search over ``library``. Close it when done."""
+    return Retriever(library.conn, embedder or shared_embedder(), vector_index=vector_index(library.path))
 
 
 def make_sql_runner(directory: Path, *, max_rows: int = 200, timeout_seconds: float = 10.0) -> SqlRunner:

@@ -159,7 +159,25 @@ def m002_conversations(conn: Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [m001_initial, m002_conversations]
+def m003_embedding_counter(conn: Connection) -> None:
+    """A counter bumped by every insert into or delete from ``embeddings``, so a cached copy of the
+    vectors (core.vector_index) knows in one read whether it is stale. Row ids alone cannot tell:
+    SQLite reuses the highest id after it is deleted."""
+    run_script(conn,
+        """
+        CREATE TABLE library_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO library_counters (name, value) VALUES ('embeddings', (SELECT COUNT(*) FROM embeddings));
+        CREATE TRIGGER embeddings_counter_insert AFTER INSERT ON embeddings BEGIN
+            UPDATE library_counters SET value = value + 1 WHERE name = 'embeddings';
+        END;
+        CREATE TRIGGER embeddings_counter_delete AFTER DELETE ON embeddings BEGIN
+            UPDATE library_counters SET value = value + 1 WHERE name = 'embeddings';
+        END;
+        """
+    )
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [m001_initial, m002_conversations, m003_embedding_counter]
 
 
 def migrate(conn: Connection) -> int:

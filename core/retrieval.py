@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -17,6 +16,7 @@ import numpy as np
 
 from core.db import Connection
 from core.library import load_chunks
+from core.vector_index import VectorIndex
 from models.protocols import Embedder
 from models.types import Chunk
 
@@ -49,30 +49,22 @@ class Candidate:
 class Retriever:
     """Hybrid search over one library.
 
-    Given ``vector_conn`` (a second connection to the same file), the query embedding and the vector
-    KNN run on a worker thread while BM25 runs on the caller's: SQLite releases the GIL, so on two cores
-    a search costs about the slower of the two instead of their sum.
+    The vector side searches ``vector_index`` (an in-memory copy of the library's sqlite-vec vectors,
+    see core.vector_index); share one index per library file between retrievers so it is loaded once.
     """
 
     def __init__(self, conn: Connection, embedder: Embedder, *, bm25_weight: float = 1.0,
                  vector_weight: float = 0.6, reranker: Reranker | None = None,
-                 vector_conn: Connection | None = None) -> None:
+                 vector_index: VectorIndex | None = None) -> None:
         self.conn = conn
         self.embedder = embedder
         self.bm25_weight = bm25_weight
         self.vector_weight = vector_weight
         self.reranker = reranker
-        self._vector_conn = vector_conn or conn
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vector-search") if vector_conn else None
+        self.vector_index = vector_index if vector_index is not None else VectorIndex()
 
     def close(self) -> None:
-        """Stop the worker thread and close the second connection, if there is one."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
-        if self._vector_conn is not self.conn:
-            self._vector_conn.close()
-            self._vector_conn = self.conn
+        """Nothing to release today; kept so callers need not know what a retriever holds."""
 
     def bm25(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
         match = fts_query(query)
@@ -89,28 +81,39 @@ class Retriever:
         return [Candidate(r[0], -r[1]) for r in rows]
 
     def vector(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
+        """The ``k`` chunks whose embeddings are nearest the query's (exact cosine similarity)."""
         vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-        # Oversample: one vector can stand for several chunks with the same content.
-        rows = self._vector_conn.execute(
-            "WITH knn AS (SELECT rowid, distance FROM embedding_vectors WHERE embedding MATCH ? AND k = ?) "
-            "SELECT c.id, knn.distance, c.document_id FROM knn JOIN embeddings e ON e.id = knn.rowid "
-            "JOIN chunks c ON c.content_hash = e.content_hash ORDER BY knn.distance, c.id",
-            (vector.tobytes(), k * 2 if not document_ids else k * 8),
-        ).fetchall()
         allowed = set(document_ids) if document_ids else None
-        out = [Candidate(r[0], 1.0 - r[1]) for r in rows if allowed is None or r[2] in allowed]
-        return out[:k]
+        # One vector can stand for several chunks with the same content, and a document filter drops
+        # some: widen the search until k chunks are found or every vector has been looked at.
+        wanted = k * 2 if allowed is None else k * 8
+        while True:
+            nearest = self.vector_index.nearest(self.conn, vector, wanted)
+            out = [c for c in self._chunks_for(nearest) if allowed is None or c[1] in allowed]
+            if len(out) >= k or len(nearest) < wanted:
+                return [candidate for candidate, _ in out[:k]]
+            wanted *= 4
+
+    def _chunks_for(self, nearest: list[tuple[int, float]]) -> list[tuple[Candidate, int]]:
+        """(candidate, document id) for every chunk whose content has one of these embeddings, in the
+        embeddings' order (then by chunk id)."""
+        if not nearest:
+            return []
+        similarity = dict(nearest)
+        rank = {embedding_id: i for i, (embedding_id, _) in enumerate(nearest)}
+        rows = self.conn.execute(
+            "SELECT e.id, c.id, c.document_id FROM embeddings e JOIN chunks c ON c.content_hash = e.content_hash "
+            "WHERE e.id IN (" + ",".join("?" * len(nearest)) + ")",
+            [embedding_id for embedding_id, _ in nearest],
+        ).fetchall()
+        rows.sort(key=lambda r: (rank[r[0]], r[1]))
+        return [(Candidate(chunk_id, similarity[embedding_id]), document_id) for embedding_id, chunk_id, document_id in rows]
 
     def search(self, query: str, k: int = 5, recall: int = 30, document_ids: Sequence[int] | None = None) -> list[Chunk]:
         """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set."""
         fused: dict[int, float] = {}
-        if self._pool is not None:
-            pending = self._pool.submit(self.vector, query, recall, document_ids)
-            lexical = self.bm25(query, recall, document_ids)
-            semantic = pending.result()
-        else:
-            lexical = self.bm25(query, recall, document_ids)
-            semantic = self.vector(query, recall, document_ids)
+        lexical = self.bm25(query, recall, document_ids)
+        semantic = self.vector(query, recall, document_ids)
         for weight, ranking in ((self.bm25_weight, lexical), (self.vector_weight, semantic)):
             for rank, candidate in enumerate(ranking):
                 fused[candidate.chunk_id] = fused.get(candidate.chunk_id, 0.0) + weight / (RRF_K + rank + 1)

@@ -20,7 +20,7 @@ from models.types import ColumnSchema, ExtractedTable
 
 INTERNAL_TABLES = frozenset({
     "documents", "pages", "text_blocks", "chunks", "chunks_fts", "embeddings", "embedding_vectors",
-    "extracted_tables", "table_columns", "table_cells", "conversations", "messages",
+    "extracted_tables", "table_columns", "table_cells", "conversations", "messages", "library_counters",
 })
 """Tables of the library schema; an extracted table is never given one of these names."""
 

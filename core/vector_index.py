@@ -1,0 +1,93 @@
+"""Exact cosine nearest-neighbour search over a library's embeddings, held in memory.
+
+The vectors live in the library's sqlite-vec table (``embedding_vectors``), which stays the one
+source of truth. Searching them there costs a full scan per query, and the sqlite-vec wheel on PyPI
+is built without SIMD: 24 ms at 50,000 x 384 here. The same exact search as one matrix product in
+numpy (BLAS) takes about 1.5 ms, so the index copies the vectors into a float32 matrix once
+(1.5 KB per vector: 77 MB at 50,000 chunks) and reloads it only when the library's embeddings
+change. A trigger-maintained counter (``library_counters``, migration 3) tells when that is, with
+one indexed read per query.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.db import Connection
+from core.migrations import EMBEDDING_DIMENSION
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    generation: int
+    ids: np.ndarray  # int64 embedding ids, one per matrix row
+    matrix: np.ndarray  # float32, (len(ids), EMBEDDING_DIMENSION), rows unit length
+
+
+_EMPTY = _Snapshot(-1, np.zeros(0, dtype=np.int64), np.zeros((0, EMBEDDING_DIMENSION), dtype=np.float32))
+
+
+def embeddings_generation(conn: Connection) -> int:
+    """A number that changes whenever an embedding is added or removed."""
+    row = conn.execute("SELECT value FROM library_counters WHERE name = 'embeddings'").fetchone()
+    return int(row[0]) if row else 0
+
+
+class VectorIndex:
+    """Nearest embeddings to a query vector, exact, by cosine similarity. Safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._snapshot = _EMPTY
+
+    def __len__(self) -> int:
+        return len(self._snapshot.ids)
+
+    def nearest(self, conn: Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The ``k`` embedding ids most similar to ``query`` with their cosine similarity, best first
+        (ties broken by id so results are stable)."""
+        snapshot = self._current(conn)
+        if k <= 0 or not len(snapshot.ids):
+            return []
+        vector = np.asarray(query, dtype=np.float32).reshape(-1)
+        norm = float(np.linalg.norm(vector))
+        if norm == 0.0:
+            return []
+        scores = snapshot.matrix @ (vector / norm)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), int(snapshot.ids[i])))
+        return [(int(snapshot.ids[i]), float(scores[i])) for i in order]
+
+    def _current(self, conn: Connection) -> _Snapshot:
+        generation = embeddings_generation(conn)
+        snapshot = self._snapshot
+        if snapshot.generation == generation:
+            return snapshot
+        with self._lock:
+            if self._snapshot.generation != generation:
+                self._snapshot = self._load(conn)
+            return self._snapshot
+
+    @staticmethod
+    def _load(conn: Connection) -> _Snapshot:
+        # One read transaction, so the counter and the vectors are of the same moment.
+        own_transaction = not conn.in_transaction
+        if own_transaction:
+            conn.execute("BEGIN")
+        try:
+            generation = embeddings_generation(conn)
+            rows = conn.execute("SELECT rowid, embedding FROM embedding_vectors ORDER BY rowid").fetchall()
+        finally:
+            if own_transaction:
+                conn.execute("COMMIT")
+        if not rows:
+            return _Snapshot(generation, _EMPTY.ids, _EMPTY.matrix)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        matrix = matrix / np.where(norms == 0.0, 1.0, norms)
+        return _Snapshot(generation, ids, np.ascontiguousarray(matrix, dtype=np.float32))

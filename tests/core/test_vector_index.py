@@ -1,0 +1,113 @@
+"""The in-memory vector index: exact (same answers as sqlite-vec's own KNN), and never stale after the
+library's embeddings change, including when SQLite reuses a deleted row id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.db import connect
+from core.library import DocumentWriter, Library
+from core.migrations import EMBEDDING_DIMENSION, MIGRATIONS, migrate
+from core.retrieval import Retriever
+from core.vector_index import VectorIndex, embeddings_generation
+
+pytestmark = pytest.mark.unit
+
+
+def _unit(rng: np.random.Generator, n: int) -> np.ndarray:
+    vectors = rng.standard_normal((n, EMBEDDING_DIMENSION)).astype(np.float32)
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def _add_chunks(library: Library, embedder, sha: str, texts: list[str], vectors: np.ndarray) -> int:
+    writer = DocumentWriter(library.conn, embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc = writer.add_document(sha, Path(f"{sha[:4]}.pdf"), "Report", 1, 100)
+    for text in texts:
+        writer.add_chunk(doc, "text", 1, text, [(0, 0, 10, 10)])
+    hashes = [h for h, _ in writer.missing_embeddings(doc)]
+    writer.add_embeddings(hashes, vectors[: len(hashes)])
+    writer.finish_document(doc, "ready", "")
+    library.conn.execute("COMMIT")
+    return doc
+
+
+def test_nearest_matches_sqlite_vec_knn(tmp_path: Path, hash_embedder) -> None:
+    rng = np.random.default_rng(5)
+    library = Library(tmp_path / "lib.sqlite3")
+    _add_chunks(library, hash_embedder, "a" * 64, [f"passage {i}" for i in range(500)], _unit(rng, 500))
+    index = VectorIndex()
+    for query in _unit(rng, 10):
+        expected = library.conn.execute(
+            "SELECT rowid, distance FROM embedding_vectors WHERE embedding MATCH ? AND k = 20 ORDER BY distance",
+            (query.tobytes(),),
+        ).fetchall()
+        got = index.nearest(library.conn, query, 20)
+        assert [i for i, _ in got] == [i for i, _ in expected]
+        assert [s for _, s in got] == pytest.approx([1.0 - d for _, d in expected], abs=1e-5)
+    assert len(index) == 500
+
+
+def test_index_follows_additions_deletions_and_reused_ids(tmp_path: Path, hash_embedder) -> None:
+    rng = np.random.default_rng(9)
+    library = Library(tmp_path / "lib.sqlite3")
+    index = VectorIndex()
+    first_vectors = _unit(rng, 3)
+    first = _add_chunks(library, hash_embedder, "a" * 64, ["one", "two", "three"], first_vectors)
+    assert index.nearest(library.conn, first_vectors[2], 1)[0][1] == pytest.approx(1.0)
+
+    second_vectors = _unit(rng, 2)
+    second = _add_chunks(library, hash_embedder, "b" * 64, ["four", "five"], second_vectors)
+    best_id, similarity = index.nearest(library.conn, second_vectors[1], 1)[0]
+    assert similarity == pytest.approx(1.0) and len(index) == 5
+
+    # Deleting the newest document frees the highest ids; the next document gets the same ids with
+    # other vectors. The index must serve the new vectors, not its copies of the old ones.
+    library.delete_document(second)
+    assert len(index.nearest(library.conn, second_vectors[1], 10)) == 3
+    third_vectors = _unit(rng, 2)
+    _add_chunks(library, hash_embedder, "c" * 64, ["six", "seven"], third_vectors)
+    reused_id, similarity = index.nearest(library.conn, third_vectors[1], 1)[0]
+    assert reused_id == best_id and similarity == pytest.approx(1.0)
+    assert index.nearest(library.conn, second_vectors[1], 1)[0][1] < 0.5
+    library.delete_document(first)
+    assert len(index.nearest(library.conn, first_vectors[0], 10)) == 2
+
+
+def test_retriever_filters_by_document_even_when_the_others_are_nearer(tmp_path: Path, hash_embedder) -> None:
+    rng = np.random.default_rng(2)
+    library = Library(tmp_path / "lib.sqlite3")
+    near = _unit(rng, 1)[0]
+    crowd = np.stack([near + 0.01 * v for v in _unit(rng, 200)])
+    crowd /= np.linalg.norm(crowd, axis=1, keepdims=True)
+    _add_chunks(library, hash_embedder, "a" * 64, [f"crowd {i}" for i in range(200)], crowd)
+    far = _add_chunks(library, hash_embedder, "b" * 64, ["far away", "further"], _unit(rng, 2))
+
+    class FixedEmbedder:
+        name = "fixed"
+        dimension = EMBEDDING_DIMENSION
+
+        def embed(self, texts):
+            return np.stack([near for _ in texts])
+
+    retriever = Retriever(library.conn, FixedEmbedder())  # type: ignore[arg-type]
+    found = retriever.vector("anything", k=5, document_ids=[far])
+    chunk_docs = {cid: doc for cid, doc in library.conn.execute("SELECT id, document_id FROM chunks")}
+    assert len(found) == 2 and {chunk_docs[c.chunk_id] for c in found} == {far}
+
+
+def test_upgrading_a_library_counts_its_existing_embeddings(tmp_path: Path, hash_embedder) -> None:
+    path = tmp_path / "lib.sqlite3"
+    conn = connect(path)
+    for number, migration in enumerate(MIGRATIONS[:2], start=1):  # a library written before migration 3
+        migration(conn)
+        conn.execute(f"PRAGMA user_version = {number}")
+    conn.execute("INSERT INTO embeddings (content_hash, model) VALUES ('h1', 'm'), ('h2', 'm')")
+    assert migrate(conn) == len(MIGRATIONS)
+    before = embeddings_generation(conn)
+    assert before == 2
+    conn.execute("DELETE FROM embeddings WHERE content_hash = 'h2'")
+    assert embeddings_generation(conn) == before + 1
