@@ -47,8 +47,7 @@ def _print_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], out: Tex
     widths = [max([len(c)] + [len(r[i]) for r in text_rows]) for i, c in enumerate(columns)]
     out.write("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip() + "\n")
     out.write("  ".join("-" * w for w in widths) + "\n")
-    for row in text_rows:
-        out.write("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() + "\n")
+    out.writelines("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() + "\n" for row in text_rows)
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
@@ -76,7 +76,7 @@ class Job(QObject):
         if kind == "progress":
             self.progressed.emit(value)
         elif kind == "report":
-            name, payload = value  # type: ignore[misc]
+            name, payload = cast("tuple[str, object]", value)
             self.reported.emit(name, payload)
         else:
             self.outcome = kind
@@ -84,7 +84,7 @@ class Job(QObject):
                 self.result = value
                 self.finished.emit(value)
             elif kind == "failed":
-                message, error = value  # type: ignore[misc]
+                message, error = cast("tuple[str, BaseException]", value)
                 self.error_message = message
                 self.failed.emit(message, error)
             else:

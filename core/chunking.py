@@ -114,7 +114,7 @@ def table_pieces(
         run_words += words
     flush()
     if not pieces:
-        pieces.append(TablePiece("\n".join([heading, header, rule]), 0, 0, ()))
+        pieces.append(TablePiece(f"{heading}\n{header}\n{rule}", 0, 0, ()))
     return pieces
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -105,7 +105,7 @@ class Library:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> Library:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

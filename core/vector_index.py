@@ -87,7 +87,7 @@ class VectorIndex:
         if not rows:
             return _Snapshot(generation, _EMPTY.ids, _EMPTY.matrix)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        matrix = matrix / np.where(norms == 0.0, 1.0, norms)
-        return _Snapshot(generation, ids, np.ascontiguousarray(matrix, dtype=np.float32))
+        raw = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        matrix = np.ascontiguousarray(raw / np.where(norms == 0.0, 1.0, norms), dtype=np.float32)
+        return _Snapshot(generation, ids, matrix)

@@ -301,12 +301,12 @@ class ChatView(QWidget):
         self.transcript_layout.addWidget(self.top_spacer)
         self.transcript_layout.addWidget(self.hint)
         self.transcript_layout.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(self.transcript)
-        self.scroll.verticalScrollBar().rangeChanged.connect(self._on_scroll_range_changed)
+        self.transcript_scroll = QScrollArea()
+        self.transcript_scroll.setWidgetResizable(True)
+        self.transcript_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.transcript_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.transcript_scroll.setWidget(self.transcript)
+        self.transcript_scroll.verticalScrollBar().rangeChanged.connect(self._on_scroll_range_changed)
 
         self.question = QLineEdit()
         self.question.setPlaceholderText("Ask a question about your documents and press Enter")
@@ -323,7 +323,7 @@ class ChatView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(style.SPACING, style.SPACING, style.SPACING, style.SPACING)
         layout.addLayout(top)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.transcript_scroll, 1)
         layout.addLayout(bottom)
         self._stick_to_bottom = True
 
@@ -461,7 +461,7 @@ class ChatView(QWidget):
     @Slot(int, int)
     def _on_scroll_range_changed(self, minimum: int, maximum: int) -> None:
         if self._stick_to_bottom:
-            self.scroll.verticalScrollBar().setValue(maximum)
+            self.transcript_scroll.verticalScrollBar().setValue(maximum)
 
     def sizeHint(self) -> Any:
         hint = super().sizeHint()

@@ -240,9 +240,9 @@ class EvidenceView(QWidget):
         self._boxes_by_page = boxes
         self._cells = cells
         self.page = page
-        self.render()
+        self.render_page()
 
-    def render(self, refit: bool = True) -> None:
+    def render_page(self, refit: bool = True) -> None:
         if self.document_id is None:
             return
         if self.fit and self.rendered is not None:
@@ -264,7 +264,7 @@ class EvidenceView(QWidget):
             fitted = self._fit_zoom(rendered.width_px / rendered.zoom)
             if abs(fitted - rendered.zoom) > 0.01:
                 self.zoom = fitted
-                self.render(refit=False)
+                self.render_page(refit=False)
                 return
         self.page_count = rendered.page_count
         self.zoom = rendered.zoom
@@ -282,13 +282,13 @@ class EvidenceView(QWidget):
     def previous_page(self) -> None:
         if self.page > 1:
             self.page -= 1
-            self.render()
+            self.render_page()
 
     @Slot()
     def next_page(self) -> None:
         if self.page < self.page_count:
             self.page += 1
-            self.render()
+            self.render_page()
 
     @Slot()
     def _on_page_view_resized(self) -> None:
@@ -300,7 +300,7 @@ class EvidenceView(QWidget):
         if self.fit and self.rendered is not None:
             fitted = self._fit_zoom(self.rendered.width_px / self.rendered.zoom)
             if abs(fitted - self.zoom) / self.zoom > 0.03:
-                self.render()
+                self.render_page()
 
     def _fit_zoom(self, page_width_pt: float) -> float:
         available = max(200, self.page_view.viewport().width() - 24)
@@ -315,13 +315,13 @@ class EvidenceView(QWidget):
         else:
             smaller = [z for z in ZOOM_STEPS if z < self.zoom - 1e-6]
             self.zoom = smaller[-1] if smaller else self.zoom
-        self.render()
+        self.render_page()
 
     @Slot()
     def fit_width(self) -> None:
         self.fit = True
         if self.rendered is not None:
-            self.render()
+            self.render_page()
 
     @Slot()
     def open_file(self) -> None:

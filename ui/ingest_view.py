@@ -4,6 +4,7 @@ the batch, and a message for every file that could not be added (kept until dism
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol, cast
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -20,6 +21,14 @@ from PySide6.QtWidgets import (
 from app.qt_jobs import Job
 from models.types import ProgressEvent
 from ui import style
+
+
+class _FileOutcome(Protocol):
+    """What an ingestion job reports per file (core's IngestResult, which the UI does not import)."""
+
+    path: Path
+    status: str
+    message: str
 
 # How far along a file is when a stage starts, and how much of the bar the stage fills.
 STAGE_SPAN = {"hashing": (0.0, 0.02), "pages": (0.02, 0.78), "tables": (0.80, 0.05), "embedding": (0.85, 0.15),
@@ -184,9 +193,10 @@ class IngestView(QFrame):
     def _on_reported(self, kind: str, result: object) -> None:
         if kind != "file":
             return
-        path = Path(result.path)
+        outcome = cast(_FileOutcome, result)
+        path = Path(outcome.path)
         row = self._row_for_path(path) or self._add_row(path)
-        row.show_result(result.status, result.message)
+        row.show_result(outcome.status, outcome.message)
         self._update_title()
 
     def offer_password(self, path: Path) -> None:

@@ -4,7 +4,7 @@ An empty library shows how to start (drop files, add files, or open the sample r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +103,10 @@ class LibraryView(QWidget):
     def set_sample_available(self, available: bool) -> None:
         self.sample_button.setVisible(available)
 
-    def set_documents(self, documents: Sequence[Document], tables_by_document: dict[int, Sequence[Any]]) -> None:
+    def set_documents(self, documents: Sequence[Document], tables_by_document: Mapping[int, Sequence[Any]]) -> None:
         """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children."""
         selected = self.selected_document_id()
-        expanded = {self.tree.topLevelItem(i).data(0, DOCUMENT_ROLE) for i in range(self.tree.topLevelItemCount())
-                    if self.tree.topLevelItem(i).isExpanded()}
+        expanded = {item.data(0, DOCUMENT_ROLE) for item in self._document_items() if item.isExpanded()}
         self.tree.clear()
         names = Counter(d.file_name for d in documents)
         for document in documents:
@@ -138,7 +137,11 @@ class LibraryView(QWidget):
         self._on_selection_changed()
 
     def document_names(self) -> list[str]:
-        return [self.tree.topLevelItem(i).text(0) for i in range(self.tree.topLevelItemCount())]
+        return [item.text(0) for item in self._document_items()]
+
+    def _document_items(self) -> list[QTreeWidgetItem]:
+        items = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
+        return [item for item in items if item is not None]
 
     def selected_document_id(self) -> int | None:
         items = self.tree.selectedItems()

@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
         retry = False
         while (password := self.ask_password(document.file_name, retry)) is not None:
             if self.controller.remember_password(document_id, password):
-                self.evidence_view.render()
+                self.evidence_view.render_page()
                 return
             retry = True
 
