@@ -17,6 +17,9 @@ pytestmark = pytest.mark.unit
 TABLES = {
     "budget": ("Budget by department", [("Roads", 120.0, 110.0), ("Parks", 80.0, 75.0), ("Total", 200.0, 185.0)]),
     "staffing": ("Staff employed", [("Gardeners", 42.0, 38.0), ("Librarians", 12.0, 13.0), ("Total", 54.0, 51.0)]),
+    "deferred_a": ("", [("Non-current deferred tax assets", 5.0, 4.0), ("Total net deferred tax assets", 3.0, 2.0)]),
+    "deferred_b": ("", [("Net deferred tax asset before allowance", 9.0, 8.0), ("Net deferred tax asset", 7.0, 6.0),
+                        ("Deferred tax assets, total", 7.0, 6.0)]),
 }
 
 
@@ -68,3 +71,9 @@ def test_shared_words_and_years_leave_the_retrieval_order(library: Library) -> N
 def test_only_tables_behind_the_chunks_are_candidates(library: Library) -> None:
     assert _rank(library, "How many gardeners?", ["budget"]) == ["budget"]
     assert rank_tables("How many gardeners?", [Chunk(1, 1, "report.pdf", "text", 1, "prose")], lambda _: None) == []
+
+
+def test_a_row_label_quoted_whole_decides_between_tables_with_the_same_words(library: Library) -> None:
+    question = "What was the percentage change in the Total net deferred tax assets?"
+    assert _rank(library, question, ["deferred_b", "deferred_a"]) == ["deferred_a", "deferred_b"]
+    assert _rank(library, question, ["deferred_a", "deferred_b"]) == ["deferred_a", "deferred_b"]
