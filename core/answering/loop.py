@@ -269,7 +269,8 @@ class Answerer:
 
     def _needs_table_arithmetic(self, run: _Run) -> bool:
         """Arithmetic over a table (by the question's wording) with no step taken yet: SQL must come first."""
-        return not run.steps and bool(run.context.tables) and ops.operation_hint(run.question) in _ARITHMETIC
+        return (not run.steps and bool(run.context.tables) and not ops.asks_for_explanation(run.question)
+                and ops.operation_hint(run.question) in _ARITHMETIC)
 
     def _decompose(self, run: _Run) -> tuple[str, str]:
         must_ask = self._needs_table_arithmetic(run)
@@ -295,7 +296,9 @@ class Answerer:
         retrieved = self._retrieve(subquery)
         ranked = self._add_to_context(run, subquery, retrieved)
         view = self._pick_table(run, ranked, subquery)
-        if view is None:
+        if ops.asks_for_explanation(subquery):
+            outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
+        elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
         elif self.sql_style == "structured":
             outcome = self._structured_sql(run, subquery, view)

@@ -97,6 +97,23 @@ def operation_hint(question: str, row_labels: Sequence[str] = ()) -> str | None:
     return None
 
 
+_EXPLANATION = re.compile(
+    r"^\s*(why\b|how (is|are|was|were|does|often|will|would|can|should)\b"
+    r"|(what|which) (is|are|was|were) the (implication|purpose|reasons?|nature|basis|definition|objective|policy|method)s?\b"
+    r"|describe\b|explain\b|define\b"
+    r"|what (does|do|did) .+ (include|mean|represent|consist|comprise)"
+    r"|what (is|are|was|were) .+ (defined|determined|measured|calculated|recogni[sz]ed)\s*\??\s*$)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_explanation(question: str) -> bool:
+    """The question asks why, how or what something means, not for a figure ("How is the discount rate
+    determined?"): the text answers it, and SQL over a table that shares a word would answer with a number.
+    "How much", "how many" and "how did X change" ask for figures and do not match."""
+    return _EXPLANATION.search(question) is not None
+
+
 def scale_of(unit: str) -> str:
     """The scale word a unit carries ("$ million" -> "million"), "%" for percents, else ""."""
     lowered = unit.lower()

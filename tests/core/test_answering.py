@@ -265,3 +265,31 @@ def test_ranking_question_is_held_to_a_ranking_over_the_rows(report: ReportFixtu
     assert answer.text == "Schools (change 20.25 million)"
     (citation,) = [c for c in answer.citations if c.sql]
     assert {(c.column, c.text) for c in citation.cells} == {("y2019", "300.25"), ("y2018", "280.0")}
+
+
+def test_explanation_question_is_answered_from_the_text_even_when_a_table_shares_its_words(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue(ask("Why did road spending grow in 2019?"), {"answer": "because of the harsh winter"})
+    answer = make(report, chat).answer("Why did road spending grow in 2019?")
+    # The budget table has a Roads row and a 2019 column, but "why" is the text's to answer: no SQL.
+    assert len(chat.calls) == 2 and answer.steps[0].sql is None
+    assert "explanation" in (answer.steps[0].sql_error or "")
+    assert answer.text == "because of the harsh winter"
+    assert any(c.kind == "text" and c.page == 1 for c in answer.citations)
+
+
+@pytest.mark.parametrize(("question", "explanation"), [
+    ("How is the discount rate for domestic plans determined?", True),
+    ("Why did revenue increase by 14% from 2018 to 2019?", True),
+    ("What does order intake represent?", True),
+    ("How often does the company review the actuarial assumptions?", True),
+    ("How much did revenue grow from 2018 to 2019?", False),
+    ("How many employees were there in 2019?", False),
+    ("How did revenue change from 2018 to 2019?", False),
+    ("What is the 2019 average defined contribution schemes?", False),
+    ("What was the total revenue in 2019?", False),
+])
+def test_explanation_questions_are_told_from_questions_for_figures(question: str, explanation: bool) -> None:
+    from core.answering.operations import asks_for_explanation
+
+    assert asks_for_explanation(question) is explanation
