@@ -274,15 +274,46 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
     label_position = columns.index(label) if label is not None else None
     choices: list[RowChoice] = []
     seen: dict[str, int] = {}
+    data_positions = [columns.index(c) for c in data]
+    since_total: list[tuple[Any, ...]] = []
     for r in rows:
         raw = r[1 + label_position] if label_position is not None else None
-        text = " ".join(str(raw).split()) if raw not in (None, "") else f"row {r[0]}"
+        if raw not in (None, ""):
+            text = " ".join(str(raw).split())
+        elif _is_sum_of(tuple(r[1:]), since_total, data_positions):
+            text = "Total"
+        else:
+            text = f"row {r[0]}"
+        if text.lower().startswith("total"):
+            since_total = []
+        elif raw not in (None, ""):  # only labelled items add up to a total; a blank row may hold years
+            since_total.append(tuple(r[1:]))
         seen[text] = seen.get(text, 0) + 1
         shown = text if seen[text] == 1 else f"{text} (#{seen[text]})"
         choices.append(RowChoice(shown, int(r[0])))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
     return TableView(info, label, data, tuple(choices), values, stated_scale(library, info), printed)
+
+
+def _is_sum_of(row: tuple[Any, ...], above: Sequence[tuple[Any, ...]], positions: Sequence[int]) -> bool:
+    """An unlabeled row is a total when each of its figures is the sum of the labelled figures above it
+    (since the last total), to the rounding reports use, in every column where it has one and at least one
+    column has two or more addends. Reports often leave the label of the total line blank."""
+    matched = False
+    for p in positions:
+        value = row[p]
+        if not _is_number(value):
+            continue
+        addends = [a[p] for a in above if _is_number(a[p])]
+        if len(addends) < 2 or abs(sum(addends) - value) > max(1.0, 0.005 * abs(value)):
+            return False
+        matched = True
+    return matched
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 # -- the model's choice ------------------------------------------------------------------------------

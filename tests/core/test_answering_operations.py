@@ -154,3 +154,31 @@ def test_rankings_compare_every_row_but_totals(report: ReportFixture, operation:
     winner_row = next(r.row for r in view.rows if r.label == winner)
     assert used and all(row == winner_row for row, _ in used)
     assert {column for _, column in used} == {c for _, c in cells}
+
+
+def _stored_table(tmp_path, hash_embedder, rows):  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from core.library import DocumentWriter, Library
+    from models.types import ColumnSchema
+
+    library = Library(Path(tmp_path) / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc = writer.add_document("a" * 64, Path("r.pdf"), "R", 1, 1)
+    columns = [ColumnSchema("country", "TEXT", ""), ColumnSchema("y2019", "REAL", "2019"), ColumnSchema("y2018", "REAL", "2018")]
+    writer.add_table(doc, "revenue", page=1, last_page=1, bbox=(0, 0, 1, 1), caption="", heading="", unit="",
+                     header_rows=1, extractor="test", columns=columns, rows=rows,
+                     row_indices=list(range(1, len(rows) + 1)), cells=[], schema_json={})
+    library.conn.execute("COMMIT")
+    return library, library.table("revenue")
+
+
+def test_an_unlabeled_row_that_sums_the_rows_above_is_named_total(tmp_path, hash_embedder) -> None:  # type: ignore[no-untyped-def]
+    library, info = _stored_table(tmp_path, hash_embedder, [
+        (None, 2019.0, 2018.0), ("Canada", 100.0, 90.5), ("United States", 1079.5, 1000.0), ("Rest of World", 20.0, None),
+        (None, 1199.6, 1090.0),  # printed rounded: 1,199.5 and 1,090.5 add up to these within a unit
+        (None, 5.0, 7.0),
+    ])
+    view = ops.load_table_view(library, info)
+    assert [r.label for r in view.rows] == ["row 1", "Canada", "United States", "Rest of World", "Total", "row 6"]
