@@ -408,7 +408,7 @@ class Answerer:
         numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
         if len(values) == 1 and numbers:
             return ops.format_value(numbers[0], scale)
-        return ", ".join(ops.format_value(v, scale if isinstance(v, (int, float)) else "") for v in values)
+        return ops.join_values([ops.format_value(v, scale if isinstance(v, (int, float)) else "") for v in values])
 
     def _cross_check(self, run: _Run, subquery: str, outcome: SqlOutcome) -> tuple[str, str, bool]:
         """The intermediate answer from a good SQL result, checked against the passages.

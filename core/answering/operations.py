@@ -493,7 +493,7 @@ def result_scale(view: TableView, choice: OperationChoice) -> str:
 
 def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[str],
                     rows: Sequence[Sequence[Any]]) -> str:
-    """The SQL result in words, with scale: "-12.6 million", or "1452.4 million, 44.1 million" for a lookup."""
+    """The SQL result in words, with scale: "-12.6 million", or "1,452.4 million and 44.1 million" for a lookup."""
     if choice.operation in RANKINGS:
         if not rows or rows[0][2] is None:
             return ""
@@ -511,7 +511,14 @@ def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[
         if row is None or cell.column not in columns:
             continue
         parts.append(format_value(row[list(columns).index(cell.column)], view.cell_scale(cell.row, cell.column)))
-    return ", ".join(p for p in parts if p)
+    return join_values(parts)
+
+
+def join_values(parts: Sequence[str]) -> str:
+    """Several figures in one answer, unambiguous although figures contain commas (1,164,000):
+    "A and B", or "A; B; C"."""
+    parts = [p for p in parts if p]
+    return " and ".join(parts) if len(parts) == 2 else "; ".join(parts)
 
 
 def sql_is_empty(rows: Sequence[Sequence[Any]]) -> bool:

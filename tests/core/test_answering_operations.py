@@ -95,7 +95,8 @@ def test_lookup_returns_the_cells_with_scale(report: ReportFixture) -> None:  # 
     choice = ops.parse_choice(view, {"operation": "lookup", "cells": [
         {"row": "Parks", "column": "y2018"}, {"row": "Roads", "column": "y2019"}]}, "q")
     result = report.runner.run(ops.compile_sql(view, choice))
-    assert ops.describe_result(view, choice, result.columns, result.rows) == "75.5 million, 120.5 million"
+    assert ops.describe_result(view, choice, result.columns, result.rows) == "75.5 million and 120.5 million"
+    assert ops.join_values(["1,164,000", "", "1,609,000", "2,000"]) == "1,164,000; 1,609,000; 2,000"
 
 
 @pytest.mark.parametrize(("data", "message"), [
