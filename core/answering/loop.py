@@ -296,7 +296,8 @@ class Answerer:
         retrieved = self._retrieve(subquery)
         ranked = self._add_to_context(run, subquery, retrieved)
         view = self._pick_table(run, ranked, subquery)
-        if ops.asks_for_explanation(subquery):
+        if ops.asks_for_explanation(subquery) or (ops.asks_for_explanation(run.question)
+                                                  and ops.operation_hint(subquery) not in _ARITHMETIC):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
         elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")

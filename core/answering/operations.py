@@ -53,6 +53,10 @@ _SCALE_WORDS = ("thousand", "million", "billion")
 # Checked in order: the first pattern that matches gives the hint.
 _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "Which year ..." asks for a column (years are columns), which max/min answer; rankings name rows.
+    ("max", re.compile(r"\bwhich\s+(year|period|quarter|month)\b.*\b(higher|larger|greater|more|highest|largest|greatest|most)\b",
+                       re.IGNORECASE)),
+    ("min", re.compile(r"\bwhich\s+(year|period|quarter|month)\b.*\b(lower|smaller|less|fewer|lowest|smallest|least|fewest)\b",
+                       re.IGNORECASE)),
     ("top_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(highest|largest|most|greatest|biggest|top|grew|rose|increased)\b",
                            re.IGNORECASE)),
     ("bottom_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(lowest|smallest|least|fewest|bottom|fell|declined|decreased)\b",

@@ -278,6 +278,15 @@ def test_explanation_question_is_answered_from_the_text_even_when_a_table_shares
     assert any(c.kind == "text" and c.page == 1 for c in answer.citations)
 
 
+def test_explanation_question_reworded_by_the_decomposer_still_skips_sql(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue(ask("What was road spending in 2019?"), {"answer": "not stated"},
+               {"action": "answer", "text": "because of the harsh winter"})
+    answer = make(report, chat).answer("Why did road spending grow in 2019?")
+    assert len(chat.calls) == 3 and answer.steps[0].sql is None
+    assert answer.text == "because of the harsh winter"
+
+
 @pytest.mark.parametrize(("question", "explanation"), [
     ("How is the discount rate for domestic plans determined?", True),
     ("Why did revenue increase by 14% from 2018 to 2019?", True),

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.unit
     ("How many departments spent more than 100 million?", "difference"),
     ("How many departments are listed?", "count"),
     ("Which year had the highest revenue?", "max"),
+    ("Between year ended 2018 and 2019, which year had higher total external revenue?", "max"),
+    ("Which year had lower costs, 2018 or 2019?", "min"),
     ("Which department's budget grew the most from 2023 to 2024?", "top_row"),
     ("Which department spent the least in 2019?", "bottom_row"),
     ("What was the cash dividend per share in 2019?", None),
