@@ -19,4 +19,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # Ingestion extracts pages in worker processes started with "spawn". In a PyInstaller bundle each
+    # worker is this same executable: freeze_support runs the worker and exits before main() starts.
+    import multiprocessing
+
+    multiprocessing.freeze_support()
     sys.exit(main())

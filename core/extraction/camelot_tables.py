@@ -4,16 +4,28 @@ Camelot works in its own coordinate space (playa's "page" space: the rotated Med
 at the bottom left); ``camelot_to_page_matrix`` maps that onto pymupdf's page coordinates so camelot's
 rows and columns can be read with the same words as every other extractor. Camelot's warnings and
 log messages ("no tables found") are silenced: they are expected on most pages.
+
+``find_camelot_grids`` is one ``camelot.read_pdf`` call: it opens the PDF, parses the page's layout and
+runs one parser. ``CamelotReader`` does what ``read_pdf`` does, but keeps the document open across pages
+and parses each page's layout once for every flavor asked of it (lattice then stream on the same page
+paid the layout twice: 30-60 ms a time, most of camelot's cost on a page), with text-box grouping off
+(``LAYOUT_KWARGS``). It goes through camelot's own steps (``PDFHandler._get_layout``, the flavor's
+parser, ``prepare_page_parse``, ``extract_tables``), which are not public API:
+``tests/core/test_camelot_reader.py`` checks that they are still there and that the reader's tables
+equal ``read_pdf``'s, so a camelot release that changes them fails loudly.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import tempfile
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import pymupdf
 
@@ -159,8 +171,12 @@ def find_camelot_grids(
     except Exception as exc:  # noqa: BLE001 - camelot raises on image-only or malformed pages; there is no table to give
         log.debug("camelot %s failed on page %s: %s", flavor, page_number, exc)
         return []
+    return _grids(found, page, flavor)
+
+
+def _grids(tables: Any, page: pymupdf.Page, flavor: str) -> list[TableGrid]:
     grids = []
-    for table in found:
+    for table in tables:
         try:
             grid = grid_from_camelot(table, page, f"camelot-{flavor}")
         except Exception as exc:  # noqa: BLE001 - a malformed table must not lose the others on the page
@@ -169,3 +185,155 @@ def find_camelot_grids(
         if grid is not None:
             grids.append(grid)
     return grids
+
+
+# A document kept open by ``CamelotReader`` caches every object it has parsed (fonts, content streams);
+# it is reopened after this many pages so a 1,000-page file never sits in memory whole.
+READER_REOPEN_PAGES = 64
+# Layouts kept: the page being extracted (lattice and stream both read it) and the one before.
+READER_LAYOUTS = 2
+# Layout analysis settings for the reader (playa's LAParams, read_pdf's ``layout_kwargs``). Camelot reads
+# only text lines from the layout, and re-sorts them; ``boxes_flow=None`` skips grouping the lines into
+# a hierarchy of text boxes, which camelot never looks at and which took 60% of the layout time on report
+# pages (6.3 s -> 2.5 s on 200 generated pages). The text lines are the same, only listed in another
+# order: on ICDAR 2013, the samples and generated reports every lattice and stream table came out the
+# same as read_pdf's defaults (1,119 tables, text included); tests/core/test_camelot_reader.py keeps
+# checking it.
+LAYOUT_KWARGS: dict[str, Any] = {"boxes_flow": None}
+
+
+class CamelotReader:
+    """Camelot on the pages of one PDF, with the document opened once and each page's layout parsed once.
+
+    ``grids`` answers what ``find_camelot_grids`` answers for the same arguments (see ``LAYOUT_KWARGS``).
+    Not thread-safe: one per ``TableExtractor``. Close it when the document is done.
+    """
+
+    def __init__(self) -> None:
+        self._source: PdfSource | None = None
+        self._password: str | None = None
+        self._pdf: Any = None  # the open playa Document
+        self._filepath: str | None = None  # what camelot's parsers are told the file is
+        self._temp: str | None = None  # a spilled in-memory PDF
+        self._handler: Any = None  # camelot's PDFHandler for that file (it holds no open file)
+        self._layouts: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._parsed: set[int] = set()
+
+    def grids(
+        self,
+        source: PdfSource,
+        page_number: int,
+        page: pymupdf.Page,
+        flavor: str,
+        password: str | None = None,
+        **options: Any,
+    ) -> list[TableGrid]:
+        """Run camelot ``flavor`` on page ``page_number`` (1-based) of ``source``; see ``find_camelot_grids``."""
+        try:
+            with _quiet():
+                tables = self._tables(source, page_number, flavor, password, options)
+        except Exception as exc:  # noqa: BLE001 - as find_camelot_grids: an odd page has no table to give
+            log.debug("camelot %s failed on page %s: %s", flavor, page_number, exc)
+            return []
+        return _grids(tables, page, flavor)
+
+    def close(self) -> None:
+        self._layouts.clear()
+        self._parsed.clear()
+        if self._pdf is not None:
+            with contextlib.suppress(Exception):
+                self._pdf.close()
+            self._pdf = None
+        if self._temp is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self._temp)
+            self._temp = None
+        self._source = self._handler = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------- steps
+    def _tables(self, source: PdfSource, page_number: int, flavor: str, password: str | None,
+                options: dict[str, Any]) -> list[Any]:
+        from camelot.handlers import PARSERS
+        from camelot.utils import remove_extra, validate_input
+
+        # As read_pdf: refuse options the flavor does not take, then drop the ones its parser ignores.
+        kwargs = dict(options)
+        validate_input(kwargs, flavor=flavor)
+        kwargs = remove_extra(kwargs, flavor=flavor)
+        layout, dimensions, images, horizontal_text, vertical_text, rotation = self._layout(
+            source, page_number, password
+        )
+        parser = PARSERS[flavor](debug=False, **kwargs)
+        # Parsers sort the text lines they are given in place: each gets its own lists, so what the
+        # second flavor sees does not depend on the first having run.
+        parser.prepare_page_parse(
+            self._filepath, layout, dimensions, page_number, list(images), list(horizontal_text),
+            list(vertical_text), rotation, layout_kwargs=dict(LAYOUT_KWARGS),
+        )
+        return sorted(parser.extract_tables())
+
+    def _layout(self, source: PdfSource, page_number: int, password: str | None) -> tuple[Any, ...]:
+        self._open(source, password)
+        index = page_number - 1
+        cached = self._layouts.get(index)
+        if cached is not None:
+            self._layouts.move_to_end(index)
+            return cached
+        if index in self._parsed or len(self._parsed) >= READER_REOPEN_PAGES:
+            # camelot turns a playa page in place when its text runs sideways, so a page is parsed only
+            # once per open document; and the document's object cache is let go now and then.
+            self._reopen()
+        # camelot's own step: the page's layout, re-read upright when its text runs sideways.
+        layout, dimensions, images, _chars, horizontal, vertical, rotation = self._handler._get_layout(
+            self._pdf.pages[index], **LAYOUT_KWARGS
+        )
+        entry = (layout, dimensions, images, horizontal, vertical, rotation)
+        self._parsed.add(index)
+        self._layouts[index] = entry
+        while len(self._layouts) > READER_LAYOUTS:
+            self._layouts.popitem(last=False)
+        return entry
+
+    def _open(self, source: PdfSource, password: str | None) -> None:
+        # An in-memory page (a rotated or decrypted copy) is the same source only as the same object.
+        same = source is self._source or (isinstance(source, Path) and source == self._source)
+        if self._pdf is not None and same and password == self._password:
+            return
+        self.close()
+        if isinstance(source, Path):
+            self._filepath = str(source)
+        else:
+            # read_pdf spills in-memory PDFs to a file too: lattice's rendering engines need a path.
+            with tempfile.NamedTemporaryFile(prefix="folio-camelot-", suffix=".pdf", delete=False) as handle:
+                handle.write(source)
+            self._temp = self._filepath = handle.name
+        from camelot.handlers import PDFHandler
+
+        self._handler = PDFHandler(self._filepath, password=password)
+        self._source, self._password = source, password
+        self._reopen()
+
+    def _reopen(self) -> None:
+        import playa
+        from playa.exceptions import PDFTextExtractionNotAllowed
+
+        if self._pdf is not None:
+            with contextlib.suppress(Exception):
+                self._pdf.close()
+            self._pdf = None
+        self._layouts.clear()
+        self._parsed.clear()
+        assert self._filepath is not None
+        # As playa.open, which camelot uses, but the file is closed at once: playa reads it through a
+        # memory map, so an extractor that is never closed leaves no open file behind.
+        with open(self._filepath, "rb") as handle:
+            pdf = playa.Document(handle, password=self._password or "", space="page")
+        if not pdf.is_extractable:
+            raise PDFTextExtractionNotAllowed(f"Text extraction is not allowed: {self._filepath}")
+        self._pdf = pdf

@@ -112,7 +112,7 @@ def find_caption(
     window = pymupdf.Rect(box.x0 - 2 * line_height, box.y0 - 8 * line_height, box.x1 + 2 * line_height, box.y0 - 0.5)
     above = [
         w for w in words
-        if window.contains(pymupdf.Point(w.cx, w.cy)) and not any(o.contains(pymupdf.Point(w.cx, w.cy)) for o in others)
+        if w.centre_in(window) and not any(w.centre_in(o) for o in others)
     ]
     above = strip_superscripts(above, markers)
     if not above:

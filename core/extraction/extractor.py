@@ -22,10 +22,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
+from typing import Self
 
 import pymupdf
 
-from core.extraction.camelot_tables import find_camelot_grids
+from core.extraction.camelot_tables import CamelotReader
 from core.extraction.cleanup import find_caption, trim_edges
 from core.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.extraction.headers import count_header_rows, settle_headers
@@ -96,7 +97,7 @@ def has_value_columns(words: Sequence[Word], outside: Sequence[pymupdf.Rect] = (
     It takes three lines with two figures each, and two columns where such figures line up (left or
     right edges), to call it columns of figures rather than prose that mentions numbers.
     """
-    free = [w for w in words if not any(box.contains(pymupdf.Point(w.cx, w.cy)) for box in outside)]
+    free = [w for w in words if not any(w.centre_in(box) for box in outside)] if outside else list(words)
     edges: Counter[tuple[str, int]] = Counter()
     value_lines = 0
     for line in group_lines(free):
@@ -121,12 +122,23 @@ def has_value_columns(words: Sequence[Word], outside: Sequence[pymupdf.Rect] = (
 
 
 class TableExtractor:
-    """Finds tables page by page in one open document. Not thread-safe: one per worker."""
+    """Finds tables page by page in one open document. Not thread-safe: one per worker. ``close`` it
+    when the document is done (camelot keeps the file open between pages)."""
 
     def __init__(self, pdf_path: Path, doc: pymupdf.Document, password: str | None = None) -> None:
         self.pdf_path = Path(pdf_path)
         self.doc = doc
         self.password = password
+        self.camelot = CamelotReader()
+
+    def close(self) -> None:
+        self.camelot.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def page_tables(self, page_number: int) -> list[ExtractedTable]:
         """Tables found on one page, best result per table region."""
@@ -186,7 +198,7 @@ class TableExtractor:
         covered = [d.text_rect() for d in candidates if quality(d, agreement(d, candidates)).clean]
         if has_value_columns(words, covered):
             candidates.extend(
-                self._read(find_camelot_grids(view.source, view.source_page, page, "stream", view.password), view)
+                self._read(self.camelot.grids(view.source, view.source_page, page, "stream", view.password), view)
             )
         if not candidates:
             return []
@@ -197,11 +209,10 @@ class TableExtractor:
             )
         return chosen
 
-    @staticmethod
-    def _ruled(extractor: str, view: PageView) -> list[TableGrid]:
+    def _ruled(self, extractor: str, view: PageView) -> list[TableGrid]:
         if extractor == "pymupdf":
             return find_pymupdf_grids(view.page)
-        return find_camelot_grids(
+        return self.camelot.grids(
             view.source, view.source_page, view.page, "lattice", view.password, engine=LATTICE_ENGINE
         )
 
@@ -289,10 +300,10 @@ def extract_tables(pdf_path: Path, password: str | None = None) -> list[Extracte
     try:
         if doc.needs_pass and not doc.authenticate(password or ""):
             return []
-        extractor = TableExtractor(path, doc, password)
         found: list[ExtractedTable] = []
-        for number in range(1, doc.page_count + 1):
-            found.extend(extractor.page_tables(number))
+        with TableExtractor(path, doc, password) as extractor:
+            for number in range(1, doc.page_count + 1):
+                found.extend(extractor.page_tables(number))
         return stitch_tables(found)
     finally:
         doc.close()

@@ -62,6 +62,25 @@ class Word:
     def rect(self) -> pymupdf.Rect:
         return pymupdf.Rect(self.x0, self.y0, self.x1, self.y1)
 
+    def centre_in(self, box: pymupdf.Rect) -> bool:
+        """``box.contains(Point(cx, cy))``, without building pymupdf objects for every word and box."""
+        return point_in(box, self.cx, self.cy)
+
+
+def point_in(box: pymupdf.Rect, x: float, y: float) -> bool:
+    """Exactly ``box.contains(pymupdf.Point(x, y))``, at a fraction of its cost.
+
+    MuPDF tests ``x0 <= x < x1 and y0 <= y < y1`` in single precision. Unless the point lies within
+    rounding distance of an edge, double precision gives the same answer; only then is MuPDF asked.
+    """
+    x0, y0, x1, y1 = box.x0, box.y0, box.x1, box.y1
+    eps = 1e-6 * (1.0 + abs(x) + abs(y) + abs(x0) + abs(y0) + abs(x1) + abs(y1))
+    if x < x0 - eps or x >= x1 + eps or y < y0 - eps or y >= y1 + eps:
+        return False
+    if x0 + eps <= x < x1 - eps and y0 + eps <= y < y1 - eps:
+        return True
+    return bool(box.contains(pymupdf.Point(x, y)))
+
 
 def clean_word_text(text: str) -> str:
     """Normalise one word: odd Unicode spaces become spaces, unmapped glyphs and control characters go."""

@@ -167,7 +167,7 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
     pool = [
         w for w in words
         if w.cy < top and w.cy > top - (max_rows + 1) * 2.5 * line_height
-        and not any(t.contains(pymupdf.Point(w.cx, w.cy)) for t in taken)
+        and not any(w.centre_in(t) for t in taken)
     ]
     lines = sorted(group_lines(pool), key=lambda ln: -max(w.y1 for w in ln))
     added = 0

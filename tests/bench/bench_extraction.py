@@ -316,6 +316,8 @@ def make_methods(names: Sequence[str]) -> dict[str, Method]:
     def folio(path: Path, doc: pymupdf.Document, number: int) -> list[ExtractedTable]:
         key = str(path)
         if key not in extractors:
+            for extractor in extractors.values():
+                extractor.close()
             extractors.clear()
             extractors[key] = TableExtractor(path, doc)
         return extractors[key].page_tables(number)
@@ -443,10 +445,10 @@ def run_samples() -> tuple[int, float, int]:
         doc = pymupdf.open(pdf)
         if doc.needs_pass:
             doc.authenticate(password or "")
-        extractor = TableExtractor(pdf, doc, password)
-        for number in range(1, doc.page_count + 1):
-            tables += len(extractor.page_tables(number))
-            pages += 1
+        with TableExtractor(pdf, doc, password) as extractor:
+            for number in range(1, doc.page_count + 1):
+                tables += len(extractor.page_tables(number))
+                pages += 1
         doc.close()
     return pages, time.perf_counter() - start, tables
 

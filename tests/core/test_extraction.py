@@ -72,7 +72,8 @@ def _tables(path: Path, page: int = 1, password: str | None = None) -> list[Extr
     if doc.needs_pass:
         doc.authenticate(password or "")
     try:
-        return TableExtractor(path, doc, password).page_tables(page)
+        with TableExtractor(path, doc, password) as extractor:
+            return extractor.page_tables(page)
     finally:
         doc.close()
 
@@ -288,7 +289,7 @@ def test_prose_page_runs_no_table_extractor(tmp_path: Path, monkeypatch: pytest.
     def refuse(*args: object, **kwargs: object) -> list[object]:
         raise AssertionError("an extractor ran on a prose page")
 
-    monkeypatch.setattr(extractor_module, "find_camelot_grids", refuse)
+    monkeypatch.setattr(extractor_module.CamelotReader, "grids", refuse)
     monkeypatch.setattr(extractor_module, "find_pymupdf_grids", refuse)
     doc = pymupdf.open()
     page = doc.new_page()
@@ -314,6 +315,7 @@ def test_odd_pages_do_not_break_extraction(tmp_path: Path) -> None:
     assert [list(r) for r in huge.rows] == BUDGET_ROWS
     assert extractor.page_tables(3) == []
     assert extractor.page_tables(0) == [] and extractor.page_tables(4) == []  # no such page
+    extractor.close()
     doc.close()
 
 

@@ -246,15 +246,17 @@ HUGE_SCRIPT = textwrap.dedent(
     from tests.conftest import HashEmbedder
 
     library = Library(Path({lib!r}))
-    (result,) = Ingestor(library, HashEmbedder()).ingest_paths([Path({pdf!r})])
+    (result,) = Ingestor(library, HashEmbedder(), pool_workers={workers}).ingest_paths([Path({pdf!r})])
     print(json.dumps({{"status": result.status, "pages": result.pages, "chunks": result.chunks,
-                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "worker_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}}))
     """
 )
 
 
 @pytest.mark.slow
-def test_thousand_page_file_in_bounded_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [0, 2], ids=["in-process", "page-workers"])
+def test_thousand_page_file_in_bounded_memory(tmp_path: Path, workers: int) -> None:
     doc = pymupdf.open()
     paragraph = ("The council's spending on roads, parks and schools is reported in this section, with notes on "
                  "capital works and grants received during the year. ") * 4
@@ -264,9 +266,13 @@ def test_thousand_page_file_in_bounded_memory(tmp_path: Path) -> None:
         page.insert_textbox(pymupdf.Rect(72, 80, 520, 760), paragraph * 3, fontsize=10)
     doc.save(tmp_path / "huge.pdf")
     doc.close()
-    script = HUGE_SCRIPT.format(repo=str(REPO), lib=str(tmp_path / "lib.sqlite3"), pdf=str(tmp_path / "huge.pdf"))
+    script = HUGE_SCRIPT.format(repo=str(REPO), lib=str(tmp_path / "lib.sqlite3"), pdf=str(tmp_path / "huge.pdf"),
+                                workers=workers)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=900)
     figures = json.loads(out.stdout.strip().splitlines()[-1])
     assert figures["status"] == "added" and figures["pages"] == 1000 and figures["chunks"] >= 1000
     # Pages are streamed: the process stays far below what holding the document's content would take.
     assert figures["peak_mb"] < 700, figures
+    if workers:
+        # The worker processes that found the tables stream the pages too.
+        assert 0 < figures["worker_peak_mb"] < 700, figures

@@ -34,3 +34,26 @@ def test_similar_meanings_score_higher(embedder: MiniLMEmbedder) -> None:
 
 def test_empty_input(embedder: MiniLMEmbedder) -> None:
     assert embedder.embed([]).shape == (0, 384)
+
+
+def test_batches_group_similar_lengths_within_the_token_budget() -> None:
+    from models.embedding import BATCH_SIZE, BATCH_TOKENS, _batches
+
+    lengths = [5, 300, 7, 120, 120, 6, 9, 250] + [3] * 70
+    batches = _batches(lengths)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    for batch in batches:
+        assert len(batch) <= BATCH_SIZE
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= BATCH_TOKENS
+    # Sorted by length: the long texts are not padded into the short ones' batches.
+    assert any(set(b) == {3, 4} for b in batches)
+
+
+def test_calls_from_two_threads_give_the_same_vectors(embedder: MiniLMEmbedder) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"Revenue of region {i} rose by {i} percent in the year to June." * (1 + i % 4) for i in range(24)]
+    alone = embedder.embed(texts)
+    with ThreadPoolExecutor(2) as pool:
+        halves = list(pool.map(embedder.embed, [texts[:12], texts[12:]]))
+    assert np.allclose(np.vstack(halves), alone, atol=1e-5)
