@@ -93,9 +93,14 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 
 
 def _heading_above(blocks: Sequence[TextBlock], box: BBox) -> str:
-    """The nearest short line above a table: its heading when the extractor found no caption."""
-    above = [b for b in blocks if b.bbox[3] <= box[1] + 2 and overlap_ratio(b.bbox, box) < 0.5]
-    for block in sorted(above, key=lambda b: -b.bbox[3])[:3]:
+    """A table's heading when the extractor found no caption: the sentence right above it that
+    introduces it ("The following table presents revenues by region (in thousands):"), else the
+    nearest short line above."""
+    above = sorted((b for b in blocks if b.bbox[3] <= box[1] + 2 and overlap_ratio(b.bbox, box) < 0.5),
+                   key=lambda b: -b.bbox[3])
+    if above and above[0].text.rstrip().endswith(":") and len(above[0].text.split()) <= 45:
+        return above[0].text.strip()
+    for block in above[:3]:
         if 0 < len(block.text.split()) <= 14:
             return block.text
     return ""
