@@ -232,7 +232,8 @@ def split_prediction(text: str) -> str | list[str]:
     cleaned = text.strip().strip(".")
     if is_number(cleaned):
         return cleaned
-    parts = [p.strip(" .\"'") for p in re.split(r"\s*(?:;|\n|,\s*(?:and\s+)?|\s+and\s+)\s*", cleaned) if p.strip(" .")]
+    # A comma only separates spans when a space follows it: "1,164,000" is one number.
+    parts = [p.strip(" .\"'") for p in re.split(r"\s*(?:;|\n|,\s+(?:and\s+)?|\s+and\s+)\s*", cleaned) if p.strip(" .")]
     return parts if len(parts) > 1 else cleaned
 
 
@@ -375,6 +376,17 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
     return "\n".join(lines)
 
 
+def rescore(saved: list[dict[str, Any]]) -> str:
+    """The summary of saved outcomes, scored again with this file's scorer."""
+    outcomes = []
+    for item in saved:
+        question = {"answer": item["gold"], "answer_type": item["answer_type"], "scale": item["scale"]}
+        em, f1 = tatqa_score(question, split_prediction(item["prediction"]))
+        outcomes.append(Outcome(**{**item, "em": em, "f1": f1}))
+    modes = list(dict.fromkeys(o.mode for o in outcomes))
+    return summarize(outcomes, modes)
+
+
 def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, dict]], placed: dict[str, ContextDoc]) -> str:
     """How often the loop's table ranking puts a table of the gold context first, and in the top two
     (the tables the model is shown), for questions answered from a table. No model is called."""
@@ -416,10 +428,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None, help="keep PDFs and library here (reused if present)")
     parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
     parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--rescore", type=Path, default=None,
+                        help="score the answers saved by an earlier --out again (no ingestion, no model)")
     parser.add_argument("--table-choice", action="store_true",
                         help="no model: only score which table the loop would pick for each table question")
     args = parser.parse_args(argv)
 
+    if args.rescore is not None:
+        print(rescore(json.loads(args.rescore.read_text(encoding="utf-8"))))
+        return 0
     if not args.dataset.is_file():
         print(f"TAT-QA dev split not found at {args.dataset}. Put tatqa_dataset_dev.json in "
               f"../shared/bench/tatqa/ (relative to the repository root) or pass --dataset.", file=sys.stderr)
