@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -21,6 +22,7 @@ from models.protocols import Embedder
 from models.types import Chunk
 
 RRF_K = 60
+_EMBEDDING_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embedding")
 _WORD = re.compile(r"[\w][\w.%-]*", re.UNICODE)
 STOPWORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "had", "has", "have", "how", "in", "is", "it", "its", "of", "on", "or", "the", "this", "that", "to", "was", "were", "what", "when", "where", "which", "who", "why", "with"]
@@ -82,7 +84,12 @@ class Retriever:
 
     def vector(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
         """The ``k`` chunks whose embeddings are nearest the query's (exact cosine similarity)."""
-        vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        return self._nearest_chunks(self._embed(query), k, document_ids)
+
+    def _embed(self, query: str) -> np.ndarray:
+        return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+
+    def _nearest_chunks(self, vector: np.ndarray, k: int, document_ids: Sequence[int] | None) -> list[Candidate]:
         allowed = set(document_ids) if document_ids else None
         # One vector can stand for several chunks with the same content, and a document filter drops
         # some: widen the search until k chunks are found or every vector has been looked at.
@@ -112,8 +119,10 @@ class Retriever:
     def search(self, query: str, k: int = 5, recall: int = 30, document_ids: Sequence[int] | None = None) -> list[Chunk]:
         """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set."""
         fused: dict[int, float] = {}
+        # The query is embedded on a worker thread while SQLite runs BM25 (both release the GIL).
+        embedding = _EMBEDDING_POOL.submit(self._embed, query)
         lexical = self.bm25(query, recall, document_ids)
-        semantic = self.vector(query, recall, document_ids)
+        semantic = self._nearest_chunks(embedding.result(), recall, document_ids)
         for weight, ranking in ((self.bm25_weight, lexical), (self.vector_weight, semantic)):
             for rank, candidate in enumerate(ranking):
                 fused[candidate.chunk_id] = fused.get(candidate.chunk_id, 0.0) + weight / (RRF_K + rank + 1)
