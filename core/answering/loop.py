@@ -25,7 +25,7 @@ from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
-from core.answering.table_choice import rank_tables
+from core.answering.table_choice import label_words, question_words, rank_tables
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
@@ -328,10 +328,7 @@ class Answerer:
         """Worth an operation step: the sub-question shares a word (not a bare year) with the table's
         row labels, column headers or caption. A small model asked to pick cells always picks some,
         even from the wrong table or for a question only the text can answer."""
-        asked = {w for w in ops.words(subquery) if not re.fullmatch(r"(19|20)\d\d", w)}
-        names = " ".join([view.info.caption, view.info.heading, *(r.label for r in view.rows),
-                          *(f"{c.name.replace('_', ' ')} {c.header}" for c in view.data_columns)])
-        return bool(asked & ops.words(names))
+        return bool(question_words(subquery) & label_words(view))
 
     def _structured_sql(self, run: _Run, subquery: str, view: ops.TableView) -> SqlOutcome:
         rows = view.row_choices(f"{subquery} {run.question}")
@@ -406,7 +403,7 @@ class Answerer:
     def _describe_free_result(result: SqlResult, table: TableInfo | None) -> str:
         scale = ops.scale_of(table.unit) if table is not None else ""
         values = [v for row in result.rows[:10] for v in row if v is not None]
-        numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        numbers = [v for v in values if ops.is_number(v)]
         if len(values) == 1 and numbers:
             return ops.format_value(numbers[0], scale)
         return ops.join_values([ops.format_value(v, scale if isinstance(v, (int, float)) else "") for v in values])

@@ -136,7 +136,7 @@ def format_number(value: float) -> str:
 
 def format_value(value: Any, scale: str) -> str:
     """A result with its scale: 12.6 + "million" -> "12.6 million"; 4.5 + "%" -> "4.5%"."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if not is_number(value):
         return "" if value is None else str(value)
     text = format_number(value)
     if scale == "%":
@@ -307,16 +307,17 @@ def _is_sum_of(row: tuple[Any, ...], above: Sequence[tuple[Any, ...]], positions
     matched = False
     for p in positions:
         value = row[p]
-        if not _is_number(value):
+        if not is_number(value):
             continue
-        addends = [a[p] for a in above if _is_number(a[p])]
+        addends = [a[p] for a in above if is_number(a[p])]
         if len(addends) < 2 or abs(sum(addends) - value) > max(1.0, 0.005 * abs(value)):
             return False
         matched = True
     return matched
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A numeric SQL value (bool, which Python counts as int, is not)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

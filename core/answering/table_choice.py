@@ -42,6 +42,11 @@ def label_words(view: TableView) -> set[str]:
                            *(f"{c.name.replace('_', ' ')} {c.header}" for c in view.data_columns)]))
 
 
+def question_words(question: str) -> set[str]:
+    """The question's content words that can name a table's parts: every word but bare years."""
+    return {w for w in words(question) if not _YEAR.fullmatch(w)}
+
+
 def _plain(text: str) -> str:
     return " ".join(_WORDS.findall(text.lower()))
 
@@ -66,7 +71,7 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
     views = {tid: v for tid in chunk_score if (v := load_view(tid)) is not None}
     if not views:
         return []
-    asked = {w for w in words(question) if not _YEAR.fullmatch(w)}
+    asked = question_words(question)
     labels = {tid: label_words(v) & asked for tid, v in views.items()}
     frequency: dict[str, int] = {}
     for found in labels.values():
@@ -79,5 +84,5 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
         + PHRASE_WEIGHT * _longest_quoted_label(view, quoted)
         for tid, view in views.items()
     }
-    order = list(views)  # first retrieved first, on equal scores
-    return [views[tid] for tid in sorted(order, key=lambda tid: (-score[tid], order.index(tid)))]
+    # ``views`` is in retrieval order and the sort is stable: on equal scores, first retrieved first.
+    return [views[tid] for tid in sorted(views, key=lambda tid: -score[tid])]
