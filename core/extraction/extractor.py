@@ -18,6 +18,7 @@ mapped back to the page's coordinates.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -30,6 +31,7 @@ from core.extraction.camelot_tables import CamelotReader
 from core.extraction.cleanup import find_caption, trim_edges
 from core.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.extraction.headers import count_header_rows, settle_headers
+from core.extraction.ledger import read_ledgers
 from core.extraction.merge import agreement, drop_empty, quality, select
 from core.extraction.page_text import Word, cell_text, group_lines, strip_superscripts
 from core.extraction.page_view import PageView, Rulings, open_view
@@ -43,11 +45,13 @@ from core.extraction.refine import (
     unmerge_aligned_spans,
 )
 from core.extraction.stitch import stitch_tables
+from core.extraction.values import is_figure
 from models.types import BBox, CellRef, ExtractedTable
 
 log = logging.getLogger(__name__)
 
 MIN_WORDS = 4
+_LONE_CURRENCY = re.compile(r"^(?:[$\u20ac\u00a3\u00a5]|.*\s[$\u20ac\u00a3\u00a5])$")  # "$" or "12,901 $"
 # The two extractors of ruled tables, in the order they are asked; the second only when the first's
 # result is missing or not clean. Lattice (vector engine) goes first because it is the cheaper one and,
 # on the ICDAR 2013 benchmark, the more accurate.
@@ -155,7 +159,9 @@ class TableExtractor:
             tables = []
             for draft in drafts:
                 tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
-            return tables
+            if self._may_hold_ledgers(view):
+                tables = prefer_ledgers(tables, [t for t, _ in read_ledgers(view.words, view.number, view.map_rect)])
+            return sorted(tables, key=lambda t: (t.bbox[1], t.bbox[0]))
         except Exception:  # odd pages must never stop ingestion; the page simply yields no table
             log.warning("%s page %d: table extraction failed", self.pdf_path.name, page_number, exc_info=True)
             return []
@@ -181,6 +187,11 @@ class TableExtractor:
             if draft.n_rows >= 2 and draft.n_cols >= 2:
                 drafts.append(draft)
         return drafts
+
+    @staticmethod
+    def _may_hold_ledgers(view: PageView) -> bool:
+        """Ledgers are read on pages with columns of figures; a page ruled all over is left to the ruled extractors."""
+        return len(view.words) >= MIN_WORDS and has_value_columns(view.words)
 
     def _choose(self, view: PageView) -> list[DraftTable]:
         words = view.words
@@ -291,6 +302,50 @@ class TableExtractor:
                     if len(kept) != len(cell.words) or any(a.text != b.text for a, b in zip(kept, cell.words)):
                         cell.words = kept
                         cell.text = cell_text(kept)
+
+
+def _area(box: BBox) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _overlap(a: BBox, b: BBox) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _figure_rows(table: ExtractedTable) -> int:
+    return sum(1 for row in table.rows[table.header_rows:] if any(is_figure(c) for c in row[1:]))
+
+
+def _figure_columns(table: ExtractedTable) -> int:
+    body = table.rows[table.header_rows:]
+    return sum(1 for c in range(1, table.n_cols) if any(c < len(row) and is_figure(row[c]) for row in body))
+
+
+def _reads_worse(generic: ExtractedTable, ledger: ExtractedTable) -> bool:
+    """Whether a generic extractor's table is a broken reading of what the ledger reader read whole:
+    a currency sign in a cell of its own (a "$" column, or rows shifted by one), no header where the
+    ledger found one, or rows missing."""
+    body = [row for row in generic.rows[generic.header_rows:]]
+    if any(_LONE_CURRENCY.match(cell) for row in body for cell in row):
+        return True
+    if _figure_columns(generic) > _figure_columns(ledger):  # one period's figures split over two columns
+        return True
+    if generic.header_rows == 0 and any(any(c for c in row[1:]) for row in ledger.rows[: ledger.header_rows]):
+        return True
+    return _figure_rows(generic) < _figure_rows(ledger) - 1
+
+
+def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable]) -> list[ExtractedTable]:
+    """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
+    (see ``_reads_worse``) or split it in pieces, and stands alone where no generic table was found."""
+    kept = list(generic)
+    chosen: list[ExtractedTable] = []
+    for ledger in ledgers:
+        overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
+        if not overlapping or len(overlapping) > 1 or any(_reads_worse(t, ledger) for t in overlapping):
+            chosen.append(ledger)
+            kept = [t for t in kept if t not in overlapping]
+    return kept + chosen
 
 
 def extract_tables(pdf_path: Path, password: str | None = None) -> list[ExtractedTable]:
