@@ -22,12 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from core.chunking import overlap_ratio, table_pieces, text_pieces
+from core.document_title import document_title
 from core.errors import Cancelled, NoTextLayer, UserError
 from core.extraction import TableExtractor, stitch_tables
 from core.jobs import JobContext
 from core.library import DocumentWriter, Library
 from core.page_pool import PagePool, PooledPages, PoolFailed
-from core.pdf_reader import document_title, open_pdf, read_page
+from core.pdf_reader import open_pdf, read_page
 from core.table_typing import table_name, type_table
 from models.protocols import Embedder
 from models.types import BBox, ExtractedTable, ProgressEvent, TextBlock

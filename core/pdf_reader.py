@@ -59,14 +59,6 @@ def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:
     return doc
 
 
-def document_title(doc: pymupdf.Document, path: Path) -> str:
-    title = (doc.metadata or {}).get("title") or ""
-    title = " ".join(title.split())
-    if title and title.lower() not in {"untitled", "microsoft word", "document"}:
-        return title
-    return path.stem.replace("_", " ").replace("-", " ").strip() or path.name
-
-
 def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> PageContent:
     """Read page ``number`` (1-based): its text, its text blocks with boxes, and whether it needs OCR."""
     try:

@@ -344,6 +344,25 @@ def _shorten(name: str, limit: int) -> str:
     return cut.rstrip("_")
 
 
+_STATEMENT = re.compile(
+    r"\b(?:statements?\s+of\s+(?:consolidated\s+)?(?:cash\s*flow\s?s?|income|earnings|operations|financial\s+position|"
+    r"comprehensive\s+(?:income|loss|earnings)(?:\s*\(loss\))?|(?:changes\s+in\s+)?(?:stockholders|shareholders)\W{0,2}\s*equity|"
+    r"(?:changes\s+in\s+)?equity|activities|(?:changes\s+in\s+)?net\s+assets|revenues?\s+and\s+expenditures?)|"
+    r"balance\s*shee\s?ts?|income\s+statements?|cash\s*flow\s+statements?)",
+    re.IGNORECASE,
+)
+
+
+def statement_title(caption: str) -> str:
+    """The financial statement a caption names ("Statement of Cash Flows", "Balance Sheets"), or ""."""
+    found = _STATEMENT.search(caption)
+    if found is None:
+        return ""
+    text = " ".join(found.group(0).split())
+    text = re.sub(r"(?i)\bflow s\b", "Flows", re.sub(r"(?i)\bshee ts?\b", "Sheets", text))
+    return text[0].upper() + text[1:]
+
+
 _TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
@@ -356,7 +375,8 @@ def table_name(document_title: str, caption: str, page: int, index_on_page: int,
     ``_2``, ``_3``... are appended). ``taken`` is not modified.
     """
     document = _shorten(snake_case(document_title, digit_prefix="doc_", fallback="doc"), 20)
-    caption_text = _strip_units(_TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
+    caption_text = statement_title(caption) or _strip_units(
+        _TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
     subject = snake_case(caption_text, digit_prefix="t_", fallback="") if caption_text else ""
     subject = re.sub(r"^(?:the|a|an)_", "", subject)
     middle = f"{document}_p{page}"

@@ -51,6 +51,7 @@ from models.types import BBox, CellRef, ExtractedTable
 log = logging.getLogger(__name__)
 
 MIN_WORDS = 4
+_CURRENCY_SIGN = re.compile(r"[$\u20ac\u00a3\u00a5]")
 _LONE_CURRENCY = re.compile(r"^(?:[$\u20ac\u00a3\u00a5]|.*\s[$\u20ac\u00a3\u00a5])$")  # "$" or "12,901 $"
 # The two extractors of ruled tables, in the order they are asked; the second only when the first's
 # result is missing or not clean. Lattice (vector engine) goes first because it is the cheaper one and,
@@ -321,28 +322,32 @@ def _figure_columns(table: ExtractedTable) -> int:
     return sum(1 for c in range(1, table.n_cols) if any(c < len(row) and is_figure(row[c]) for row in body))
 
 
-def _reads_worse(generic: ExtractedTable, ledger: ExtractedTable) -> bool:
-    """Whether a generic extractor's table is a broken reading of what the ledger reader read whole:
-    a currency sign in a cell of its own (a "$" column, or rows shifted by one), no header where the
-    ledger found one, or rows missing."""
-    body = [row for row in generic.rows[generic.header_rows:]]
-    if any(_LONE_CURRENCY.match(cell) for row in body for cell in row):
-        return True
-    if _figure_columns(generic) > _figure_columns(ledger):  # one period's figures split over two columns
-        return True
-    if generic.header_rows == 0 and any(any(c for c in row[1:]) for row in ledger.rows[: ledger.header_rows]):
-        return True
-    return _figure_rows(generic) < _figure_rows(ledger) - 1
+def _has_currency(table: ExtractedTable) -> bool:
+    return any(_CURRENCY_SIGN.search(cell) for row in table.rows[table.header_rows:] for cell in row[1:])
+
+
+def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
+    """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
+    whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
+    figures split over two columns beside currency signs, or most of its rows missing."""
+    for table in generic:
+        if any(_LONE_CURRENCY.match(cell) for row in table.rows[table.header_rows:] for cell in row):
+            return True
+        if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger):
+            return True
+    return sum(_figure_rows(t) for t in generic) * 3 < _figure_rows(ledger) * 2
 
 
 def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable]) -> list[ExtractedTable]:
     """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
-    (see ``_reads_worse``) or split it in pieces, and stands alone where no generic table was found."""
+    (see ``_reads_worse``); where no generic table was found, a ledger that prints
+    currency signs (a statement) stands alone."""
     kept = list(generic)
     chosen: list[ExtractedTable] = []
     for ledger in ledgers:
         overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
-        if not overlapping or len(overlapping) > 1 or any(_reads_worse(t, ledger) for t in overlapping):
+        if (overlapping and _reads_worse(overlapping, ledger)
+                or not overlapping and _has_currency(ledger)):
             chosen.append(ledger)
             kept = [t for t in kept if t not in overlapping]
     return kept + chosen
