@@ -220,10 +220,10 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
     def accuracy(group: list[Outcome]) -> float:
         return statistics.fmean(o.exact for o in group)
 
-    numeric = lambda o: o.numeric  # noqa: E731
+    numeric = lambda o: o.numeric
     row("exact, numeric questions", numeric, accuracy)
     row("within 1 %, numeric questions", numeric, lambda g: statistics.fmean(o.lenient for o in g))
-    metrics = lambda o: o.numeric and o.qtype == "metrics-generated"  # noqa: E731
+    metrics = lambda o: o.numeric and o.qtype == "metrics-generated"
     row("exact, metrics-generated", metrics, accuracy)
     for reasoning in sorted({o.reasoning for o in outcomes if o.qtype == "metrics-generated"}):
         row(f"  {reasoning[:38]}", lambda o, r=reasoning: metrics(o) and o.reasoning == r, accuracy)
