@@ -9,7 +9,8 @@ key refused, model not served, prompt larger than the context, connection lost m
 
 Structured output, most to least reliable: ``response_format`` ``json_schema`` (OpenAI, vLLM, llama-server,
 LM Studio, Ollama); else ``json_object`` with a ``schema`` (llama-cpp-python's server); else the schema in
-the system prompt and the reply parsed. Whichever the server refuses (400/422) is not asked again. Every
+the system prompt and the reply parsed. Whichever the server refuses (a 400/422, or a 500 naming
+``response_format``, as llama-cpp-python's server answers a request it cannot validate) is not asked again. Every
 schema-bound reply is checked, and a reply that is not the JSON object asked for gets one repair call.
 
 httpx rather than the ``openai`` SDK: httpx is already what the Ollama client runs on, the two endpoints
@@ -326,8 +327,12 @@ class OpenAIChatModel:
                 return self._post_streaming(body, on_token)
             except _Refused as refused:
                 response = refused.response
-                if response.status_code in (400, 422) and not self._is_context_error(response):
-                    if on_token is not None and stream_usage and "stream_options" in response.text:
+                text = response.text
+                # A refused option is a 400/422, or a 500 that names it (llama-cpp-python's validation errors).
+                refused_option = response.status_code in (400, 422) or (
+                    response.status_code == 500 and ("response_format" in text or "stream_options" in text))
+                if refused_option and not self._is_context_error(response):
+                    if on_token is not None and stream_usage and "stream_options" in text:
                         self._stream_usage = False
                         continue
                     if mode is not None and mode != STRUCTURED_MODES[-1] and not self._is_model_error(response):

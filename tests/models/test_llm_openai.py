@@ -341,3 +341,48 @@ def test_proxy_variables_do_not_divert_requests(openai_server: LoopbackOpenAI, m
     monkeypatch.delenv("no_proxy", raising=False)
     openai_server.queue_replies("direct")
     assert OpenAIChatModel(MODEL, openai_server.url).chat(QUESTION).text == "direct"
+
+
+# -- a real server ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_against_llama_cpp_server_on_the_small_model() -> None:
+    """llama-cpp-python's own OpenAI-compatible server on the 0.5B model: the real wire format, end to end."""
+    pytest.importorskip("fastapi", reason="llama_cpp.server needs `pip install 'llama-cpp-python[server]'`")
+    pytest.importorskip("uvicorn", reason="llama_cpp.server needs `pip install 'llama-cpp-python[server]'`")
+    from models.weights import SMALL, find_weights
+    from tests.support.llama_server import serve_llama_cpp
+
+    try:
+        weights = find_weights(SMALL)
+    except ModelUnavailable as error:
+        pytest.skip(f"the 0.5B weights are not installed ({SMALL.install_command}): {error}")
+    schema = {"type": "object", "properties": {
+        "year": {"type": "integer"}, "unit": {"type": "string", "enum": ["dollars", "euros"]}},
+        "required": ["year", "unit"]}
+    with serve_llama_cpp(weights, alias="qwen2.5-coder-0.5b", n_ctx=1024) as url:
+        assert list_models(url) == ["qwen2.5-coder-0.5b"]
+        model = OpenAIChatModel("qwen2.5-coder-0.5b", url, timeout=120)
+        model.check()
+        assert model.capabilities.host_label == f"this computer (port {url.split(':')[2].split('/')[0]})"
+
+        # Structured: this server refuses json_schema (a 500 naming response_format) and takes json_object.
+        reply = model.chat([ChatMessage("user", "Revenue was highest in 2023, reported in dollars. "
+                                                "Give the year and the unit.")], schema=schema, max_tokens=40)
+        assert model.structured_output == "json_object"
+        assert json.loads(reply.text) == {"year": 2023, "unit": "dollars"}
+        assert reply.usage.prompt_tokens > 10 and reply.usage.completion_tokens > 5
+
+        # Streamed: tokens arrive one by one over SSE and add up to the answer.
+        tokens: list[str] = []
+        streamed = model.chat([ChatMessage("user", "Name the three primary colours, comma separated.")],
+                              max_tokens=20, on_token=tokens.append)
+        assert len(tokens) >= 3 and "".join(tokens) == streamed.text
+        assert "red" in streamed.text.lower() and "blue" in streamed.text.lower()
+        assert streamed.usage.completion_tokens == len(tokens)  # this server sends no usage in streams
+
+        # A prompt larger than the context: the server's own error, in Folio's words.
+        with pytest.raises(ContextTooSmall) as caught:
+            model.chat([ChatMessage("user", "budget " * 1500)], max_tokens=8)
+        assert caught.value.context_tokens == 1024 and model.capabilities.context_tokens == 1024

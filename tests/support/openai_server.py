@@ -8,8 +8,8 @@ recorded (method, path, headers, JSON body) in ``requests``.
 What it can be made to do, as the servers it stands for do:
 
 - ``structured``: how it treats ``response_format``. ``"json_schema"`` accepts both ``json_schema`` and
-  ``json_object`` (vLLM, llama-server, LM Studio); ``"json_object"`` rejects ``json_schema`` with a 422 as
-  llama-cpp-python's pydantic model does; ``"none"`` rejects any ``response_format`` with a 400.
+  ``json_object`` (vLLM, llama-server, LM Studio); ``"json_object"`` rejects ``json_schema`` with the 500
+  and validation message llama-cpp-python's server sends; ``"none"`` rejects any ``response_format`` with a 400.
 - ``api_key``: when set, requests without ``Authorization: Bearer <key>`` get a 401 whose message
   echoes the key they sent (OpenAI's echoes part of it), so tests can check Folio never repeats it.
 - a model not in ``models``: 404 ``The model `x` does not exist.`` (vLLM's words).
@@ -262,8 +262,10 @@ class _Handler(BaseHTTPRequestHandler):
                                        None, "response_format"), 400)
                 return
             if state.structured == "json_object" and kind != "json_object":
-                self._send_json({"detail": [{"type": "literal_error", "loc": ["body", "response_format", "type"],
-                                             "msg": "Input should be 'text' or 'json_object'", "input": kind}]}, 422)
+                # llama-cpp-python's words and status for a request its pydantic model refuses.
+                self._send_json(_error("1 validation error: {'type': 'literal_error', 'loc': ('body', "
+                                       "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
+                                       f"'input': '{kind}'}}", "internal_server_error", None), 500)
                 return
         prompt_words = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
         max_tokens = body.get("max_tokens")
