@@ -220,6 +220,17 @@ def test_a_stream_without_usage_is_counted_by_its_chunks(openai_server: Loopback
     assert (reply.usage.calls, reply.usage.completion_tokens) == (1, 3)
 
 
+def test_a_server_that_refuses_stream_options_is_asked_without_them(openai_server: LoopbackOpenAI) -> None:
+    openai_server.reject_stream_options = True
+    openai_server.queue_replies("one two three", "four five")
+    model = OpenAIChatModel(MODEL, openai_server.url)
+    tokens: list[str] = []
+    assert model.chat(QUESTION, on_token=tokens.append).usage.completion_tokens == 3
+    assert model.chat(QUESTION, on_token=tokens.append).text == "four five"
+    assert tokens == ["one", " two", " three", "four", " five"]
+    assert ["stream_options" in r for r in openai_server.chat_requests] == [True, False, False]
+
+
 def test_a_stream_cut_mid_answer_is_a_clear_error(openai_server: LoopbackOpenAI) -> None:
     openai_server.queue_replies("Revenue peaked in 2023 after a long climb.")
     openai_server.drop_after_chunks = 2
@@ -229,6 +240,13 @@ def test_a_stream_cut_mid_answer_is_a_clear_error(openai_server: LoopbackOpenAI)
     assert tokens == ["Revenue", " peaked"]
     assert "broke while qwen2.5-coder-32b-instruct was replying" in str(caught.value)
     assert "partial answer was discarded" in str(caught.value)
+
+
+def test_an_error_event_in_a_stream_is_reported(openai_server: LoopbackOpenAI) -> None:
+    openai_server.queue_replies("Revenue peaked in 2023.")
+    openai_server.error_after_chunks = 1
+    with pytest.raises(ModelUnavailable, match="failed while qwen2.5-coder-32b-instruct was replying: CUDA out of"):
+        OpenAIChatModel(MODEL, openai_server.url).chat(QUESTION, on_token=lambda _: None)
 
 
 def test_a_reply_cut_before_any_byte_is_a_clear_error(openai_server: LoopbackOpenAI) -> None:

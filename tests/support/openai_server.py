@@ -17,7 +17,9 @@ What it can be made to do, as the servers it stands for do:
   ``context_length_exceeded``.
 - ``drop_after_chunks``: the connection is cut after that many streamed chunks (a non-streamed reply:
   before any byte); ``delay_seconds`` stalls before answering.
-- ``stream_usage``: whether a stream asked for ``stream_options.include_usage`` ends with a usage chunk.
+- ``stream_usage``: whether a stream asked for ``stream_options.include_usage`` ends with a usage chunk;
+  ``reject_stream_options``: a 400 for any request carrying ``stream_options``; ``error_after_chunks``:
+  an ``error`` event in the middle of a stream.
 
 Token counts are the loopback's own, deterministic: a streamed chunk is one word with its leading
 whitespace; ``completion_tokens`` is the number of chunks and ``prompt_tokens`` the number of
@@ -76,6 +78,10 @@ class LoopbackOpenAI:
         self.drop_after_chunks: int | None = None
         self.delay_seconds: float = 0.0
         self.stream_usage = True
+        self.reject_stream_options = False
+        self.error_after_chunks: int | None = None
+        """Send an ``error`` event after this many streamed chunks and end the stream, as vLLM does."""
+        """Refuse requests carrying ``stream_options`` with a 400, as servers predating it do."""
         self._replies: collections.deque[str] = collections.deque()
         self._reply_function: ReplyFunction | None = None
         self._requests: list[RecordedRequest] = []
@@ -267,6 +273,10 @@ class _Handler(BaseHTTPRequestHandler):
                                        "'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", "
                                        f"'input': '{kind}'}}", "internal_server_error", None), 500)
                 return
+        if state.reject_stream_options and "stream_options" in body:
+            self._send_json(_error("Unrecognized request argument supplied: stream_options", "invalid_request_error",
+                                   None, "stream_options"), 400)
+            return
         prompt_words = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
         max_tokens = body.get("max_tokens")
         requested = prompt_words + (max_tokens if isinstance(max_tokens, int) else 0)
@@ -310,6 +320,11 @@ class _Handler(BaseHTTPRequestHandler):
         for sent, chunk in enumerate(chunks):
             if drop_after is not None and sent >= drop_after:
                 self._hang_up()
+                return
+            if state.error_after_chunks is not None and sent >= state.error_after_chunks:
+                self._send_event({"error": {"object": "error", "message": "CUDA out of memory", "code": 500}})
+                self._send_event("[DONE]")
+                self._send_chunk(b"")
                 return
             self._send_event({**base, "choices": [{"index": 0, "delta": {"content": chunk}, "finish_reason": None}]})
         if drop_after is not None:
