@@ -155,6 +155,8 @@ def _error_code(response: httpx.Response) -> str:
 
 
 def _reason(error: BaseException, timeout: float) -> str:
+    if isinstance(error, httpx.ConnectTimeout):
+        return f"the connection was not accepted within {min(timeout, _CONNECT_TIMEOUT):g} s"
     if isinstance(error, httpx.TimeoutException):
         return f"no answer within {timeout:g} s"
     text = str(error).strip() or type(error).__name__
@@ -179,6 +181,10 @@ def _list_models(connection: _Connection, timeout: float) -> list[ServedModel]:
     try:
         with connection.client(timeout) as client:
             response = client.get("models")
+    except httpx.ReadTimeout as error:
+        # Connected, but no reply: llama-cpp-python's server, for one, answers nothing while it generates.
+        raise ModelUnavailable(f"The model server at {connection.label} did not list its models within "
+                               f"{timeout:g} s; it may be busy with another request. Try again.") from error
     except httpx.HTTPError as error:
         raise connection.unreachable(error, timeout) from error
     if response.status_code in (401, 403):

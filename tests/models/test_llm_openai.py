@@ -277,6 +277,12 @@ def test_a_stalled_server_times_out(openai_server: LoopbackOpenAI) -> None:
         OpenAIChatModel(MODEL, openai_server.url, timeout=0.3).chat(QUESTION)
 
 
+def test_a_busy_server_that_does_not_list_its_models_is_told_apart(openai_server: LoopbackOpenAI) -> None:
+    openai_server.list_delay_seconds = 3
+    with pytest.raises(ModelUnavailable, match="did not list its models within 0.3 s; it may be busy"):
+        list_models(openai_server.url, timeout=0.3)
+
+
 def test_a_missing_model_lists_the_served_ones(openai_server: LoopbackOpenAI) -> None:
     with pytest.raises(ModelUnavailable) as caught:
         OpenAIChatModel("mistral-7b", openai_server.url).chat(QUESTION, schema=SCHEMA)

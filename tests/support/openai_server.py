@@ -16,7 +16,8 @@ What it can be made to do, as the servers it stands for do:
 - ``context_tokens``: a prompt of more words than this plus ``max_tokens`` gets OpenAI's 400
   ``context_length_exceeded``.
 - ``drop_after_chunks``: the connection is cut after that many streamed chunks (a non-streamed reply:
-  before any byte); ``delay_seconds`` stalls before answering.
+  before any byte); ``delay_seconds`` stalls before answering a chat, ``list_delay_seconds`` before
+  listing the models.
 - ``stream_usage``: whether a stream asked for ``stream_options.include_usage`` ends with a usage chunk;
   ``reject_stream_options``: a 400 for any request carrying ``stream_options``; ``error_after_chunks``:
   an ``error`` event in the middle of a stream.
@@ -77,6 +78,8 @@ class LoopbackOpenAI:
         self.context_tokens = context_tokens
         self.drop_after_chunks: int | None = None
         self.delay_seconds: float = 0.0
+        self.list_delay_seconds: float = 0.0
+        """Stall ``/v1/models`` this long, as llama-cpp-python's server does while it generates."""
         self.stream_usage = True
         self.reject_stream_options = False
         self.error_after_chunks: int | None = None
@@ -239,6 +242,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorised():
             return
+        if self.server_state.list_delay_seconds:
+            self.server_state._stall(self.server_state.list_delay_seconds)
         self._send_json({"object": "list", "data": [
             {"id": name, "object": "model", "created": 1_700_000_000, "owned_by": "loopback",
              "max_model_len": self.server_state.context_tokens}
