@@ -1,9 +1,13 @@
 """``folio ask``: answer one question from the library, with numbered sources or as one JSON object.
 
-    folio ask [--library DIR] [--mode tablerag|naive] [--backend auto|embedded|ollama] [--json] "question"
+    folio ask [--library DIR] [--mode tablerag|naive] [--backend auto|embedded|ollama|openai]
+              [--base-url URL] [--model NAME] [--json] "question"
 
 Progress goes to stderr; the answer and its sources (or ``Answer.to_json()``) to stdout. A model or
-library problem becomes one clear message on stderr and exit code 2.
+library problem becomes one clear message on stderr and exit code 2. With ``--backend openai`` the
+server's base URL and model default to the saved settings (the model: else the first one it serves);
+the API key comes from ``$FOLIO_OPENAI_API_KEY`` or the settings file, never from the command line,
+where other users could read it.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from typing import Any, TextIO
 from app import messages, wiring
 from app.chat_models import BACKENDS, make_chat_model
 from app.paths import library_dir
+from app.settings import OPENAI_API_KEY_ENV, load_settings, openai_api_key
 from core.errors import FolioError
 from core.jobs import JobContext
 from models.errors import ModelError
 from models.llm_ollama import DEFAULT_HOST
+from models.protocols import ChatModel
 from models.types import Answer, Citation, ProgressEvent
 
 
@@ -32,9 +38,16 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
     p.add_argument("--mode", choices=("tablerag", "naive"), default="tablerag",
                    help="tablerag: SQL over the tables plus text (default); naive: one call over retrieved chunks")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
-                   help="auto: Ollama when --ollama-model is given and reachable, else the embedded model")
+                   help="auto: Ollama when --ollama-model is given and reachable, else the embedded model; "
+                        "openai: an OpenAI-compatible server (vLLM, llama-server, LM Studio, ...)")
     p.add_argument("--ollama-host", default=DEFAULT_HOST, metavar="URL")
     p.add_argument("--ollama-model", default=None, metavar="NAME", help="default: the first installed chat model")
+    p.add_argument("--base-url", default=None, metavar="URL",
+                   help="with --backend openai: the server's API root, e.g. http://gpu-box:8000/v1 "
+                        "(default: the one in Settings)")
+    p.add_argument("--model", default=None, metavar="NAME",
+                   help=f"with --backend openai: one of the server's /v1/models (default: the one in Settings, "
+                        f"else the first served); the API key is read from ${OPENAI_API_KEY_ENV} or Settings")
     p.add_argument("--sql-style", choices=("auto", "structured", "free"), default="auto",
                    help="structured: the model picks operations and cells (small models); free: it writes SQL")
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
@@ -47,13 +60,24 @@ def _progress(event: ProgressEvent) -> None:
         sys.stderr.write(f"{event.stage}: {event.message}\n")
 
 
+def _chat_model(args: argparse.Namespace) -> ChatModel:
+    if args.backend != "openai":
+        return make_chat_model(args.backend, ollama_host=args.ollama_host, ollama_model=args.ollama_model)
+    saved = load_settings()
+    base_url = args.base_url or saved.openai_base_url
+    # A model saved for another server is no guide: fall back to it only for the saved server.
+    model = args.model or (saved.openai_model if base_url == saved.openai_base_url else None)
+    return make_chat_model("openai", openai_base_url=base_url, openai_model=model,
+                           openai_api_key=openai_api_key(saved))
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from core.answering import Answerer
 
     directory = library_dir(getattr(args, "library", None))
     try:
         with wiring.open_library(directory) as library:
-            chat = make_chat_model(args.backend, ollama_host=args.ollama_host, ollama_model=args.ollama_model)
+            chat = _chat_model(args)
             runner = wiring.make_sql_runner(directory)
             retriever = wiring.make_retriever(library)
             try:

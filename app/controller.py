@@ -31,7 +31,7 @@ from core.jobs import JobContext
 from core.library import Library, TableInfo
 from core.page_render import RenderedPage, render_page
 from core.pdf_reader import open_pdf
-from models.protocols import ChatModel, Embedder
+from models.protocols import ChatModel, Embedder, capabilities_of
 from models.types import Answer, Document, ProgressEvent, Step
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,8 @@ class ModelStatus:
     backend: str = ""
     model: str = ""
     reason: str = ""
+    host: str = ""
+    """Where answers are computed when that is a server (``"gpu-box:8000"``); empty inside Folio."""
 
     @property
     def text(self) -> str:
@@ -73,10 +75,9 @@ class AskOutcome:
 
 
 def default_chat_model(settings: Settings) -> ChatModel:
-    from app.chat_models import make_chat_model
+    from app.chat_models import chat_model_for
 
-    return make_chat_model(settings.backend, ollama_host=settings.ollama_host,
-                           ollama_model=settings.ollama_model or None)
+    return chat_model_for(settings)
 
 
 def sample_report_path() -> Path | None:
@@ -369,7 +370,12 @@ class Controller(QObject):
         def work(ctx: JobContext, report: Report) -> ModelStatus:
             chat = self.chat_model()
             name = getattr(chat, "name", settings.backend)
+            host = capabilities_of(chat).host_label or ""
             from models.llm_ollama import OllamaChatModel, check_server, list_models
+            from models.llm_openai import OpenAIChatModel
+
+            if isinstance(chat, OpenAIChatModel):
+                chat.check()  # raises with the reason: unreachable, key refused, model not served
 
             if isinstance(chat, OllamaChatModel):
                 reason = check_server(chat.host)
@@ -382,9 +388,9 @@ class Controller(QObject):
                                        f"{chat.model} is not installed in Ollama (installed: {listed}).")
             warm_up = getattr(chat, "warm_up", None)
             if callable(warm_up):
-                report("status", ModelStatus("loading", settings.backend, name))
+                report("status", ModelStatus("loading", settings.backend, name, host=host))
                 warm_up()
-            return ModelStatus("ready", settings.backend, name)
+            return ModelStatus("ready", settings.backend, name, host=host)
 
         job = self.runner.submit("model", work)
         job.reported.connect(lambda kind, value: self._on_model_reported(generation, kind, value))
@@ -411,6 +417,26 @@ class Controller(QObject):
 
         return self.runner.submit("ollama-models", work)
 
+    def list_models(self, settings: Settings) -> Job:
+        """The models the server chosen in ``settings`` offers (Ollama's, or ``/v1/models``)."""
+
+        def work(ctx: JobContext, report: Report) -> list[str]:
+            from app.chat_models import served_models
+
+            return served_models(settings)
+
+        return self.runner.submit("server-models", work)
+
+    def try_model(self, settings: Settings) -> Job:
+        """One tiny call to the model ``settings`` choose; finishes with a sentence saying how it went."""
+
+        def work(ctx: JobContext, report: Report) -> str:
+            from app.chat_models import try_model
+
+            return try_model(settings)
+
+        return self.runner.submit("try-model", work)
+
     def apply_settings(self, settings: Settings) -> None:
         """Save new settings; a changed backend or model is rebuilt and checked again."""
         settings = settings.checked()
@@ -419,7 +445,9 @@ class Controller(QObject):
         save_settings(settings, self._settings_file)
         self.settings_changed.emit(settings)
         if (old.backend, old.ollama_host, old.ollama_model) != (settings.backend, settings.ollama_host,
-                                                                 settings.ollama_model):
+                                                                 settings.ollama_model) or (
+                (old.openai_base_url, old.openai_model, old.openai_api_key)
+                != (settings.openai_base_url, settings.openai_model, settings.openai_api_key)):
             with self._chat_model_lock:
                 self._chat_model = None
             self._model_generation += 1

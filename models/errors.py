@@ -17,3 +17,14 @@ class ModelUnavailable(ModelError):
 
 class ModelOutputError(ModelError):
     """The model answered with something that could not be used (invalid JSON despite the schema)."""
+
+
+class ContextTooSmall(ModelError):
+    """The prompt and the reply do not fit the model's context window (the server said so)."""
+
+    user_fixable = True
+
+    def __init__(self, message: str, context_tokens: int | None = None) -> None:
+        super().__init__(message)
+        self.context_tokens = context_tokens
+        """The context size the server reported, when it said."""

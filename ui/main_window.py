@@ -45,16 +45,23 @@ class ModelStatusLabel(QWidget):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.dot = QLabel("\u25cf")
         self.text = QLabel()
+        self.where = QLabel()  # which host computes the answers, when it is a server
+        self.where.hide()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.dot)
         layout.addWidget(self.text)
+        layout.addWidget(self.where)
 
     def set_status(self, status: ModelStatus) -> None:
         self.dot.setStyleSheet(f"color: {style.STATUS_COLOURS.get(status.state, '#8a8a8a')};")
         text = status.text
         self.text.setText(text if len(text) <= 90 else text[:89] + "\u2026")
-        self.setToolTip((status.reason or text) + "\nClick to choose the model.")
+        where = f"answers are computed on {status.host}" if status.host and status.state != "unreachable" else ""
+        self.where.setText(f"\u00b7 {where}" if where else "")
+        self.where.setVisible(bool(where))
+        self.setToolTip((status.reason or text) + (f"\n{where[:1].upper()}{where[1:]}." if where else "")
+                        + "\nClick to choose the model.")
 
     def mousePressEvent(self, event: Any) -> None:
         self.clicked.emit()
@@ -357,7 +364,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.controller.settings, self.controller.list_ollama_models, self)
+        dialog = SettingsDialog(self.controller.settings, self.controller.list_models, self,
+                                try_model=self.controller.try_model)
         if dialog.exec():
             self.controller.apply_settings(dialog.settings())
 

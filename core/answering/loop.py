@@ -32,7 +32,7 @@ from core.library import Library, TableInfo
 from core.retrieval import Retriever
 from core.sql_runner import SqlResult, SqlRunner
 from models.errors import ModelOutputError
-from models.protocols import ChatModel
+from models.protocols import ChatModel, capabilities_of
 from models.types import Answer, ChatMessage, Chunk, Citation, ProgressEvent, Step, Usage
 
 MAX_ITERATIONS = 5
@@ -48,8 +48,8 @@ NO_ANSWER = "I could not find the answer in the library."
 
 
 def default_sql_style(chat: ChatModel) -> str:
-    """Free SQL for models served by Ollama (usually larger), structured operations otherwise."""
-    return "free" if type(chat).__name__.startswith("Ollama") else "structured"
+    """Free SQL for models that declare they can write it (served ones, usually larger), structured otherwise."""
+    return "free" if capabilities_of(chat).supports_free_sql else "structured"
 
 
 def parse_json_object(text: str) -> dict[str, Any]:

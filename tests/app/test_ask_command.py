@@ -125,3 +125,116 @@ def test_backend_choice(ollama_server: LoopbackOllama) -> None:  # noqa: F811
         make_chat_model("ollama", ollama_host="http://127.0.0.1:9")
     with pytest.raises(ValueError):
         make_chat_model("cloud")
+
+
+# -- an OpenAI-compatible server ---------------------------------------------------------------------
+
+KEY = "sk-cli-test-0b6f2d4e"
+
+
+@pytest.fixture
+def openai_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private config directory (the CLI reads the saved settings) and the key in the environment."""
+    from app.settings import CONFIG_ENV, OPENAI_API_KEY_ENV
+
+    directory = tmp_path / "config"
+    monkeypatch.setenv(CONFIG_ENV, str(directory))
+    monkeypatch.setenv(OPENAI_API_KEY_ENV, KEY)
+    return directory
+
+
+def test_ask_json_through_an_openai_compatible_server(library: Path, openai_env: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.support.openai_server import serve_openai
+
+    with serve_openai(api_key=KEY) as server:
+        server.queue_replies(json.dumps({"sql": GOOD_SQL}),
+                             json.dumps({"source": "sql", "text_answer": "", "conflict": False}))
+        code, out, err = run_ask(capsys, "--library", str(library), "--backend", "openai", "--base-url",
+                                 server.url, "--model", "llama-3.1-8b-instruct", "--json", QUESTION)
+        requests = server.chat_requests
+        headers = [r.headers.get("Authorization") for r in server.requests]
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["answer"] == "200.5 million" and payload["model"] == "llama-3.1-8b-instruct (OpenAI-compatible)"
+    assert payload["steps"][0]["sql"] == GOOD_SQL  # free SQL: the backend declares it can write it
+    assert payload["llm_calls"] == 2 and payload["prompt_tokens"] == sum(
+        sum(len(m["content"].split()) for m in r["messages"]) for r in requests)
+    assert all(r["response_format"]["type"] == "json_schema" for r in requests)
+    assert all(r["model"] == "llama-3.1-8b-instruct" for r in requests)
+    assert headers == [f"Bearer {KEY}"] * len(headers)
+    assert KEY not in out and KEY not in err
+
+
+def test_ask_openai_uses_the_saved_server_and_the_first_served_model(library: Path, openai_env: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from app.settings import Settings, save_settings
+    from tests.support.openai_server import serve_openai
+
+    with serve_openai(api_key=KEY) as server:
+        save_settings(Settings(backend="openai", openai_base_url=server.url))
+        server.queue_replies("200.5 million")
+        code, out, err = run_ask(capsys, "--library", str(library), "--backend", "openai", "--mode", "naive",
+                                 "--json", QUESTION)
+        assert code == 0, err
+        assert json.loads(out)["model"] == "qwen2.5-coder-32b-instruct (OpenAI-compatible)"
+        assert [r.path for r in server.requests] == ["/v1/models", "/v1/chat/completions"]
+
+
+def test_ask_openai_failures_are_one_line_without_the_key(library: Path, openai_env: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from app.settings import OPENAI_API_KEY_ENV
+    from tests.support.openai_server import serve_openai
+
+    with serve_openai(api_key=KEY) as server:
+        server.queue_replies(json.dumps({"sql": GOOD_SQL}))
+        server.drop_after_chunks = 0
+        code, out, err = run_ask(capsys, "--library", str(library), "--backend", "openai", "--base-url",
+                                 server.url, "--model", "llama-3.1-8b-instruct", QUESTION)
+        assert code == 2 and out == "" and "Traceback" not in err
+        assert "broke while llama-3.1-8b-instruct was replying" in err.splitlines()[-1]
+
+        monkeypatch.setenv(OPENAI_API_KEY_ENV, "sk-wrong-9")
+        code, _, err = run_ask(capsys, "--library", str(library), "--backend", "openai", "--base-url",
+                               server.url, QUESTION)
+        assert code == 2 and "refused the API key (401 Unauthorized)" in err and "sk-wrong-9" not in err
+
+    code, _, err = run_ask(capsys, "--library", str(library), "--backend", "openai", QUESTION)
+    assert code == 2 and "No model server address is set" in err
+
+
+def test_models_command_lists_and_checks(openai_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import run
+    from tests.support.openai_server import serve_openai
+
+    with serve_openai(api_key=KEY) as server:
+        server.queue_replies("OK")
+        code = run(["models", "--backend", "openai", "--base-url", server.url, "--check"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        lines = out.splitlines()
+        assert lines[:2] == ["qwen2.5-coder-32b-instruct", "llama-3.1-8b-instruct"]
+        assert lines[2].startswith(f"qwen2.5-coder-32b-instruct (OpenAI-compatible) answered on this computer "
+                                   f"(port {server.port}) in ")
+        assert server.chat_requests[-1]["max_tokens"] == 4
+        code = run(["models", "--backend", "openai", "--base-url", server.url, "--model", "gpt-9", "--check"])
+        _, err = capsys.readouterr()
+        assert code == 2 and "gpt-9 is not served" in err
+
+
+def test_openai_backend_choice(openai_env: Path) -> None:
+    from app.chat_models import chat_model_for
+    from app.settings import Settings
+    from models.llm_openai import OpenAIChatModel
+    from tests.support.openai_server import serve_openai
+
+    with serve_openai(models=("bge-m3", "mistral-small"), api_key=KEY) as server:
+        chosen = make_chat_model("openai", openai_base_url=server.url, openai_api_key=KEY)
+        assert isinstance(chosen, OpenAIChatModel) and chosen.model == "mistral-small"  # not the embedder
+        from_settings = chat_model_for(Settings(backend="openai", openai_base_url=server.url, openai_model="x"))
+        assert isinstance(from_settings, OpenAIChatModel) and from_settings.model == "x"
+        assert [r.path for r in server.requests] == ["/v1/models"]  # building sends nothing else
+    # "auto" never turns to an OpenAI-compatible server on its own.
+    auto = make_chat_model("auto", openai_base_url="http://gpu-box:8000/v1", openai_model="x")
+    assert not isinstance(auto, OpenAIChatModel)
