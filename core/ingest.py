@@ -26,6 +26,7 @@ from core.errors import Cancelled, NoTextLayer, UserError
 from core.extraction import TableExtractor, stitch_tables
 from core.jobs import JobContext
 from core.library import DocumentWriter, Library
+from core.ocr import ScannedPageReader, ocr_unavailable_reason
 from core.page_pool import PagePool, PooledPages, PoolFailed
 from core.pdf_reader import document_title, open_pdf, read_page
 from core.table_typing import table_name, type_table
@@ -122,12 +123,15 @@ class Ingestor:
         *,
         pool_workers: int = POOL_WORKERS,
         pool_min_pages: int = POOL_MIN_PAGES,
+        ocr: bool = True,
     ) -> None:
         self.library = library
         self.embedder = embedder
         self.extractor_factory = extractor_factory
         self.pool_workers = pool_workers
         self.pool_min_pages = pool_min_pages
+        # Scanned pages are read by OCR (core.ocr) when the engine is installed; else they are only listed.
+        self.ocr = ocr and not ocr_unavailable_reason()
         self._pool: PagePool | None = None
         self._in_batch = False  # inside ingest_paths, which owns the pool
 
@@ -230,6 +234,7 @@ class Ingestor:
                 extractor = self.extractor_factory(path, doc, password)
             return extractor.page_tables(number)
 
+        scanned: ScannedPageReader | None = None
         embedding: _BackgroundEmbedder | None = None
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -244,11 +249,20 @@ class Ingestor:
                 ctx.check()
                 ctx.report(ProgressEvent("pages", f"Page {number} of {pages}", number - 1, pages, name))
                 page = read_page(doc, number, path)
+                read_by_ocr: list[ExtractedTable] | None = None
+                if page.needs_ocr and self.ocr:
+                    ctx.report(ProgressEvent("ocr", f"Page {number} of {pages}: reading the scan (OCR)", number - 1,
+                                             pages, name))
+                    scanned = scanned or ScannedPageReader(self.extractor_factory)
+                    page, read_by_ocr, _lines = scanned.read(doc, path, number, password, ctx.check)
                 writer.add_page(document_id, number, page.width, page.height, page.text, page.needs_ocr, page.blocks)
-                tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr)
-                if page.needs_ocr:
+                tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr and read_by_ocr is None)
+                if page.needs_ocr or read_by_ocr is not None:
                     ocr_pages.append(number)
+                if page.needs_ocr:
                     continue
+                if read_by_ocr is not None:
+                    tables = read_by_ocr
                 found.extend(tables)
                 # Keep only short lines above tables for headings and scale hints; pages are not kept whole.
                 if tables:
@@ -257,10 +271,13 @@ class Ingestor:
                     writer.add_chunk(document_id, "text", number, piece.text, piece.boxes)
                     chunk_count += 1
                 embedding.schedule()
-            if len(ocr_pages) == pages:
+            if len(ocr_pages) == pages and not self.ocr:
                 raise NoTextLayer(
-                    f"{name} has no text layer on any page (it looks scanned). It needs OCR before Folio can read it."
+                    f"{name} has no text layer on any page (it looks scanned). It needs OCR before Folio can read it "
+                    f"({ocr_unavailable_reason() or 'OCR is turned off'})."
                 )
+            if len(ocr_pages) == pages and chunk_count == 0:
+                raise NoTextLayer(f"{name} looks scanned, and OCR found no text on any of its {pages} page(s).")
             ctx.report(ProgressEvent("tables", "Typing tables", 0, None, name))
             table_count = 0
             taken = writer.taken_table_names()
@@ -273,14 +290,22 @@ class Ingestor:
                                                  index, taken)
                 table_count += 1
             embedding.finish(ctx, name)
+            if scanned is not None:
+                scanned.close()
+                scanned = None
             status, note = "ready", ""
             if ocr_pages:
-                status = "partial"
                 listed = ", ".join(str(p) for p in ocr_pages[:10]) + (" ..." if len(ocr_pages) > 10 else "")
-                note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
+                if self.ocr:
+                    note = f"{len(ocr_pages)} page(s) read by OCR: {listed}"
+                else:
+                    status = "partial"
+                    note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
             writer.finish_document(document_id, status, note)
             conn.execute("COMMIT")
         except BaseException:
+            if scanned is not None:
+                scanned.terminate()  # before the rollback: a cancel must not wait for a page being read
             conn.execute("ROLLBACK")
             raise
         finally:
@@ -290,7 +315,9 @@ class Ingestor:
             if close is not None:
                 close()
         ctx.report(ProgressEvent("done", f"Added {name}", pages, pages, name))
-        return IngestResult(path, "added", note or f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables.",
+        summary = f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables."
+        message = note if status == "partial" else f"{summary[:-1]} ({note})." if note else summary
+        return IngestResult(path, "added", message,
                             document_id, pages, chunk_count, table_count, tuple(ocr_pages))
 
     def _store_table(self, writer: DocumentWriter, document_id: int, title: str, table: ExtractedTable,
