@@ -99,7 +99,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def describe_source(citation: Citation) -> str:
     """One line per source: "report.pdf p.3 — table budget_p3 (SQL: ...)" or the passage's opening."""
-    where = f"{citation.document} p.{citation.page}"
+    where = f"{citation.document} {citation.place}"
     if citation.kind == "table" and citation.table:
         detail = f"table {citation.table}"
         if citation.sql:

@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     library_opt = argparse.ArgumentParser(add_help=False)
     library_opt.add_argument("--library", metavar="DIR", default=argparse.SUPPRESS, help="library directory")
 
-    p = sub.add_parser("ingest", parents=[library_opt], help="add PDF files or folders to the library")
+    p = sub.add_parser("ingest", parents=[library_opt],
+                       help="add PDF files, spreadsheets (.xlsx .xls .ods), CSV files or folders to the library")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--password", help="password for encrypted PDFs")
     p.set_defaults(func=cmd_ingest)

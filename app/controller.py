@@ -26,17 +26,20 @@ from app.qt_jobs import Job, JobRunner, Report
 from app.settings import Settings, save_settings
 from core.conversations import Conversation, ConversationStore, Message
 from core.errors import Cancelled, EncryptedPdf, UserError
-from core.ingest import IngestResult, expand_paths
+from core.ingest import INGESTED_SUFFIXES, IngestResult, expand_paths
 from core.jobs import JobContext
 from core.library import Library, TableInfo
 from core.page_render import RenderedPage, render_page
 from core.pdf_reader import open_pdf
+from core.spreadsheets import SheetWindow, sheet_window
 from models.protocols import ChatModel, Embedder, capabilities_of
-from models.types import Answer, Document, ProgressEvent, Step
+from models.types import Answer, BBox, Document, ProgressEvent, Step
 
 log = logging.getLogger(__name__)
 
 SAMPLE_REPORT = "sample_report.pdf"
+# What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops).
+ACCEPTED_SUFFIXES = tuple(sorted(INGESTED_SUFFIXES))
 
 ChatModelFactory = Callable[[Settings], ChatModel]
 EmbedderFactory = Callable[[], Embedder]
@@ -153,6 +156,20 @@ class Controller(QObject):
 
     def table_grid(self, table_id: int) -> list[list[str]]:
         return self.library.table_grid(table_id)
+
+    def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
+        """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""
+        return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() in ACCEPTED_SUFFIXES]
+
+    def sheet_window(self, document_id: int, page: int, boxes: Sequence[BBox] = ()) -> SheetWindow | None:
+        """The cells around ``boxes`` of a spreadsheet's sheet ``page``; None when the document is a PDF.
+        Raises ``UserError`` with a message when the file cannot be read any more."""
+        document = self.library.document(document_id)
+        if document is None:
+            raise UserError("This document is no longer in the library.")
+        if document.kind != "sheet":
+            return None
+        return sheet_window(Path(document.path), self.library.page_label(document_id, page), boxes)
 
     def pdf_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs among ``paths``, folders searched recursively (what a drop would add)."""
@@ -465,7 +482,7 @@ _MARKER = re.compile(r"\[(\d+)\]")
 
 
 def citation_label(citation: Any) -> str:
-    where = f"{citation.document} p.{citation.page}"
+    where = f"{citation.document} {citation.place}"
     if citation.kind == "table" and citation.table:
         return f"{where} \u2014 table {citation.table}"
     return where

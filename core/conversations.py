@@ -61,7 +61,7 @@ def answer_from_json(text: str) -> Answer:
     for c in data.get("citations", []):
         cells = tuple(
             CellEvidence(cell["table"], int(cell["row"]), cell["column"], cell["text"], int(cell["page"]),
-                         _box(cell["bbox"]) or (0.0, 0.0, 0.0, 0.0))
+                         _box(cell["bbox"]) or (0.0, 0.0, 0.0, 0.0), cell.get("sheet", ""), cell.get("cell", ""))
             for cell in c.get("cells", [])
         )
         citations.append(
@@ -71,6 +71,7 @@ def answer_from_json(text: str) -> Answer:
                 boxes=tuple(b for b in (_box(v) for v in c.get("boxes", [])) if b is not None),
                 table=c.get("table"), sql=c.get("sql"), columns=tuple(c.get("columns", [])),
                 result=tuple(tuple(row) for row in c.get("result", [])), cells=cells,
+                sheet=c.get("sheet", ""), cell_range=c.get("cell_range", ""),
             )
         )
     steps = tuple(

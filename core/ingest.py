@@ -27,8 +27,17 @@ from core.errors import Cancelled, NoTextLayer, UserError
 from core.extraction import TableExtractor, stitch_tables
 from core.jobs import JobContext
 from core.library import DocumentWriter, Library
+from core.ocr import ScannedPageReader, ocr_unavailable_reason
 from core.page_pool import PagePool, PooledPages, PoolFailed
 from core.pdf_reader import open_pdf, read_page
+from core.spreadsheets import (
+    CELL_HEIGHT,
+    CELL_WIDTH,
+    MAX_INDEXED_ROWS,
+    SHEET_SUFFIXES,
+    Workbook,
+    open_workbook,
+)
 from core.table_typing import table_name, type_table
 from models.protocols import Embedder
 from models.types import BBox, ExtractedTable, ProgressEvent, TextBlock
@@ -79,12 +88,16 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+# What a folder is searched for: PDFs, and the spreadsheets that come with them (core.spreadsheets).
+INGESTED_SUFFIXES = frozenset({".pdf"}) | SHEET_SUFFIXES
+
+
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given, folders searched recursively for ``*.pdf``, in a stable order, without repeats."""
+    """Files as given, folders searched recursively for PDFs and spreadsheets, in a stable order, without repeats."""
     seen: set[Path] = set()
     out: list[Path] = []
     for path in paths:
-        candidates = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf") if path.is_dir() else [path]
+        candidates = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in INGESTED_SUFFIXES) if path.is_dir() else [path]
         for candidate in candidates:
             key = candidate.resolve()
             if key not in seen:
@@ -123,12 +136,15 @@ class Ingestor:
         *,
         pool_workers: int = POOL_WORKERS,
         pool_min_pages: int = POOL_MIN_PAGES,
+        ocr: bool = True,
     ) -> None:
         self.library = library
         self.embedder = embedder
         self.extractor_factory = extractor_factory
         self.pool_workers = pool_workers
         self.pool_min_pages = pool_min_pages
+        # Scanned pages are read by OCR (core.ocr) when the engine is installed; else they are only listed.
+        self.ocr = ocr and not ocr_unavailable_reason()
         self._pool: PagePool | None = None
         self._in_batch = False  # inside ingest_paths, which owns the pool
 
@@ -201,6 +217,12 @@ class Ingestor:
         if existing is not None:
             return IngestResult(path, "skipped", f"{name} is already in the library as {existing.file_name}.",
                                 existing.id, existing.page_count, existing.chunk_count, existing.table_count)
+        if path.suffix.lower() in SHEET_SUFFIXES:
+            book = open_workbook(path)
+            try:
+                return self._ingest_workbook(path, book, sha, ctx)
+            finally:
+                book.close()
         doc = open_pdf(path, password)
         try:
             return self._ingest_open(path, doc, sha, ctx, password)
@@ -231,6 +253,7 @@ class Ingestor:
                 extractor = self.extractor_factory(path, doc, password)
             return extractor.page_tables(number)
 
+        scanned: ScannedPageReader | None = None
         embedding: _BackgroundEmbedder | None = None
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -245,11 +268,20 @@ class Ingestor:
                 ctx.check()
                 ctx.report(ProgressEvent("pages", f"Page {number} of {pages}", number - 1, pages, name))
                 page = read_page(doc, number, path)
+                read_by_ocr: list[ExtractedTable] | None = None
+                if page.needs_ocr and self.ocr:
+                    ctx.report(ProgressEvent("ocr", f"Page {number} of {pages}: reading the scan (OCR)", number - 1,
+                                             pages, name))
+                    scanned = scanned or ScannedPageReader(self.extractor_factory)
+                    page, read_by_ocr, _lines = scanned.read(doc, path, number, password, ctx.check)
                 writer.add_page(document_id, number, page.width, page.height, page.text, page.needs_ocr, page.blocks)
-                tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr)
-                if page.needs_ocr:
+                tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr and read_by_ocr is None)
+                if page.needs_ocr or read_by_ocr is not None:
                     ocr_pages.append(number)
+                if page.needs_ocr:
                     continue
+                if read_by_ocr is not None:
+                    tables = read_by_ocr
                 found.extend(tables)
                 # Keep only short lines above tables for headings and scale hints; pages are not kept whole.
                 if tables:
@@ -258,10 +290,13 @@ class Ingestor:
                     writer.add_chunk(document_id, "text", number, piece.text, piece.boxes)
                     chunk_count += 1
                 embedding.schedule()
-            if len(ocr_pages) == pages:
+            if len(ocr_pages) == pages and not self.ocr:
                 raise NoTextLayer(
-                    f"{name} has no text layer on any page (it looks scanned). It needs OCR before Folio can read it."
+                    f"{name} has no text layer on any page (it looks scanned). It needs OCR before Folio can read it "
+                    f"({ocr_unavailable_reason() or 'OCR is turned off'})."
                 )
+            if len(ocr_pages) == pages and chunk_count == 0:
+                raise NoTextLayer(f"{name} looks scanned, and OCR found no text on any of its {pages} page(s).")
             ctx.report(ProgressEvent("tables", "Typing tables", 0, None, name))
             table_count = 0
             taken = writer.taken_table_names()
@@ -274,14 +309,22 @@ class Ingestor:
                                                  index, taken)
                 table_count += 1
             embedding.finish(ctx, name)
+            if scanned is not None:
+                scanned.close()
+                scanned = None
             status, note = "ready", ""
             if ocr_pages:
-                status = "partial"
                 listed = ", ".join(str(p) for p in ocr_pages[:10]) + (" ..." if len(ocr_pages) > 10 else "")
-                note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
+                if self.ocr:
+                    note = f"{len(ocr_pages)} page(s) read by OCR: {listed}"
+                else:
+                    status = "partial"
+                    note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
             writer.finish_document(document_id, status, note)
             conn.execute("COMMIT")
         except BaseException:
+            if scanned is not None:
+                scanned.terminate()  # before the rollback: a cancel must not wait for a page being read
             conn.execute("ROLLBACK")
             raise
         finally:
@@ -291,11 +334,67 @@ class Ingestor:
             if close is not None:
                 close()
         ctx.report(ProgressEvent("done", f"Added {name}", pages, pages, name))
-        return IngestResult(path, "added", note or f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables.",
+        summary = f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables."
+        message = note if status == "partial" else f"{summary[:-1]} ({note})." if note else summary
+        return IngestResult(path, "added", message,
                             document_id, pages, chunk_count, table_count, tuple(ocr_pages))
 
+    def _ingest_workbook(self, path: Path, book: Workbook, sha: str, ctx: JobContext) -> IngestResult:
+        """A spreadsheet or CSV file as one document: each sheet a page (labelled with its name, boxes in
+        cell positions), each table region a typed SQL table, the rest text chunks; one transaction."""
+        name = path.name
+        sheets = len(book.sheet_names)
+        conn = self.library.conn
+        writer = DocumentWriter(conn, self.embedder)
+        embedding: _BackgroundEmbedder | None = None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            title = path.stem.replace("_", " ").replace("-", " ").strip() or name
+            document_id = writer.add_document(sha, path, title, sheets, os.path.getsize(path), kind="sheet")
+            embedding = _BackgroundEmbedder(writer, self.embedder, document_id)
+            chunk_count = table_count = 0
+            taken = writer.taken_table_names()
+            not_indexed: list[str] = []
+            for number, sheet_name in enumerate(book.sheet_names, start=1):
+                ctx.check()
+                ctx.report(ProgressEvent("sheets", f"Sheet {number} of {sheets}: {sheet_name}", number - 1, sheets, name))
+                sheet = book.read_sheet(number, sheet_name, ctx.check)
+                writer.add_page(document_id, number, sheet.columns * CELL_WIDTH, sheet.rows * CELL_HEIGHT, sheet.text,
+                                False, sheet.blocks, label=sheet_name)
+                for piece in text_pieces(sheet.blocks, [t.bbox for t in sheet.tables]):
+                    writer.add_chunk(document_id, "text", number, piece.text, piece.boxes)
+                    chunk_count += 1
+                for index, table in enumerate(sheet.tables):
+                    ctx.check()
+                    chunk_count += self._store_table(writer, document_id, title, table, sheet.blocks, index, taken,
+                                                     indexed_rows=MAX_INDEXED_ROWS)
+                    table_count += 1
+                    if table.n_rows > MAX_INDEXED_ROWS:
+                        not_indexed.append(sheet_name)
+                embedding.schedule()
+            if chunk_count == 0:
+                raise UserError(f"{name} holds no data: {'its sheet is' if sheets == 1 else 'every sheet is'} empty.")
+            embedding.finish(ctx, name)
+            note = ""
+            if not_indexed:
+                note = (f"rows after the first {MAX_INDEXED_ROWS:,} of large tables (sheet {', '.join(not_indexed)}) "
+                        "are in their SQL tables but not in the search index")
+            writer.finish_document(document_id, "ready", note)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        finally:
+            if embedding is not None:
+                embedding.close()
+        ctx.report(ProgressEvent("done", f"Added {name}", sheets, sheets, name))
+        summary = f"{name}: {sheets} sheet{'s' if sheets != 1 else ''}, {chunk_count} chunks, {table_count} tables"
+        return IngestResult(path, "added", f"{summary} ({note})." if note else f"{summary}.", document_id, sheets,
+                            chunk_count, table_count)
+
     def _store_table(self, writer: DocumentWriter, document_id: int, title: str, table: ExtractedTable,
-                     blocks: Sequence[TextBlock], index_on_page: int, taken: set[str]) -> int:
+                     blocks: Sequence[TextBlock], index_on_page: int, taken: set[str],
+                     indexed_rows: int | None = None) -> int:
         heading = _heading_above(blocks, table.bbox)
         context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox)]))
         typed = type_table(table, context)
@@ -321,7 +420,7 @@ class Ingestor:
             extractor=table.extractor, columns=typed.columns, rows=typed.rows, row_indices=typed.row_indices,
             cells=cells, schema_json=schema,
         )
-        body = [(index, list(table.rows[index])) for index in typed.row_indices]
+        body = [(index, list(table.rows[index])) for index in typed.row_indices[:indexed_rows]]
         title_line = " ".join(filter(None, [caption or heading, f"(unit: {typed.unit})" if typed.unit else ""]))
         pieces = table_pieces(name, title_line, [c.name for c in typed.columns], [c.header for c in typed.columns], body)
         for piece in pieces:

@@ -21,6 +21,7 @@ from core.chunking import embedding_text
 from core.db import Connection, connect, inserted_id, quote_identifier
 from core.errors import LibraryError
 from core.migrations import migrate
+from core.spreadsheets import cell_range
 from models.protocols import Embedder
 from models.types import (
     BBox,
@@ -56,11 +57,14 @@ def load_chunks(conn: Connection, ids: Sequence[int]) -> list[Chunk]:
     if not ids:
         return []
     rows = conn.execute(
-        "SELECT c.id, c.document_id, d.file_name, c.kind, c.page, c.text, c.boxes, c.table_id "
+        "SELECT c.id, c.document_id, d.file_name, c.kind, c.page, c.text, c.boxes, c.table_id, "
+        "CASE WHEN d.kind = 'sheet' THEN (SELECT p.label FROM pages p WHERE p.document_id = c.document_id "
+        "AND p.number = c.page) ELSE '' END "
         "FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN (" + ",".join("?" * len(ids)) + ")",
         list(ids),
     ).fetchall()
-    by_id = {r[0]: Chunk(r[0], r[1], r[2], r[3], r[4], r[5], _boxes_from_json(r[6]), r[7]) for r in rows}
+    by_id = {r[0]: Chunk(r[0], r[1], r[2], r[3], r[4], r[5], _boxes_from_json(r[6]), r[7], sheet=r[8] or "")
+             for r in rows}
     return [by_id[i] for i in ids if i in by_id]
 
 
@@ -119,7 +123,7 @@ class Library:
             """
             SELECT d.id, d.sha256, d.file_name, d.path, d.title, d.page_count, d.status, d.added_at, d.note,
                    (SELECT COUNT(*) FROM extracted_tables t WHERE t.document_id = d.id),
-                   (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id)
+                   (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id), d.kind
             FROM documents d """ + (f"WHERE {where} " if where else "") + "ORDER BY d.added_at, d.id",
             tuple(params),
         ).fetchall()
@@ -129,7 +133,7 @@ class Library:
     def _document(r: Sequence[Any]) -> Document:
         return Document(
             id=r[0], sha256=r[1], file_name=r[2], path=r[3], title=r[4], page_count=r[5], status=r[6],
-            added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10],
+            added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10], kind=r[11],
         )
 
     def document(self, document_id: int) -> Document | None:
@@ -173,6 +177,13 @@ class Library:
     def page_text(self, document_id: int, page: int) -> str:
         row = self.conn.execute(
             "SELECT text FROM pages WHERE document_id = ? AND number = ?", (document_id, page)
+        ).fetchone()
+        return row[0] if row else ""
+
+    def page_label(self, document_id: int, page: int) -> str:
+        """A spreadsheet page's sheet name ('' for a PDF page)."""
+        row = self.conn.execute(
+            "SELECT label FROM pages WHERE document_id = ? AND number = ?", (document_id, page)
         ).fetchone()
         return row[0] if row else ""
 
@@ -257,11 +268,18 @@ class Library:
             sql += " AND col IN (" + ",".join("?" * len(col_list)) + ")"
             params += col_list
         out = []
+        document = self.document(info.document_id)
+        sheets: dict[int, str] = {}
         for row, col, text, page, x0, y0, x1, y1 in self.conn.execute(sql + " ORDER BY row, col", params):
             if x0 is None:
                 continue
             column = names[col] if col < len(names) else str(col)
-            out.append(CellEvidence(info.name, row, column, text, page, (x0, y0, x1, y1)))
+            box = (x0, y0, x1, y1)
+            if document is not None and document.kind == "sheet":
+                sheet = sheets.setdefault(page, self.page_label(info.document_id, page))
+                out.append(CellEvidence(info.name, row, column, text, page, box, sheet, cell_range([box])))
+            else:
+                out.append(CellEvidence(info.name, row, column, text, page, box))
         return out
 
     # -- chunks ----------------------------------------------------------------------------------------
@@ -287,11 +305,12 @@ class DocumentWriter:
         self.conn = conn
         self.embedder = embedder
 
-    def add_document(self, sha256: str, path: Path, title: str, page_count: int, size_bytes: int) -> int:
+    def add_document(self, sha256: str, path: Path, title: str, page_count: int, size_bytes: int,
+                     kind: str = "pdf") -> int:
         cur = self.conn.execute(
-            "INSERT INTO documents (sha256, file_name, path, title, page_count, status, size_bytes, added_at) "
-            "VALUES (?, ?, ?, ?, ?, 'ingesting', ?, ?)",
-            (sha256, path.name, str(path.resolve()), title, page_count, size_bytes, now_iso()),
+            "INSERT INTO documents (sha256, file_name, path, title, page_count, status, size_bytes, added_at, kind) "
+            "VALUES (?, ?, ?, ?, ?, 'ingesting', ?, ?, ?)",
+            (sha256, path.name, str(path.resolve()), title, page_count, size_bytes, now_iso(), kind),
         )
         return inserted_id(cur)
 
@@ -299,10 +318,10 @@ class DocumentWriter:
         self.conn.execute("UPDATE documents SET status = ?, note = ? WHERE id = ?", (status, note, document_id))
 
     def add_page(self, document_id: int, number: int, width: float, height: float, text: str,
-                 needs_ocr: bool, blocks: Sequence[TextBlock]) -> None:
+                 needs_ocr: bool, blocks: Sequence[TextBlock], label: str = "") -> None:
         self.conn.execute(
-            "INSERT INTO pages (document_id, number, width, height, text, needs_ocr) VALUES (?, ?, ?, ?, ?, ?)",
-            (document_id, number, width, height, text, int(needs_ocr)),
+            "INSERT INTO pages (document_id, number, width, height, text, needs_ocr, label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (document_id, number, width, height, text, int(needs_ocr), label),
         )
         self.conn.executemany(
             "INSERT INTO text_blocks (document_id, page, x0, y0, x1, y1, text) VALUES (?, ?, ?, ?, ?, ?, ?)",

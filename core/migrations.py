@@ -188,8 +188,19 @@ def m004_covering_hash_index(conn: Connection) -> None:
     )
 
 
+def m005_spreadsheets(conn: Connection) -> None:
+    """Spreadsheets beside PDFs: a document's kind ('pdf' or 'sheet'), and a page's label (a sheet's name;
+    a sheet is stored as a page whose boxes are cell positions, see core.spreadsheets)."""
+    run_script(conn,
+        """
+        ALTER TABLE documents ADD COLUMN kind TEXT NOT NULL DEFAULT 'pdf';
+        ALTER TABLE pages ADD COLUMN label TEXT NOT NULL DEFAULT '';
+        """
+    )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
-    m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index,
+    m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
 ]
 
 

@@ -44,6 +44,8 @@ class Document:
     table_count: int = 0
     chunk_count: int = 0
     note: str = ""
+    kind: str = "pdf"
+    """'pdf', or 'sheet' for a spreadsheet or CSV file (its pages are sheets, its boxes cell positions)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,8 @@ class Chunk:
     boxes: tuple[BBox, ...] = ()
     table_id: int | None = None
     score: float = 0.0
+    sheet: str = ""
+    """For a spreadsheet's chunk: the sheet's name (``page`` is its number, ``boxes`` cell positions)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,9 @@ class CellEvidence:
     text: str
     page: int
     bbox: BBox
+    sheet: str = ""
+    """For a spreadsheet's cell: the sheet's name; ``cell`` is its A1 reference."""
+    cell: str = ""
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,16 @@ class Citation:
     columns: tuple[str, ...] = ()
     result: tuple[tuple[Any, ...], ...] = ()
     cells: tuple[CellEvidence, ...] = ()
+    sheet: str = ""
+    """For a spreadsheet: the sheet cited ("sheet, cell range" instead of page and box)."""
+    cell_range: str = ""
+
+    @property
+    def place(self) -> str:
+        """Where in the document, as a person reads it: "p.3", or "sheet Budget, B3:D7"."""
+        if self.sheet:
+            return f"sheet {self.sheet}" + (f", {self.cell_range}" if self.cell_range else "")
+        return f"p.{self.page}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -198,6 +215,9 @@ class Citation:
             "bbox": list(self.bbox) if self.bbox else None,
             "snippet": self.snippet,
         }
+        if self.sheet:
+            out["sheet"] = self.sheet
+            out["cell_range"] = self.cell_range
         if self.kind == "table":
             out["table"] = self.table
             out["sql"] = self.sql
@@ -205,7 +225,7 @@ class Citation:
             out["result"] = [list(r) for r in self.result]
             out["cells"] = [
                 {"table": c.table, "row": c.row, "column": c.column, "text": c.text, "page": c.page,
-                 "bbox": list(c.bbox)}
+                 "bbox": list(c.bbox), **({"sheet": c.sheet, "cell": c.cell} if c.sheet else {})}
                 for c in self.cells
             ]
         return out

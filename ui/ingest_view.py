@@ -32,9 +32,9 @@ class _FileOutcome(Protocol):
 
 # How far along a file is when a stage starts, and how much of the bar the stage fills.
 STAGE_SPAN = {"hashing": (0.0, 0.02), "pages": (0.02, 0.78), "tables": (0.80, 0.05), "embedding": (0.85, 0.15),
-              "done": (1.0, 0.0)}
+              "done": (1.0, 0.0), "ocr": (0.02, 0.78)}
 STAGE_WORDS = {"hashing": "Reading", "pages": "Reading pages", "tables": "Typing tables", "embedding": "Indexing",
-               "done": "Added"}
+               "done": "Added", "ocr": "OCR of scanned"}
 DONE_ROWS_LINGER_MS = 4000
 
 
@@ -85,7 +85,7 @@ class FileRow(QFrame):
         fraction = start + span * (event.fraction or 0.0)
         self.bar.setValue(max(self.bar.value(), int(fraction * 1000)))
         words = STAGE_WORDS.get(event.stage, event.stage.capitalize())
-        detail = f"page {event.done + 1} of {event.total}" if event.stage == "pages" and event.total else ""
+        detail = f"page {event.done + 1} of {event.total}" if event.stage in ("pages", "ocr") and event.total else ""
         self.stage_label.setText(f"{words} {detail}".strip() + "\u2026" if event.stage != "done" else words)
 
     def show_result(self, status: str, message: str) -> None:

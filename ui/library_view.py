@@ -123,7 +123,8 @@ class LibraryView(QWidget):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for table in tables_by_document.get(document.id, ()):
                 label = table.caption or table.heading or table.name
-                child = QTreeWidgetItem([label, f"p.{table.page}", f"{table.row_count} rows", ""])
+                where = f"sheet {table.page}" if document.kind == "sheet" else f"p.{table.page}"
+                child = QTreeWidgetItem([label, where, f"{table.row_count} rows", ""])
                 child.setData(0, DOCUMENT_ROLE, document.id)
                 child.setData(0, TABLE_ROLE, table.id)
                 child.setToolTip(0, f"SQL table {table.name}: double-click to see its cells")

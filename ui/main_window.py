@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.controller import Controller, ModelStatus
+from app.controller import ACCEPTED_SUFFIXES, Controller, ModelStatus
 from app.qt_jobs import Job
 from app.settings import config_dir
 from models.types import Answer, Citation
@@ -79,7 +79,8 @@ class MainWindow(QMainWindow):
 
         self.library_view = LibraryView()
         self.chat_view = ChatView()
-        self.evidence_view = EvidenceView(controller.render_page, controller.describe_error, controller.is_locked)
+        self.evidence_view = EvidenceView(controller.render_page, controller.describe_error, controller.is_locked,
+                                          sheet=controller.sheet_window)
         self.evidence_view.hide()
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.library_view)
@@ -160,7 +161,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add PDF files", str(Path.home()), "PDF files (*.pdf)")
+        patterns = " ".join(f"*{suffix}" for suffix in ACCEPTED_SUFFIXES)
+        sheets = " ".join(f"*{suffix}" for suffix in ACCEPTED_SUFFIXES if suffix != ".pdf")
+        files, _ = QFileDialog.getOpenFileNames(
+            self, "Add PDF files and spreadsheets", str(Path.home()),
+            f"PDFs and spreadsheets ({patterns});;PDF files (*.pdf);;Spreadsheets and CSV ({sheets})")
         if files:
             self.add_paths([Path(f) for f in files])
 
@@ -179,9 +184,9 @@ class MainWindow(QMainWindow):
 
     def add_paths(self, paths: Sequence[Path]) -> Job | None:
         """Add files and folders; returns the ingest job, or None when there was no PDF among them."""
-        files = self.controller.pdf_files(paths)
+        files = self.controller.ingestible_files(paths)
         if not files:
-            self.statusBar().showMessage("Nothing to add: no PDF files among what was given.", 6000)
+            self.statusBar().showMessage("Nothing to add: no PDF files or spreadsheets among what was given.", 6000)
             return None
         return self._ingest(files)
 
@@ -380,7 +385,7 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         paths = self._local_paths(event)
-        if any(p.is_dir() or p.suffix.lower() == ".pdf" for p in paths):
+        if any(p.is_dir() or p.suffix.lower() in ACCEPTED_SUFFIXES for p in paths):
             event.acceptProposedAction()
         else:
             event.ignore()

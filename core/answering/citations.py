@@ -15,6 +15,7 @@ from typing import Any
 
 from core.errors import UserError
 from core.library import Library, TableInfo
+from core.spreadsheets import cell_range
 from core.sql_runner import SqlRunner
 from models.types import BBox, CellEvidence, Chunk, Citation
 
@@ -48,6 +49,8 @@ def chunk_citation(chunk: Chunk, table: str | None = None) -> Citation:
         snippet=snippet(chunk.text),
         boxes=chunk.boxes,
         table=table,
+        sheet=chunk.sheet,
+        cell_range=cell_range(chunk.boxes) if chunk.sheet else "",
     )
 
 
@@ -71,6 +74,8 @@ def sql_citation(info: TableInfo, sql: str, columns: Sequence[str], rows: Sequen
         columns=tuple(columns),
         result=tuple(tuple(r) for r in rows),
         cells=tuple(cells),
+        sheet=next((c.sheet for c in cells if c.page == page and c.sheet), ""),
+        cell_range=cell_range(boxes) if any(c.sheet for c in cells) else "",
     )
 
 

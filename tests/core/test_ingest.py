@@ -20,6 +20,7 @@ from core.ingest import Ingestor
 from core.jobs import CancelToken, JobContext
 from core.library import Library
 from tests.support.pdfs import draw_ruled_table
+from tests.support.scans import blank_scan
 
 pytestmark = pytest.mark.unit
 
@@ -114,7 +115,8 @@ def _bad_inputs(tmp_path: Path, samples: Path) -> dict[str, tuple[Path, str]]:
         "truncated": (truncated, "damaged"),
         "garbage": (garbage, "damaged"),
         "encrypted": (samples / "health_protected.pdf", "password"),
-        "scanned": (samples / "image.pdf", "OCR"),
+        # A scan is read by OCR now (tests/core/test_ocr.py); one with nothing to read is still refused.
+        "scanned": (blank_scan(tmp_path / "scanned.pdf"), "OCR found no text"),
     }
 
 
