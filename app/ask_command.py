@@ -34,13 +34,14 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
     p: argparse.ArgumentParser = subparsers.add_parser(
         "ask", parents=[library_opt], help="answer a question from the library, with sources"
     )
-    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("question", metavar="QUESTION", help="the question, in quotes")
     p.add_argument("--mode", choices=("tablerag", "naive"), default="tablerag",
                    help="tablerag: SQL over the tables plus text (default); naive: one call over retrieved chunks")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
                    help="auto: Ollama when --ollama-model is given and reachable, else the embedded model; "
                         "openai: an OpenAI-compatible server (vLLM, llama-server, LM Studio, ...)")
-    p.add_argument("--ollama-host", default=DEFAULT_HOST, metavar="URL")
+    p.add_argument("--ollama-host", default=DEFAULT_HOST, metavar="URL",
+                   help=f"the Ollama server to use (default: {DEFAULT_HOST})")
     p.add_argument("--ollama-model", default=None, metavar="NAME", help="default: the first installed chat model")
     p.add_argument("--base-url", default=None, metavar="URL",
                    help="with --backend openai: the server's API root, e.g. http://gpu-box:8000/v1 "
@@ -56,8 +57,8 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
 
 
 def _progress(event: ProgressEvent) -> None:
-    if event.stage in ("step", "done"):
-        sys.stderr.write(f"{event.stage}: {event.message}\n")
+    if event.stage != "step" and event.message:
+        sys.stderr.write(f"{event.message}\u2026\n" if event.stage != "done" else f"{event.message}.\n")
 
 
 def _chat_model(args: argparse.Namespace) -> ChatModel:
@@ -98,7 +99,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def describe_source(citation: Citation) -> str:
-    """One line per source: "report.pdf p.3 — table budget_p3 (SQL: ...)" or the passage's opening."""
+    """One line per source: "Budget 2014-15, p. 1, Table 3: Demands for grants (SQL: ...)", or the passage's
+    opening; sources saved before they had labels read "report.pdf p.3 — table budget_p3"."""
+    if citation.label:
+        if citation.kind == "table" and citation.sql:
+            detail = f" (SQL: {' '.join(citation.sql.split())})"
+            if citation.cells:
+                detail += f"; cells: {citation.snippet}"
+            return citation.label + detail
+        return f"{citation.label} — \"{citation.snippet}\"" if citation.kind == "text" else citation.label
     where = f"{citation.document} {citation.place}"
     if citation.kind == "table" and citation.table:
         detail = f"table {citation.table}"
@@ -113,9 +122,9 @@ def describe_source(citation: Citation) -> str:
 def print_answer(answer: Answer, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     out.write(answer.text.strip() + "\n")
-    for step in answer.steps:
-        if step.conflict:
-            out.write(f"Note: the table and the text disagree ({step.conflict}).\n")
+    note = messages.answer_note(answer)
+    if note:
+        out.write(f"Note: {note}\n")
     if answer.citations:
         out.write("\nSources:\n")
         for i, citation in enumerate(answer.citations, 1):

@@ -1,9 +1,19 @@
-"""The one place errors become words for people (CLI and window alike)."""
+"""The one place errors, and the notes that qualify an answer, become words for people (CLI and window
+alike)."""
 
 from __future__ import annotations
 
 from core.errors import Cancelled, UserError
 from models.errors import ModelError
+from models.types import Answer
+
+ANSWER_NOTES = {
+    "checked": "Checked: a passage states the same figure.",
+    "unchecked": "Not cross-checked: computed from the table; no passage states this figure.",
+    "conflict": "The table and the text disagree",
+    "text": "From the text only; no table figure to check it against.",
+    "refused": "",
+}
 
 
 def describe(error: BaseException) -> str:
@@ -18,3 +28,12 @@ def describe(error: BaseException) -> str:
     if isinstance(error, OSError) and error.errno == 28:
         return "The disk is full. Free some space and try again; nothing was changed."
     return f"Something went wrong inside Folio ({type(error).__name__}: {error}). Please report this."
+
+
+def answer_note(answer: Answer) -> str:
+    """A line saying how far an answer can be trusted (checked, not cross-checked, in conflict), or ""."""
+    note = ANSWER_NOTES.get(answer.status, "")
+    if answer.status == "conflict":
+        detail = next((s.conflict for s in answer.steps if s.conflict), "")
+        return f"{note}: {detail}." if detail else f"{note}."
+    return note

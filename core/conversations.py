@@ -72,6 +72,7 @@ def answer_from_json(text: str) -> Answer:
                 table=c.get("table"), sql=c.get("sql"), columns=tuple(c.get("columns", [])),
                 result=tuple(tuple(row) for row in c.get("result", [])), cells=cells,
                 sheet=c.get("sheet", ""), cell_range=c.get("cell_range", ""),
+                label=c.get("label", ""),
             )
         )
     steps = tuple(
@@ -86,7 +87,8 @@ def answer_from_json(text: str) -> Answer:
     usage = Usage(int(data.get("llm_calls", 0)), int(data.get("prompt_tokens", 0)),
                   int(data.get("completion_tokens", 0)), float(data.get("seconds", 0.0)))
     return Answer(question=data["question"], text=data["answer"], citations=tuple(citations), steps=steps,
-                  usage=usage, mode=data.get("mode", "tablerag"), model=data.get("model", ""))
+                  usage=usage, mode=data.get("mode", "tablerag"), model=data.get("model", ""),
+                  status=data.get("status", "unchecked"), value=data.get("value", ""))
 
 
 def title_from_question(question: str) -> str:

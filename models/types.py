@@ -206,6 +206,8 @@ class Citation:
         if self.sheet:
             return f"sheet {self.sheet}" + (f", {self.cell_range}" if self.cell_range else "")
         return f"p.{self.page}"
+    label: str = ""
+    """The source as people name it: "Budget 2014-15, p. 1, Table 3: Demands for grants"."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -218,6 +220,8 @@ class Citation:
         if self.sheet:
             out["sheet"] = self.sheet
             out["cell_range"] = self.cell_range
+        if self.label:
+            out["label"] = self.label
         if self.kind == "table":
             out["table"] = self.table
             out["sql"] = self.sql
@@ -288,6 +292,12 @@ class Step:
         }
 
 
+ANSWER_STATUSES = ("checked", "unchecked", "conflict", "refused")
+"""``checked``: a passage states the figure SQL computed; ``unchecked``: no passage could confirm it (or
+the text alone answered); ``conflict``: the table and the text disagree; ``refused``: the library does
+not hold the answer, and the text says so instead of giving a figure."""
+
+
 @dataclass(frozen=True)
 class Answer:
     question: str
@@ -297,11 +307,17 @@ class Answer:
     usage: Usage = field(default_factory=Usage)
     mode: str = "tablerag"
     model: str = ""
+    status: str = "unchecked"
+    """One of ``ANSWER_STATUSES``."""
+    value: str = ""
+    """The bare result the sentence in ``text`` states ("1,911 crore"), for scoring and export."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
             "answer": self.text,
+            "value": self.value,
+            "status": self.status,
             "mode": self.mode,
             "model": self.model,
             "citations": [c.to_json() for c in self.citations],

@@ -4,7 +4,8 @@ Text citations come from the chunks an answer step actually read (document, page
 Table citations come from SQL: the statement, its result, and for every value it read the source
 cell's page and box from the library's cell map. Compiled structured SQL knows its cells exactly;
 for free SQL the rows it read are found by re-running its FROM/WHERE selecting ``_row``, and the
-columns are those it names.
+columns are those it names. Every citation carries a human label (``SourceNames``); a passage's
+highlight is narrowed to the sentences that answer (``core.answering.sentences``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from core.sql_runner import SqlRunner
 from models.types import BBox, CellEvidence, Chunk, Citation
 
 SNIPPET_CHARS = 240
+TITLE_CHARS = 70
 MAX_FREE_SQL_ROWS = 50
 
 _KEYWORDS = "(?:WHERE|GROUP|ORDER|LIMIT|HAVING|WINDOW|UNION|INTERSECT|EXCEPT|JOIN|INNER|LEFT|CROSS|NATURAL)"
@@ -38,7 +40,57 @@ def union_box(boxes: Iterable[BBox]) -> BBox | None:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def chunk_citation(chunk: Chunk, table: str | None = None) -> Citation:
+_NUMBERED = re.compile(r"^\s*(table|exhibit|schedule|statement|annex(ure)?)\s+[\w.\-]+\b", re.IGNORECASE)
+
+
+class SourceNames:
+    """Sources as people name them: "Budget 2014-15, p. 1, Table 3: Demands for grants".
+
+    The document is named by its title (the PDF's own, else its file name made readable); a table by
+    its caption when that is numbered ("Table 3: ..."), else by its place among the document's tables
+    and its caption or heading. One instance per question: lookups are cached.
+    """
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self._documents: dict[int, str] = {}
+        self._order: dict[int, list[int]] = {}
+
+    def document(self, document_id: int, fallback: str = "") -> str:
+        if document_id not in self._documents:
+            document = self.library.document(document_id)
+            title = " ".join((document.title if document else "").split()) or fallback
+            if title and title == title.lower():
+                title = title[0].upper() + title[1:]
+            self._documents[document_id] = title or fallback or "document"
+        return self._documents[document_id]
+
+    def table(self, info: TableInfo) -> str:
+        caption = " ".join((info.caption or info.heading).split())
+        if len(caption) > TITLE_CHARS:
+            caption = caption[: TITLE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
+        if caption and _NUMBERED.match(caption):
+            return caption
+        if info.document_id not in self._order:
+            self._order[info.document_id] = [t.id for t in self.library.tables(info.document_id)]
+        order = self._order[info.document_id]
+        number = order.index(info.id) + 1 if info.id in order else 0
+        name = f"Table {number}" if number else "Table"
+        return f"{name}: {caption}" if caption else name
+
+    def label(self, document_id: int, page: int, table: TableInfo | None = None, fallback: str = "") -> str:
+        parts = [self.document(document_id, fallback), f"p. {page}"]
+        if table is not None:
+            parts.append(self.table(table))
+        return ", ".join(parts)
+
+
+def short_label(label: str) -> str:
+    """A label without the table's caption, for the answer sentence: "Budget 2014-15, p. 1, Table 3"."""
+    return label.split(": ", 1)[0]
+
+
+def chunk_citation(chunk: Chunk, table: str | None = None, label: str = "") -> Citation:
     """Cite a retrieved chunk: its page, the union of its boxes, and its text as the snippet."""
     return Citation(
         kind="table" if chunk.kind == "table" else "text",
@@ -51,23 +103,34 @@ def chunk_citation(chunk: Chunk, table: str | None = None) -> Citation:
         table=table,
         sheet=chunk.sheet,
         cell_range=cell_range(chunk.boxes) if chunk.sheet else "",
+        label=label,
     )
 
 
 def sql_citation(info: TableInfo, sql: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-                 cells: Sequence[CellEvidence]) -> Citation:
-    """Cite an SQL result: the statement, its rows, and the cells it read (on the table's first page)."""
+                 cells: Sequence[CellEvidence], names: SourceNames | None = None,
+                 cell_names: dict[tuple[int, str], str] | None = None) -> Citation:
+    """Cite an SQL result: the statement, its rows, and the cells it read (on the table's first page).
+
+    The snippet names each cell read by its row label and column header ("Culture, 2014-15: 2,511")
+    when ``cell_names`` gives them, else it lists the result's rows."""
     pages = [c.page for c in cells]
     page = max(set(pages), key=pages.count) if pages else info.page
     boxes = tuple(c.bbox for c in cells if c.page == page)
-    shown = "; ".join(", ".join("" if v is None else str(v) for v in row) for row in rows[:5])
+    named = [f"{cell_names[(c.row, c.column)]}: {c.text}" for c in cells if cell_names and (c.row, c.column) in cell_names]
+    if named:
+        shown = "; ".join(named[:8])
+    else:
+        shown = "; ".join(", ".join("" if v is None else str(v) for v in row) for row in rows[:5])
+        shown = f"{info.caption or info.heading or info.name}: {shown}"
+    label = names.label(info.document_id, page, info, info.document) if names is not None else ""
     return Citation(
         kind="table",
         document=info.document,
         document_id=info.document_id,
         page=page,
         bbox=union_box(boxes) or info.bbox,
-        snippet=snippet(f"{info.caption or info.heading or info.name}: {shown}"),
+        snippet=snippet(shown),
         boxes=boxes,
         table=info.name,
         sql=sql,
@@ -76,6 +139,7 @@ def sql_citation(info: TableInfo, sql: str, columns: Sequence[str], rows: Sequen
         cells=tuple(cells),
         sheet=next((c.sheet for c in cells if c.page == page and c.sheet), ""),
         cell_range=cell_range(boxes) if any(c.sheet for c in cells) else "",
+        label=label,
     )
 
 

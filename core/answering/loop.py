@@ -8,21 +8,35 @@ compiled to SQL; stronger models write free SQL (``"free"``); either way an erro
 result goes back to the model at most twice; (4) the intermediate answer cross-checks the SQL
 result against the text, falls back to the text when SQL failed, and records conflicts.
 
-Numbers in answers come from SQL results formatted in code, never from the model copying them;
-citations come from the chunks and cells actually used (``core.answering.citations``).
+Numbers in answers come from SQL results formatted in code, never from the model copying them:
+the final answer is a sentence made from the SQL result and the table's labels and units
+(``operations.describe_in_words``), with its source; an answer from the text is kept only when every
+figure in it appears in a passage or cell the loop read. Without evidence there is no figure: an
+empty library is answered at once, without a model call, and a question nothing in the library is
+about, or that neither SQL nor the text could answer, gets a refusal naming the closest passages and
+tables. Each answer says whether the text confirmed it (``Answer.status``). Citations come from the
+chunks and cells actually used (``core.answering.citations``), passages narrowed to the sentences
+that answer (``core.answering.sentences``).
+
+Progress: the loop reports each stage through ``JobContext.report`` (searching, reading a table,
+computing, checking against the text, writing) and checks for cancellation between stages and on
+every token the model generates, so a stop request ends even a long model call.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from core.answering import citations as cite
 from core.answering import operations as ops
+from core.answering import sentences
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
 from core.answering.table_choice import label_words, question_words, rank_tables
@@ -44,7 +58,25 @@ MODES = ("tablerag", "naive")
 SQL_STYLES = ("auto", "structured", "free")
 _ARITHMETIC = frozenset({"difference", "percent_change", "sum", "average", "ratio", "percentage", "count", "top_row",
                          "bottom_row"})
-NO_ANSWER = "I could not find the answer in the library."
+EMPTY_LIBRARY = "Add a PDF first: the library is empty, so there is nothing to answer from."
+REFUSAL = "The library does not seem to hold the answer to this question, so I give no figure."
+CLOSEST_TEXTS = 2
+# Words a question uses for how it asks, not for what it asks about: they make no passage relevant.
+_ASKING_WORDS = frozenset({
+    "much", "many", "more", "most", "less", "least", "larger", "largest", "smaller", "smallest", "higher",
+    "highest", "lower", "lowest", "grew", "grow", "growth", "change", "changed", "increase", "decrease",
+    "difference", "than", "compared", "between", "there", "give", "tell", "show", "list", "percent",
+    "percentage", "average", "sum", "ratio", "all", "any", "each", "per", "number", "can", "you", "me",
+    "about", "according", "report", "document", "please",
+})
+_NO_ANSWER_TEXT = re.compile(
+    r"^\W*(unknown|n/?a|none|no answer|no (information|data|figure)\b|not (reported|stated|given|mentioned|"
+    r"available|found|provided|specified|disclosed)\b|(it is |this is |that is )?not (in|stated in|given in|"
+    r"found in|mentioned in) the (text|passages?|library|context|documents?)|cannot be (determined|answered|found)|"
+    r"the (text|passages?|context) (does|do) not)",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 
 
 def default_sql_style(chat: ChatModel) -> str:
@@ -77,6 +109,8 @@ class SqlOutcome:
     error: str | None = None
     answer: str = ""
     cells: list[Any] = field(default_factory=list)
+    words: str = ""
+    """The result as a sentence (``operations.describe_in_words``), without its source."""
 
     @property
     def ok(self) -> bool:
@@ -95,7 +129,22 @@ class _Run:
     table_chunks: dict[int, Chunk] = field(default_factory=dict)
     chunk_ids: list[int] = field(default_factory=list)
     views: dict[int, ops.TableView | None] = field(default_factory=dict)
+    ctx: JobContext = field(default_factory=JobContext)
+    names: cite.SourceNames | None = None
+    findings: list[_Finding | None] = field(default_factory=list)
+    """Parallel to ``steps``: what each step found, in words, or None."""
+    read: list[str] = field(default_factory=list)
+    """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
 
+
+@dataclass(frozen=True)
+class _Finding:
+    """A step's answer as the user will read it: the sentence, the bare value, how it was checked."""
+
+    sentence: str
+    value: str
+    status: str
+    from_sql: bool
 
 class Answerer:
     """Answers questions over a library, TableRAG-style or NaiveRAG-style, with cited evidence."""
@@ -123,28 +172,35 @@ class Answerer:
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
+        if not self._has_documents():  # nothing to answer from: no search, no model call
+            return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
+                                             status="refused"), on_token)
         if self.mode == "naive":
             return naive_answer(question, self.retriever, self.chat, ctx=ctx, on_token=on_token, on_step=on_step,
                                 table_names=self._table_name)
         started = time.perf_counter()
-        run = _Run(question, Context(question, with_types=self.sql_style == "free"))
-        ctx.report(ProgressEvent("retrieving", "Searching the library"))
-        self._add_to_context(run, question, self._retrieve(question))
+        run = _Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
+                   names=cite.SourceNames(self.library))
+        self._stage(run, "searching", "Searching the library")
+        retrieved = self._retrieve(question)
+        self._add_to_context(run, question, retrieved)
         final: str | None = None
+        chosen: int | None = None
         asked: set[str] = set()
-        for iteration in range(1, self.max_iterations + 1):
+        for iteration in range(1, self.max_iterations + 1 if self._is_relevant(question, retrieved) else 1):
             ctx.check()
-            ctx.report(ProgressEvent("decomposing", f"Step {iteration}", iteration - 1, self.max_iterations))
             if iteration == 1 and self._needs_table_arithmetic(run):
                 # The only sub-question a forced first step can usefully ask is the question itself;
                 # a small model rewording it loses the years or the rows, so it is not asked to.
                 action, text = "ask", question
             else:
+                self._stage(run, "planning", "Working out what to look up" if iteration == 1 else
+                            f"Planning step {iteration}", iteration - 1)
                 action, text = self._decompose(run)
             if action == "answer":
                 final = text
                 if not run.steps:
-                    run.citations.extend(self._context_citations(run))
+                    run.citations.extend(self._context_citations(run, f"{question} {text}"))
                 break
             subquery = text or question
             key = " ".join(sorted(ops.words(subquery)))
@@ -153,23 +209,117 @@ class Answerer:
             asked.add(key)
             ctx.check()
             ctx.report(ProgressEvent("step", subquery, iteration - 1, self.max_iterations))
-            step, step_citations = self._run_step(run, subquery)
+            step, step_citations, finding = self._run_step(run, subquery)
             run.steps.append(step)
+            run.findings.append(finding)
             run.citations.extend(step_citations)
             if on_step is not None:
                 on_step(step)
-            if step.intermediate_answer and self._covers_question(subquery, question):
-                final = step.intermediate_answer
+            if (finding is not None or step.intermediate_answer) and self._covers_question(subquery, question):
+                # The question itself was tried: its answer is final, or neither SQL nor the text has one.
+                chosen = len(run.steps) - 1 if finding is not None else None
                 break
-        if not final:
-            final = self._best_step_answer(run)
-        if on_token is not None:
-            on_token(final)
+        ctx.check()
+        self._stage(run, "writing", "Writing the answer")
+        text, value, status = self._final_words(run, final, chosen)
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started)
-        ctx.report(ProgressEvent("done", "Answered"))
-        return Answer(question, final, cite.dedupe(run.citations), tuple(run.steps), usage, mode="tablerag",
-                      model=self.chat.name)
+        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), tuple(run.steps), usage,
+                                         mode="tablerag", model=self.chat.name, status=status, value=value), on_token)
+
+    @staticmethod
+    def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
+        """Stream the final sentence (word by word, so a window shows it being written) and report the end."""
+        if on_token is not None:
+            for piece in re.findall(r"\S+\s*", answer.text):
+                ctx.check()
+                on_token(piece)
+        ctx.report(ProgressEvent("done", "Answered" if answer.status != "refused" else "No answer found"))
+        return answer
+
+    def _has_documents(self) -> bool:
+        return bool(self.library.conn.execute("SELECT EXISTS (SELECT 1 FROM documents)").fetchone()[0])
+
+    @staticmethod
+    def _stage(run: _Run, stage: str, message: str, done: int = 0) -> None:
+        """Tell the caller which stage the answer is in (the window shows it with the time taken so far)."""
+        run.ctx.check()
+        run.ctx.report(ProgressEvent(stage, message, done, MAX_ITERATIONS))
+
+    @staticmethod
+    def _is_relevant(question: str, chunks: Sequence[Chunk]) -> bool:
+        """Some retrieved passage or table shares a word with what the question asks about. Search always
+        returns its nearest chunks, related or not; without a shared word the library does not hold the
+        answer, and no model call could find it there."""
+        asked = question_words(question) - _ASKING_WORDS
+        if not asked:
+            return bool(chunks)
+        return any(asked & ops.words(chunk.text) for chunk in chunks)
+
+    # -- the final answer ----------------------------------------------------------------------------
+
+    def _final_words(self, run: _Run, model_text: str | None, chosen: int | None) -> tuple[str, str, str]:
+        """The answer text, its bare value and its status (``models.types.ANSWER_STATUSES``)."""
+        found = [f for f in run.findings if f is not None]
+        if model_text and self._usable_text(run, model_text):
+            # The model answered from the steps or the passages; every figure it wrote was read somewhere.
+            sql = [f for f in found if f.from_sql]
+            status = "conflict" if any(f.status == "conflict" for f in found) else ("unchecked" if sql else "text")
+            return model_text, model_text, status
+        finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+        if finding is not None:
+            return finding.sentence, finding.value, finding.status
+        return self._refusal(run), "", "refused"
+
+    def _best_finding(self, run: _Run) -> _Finding | None:
+        """When the loop stops without a final answer: the finding of the step that asked most nearly the
+        user's question (a later step wins a tie), not simply the last one, which may have been a side
+        question such as a difference taken on the way."""
+        asked = ops.words(run.question)
+        found = [(len(asked & ops.words(s.subquery)), i, f) for i, (s, f) in enumerate(zip(run.steps, run.findings))
+                 if f is not None]
+        return max(found, key=lambda item: (item[0], item[1]))[2] if found else None
+
+    def _refusal(self, run: _Run) -> str:
+        """No figure: say so, and name the closest tables and passages found (also cited, to be opened)."""
+        names = run.names or cite.SourceNames(self.library)
+        closest: list[str] = []
+        for view in run.context.tables[:1]:
+            chunk = run.table_chunks.get(view.info.id)
+            label = names.label(view.info.document_id, view.info.page, view.info, view.info.document)
+            closest.append(label)
+            if chunk is not None:
+                run.citations.append(cite.chunk_citation(chunk, table=view.name, label=label))
+        for chunk in run.context.texts[:CLOSEST_TEXTS]:
+            label = names.label(chunk.document_id, chunk.page, fallback=chunk.document)
+            closest.append(f"{label}: \u201c{cite.snippet(chunk.text, 90)}\u201d")
+            run.citations.append(self._narrowed(cite.chunk_citation(chunk, label=label), chunk, run.question))
+        if not closest:
+            return REFUSAL
+        return f"{REFUSAL} The closest I found: " + "; ".join(closest) + "."
+
+    def _usable_text(self, run: _Run, text: str) -> bool:
+        """A text answer worth giving: it answers (not "not stated"), and each figure in it is in a
+        passage or a table the loop read, or in a step's result."""
+        if not text.strip() or _NO_ANSWER_TEXT.search(text):
+            return False
+        figures = {self._figure(f) for f in _FIGURE.findall(text)} - {None}
+        if not figures:
+            return True
+        known: set[float] = set()
+        for source in [*run.read, *(c.text for c in run.context.texts),
+                       *(s.intermediate_answer for s in run.steps if s.sql and not s.sql_error)]:
+            known.update(f for f in (self._figure(m) for m in _FIGURE.findall(source)) if f is not None)
+        for view in run.context.tables:
+            known.update(round(float(v), 4) for row in view.values.values() for v in row if ops.is_number(v))
+        return all(f in known or abs(f) < 10 for f in figures if f is not None)
+
+    @staticmethod
+    def _figure(text: str) -> float | None:
+        try:
+            return round(abs(float(text.replace(",", ""))), 4)
+        except ValueError:
+            return None
 
     def likely_tables(self, question: str) -> list[TableInfo]:
         """The tables the library's search links to ``question``, likeliest first (no model call)."""
@@ -193,6 +343,7 @@ class Answerer:
         for chunk in chunks:
             if chunk.id not in run.chunk_ids:
                 run.chunk_ids.append(chunk.id)
+                run.read.append(chunk.text)
             if chunk.kind == "table" and chunk.table_id is not None:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
@@ -233,24 +384,30 @@ class Answerer:
             ordered = [v for v in ordered if self._table_is_relevant(v, subquery)]
         return ordered[0] if ordered else None
 
-    def _context_citations(self, run: _Run) -> list[Citation]:
-        out = [cite.chunk_citation(c) for c in run.context.texts]
+    def _context_citations(self, run: _Run, query: str = "") -> list[Citation]:
+        names = run.names or cite.SourceNames(self.library)
+        out = [self._narrowed(cite.chunk_citation(c, label=names.label(c.document_id, c.page, fallback=c.document)),
+                              c, query or run.question)
+               for c in run.context.texts]
         for view in run.context.tables:
             chunk = run.table_chunks.get(view.info.id)
             if chunk is not None:
-                out.append(cite.chunk_citation(chunk, table=view.name))
+                label = names.label(view.info.document_id, chunk.page, view.info, view.info.document)
+                out.append(cite.chunk_citation(chunk, table=view.name, label=label))
         return out
 
-    @staticmethod
-    def _best_step_answer(run: _Run) -> str:
-        """When the loop stops without a final answer: the answer of the step that asked most nearly
-        the user's question (a later step wins a tie), not simply the last one, which may have been a
-        side question such as a difference taken on the way."""
-        asked = ops.words(run.question)
-        answered = [(len(asked & ops.words(s.subquery)), i, s) for i, s in enumerate(run.steps) if s.intermediate_answer]
-        if not answered:
-            return NO_ANSWER
-        return max(answered, key=lambda item: (item[0], item[1]))[2].intermediate_answer
+    def _narrowed(self, citation: Citation, chunk: Chunk, query: str) -> Citation:
+        """A passage's citation highlighting only the sentences that answer ``query`` (never the page's
+        headers, footers or number); unchanged when the PDF cannot be read now."""
+        document = self.library.document(chunk.document_id)
+        if document is None or not chunk.boxes:
+            return citation
+        picked = sentences.answering_sentences(Path(document.path), chunk.page, chunk.boxes, query)
+        if not picked:
+            return citation
+        boxes = tuple(box for sentence in picked for box in sentence.boxes)
+        return dataclasses.replace(citation, boxes=boxes, bbox=cite.union_box(boxes),
+                                   snippet=cite.snippet(" ".join(s.text for s in picked)))
 
     @staticmethod
     def _covers_question(subquery: str, question: str) -> bool:
@@ -263,7 +420,10 @@ class Answerer:
     def _call(self, run: _Run, task: str, schema: dict[str, Any], max_tokens: int,
               extra: Sequence[ChatMessage] = ()) -> dict[str, Any]:
         prompt = messages(run.context, run.steps, task)
-        reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens)
+        ctx = run.ctx
+        # Every generated token checks for a stop request, so Stop ends even a long call.
+        reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens,
+                               on_token=lambda _token: ctx.check())
         run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds)
         return parse_json_object(reply.text)
 
@@ -292,24 +452,32 @@ class Answerer:
 
     # -- one step ------------------------------------------------------------------------------------
 
-    def _run_step(self, run: _Run, subquery: str) -> tuple[Step, list[Citation]]:
+    def _run_step(self, run: _Run, subquery: str) -> tuple[Step, list[Citation], _Finding | None]:
+        if run.steps:
+            self._stage(run, "searching", f"Searching for: {subquery}", len(run.steps))
         retrieved = self._retrieve(subquery)
         ranked = self._add_to_context(run, subquery, retrieved)
         view = self._pick_table(run, ranked, subquery)
+        names = run.names or cite.SourceNames(self.library)
         if ops.asks_for_explanation(subquery) or (ops.asks_for_explanation(run.question)
                                                   and ops.operation_hint(subquery) not in _ARITHMETIC):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
         elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
-        elif self.sql_style == "structured":
-            outcome = self._structured_sql(run, subquery, view)
         else:
-            outcome = self._free_sql(run, subquery)
+            self._stage(run, "reading", f"Reading {names.table(view.info)}", len(run.steps))
+            if self.sql_style == "structured":
+                outcome = self._structured_sql(run, subquery, view)
+            else:
+                outcome = self._free_sql(run, subquery)
         chunk_ids = tuple(c.id for c in retrieved)
         result = outcome.result
+        confirmed = False
         if outcome.ok:
-            answer, conflict, used_text = self._cross_check(run, subquery, outcome)
+            self._stage(run, "checking", "Checking the figure against the text", len(run.steps))
+            answer, conflict, used_text, confirmed = self._cross_check(run, subquery, outcome)
         else:
+            self._stage(run, "reading", "Reading the passages", len(run.steps))
             answer, conflict, used_text = self._text_answer(run, subquery, outcome), "", True
         step = Step(
             subquery=subquery, chunk_ids=chunk_ids, sql=outcome.sql,
@@ -317,11 +485,33 @@ class Answerer:
             sql_error=outcome.error, intermediate_answer=answer, conflict=conflict,
         )
         found: list[Citation] = []
+        sql_cited: Citation | None = None
         if outcome.ok and outcome.table is not None and result is not None and (not used_text or conflict):
-            found.append(cite.sql_citation(outcome.table, result.sql, result.columns, result.rows, outcome.cells))
+            sql_cited = cite.sql_citation(outcome.table, result.sql, result.columns, result.rows, outcome.cells, names,
+                                          self._cell_names(run, outcome))
+            found.append(sql_cited)
         if used_text or conflict:
-            found.extend(self._context_citations(run))
-        return step, found
+            found.extend(self._context_citations(run, f"{subquery} {answer}"))
+        finding: _Finding | None = None
+        if not used_text and outcome.ok:
+            words = outcome.words or outcome.answer
+            source = f"; source: {cite.short_label(sql_cited.label)}" if sql_cited is not None and sql_cited.label else ""
+            status = "conflict" if conflict else ("checked" if confirmed else "unchecked")
+            finding = _Finding(f"{words[0].upper()}{words[1:]}{source}.", outcome.answer, status, True)
+        elif self._usable_text(run, answer):
+            finding = _Finding(answer, answer, "conflict" if conflict else "text", False)
+        return step, found, finding
+
+    def _cell_names(self, run: _Run, outcome: SqlOutcome) -> dict[tuple[int, str], str]:
+        """(``_row``, column) -> "row label, column header" for the cells a result read."""
+        if outcome.table is None:
+            return {}
+        view = self._view(run, outcome.table.id)
+        if view is None:
+            return {}
+        labels = {r.row: r.label for r in view.rows}
+        return {(c.row, c.column): f"{labels.get(c.row, f'row {c.row}')}, {ops.column_title(view, c.column)}"
+                for c in outcome.cells if view.label_column is None or c.column != view.label_column.name}
 
     @staticmethod
     def _table_is_relevant(view: ops.TableView, subquery: str) -> bool:
@@ -343,7 +533,9 @@ class Answerer:
         )
         # "Which department grew most?" is a ranking beyond doubt; a small model still reaches for a
         # lookup, so the schema leaves it only the ranking (or none).
-        allowed = [hint, "none"] if hint in ops.RANKINGS else None
+        # Likewise "how much larger is A than B" is a difference, never the sum a small model may pick.
+        allowed = [hint, "none"] if hint in ops.RANKINGS or (hint == "difference" and ops.asks_difference(subquery)) \
+            else None
         schema = ops.operation_schema(view, rows, columns, allowed)
         repairs: list[str] = []
         outcome = SqlOutcome(view.info)
@@ -368,6 +560,7 @@ class Answerer:
                 continue
             outcome.error = None
             outcome.answer = answer
+            outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows)
             outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
             return outcome
         return outcome
@@ -396,8 +589,29 @@ class Answerer:
             if outcome.table is not None:
                 outcome.cells = cite.free_sql_cells(self.library, self.sql_runner, result.sql, outcome.table)
             outcome.answer = self._describe_free_result(result, outcome.table)
+            outcome.words = self._free_words(run, outcome)
             return outcome
         return outcome
+
+    def _free_words(self, run: _Run, outcome: SqlOutcome) -> str:
+        """Free SQL in words: its aggregate over the cells it read, named by row label and column header
+        ("Roads, 2019 and Parks, 2019 add up to 200.5 million"), else what it returned from which table."""
+        if outcome.table is None or outcome.sql is None:
+            return outcome.answer
+        named = list(dict.fromkeys(self._cell_names(run, outcome).values()))
+        aggregate = re.search(r"\b(SUM|AVG|MAX|MIN|COUNT)\s*\(", outcome.sql, re.IGNORECASE)
+        single = outcome.result is not None and len(outcome.result.rows) == 1 and len(outcome.result.rows[0]) == 1
+        if aggregate and single and 1 < len(named) <= ops.MAX_NAMED_ROWS:
+            listed = ", ".join(named[:-1]) + " and " + named[-1]
+            return {
+                "SUM": f"{listed} add up to {outcome.answer}",
+                "AVG": f"The average of {listed} is {outcome.answer}",
+                "MAX": f"The largest of {listed} is {outcome.answer}",
+                "MIN": f"The smallest of {listed} is {outcome.answer}",
+                "COUNT": f"{outcome.answer} rows counted ({listed})",
+            }[aggregate.group(1).upper()]
+        title = (run.names or cite.SourceNames(self.library)).table(outcome.table)
+        return f"SQL over {title} gives {outcome.answer}"
 
     @staticmethod
     def _describe_free_result(result: SqlResult, table: TableInfo | None) -> str:
@@ -408,10 +622,11 @@ class Answerer:
             return ops.format_value(numbers[0], scale)
         return ops.join_values([ops.format_value(v, scale if isinstance(v, (int, float)) else "") for v in values])
 
-    def _cross_check(self, run: _Run, subquery: str, outcome: SqlOutcome) -> tuple[str, str, bool]:
+    def _cross_check(self, run: _Run, subquery: str, outcome: SqlOutcome) -> tuple[str, str, bool, bool]:
         """The intermediate answer from a good SQL result, checked against the passages.
 
-        Returns (answer, conflict, whether the text was what answered).
+        Returns (answer, conflict, whether the text was what answered, whether the text states the
+        figure SQL computed).
         """
         schema = {
             "type": "object",
@@ -426,12 +641,24 @@ class Answerer:
         try:
             data = self._call(run, task, schema, max_tokens=80)
         except (ModelOutputError, ValueError):
-            return outcome.answer, "", False
+            return outcome.answer, "", False, False
         text_answer = " ".join(str(data.get("text_answer", "")).split())
         conflict = bool(data.get("conflict")) and bool(text_answer) and text_answer != outcome.answer
-        if data.get("source") == "text" and text_answer:
-            return text_answer, (f"SQL gave {outcome.answer}; the text says {text_answer}" if conflict else ""), True
-        return outcome.answer, (f"the text says {text_answer}; SQL gave {outcome.answer}" if conflict else ""), False
+        confirmed = self._same_figures(text_answer, outcome.answer) and self._usable_text(run, text_answer)
+        if confirmed:
+            return outcome.answer, "", False, True
+        if data.get("source") == "text" and text_answer and self._usable_text(run, text_answer):
+            return text_answer, (f"SQL gave {outcome.answer}; the text says {text_answer}" if conflict else ""), True, False
+        if conflict and not self._usable_text(run, text_answer):
+            conflict = False  # the "text" the model quotes is in no passage: nothing disagrees
+        return outcome.answer, (f"the text says {text_answer}; SQL gave {outcome.answer}" if conflict else ""), False, False
+
+    def _same_figures(self, text: str, value: str) -> bool:
+        """The text states the figure the SQL result holds (to the rounding reports use)."""
+        figures = {self._figure(f) for f in _FIGURE.findall(text)} - {None}
+        wanted = {self._figure(f) for f in _FIGURE.findall(value)} - {None}
+        return bool(wanted) and all(any(abs(w - f) <= max(0.01, 0.005 * w) for f in figures if f is not None)
+                                    for w in wanted if w is not None)
 
     def _text_answer(self, run: _Run, subquery: str, outcome: SqlOutcome) -> str:
         reason = f"SQL could not answer it ({outcome.error})." if outcome.error else "SQL could not answer it."

@@ -19,7 +19,7 @@ from typing import Any
 from core.db import quote_identifier
 from core.library import Library, TableInfo
 from core.retrieval import STOPWORDS
-from core.table_typing import detect_scale
+from core.table_typing import detect_currency, detect_scale
 from models.types import ColumnSchema
 
 OPERATIONS: dict[str, str] = {
@@ -48,7 +48,20 @@ _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _YEAR = re.compile(r"(?<!\d)(19\d\d|20\d\d)(?!\d)")
 # Words that name no particular row or column, on top of the search stopwords.
 _STOP = STOPWORDS | {"between", "during", "year", "years", "total", "value", "amount"}
-_SCALE_WORDS = ("thousand", "million", "billion")
+_SCALE_WORDS = ("thousand", "million", "billion", "crore", "lakh")
+_INDIAN_SCALE = re.compile(r"\b(crores?|lakhs?|lacs?)\b", re.IGNORECASE)
+_RUPEES = re.compile(r"\bRs\.?(?!\w)|\brupees?\b|\u20b9|\bINR\b", re.IGNORECASE)
+_CURRENCY_NAMES = {"\u20b9": "rupees", "RMB": "yuan", "CHF": "francs", "\u00a5": "yen"}
+"""Currencies written after the figure as a word; the others ($, \u20ac, \u00a3) go before it as a symbol."""
+
+# "How much larger is Culture than Coal?", "by how much did X grow?", "the difference between": a
+# difference, and in absolute terms unless a percent is asked for (never a sum, never a ranking).
+_EXPLICIT_DIFFERENCE = re.compile(
+    r"^(?!.*\b(which|who)\b)(?!.*(percent|%))(?!.*\b(average|mean) difference).*("
+    r"\bhow much (larger|bigger|greater|higher|more|less|lower|smaller|fewer)\b"
+    r"|\bexceed(s|ed)?\b.*\bby\b|\bby how much\b|\bdifference between\b"
+    r"|\b(grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?) by\b)",
+    re.IGNORECASE)
 
 # Checked in order: the first pattern that matches gives the hint.
 _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -57,11 +70,13 @@ _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
                        re.IGNORECASE)),
     ("min", re.compile(r"\bwhich\s+(year|period|quarter|month)\b.*\b(lower|smaller|less|fewer|lowest|smallest|least|fewest)\b",
                        re.IGNORECASE)),
+    ("difference", _EXPLICIT_DIFFERENCE),
     ("top_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(highest|largest|most|greatest|biggest|top|grew|rose|increased)\b",
                            re.IGNORECASE)),
     ("bottom_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(lowest|smallest|least|fewest|bottom|fell|declined|decreased)\b",
                               re.IGNORECASE)),
-    ("percent_change", re.compile(r"percent(age)?\s+(change|increase|decrease|decline|growth)|%\s*change|"
+    ("percent_change", re.compile(r"percent(age)?\s+(change|increase|decrease|decline|growth|difference)|%\s*change|"
+                                  r"how much (in )?(percent|%)|"
                                   r"growth\s+rate|rate\s+of\s+(change|increase|growth)", re.IGNORECASE)),
     ("percentage", re.compile(r"(percent(age)?|proportion|share)\s+of\b|what\s+percent", re.IGNORECASE)),
     ("average", re.compile(r"\b(average|mean)\b", re.IGNORECASE)),
@@ -73,6 +88,12 @@ _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("max", re.compile(r"\b(highest|largest|most|maximum|greatest)\b", re.IGNORECASE)),
     ("min", re.compile(r"\b(lowest|smallest|least|minimum|fewest)\b", re.IGNORECASE)),
 )
+
+
+def asks_difference(question: str) -> bool:
+    """The question's own words ask for a difference ("how much larger", "exceeds ... by", "difference
+    between", "grew by"), so no other operation may answer it."""
+    return _EXPLICIT_DIFFERENCE.search(question) is not None
 
 
 def words(text: str) -> set[str]:
@@ -166,6 +187,8 @@ class TableView:
     """A scale stated just above the table ("in millions") when the table itself states none."""
     printed: dict[tuple[int, int], str] = field(default_factory=dict)
     """(``_row``, column position) -> the cell's text as printed, for per-cell units ("13.1%")."""
+    currency: str = ""
+    """The currency the table states ("$", "rupees"), for answers in words; "" when none is stated."""
 
     @property
     def name(self) -> str:
@@ -243,18 +266,18 @@ def _scale_in(text: str) -> str:
     scale = detect_scale(text)
     if scale in _SCALE_WORDS:
         return scale
+    indian = _INDIAN_SCALE.search(text)
+    if indian is not None:
+        return "lakh" if indian.group(1).lower().startswith("la") else "crore"
     match = _CURRENCY_SCALE.search(text)
     if match is None:
         return ""
     return _CURRENCY_SCALE_WORDS.get(match.group(1).lower(), "thousand")
 
 
-def stated_scale(library: Library, info: TableInfo) -> str:
-    """The scale a table's caption, header cells or the lines just above it state ("(in millions)",
-    "£m", "$'000"), for tables whose columns and unit carry none: reports often say it in the sentence
-    that introduces the table, and a currency suffix in a header is easy to miss."""
-    if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in info.schema.columns))):
-        return ""
+def _unit_texts(library: Library, info: TableInfo) -> list[str]:
+    """Where a table states its units: caption, heading, header cells, column headers, and the lines just
+    above it (reports often say it in the sentence that introduces the table)."""
     header = [" ".join(row) for row in library.table_grid(info.id)[: info.header_rows]]
     texts = [info.caption, info.heading, *header, *(c.header for c in info.schema.columns)]
     above = sorted((b for b in library.text_blocks(info.document_id, info.page) if b.bbox[3] <= info.bbox[1] + 2),
@@ -262,8 +285,30 @@ def stated_scale(library: Library, info: TableInfo) -> str:
     if len(above) < 3 and info.page > 1:  # a table at the top of a page is introduced on the page before
         previous = [b for b in library.text_blocks(info.document_id, info.page - 1) if len(b.text.split()) > 2]
         above += sorted(previous, key=lambda b: -b.bbox[3])[:3]  # page numbers and running heads left out
-    texts += [b.text for b in above]
+    return [t for t in [*texts, *(b.text for b in above)] if t]
+
+
+def stated_scale(library: Library, info: TableInfo, texts: Sequence[str] | None = None) -> str:
+    """The scale a table's caption, header cells or the lines just above it state ("(in millions)",
+    "£m", "$'000", "(Rs. in crore)"), for tables whose columns and unit carry none: reports often say it
+    in the sentence that introduces the table, and a currency suffix in a header is easy to miss."""
+    if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in info.schema.columns))):
+        return ""
+    texts = _unit_texts(library, info) if texts is None else texts
     return next((scale for text in texts if text and (scale := _scale_in(text))), "")
+
+
+def stated_currency(library: Library, info: TableInfo, texts: Sequence[str] | None = None) -> str:
+    """The currency of a table's figures as a symbol ("$", "\u20ac") or a word ("rupees"), or ""."""
+    texts = _unit_texts(library, info) if texts is None else texts
+    for text in [info.unit, *(c.unit for c in info.schema.columns), *texts]:
+        if not text:
+            continue
+        if _RUPEES.search(text):
+            return "rupees"
+        if currency := detect_currency(text):
+            return _CURRENCY_NAMES.get(currency, currency)
+    return ""
 
 
 def load_table_view(library: Library, info: TableInfo) -> TableView:
@@ -297,7 +342,9 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
         choices.append(RowChoice(shown, int(r[0])))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
-    return TableView(info, label, data, tuple(choices), values, stated_scale(library, info), printed)
+    texts = _unit_texts(library, info)
+    return TableView(info, label, data, tuple(choices), values, stated_scale(library, info, texts), printed,
+                     stated_currency(library, info, texts))
 
 
 def _is_sum_of(row: tuple[Any, ...], above: Sequence[tuple[Any, ...]], positions: Sequence[int]) -> bool:
@@ -362,6 +409,16 @@ class OperationChoice:
 
     operation: str
     cells: tuple[CellChoice, ...]
+    percent: bool = False
+    """A ranking of a change by percent rather than by amount (only when the question asks for one)."""
+
+
+_ASKS_PERCENT = re.compile(r"percent|%", re.IGNORECASE)
+
+
+def asks_percent(question: str) -> bool:
+    """The question asks for a change in percent ("grew the most in percent", "% increase")."""
+    return _ASKS_PERCENT.search(question) is not None
 
 
 class InvalidChoice(ValueError):
@@ -404,7 +461,8 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str) -> Operat
             cells = _newer_first(cells, question)
     if operation in ("difference", "percent_change"):
         cells = _newer_first(cells, question)
-    return OperationChoice(operation, tuple(cells))
+    percent = operation in RANKINGS and len(cells) == 2 and asks_percent(question)
+    return OperationChoice(operation, tuple(cells), percent)
 
 
 def _year(text: str) -> int | None:
@@ -472,6 +530,8 @@ def _ranking_sql(view: TableView, choice: OperationChoice) -> str:
     table = quote_identifier(view.name)
     first, *rest = [quote_identifier(c.column) for c in choice.cells]
     value = f"{first} - {rest[0]}" if rest else first
+    if rest and choice.percent:
+        value = f"({first} - {rest[0]}) * 100.0 / NULLIF({rest[0]}, 0)"
     label = quote_identifier(view.label_column.name) if view.label_column else "_row"
     rows = ", ".join(map(str, ranked_rows(view))) or "NULL"
     order = "DESC" if choice.operation == "top_row" else "ASC"
@@ -503,7 +563,7 @@ def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[
         if not rows or rows[0][2] is None:
             return ""
         winner, label, value = rows[0]
-        scale = view.cell_scale(int(winner), choice.cells[0].column)
+        scale = "%" if choice.percent else view.cell_scale(int(winner), choice.cells[0].column)
         change = "change " if len(choice.cells) == 2 else ""
         return f"{label} ({change}{format_value(value, scale)})"
     if choice.operation != "lookup":
@@ -529,3 +589,175 @@ def join_values(parts: Sequence[str]) -> str:
 def sql_is_empty(rows: Sequence[Sequence[Any]]) -> bool:
     """No rows, or only NULLs: nothing to answer from."""
     return not rows or all(all(v is None for v in row) for row in rows)
+
+
+# -- the answer in words -----------------------------------------------------------------------------
+#
+# Made here from the SQL result and the table's labels, never by the model: the operation, its operands
+# with their row labels or column headers, and the result with its scale and currency.
+
+MAX_NAMED_ROWS = 6
+
+
+def column_title(view: TableView, name: str) -> str:
+    """A column as the page heads it ("2014-15"), else its SQL name made readable."""
+    column = next((c for c in view.info.schema.columns if c.name == name), None)
+    header = " ".join((column.header if column else "").split())
+    return header or name.replace("_", " ").strip()
+
+
+def amount(view: TableView, value: Any, scale: str) -> str:
+    """A figure with its scale and the table's currency: "$4,000 thousand", "1,911 crore rupees", "4.5%"."""
+    if not is_number(value):
+        return "" if value is None else str(value)
+    text = format_number(value)
+    if scale == "%":
+        return text + "%"
+    currency = view.currency
+    if currency and len(currency) == 1 and not currency.isalpha():  # a symbol goes before the figure
+        sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+        return f"{sign}{currency}{digits}" + (f" {scale}" if scale else "")
+    return " ".join(part for part in (text, scale, currency) if part)
+
+
+def _operand(view: TableView, cell: CellChoice) -> Any:
+    return view.values.get(cell.row, ())[view.column_position(cell.column)] if cell.row in view.values else None
+
+
+def _bare(view: TableView, cell: CellChoice, value: Any) -> str:
+    """An operand's figure as the page prints it, without the unit the result carries."""
+    if not is_number(value):
+        return "" if value is None else str(value)
+    return format_number(value) + ("%" if view.cell_scale(cell.row, cell.column) == "%" else "")
+
+
+def _names(view: TableView, cells: Sequence[CellChoice]) -> list[str]:
+    """What tells the cells apart: the column when they share a row, the row when they share a column."""
+    rows = {c.row for c in cells}
+    columns = {c.column for c in cells}
+    if len(rows) == 1 and len(columns) > 1:
+        return [column_title(view, c.column) for c in cells]
+    if len(columns) == 1 and len(rows) > 1:
+        return [c.label for c in cells]
+    return [f"{c.label}, {column_title(view, c.column)}" for c in cells]
+
+
+def _listing(parts: Sequence[str]) -> str:
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _compared(view: TableView) -> str:
+    labels = [r.label for r in view.rows if r.row in set(ranked_rows(view))]
+    shown = ", ".join(labels[:MAX_NAMED_ROWS])
+    more = f" and {len(labels) - MAX_NAMED_ROWS} more" if len(labels) > MAX_NAMED_ROWS else ""
+    return f"{len(labels)} rows compared: {shown}{more}"
+
+
+def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequence[str],
+                      rows: Sequence[Sequence[Any]]) -> str:
+    """The result as a sentence without its final full stop: what was computed, from which labelled
+    figures, with scale and currency ("Culture (2,511) exceeds Coal (600) by 1,911 crore rupees")."""
+    operation, cells = choice.operation, list(choice.cells)
+    if operation in RANKINGS:
+        return _ranking_words(view, choice, rows)
+    if operation == "lookup":
+        by_row = {row[0]: row for row in rows}
+        names = _names(view, cells) if len(cells) > 1 else [f"{cells[0].label}, {column_title(view, cells[0].column)}"]
+        parts = []
+        for cell, name in zip(cells, names):
+            row = by_row.get(cell.row)
+            if row is not None and cell.column in columns:
+                value = row[list(columns).index(cell.column)]
+                parts.append(f"{name}: {amount(view, value, view.cell_scale(cell.row, cell.column))}")
+        if len(parts) > 1 and len({c.row for c in cells}) == 1 and len(names) == len(parts):
+            return f"{cells[0].label}: " + "; ".join(parts)
+        return "; ".join(parts)
+    raw: Any = rows[0][0] if rows and rows[0] else None
+    if not is_number(raw):
+        return ""
+    result = float(raw)
+    scale = result_scale(view, choice)
+    values = [_operand(view, c) for c in cells]
+    names = _names(view, cells)
+    operands = [f"{n} ({_bare(view, c, v)})" for n, c, v in zip(names, cells, values)]
+    if operation == "difference":
+        return _difference_words(view, cells, values, names, result, scale)
+    if operation == "percent_change":
+        if len({c.row for c in cells}) == 1 and len(cells) == 2:
+            verb = "rose" if result > 0 else "fell" if result < 0 else "was unchanged,"
+            change = f" {format_number(abs(result))}%" if result else ""
+            return (f"{cells[0].label} {verb}{change} from {amount(view, values[1], view.cell_scale(cells[1].row, cells[1].column))}"
+                    f" ({names[1]}) to {amount(view, values[0], view.cell_scale(cells[0].row, cells[0].column))} ({names[0]})")
+        direction = "higher" if result >= 0 else "lower"
+        return f"{operands[0]} is {format_number(abs(result))}% {direction} than {operands[1]}"
+    if operation == "sum":
+        return f"{_listing(operands)} add up to {amount(view, result, scale)}"
+    if operation == "average":
+        return f"The average of {_listing(operands)} is {amount(view, result, scale)}"
+    if operation == "ratio":
+        return f"The ratio of {operands[0]} to {operands[1]} is {format_number(result)}"
+    if operation == "percentage":
+        return f"{operands[0]} is {format_number(result)}% of {operands[1]}"
+    if operation == "product":
+        return " \u00d7 ".join(operands) + f" = {format_number(result)}"
+    if operation in ("max", "min"):
+        winner = next((n for n, v in zip(names, values) if is_number(v) and abs(float(v) - result) < 1e-9),
+                      names[0])
+        word = "largest" if operation == "max" else "smallest"
+        return (f"{winner} is the {word}, at {amount(view, result, scale)}" if len(cells) > 1
+                else f"{names[0]}: {amount(view, result, scale)}")
+    if operation == "count":
+        return f"{format_number(result)} of {_listing(names)} have a value"
+    return amount(view, result, scale)
+
+
+def _difference_words(view: TableView, cells: Sequence[CellChoice], values: Sequence[Any], names: Sequence[str],
+                      result: float, scale: str) -> str:
+    if len(cells) != 2:
+        return amount(view, result, scale)
+    (first, second), (a, b) = cells, values
+    if first.row == second.row and first.column != second.column:  # one row over time: a change
+        older = amount(view, b, view.cell_scale(second.row, second.column))
+        newer = amount(view, a, view.cell_scale(first.row, first.column))
+        if result == 0:
+            return f"{first.label} was unchanged at {newer} from {names[1]} to {names[0]}"
+        verb = "rose" if result > 0 else "fell"
+        return (f"{first.label} {verb} by {amount(view, abs(result), scale)}, from {older} ({names[1]}) "
+                f"to {newer} ({names[0]})")
+    left, right = f"{names[0]} ({_bare(view, first, a)})", f"{names[1]} ({_bare(view, second, b)})"
+    if result == 0:
+        return f"{left} and {right} are equal"
+    if result < 0:
+        left, right = right, left
+    return f"{left} exceeds {right} by {amount(view, abs(result), scale)}"
+
+
+def _ranking_words(view: TableView, choice: OperationChoice, rows: Sequence[Sequence[Any]]) -> str:
+    if not rows or rows[0][2] is None:
+        return ""
+    winner, label, value = rows[0]
+    cells = list(choice.cells)
+    top = choice.operation == "top_row"
+    compared = _compared(view)
+    if len(cells) == 1:
+        scale = view.cell_scale(int(winner), cells[0].column)
+        word = "highest" if top else "lowest"
+        return (f"{label} has the {word} {column_title(view, cells[0].column)}: "
+                f"{amount(view, value, scale)} ({compared})")
+    newer, older = cells
+    position = {c.name: i for i, c in enumerate(view.info.schema.columns)}
+    before = view.values.get(int(winner), ())
+    start = before[position[older.column]] if before else None
+    end = before[position[newer.column]] if before else None
+    scale = view.cell_scale(int(winner), newer.column)
+    span = f"from {column_title(view, older.column)} to {column_title(view, newer.column)}"
+    most = "the most" if top else "the least"
+    if choice.percent:
+        change = f"{'+' if value >= 0 else ''}{format_number(value)}%"
+        how = "percent change"
+    else:
+        change = ("+" if value >= 0 else "-") + amount(view, abs(value), scale)
+        how = "amount"
+    return (f"{label} grew {most} {span}: {change}, from {amount(view, start, scale)} to "
+            f"{amount(view, end, scale)} (ranked by {how}; {compared})")

@@ -60,7 +60,9 @@ def test_ask_json_through_ollama(library: Path, ollama_server: LoopbackOllama,  
                              ollama_server.url, "--json", QUESTION)
     assert code == 0, err
     payload = json.loads(out)
-    assert payload["answer"] == "200.5 million"
+    assert payload["answer"] == ("Roads, 2019 and Parks, 2019 add up to 200.5 million; "
+                                 "source: City Budget Report 2019, p. 1, Table 1.")
+    assert payload["value"] == "200.5 million" and payload["status"] == "unchecked"
     assert payload["llm_calls"] == 3 and payload["prompt_tokens"] > 0 and payload["seconds"] >= 0
     assert payload["steps"][0]["sql"] == GOOD_SQL and payload["steps"][0]["sql_result"] == [[200.5]]
     sql_citation = next(c for c in payload["citations"] if c.get("sql"))
@@ -80,8 +82,10 @@ def test_ask_prints_answer_and_numbered_sources(library: Path, ollama_server: Lo
                            ollama_server.url, "--ollama-model", "qwen2.5-coder:1.5b", QUESTION)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "200.5 million"
-    assert f"[1] budget_report.pdf p.1 — table {TABLE_NAME} (SQL: {GOOD_SQL})" in out.split("; cells")[0]
+    assert lines[0].startswith("Roads, 2019 and Parks, 2019 add up to 200.5 million")
+    assert lines[1] == "Note: Not cross-checked: computed from the table; no passage states this figure."
+    assert (f"[1] City Budget Report 2019, p. 1, Table 1: Budget by department (SQL: {GOOD_SQL}); "
+            "cells: Roads, 2019: 120.5; Parks, 2019: 80") in out
 
 
 def test_naive_mode_over_ollama(library: Path, ollama_server: LoopbackOllama,  # noqa: F811

@@ -491,7 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             error = ""
             try:
                 answer = answerers[mode].answer(question["question"])
-                text = answer.text
+                text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
                 calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
                 evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
             except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on

@@ -4,12 +4,16 @@ iteration limit; conflicts; citations with the cells' real pages and boxes; the 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from core.answering import Answerer
 from core.errors import Cancelled
 from core.jobs import JobContext
 from models.errors import ModelUnavailable
+from models.protocols import Embedder
 from models.types import Step
 from tests.core.test_answering_library import TABLE_NAME, ReportFixture, ScriptedChat, report  # noqa: F401
 
@@ -41,8 +45,11 @@ def test_arithmetic_question_goes_to_compiled_sql_with_cell_citations(report: Re
     streamed: list[str] = []
     answer = make(report, chat).answer(DIFFERENCE_QUESTION, on_step=steps.append, on_token=streamed.append)
 
-    assert answer.text == "10.5 million"
-    assert "".join(streamed) == "10.5 million"
+    # The answer is a sentence made in code: operation, labelled operands, scale, source.
+    assert answer.text == ("Roads rose by 10.5 million, from 110 million (2018) to 120.5 million (2019); "
+                           "source: City Budget Report 2019, p. 1, Table 1.")
+    assert answer.value == "10.5 million" and answer.status == "unchecked"  # no passage states the figure
+    assert "".join(streamed) == answer.text
     assert answer.usage.calls == 2 == len(chat.calls)
     assert "cells" in chat.calls[0]["schema"]["properties"]
     assert [s.subquery for s in steps] == [DIFFERENCE_QUESTION] == [s.subquery for s in answer.steps]
@@ -90,7 +97,10 @@ def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: Rep
     assert "SQL could not answer it" in chat.prompt(4)
     step = answer.steps[0]
     assert step.sql_error is not None and "Bridges" in step.sql_error
-    assert answer.text == "not reported"
+    # Neither SQL nor the text answered: a refusal naming the closest table and passages, no figure.
+    assert answer.status == "refused" and answer.value == ""
+    assert answer.text.startswith("The library does not seem to hold the answer")
+    assert "City Budget Report 2019, p. 1, Table 1: Budget by department" in answer.text
     assert answer.citations and all(not c.sql for c in answer.citations)
 
 
@@ -106,8 +116,10 @@ def test_free_sql_error_is_fed_back_and_repaired(report: ReportFixture) -> None:
 
     assert "no such column: amount_2019" in chat.prompt(1) and "no such column" not in chat.prompt(0)
     assert "y2019 REAL" in chat.prompt(0)  # free style sees the column types
-    assert answer.text == "200.5 million"
+    assert answer.value == "200.5 million"
+    assert answer.text.startswith("Roads, 2019 and Parks, 2019 add up to 200.5 million")
     citation = next(c for c in answer.citations if c.sql)
+    assert citation.label == "City Budget Report 2019, p. 1, Table 1: Budget by department"
     # The rows the statement read, found by re-running its WHERE, and the columns it names.
     assert {(c.row, c.column) for c in citation.cells} == {
         (1, "department"), (1, "y2019"), (2, "department"), (2, "y2019")}
@@ -125,7 +137,7 @@ def test_empty_sql_result_falls_back_to_text(report: ReportFixture) -> None:  # 
     assert "empty" in chat.prompt(2)
     step = answer.steps[0]
     assert step.sql_result == ((4, "Libraries", None),) and "empty" in (step.sql_error or "")
-    assert answer.text == "moved to the culture budget"
+    assert answer.text == "moved to the culture budget" and answer.status == "text"
     assert any(c.kind == "text" and c.page == 1 and c.bbox for c in answer.citations)
     assert not any(c.sql for c in answer.citations)
 
@@ -145,7 +157,8 @@ def test_loop_stops_after_five_iterations(report: ReportFixture) -> None:  # noq
     answer = make(report, chat).answer("Compare every department with the council's school plans")
     assert len(answer.steps) == 5
     assert len(chat.calls) == 15
-    assert answer.text == "80 million"  # the last intermediate answer when no final one came
+    assert answer.value == "80 million"  # the last intermediate answer when no final one came
+    assert answer.text.startswith("Parks, 2019: 80 million; source: City Budget Report 2019, p. 1")
 
 
 def test_direct_answer_and_step_answers_by_the_decomposer(report: ReportFixture) -> None:  # noqa: F811
@@ -169,13 +182,87 @@ def test_direct_answer_and_step_answers_by_the_decomposer(report: ReportFixture)
 def test_conflict_between_sql_and_text_is_flagged(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     question = "How much did schools get in 2019?"
+    # 38 is a figure a passage holds (the gardeners of 2018): the text really says something else.
+    chat.queue(ask(question), {"operation": "lookup", "cells": [{"row": "Schools", "column": "y2019"}]},
+               {"source": "sql", "text_answer": "38 million", "conflict": True})
+    answer = make(report, chat).answer(question)
+    assert answer.value == "300.25 million" and answer.status == "conflict"
+    assert "38 million" in answer.steps[0].conflict
+    assert answer.to_json()["steps"][0]["conflict"] and answer.to_json()["status"] == "conflict"
+    assert any(c.sql for c in answer.citations) and any(c.kind == "text" for c in answer.citations)
+
+
+def test_a_conflict_with_a_figure_no_passage_holds_is_not_one(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    question = "How much did schools get in 2019?"
     chat.queue(ask(question), {"operation": "lookup", "cells": [{"row": "Schools", "column": "y2019"}]},
                {"source": "sql", "text_answer": "310 million", "conflict": True})
     answer = make(report, chat).answer(question)
-    assert answer.text == "300.25 million"
-    assert "310 million" in answer.steps[0].conflict
-    assert answer.to_json()["steps"][0]["conflict"]
-    assert any(c.sql for c in answer.citations) and any(c.kind == "text" for c in answer.citations)
+    assert answer.value == "300.25 million" and answer.status == "unchecked" and not answer.steps[0].conflict
+
+
+def test_a_text_answer_whose_figures_a_passage_holds_is_given(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    question = "How many gardeners were employed in 2019?"
+    chat.queue({"answer": "42 gardeners"})
+    answer = make(report, chat).answer(question)
+    assert answer.text == "42 gardeners" and answer.status == "text"
+    (passage,) = [c for c in answer.citations if c.kind == "text" and c.page == 2]
+    assert passage.label == "City Budget Report 2019, p. 2"
+
+
+def test_a_text_answer_with_a_figure_no_passage_holds_is_refused(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    question = "How many gardeners were employed in 2019?"
+    chat.queue({"answer": "1000000000"})
+    answer = make(report, chat).answer(question)
+    assert answer.status == "refused" and "1000000000" not in answer.text and answer.value == ""
+    assert "City Budget Report 2019, p. 2: \u201cStaffing notes" in answer.text
+
+
+def test_an_empty_library_is_answered_without_a_model_call(tmp_path: Path, hash_embedder: Embedder) -> None:
+    from core.library import Library
+    from core.retrieval import Retriever
+    from core.sql_runner import SqlRunner
+
+    library = Library.in_directory(tmp_path)
+    runner = SqlRunner(library.path)
+    try:
+        chat = ScriptedChat()
+        events: list[str] = []
+        answer = Answerer(library, Retriever(library, hash_embedder), runner, chat).answer(  # type: ignore[arg-type]
+            "What was the total budget in 2024?", JobContext(lambda e: events.append(e.stage)))
+        assert chat.calls == [] and answer.status == "refused" and answer.text.startswith("Add a PDF first")
+        assert events == ["done"]
+    finally:
+        runner.close()
+        library.close()
+
+
+def test_stages_are_reported_in_order(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue({"operation": "difference", "cells": [{"row": "Roads", "column": "y2019"},
+                                                     {"row": "Roads", "column": "y2018"}]}, SQL_OK)
+    events: list[tuple[str, str]] = []
+    make(report, chat).answer(DIFFERENCE_QUESTION, JobContext(lambda e: events.append((e.stage, e.message))))
+    stages = [stage for stage, _ in events if stage != "step"]
+    assert stages == ["searching", "reading", "checking", "writing", "done"]
+    assert ("reading", "Reading Table 1: Budget by department") in events
+
+
+def test_stop_during_a_model_call_ends_the_call(report: ReportFixture) -> None:  # noqa: F811
+    """The loop checks for a stop on every token the model generates, not only between steps."""
+    ctx = JobContext()
+    chat = ScriptedChat()
+
+    def reply(messages: object, schema: dict | None) -> str:  # type: ignore[type-arg]
+        ctx.token.cancel()  # the person presses Stop while the model is writing
+        return json.dumps({"operation": "lookup", "cells": [{"row": "Roads", "column": "y2019"}]})
+
+    chat.fallback = reply
+    with pytest.raises(Cancelled):
+        make(report, chat).answer(DIFFERENCE_QUESTION, ctx)
+    assert len(chat.calls) == 1
 
 
 def test_decomposer_may_not_answer_arithmetic_before_a_step(report: ReportFixture) -> None:  # noqa: F811
@@ -231,10 +318,10 @@ def test_text_only_question_skips_the_table(report: ReportFixture) -> None:  # n
 
 def test_arithmetic_on_a_table_that_names_nothing_asked_falls_back_to_text(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    chat.queue({"answer": "not in the library"})
     answer = make(report, chat).answer("What is the average legal reserve within appropriation of earnings?")
-    assert len(chat.calls) == 1 and answer.steps[0].sql is None
-    assert "names what the sub-question asks about" in (answer.steps[0].sql_error or "")
+    # Nothing retrieved names a reserve, an appropriation or earnings: refused without a model call.
+    assert chat.calls == [] and answer.steps == () and answer.status == "refused"
+    assert answer.text.startswith("The library does not seem to hold the answer") and answer.citations
 
 
 def test_without_a_final_answer_the_step_nearest_the_question_answers(report: ReportFixture) -> None:  # noqa: F811
@@ -251,7 +338,7 @@ def test_without_a_final_answer_the_step_nearest_the_question_answers(report: Re
     )
     answer = make(report, chat).answer("How much money did parks get from the council in 2019?")
     assert [s.intermediate_answer for s in answer.steps] == ["80 million", "10.5 million"]
-    assert answer.text == "80 million"
+    assert answer.value == "80 million"
 
 
 def test_ranking_question_is_held_to_a_ranking_over_the_rows(report: ReportFixture) -> None:  # noqa: F811
@@ -262,7 +349,10 @@ def test_ranking_question_is_held_to_a_ranking_over_the_rows(report: ReportFixtu
     )
     answer = make(report, chat).answer("Which department's spending grew the most from 2018 to 2019?")
     assert chat.calls[0]["schema"]["properties"]["operation"]["enum"] == ["top_row", "none"]
-    assert answer.text == "Schools (change 20.25 million)"
+    assert answer.value == "Schools (change 20.25 million)"
+    assert answer.text == ("Schools grew the most from 2018 to 2019: +20.25 million, from 280 million to 300.25 million "
+                           "(ranked by amount; 4 rows compared: Roads, Parks, Schools, Libraries); "
+                           "source: City Budget Report 2019, p. 1, Table 1.")
     (citation,) = [c for c in answer.citations if c.sql]
     assert {(c.column, c.text) for c in citation.cells} == {("y2019", "300.25"), ("y2018", "280.0")}
 

@@ -89,15 +89,16 @@ def _check_cells(library: Library, answer: Answer, expected: set[str]) -> None:
 
 def test_sum_over_a_table_is_exact(library: Library, chat: object) -> None:
     answer = _ask(library, chat, "What was the total spending on roads and parks in 2019?")
-    assert _number(answer.text) == pytest.approx(200.5)
-    assert "million" in answer.text
+    assert _number(answer.value) == pytest.approx(200.5)
+    assert "200.5 million" in answer.text and "add up to" in answer.text
     assert any(s.sql and s.sql_result and s.sql_result[0][0] == pytest.approx(200.5) for s in answer.steps)
     _check_cells(library, answer, {"120.5", "80.0"})
 
 
 def test_difference_over_a_table_is_exact(library: Library, chat: object) -> None:
     answer = _ask(library, chat, "What was the change in school spending from 2018 to 2019?")
-    assert _number(answer.text) == pytest.approx(20.25)
+    assert _number(answer.value) == pytest.approx(20.25)
+    assert "rose by 20.25 million" in answer.text
     assert any(s.sql and s.sql_result and s.sql_result[0][0] == pytest.approx(20.25) for s in answer.steps)
     _check_cells(library, answer, {"300.25", "280.0"})
     assert answer.usage.calls <= 6 and answer.usage.prompt_tokens > 0

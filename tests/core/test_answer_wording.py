@@ -1,0 +1,133 @@
+"""The answer in words, made in code from the SQL result and the table's labels and units: one sentence
+per operation (difference, percent change, sum, average, ratio, ranking, lookup), with the operands
+named, the scale and the currency; and the question wordings that choose the operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.answering import operations as ops
+from core.library import TableInfo
+from models.types import ColumnSchema, TableSchema
+
+pytestmark = pytest.mark.unit
+
+# Like budget.pdf's summary: figures in crores of rupees, budget years as columns.
+ROWS = (("Culture", 2511.0, 2300.0), ("Coal", 600.0, 650.0), ("Defence", 106645.11, 92000.0), ("Total", 109756.11, 94950.0))
+
+
+def view(currency: str = "rupees", scale: str = "crore", percent_row: bool = False) -> ops.TableView:
+    columns = (
+        ColumnSchema("ministry", "TEXT", "Ministry/Demand"),
+        ColumnSchema("be_2014_15", "REAL", "2014-15"),
+        ColumnSchema("be_2013_14", "REAL", "2013-14"),
+    )
+    info = TableInfo(1, 1, "budget.pdf", "budget_p1_demands", 1, 1, (0.0, 0.0, 1.0, 1.0), "Demands for grants", "",
+                     "", 1, len(ROWS), "test", TableSchema(1, "budget_p1_demands", "budget.pdf", 1, columns))
+    rows = tuple(ops.RowChoice(label, i + 1) for i, (label, *_rest) in enumerate(ROWS))
+    values = {i + 1: row for i, row in enumerate(ROWS)}
+    printed = {(1, 1): "55.5%"} if percent_row else {}
+    return ops.TableView(info, columns[0], columns[1:], rows, values, scale, printed, currency)
+
+
+def words(v: ops.TableView, operation: str, cells: list[tuple[str, str]], result: list[tuple[Any, ...]],
+          question: str = "q") -> str:
+    choice = ops.parse_choice(v, {"operation": operation, "cells": [{"row": r, "column": c} for r, c in cells]},
+                              question)
+    columns = ["_row", "ministry", *dict.fromkeys(c for _, c in cells)] if operation == "lookup" else [operation]
+    return ops.describe_in_words(v, choice, columns, result)
+
+
+@pytest.mark.parametrize(("operation", "cells", "result", "expected"), [
+    ("difference", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 1911.0,
+     "Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
+    # the model's order does not decide the wording: the larger figure exceeds the smaller
+    ("difference", [("Coal", "be_2014_15"), ("Culture", "be_2014_15")], -1911.0,
+     "Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
+    ("difference", [("Culture", "be_2013_14"), ("Culture", "be_2014_15")], 211.0,
+     "Culture rose by 211 crore rupees, from 2,300 crore rupees (2013-14) to 2,511 crore rupees (2014-15)"),
+    ("difference", [("Coal", "be_2014_15"), ("Coal", "be_2013_14")], -50.0,
+     "Coal fell by 50 crore rupees, from 650 crore rupees (2013-14) to 600 crore rupees (2014-15)"),
+    ("percent_change", [("Culture", "be_2014_15"), ("Culture", "be_2013_14")], 9.17,
+     "Culture rose 9.17% from 2,300 crore rupees (2013-14) to 2,511 crore rupees (2014-15)"),
+    ("sum", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 3111.0,
+     "Culture (2,511) and Coal (600) add up to 3,111 crore rupees"),
+    ("average", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 1555.5,
+     "The average of Culture (2,511) and Coal (600) is 1,555.5 crore rupees"),
+    ("ratio", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 4.185,
+     "The ratio of Culture (2,511) to Coal (600) is 4.18"),
+    ("percentage", [("Coal", "be_2014_15"), ("Culture", "be_2014_15")], 23.89,
+     "Coal (600) is 23.89% of Culture (2,511)"),
+    ("max", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 2511.0,
+     "Culture is the largest, at 2,511 crore rupees"),
+])
+def test_each_operation_is_worded_with_its_operands_scale_and_currency(
+        operation: str, cells: list[tuple[str, str]], result: float, expected: str) -> None:
+    assert words(view(), operation, cells, [(result,)]) == expected
+
+
+def test_a_lookup_names_the_row_and_the_column() -> None:
+    v = view()
+    assert words(v, "lookup", [("Defence", "be_2014_15")], [(3, "Defence", 106645.11)]) == \
+        "Defence, 2014-15: 106,645.11 crore rupees"
+    assert words(v, "lookup", [("Coal", "be_2014_15"), ("Coal", "be_2013_14")], [(2, "Coal", 600.0, 650.0)]) == \
+        "Coal: 2014-15: 600 crore rupees; 2013-14: 650 crore rupees"
+
+
+def test_a_ranking_names_the_rows_compared_and_says_how_it_ranked() -> None:
+    v = view()
+    one = words(v, "top_row", [("Culture", "be_2014_15")], [(3, "Defence", 106645.11)])
+    assert one == ("Defence has the highest 2014-15: 106,645.11 crore rupees "
+                   "(3 rows compared: Culture, Coal, Defence)")  # the Total row is not a contender
+    growth = words(v, "top_row", [("Culture", "be_2014_15"), ("Culture", "be_2013_14")], [(3, "Defence", 14645.11)],
+                   "Which ministry grew the most?")
+    assert growth.startswith("Defence grew the most from 2013-14 to 2014-15: +14,645.11 crore rupees, "
+                             "from 92,000 crore rupees to 106,645.11 crore rupees (ranked by amount;")
+
+
+def test_a_ranking_by_percent_only_when_the_question_asks_for_one() -> None:
+    v = view()
+    cells = [{"row": "Culture", "column": "be_2014_15"}, {"row": "Culture", "column": "be_2013_14"}]
+    by_amount = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which ministry grew the most?")
+    by_percent = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which grew the most in percent?")
+    assert not by_amount.percent and "* 100.0 /" not in ops.compile_sql(v, by_amount)
+    assert by_percent.percent and "* 100.0 / NULLIF" in ops.compile_sql(v, by_percent)
+    assert "(ranked by percent change;" in ops.describe_in_words(v, by_percent, [], [(3, "Defence", 15.92)])
+
+
+def test_currency_symbols_go_before_the_figure_and_percent_cells_keep_their_sign() -> None:
+    dollars = view(currency="$", scale="thousand")
+    assert words(dollars, "sum", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(3111.0,)]) == \
+        "Culture (2,511) and Coal (600) add up to $3,111 thousand"
+    assert ops.amount(dollars, -12.5, "million") == "-$12.5 million"
+    bare = view(currency="", scale="")
+    assert words(bare, "difference", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(1911.0,)]) == \
+        "Culture (2,511) exceeds Coal (600) by 1,911"
+    percent = view(percent_row=True)
+    assert words(percent, "lookup", [("Culture", "be_2014_15")], [(1, "Culture", 55.5)]) == "Culture, 2014-15: 55.5%"
+
+
+@pytest.mark.parametrize(("question", "operation"), [
+    ("How much larger is Culture than Coal?", "difference"),
+    ("How much more cloud revenue came from the Americas as compared to Asia Pacific in 2018?", "difference"),
+    ("By how much does Defence exceed Culture?", "difference"),
+    ("Culture exceeds Coal by how much?", "difference"),
+    ("What is the difference between Culture and Coal in 2014-15?", "difference"),
+    ("By how much did revenue grow from 2018 to 2019?", "difference"),
+    ("How much did Hotels sales increase by in F19?", "difference"),
+    ("By how much percent did revenue grow from 2018 to 2019?", "percent_change"),
+    ("What is the percentage difference between fair value and carrying amount?", "percent_change"),
+    ("Which department grew the most from 2023 to 2024?", "top_row"),
+    ("What was the average difference between EBITDA and underlying EBITDA?", "average"),
+])
+def test_the_question_wording_chooses_the_operation(question: str, operation: str) -> None:
+    assert ops.operation_hint(question) == operation
+    assert ops.asks_difference(question) == (operation == "difference")  # then only a difference may answer
+
+
+def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
+    assert ops._scale_in("(In crores of Rupees)") == "crore"
+    assert ops._scale_in("Rs. in lakhs") == "lakh"
+    assert ops._RUPEES.search("(Rs. in crore)") is not None
