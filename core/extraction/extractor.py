@@ -29,6 +29,7 @@ import pymupdf
 
 from core.extraction.camelot_tables import CamelotReader
 from core.extraction.cleanup import find_caption, trim_edges
+from core.extraction.contents import is_contents
 from core.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.extraction.headers import count_header_rows, settle_headers
 from core.extraction.ledger import read_ledgers
@@ -162,7 +163,8 @@ class TableExtractor:
                 tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
             if self._may_hold_ledgers(view):
                 tables = prefer_ledgers(tables, [t for t, _ in read_ledgers(view.words, view.number, view.map_rect)])
-            return sorted(tables, key=lambda t: (t.bbox[1], t.bbox[0]))
+            # A table of contents is laid out like a table but holds no data: its text stays prose.
+            return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
         except Exception:  # odd pages must never stop ingestion; the page simply yields no table
             log.warning("%s page %d: table extraction failed", self.pdf_path.name, page_number, exc_info=True)
             return []

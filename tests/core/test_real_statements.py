@@ -82,3 +82,14 @@ def test_junk_metadata_title_gives_way_to_the_cover_page() -> None:
             "BEST BUY CO., INC., Form 10-K, fiscal year ended February 2, 2019")
     finally:
         doc.close()
+
+
+def test_table_of_contents_is_not_a_data_table(tmp_path: Path) -> None:
+    # 3M's contents pages list "Consolidated Statement of Cash Flows ... 60": aligned like a table, no data.
+    path = _cut(tmp_path, "3M_2018_10K", [1, 2])
+    assert extract_tables(path) == []
+    doc = pymupdf.open(str(path))
+    try:
+        assert "Consolidated Statement of Cash Flows" in doc[1].get_text()  # still there as text
+    finally:
+        doc.close()
