@@ -26,6 +26,8 @@ INTERNAL_TABLES = frozenset({
 
 _INTERNAL_PREFIXES = ("sqlite_", "chunks_fts_", "embedding_vectors_")  # SQLite, FTS5 and vec0 shadow tables
 
+SECTION_COLUMN = "section"
+"""The column in which a statement's rows record the section heading they stand under (see extraction.ledger)."""
 RESERVED_COLUMNS = frozenset({"_row", "rowid", "oid", "_rowid_"})
 """Names the storage layer uses (``_row``) or SQLite resolves to the row id."""
 

@@ -12,14 +12,16 @@ formatting of a result with the table's scale and unit ("12.6 million", "4.55%")
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.answering.vocabulary import report_words
 from core.db import quote_identifier
 from core.library import Library, TableInfo
 from core.retrieval import STOPWORDS
-from core.table_typing import detect_currency, detect_scale
+from core.table_typing import SECTION_COLUMN, detect_currency, detect_scale
 from models.types import ColumnSchema
 
 OPERATIONS: dict[str, str] = {
@@ -220,7 +222,7 @@ class TableView:
         """Rows worth offering: all of a short table, else those sharing most words with the question."""
         if len(self.rows) <= limit:
             return list(self.rows)
-        asked = words(question)
+        asked = words(f"{question} {report_words(question)}")
         scored = [(len(asked & words(r.label)), -i, r) for i, r in enumerate(self.rows)]
         best = sorted(scored, key=lambda t: (t[0], t[1]), reverse=True)[:limit]
         return [r for _, _, r in sorted(best, key=lambda t: -t[1])]
@@ -316,7 +318,9 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
     conn = library.conn
     columns = info.schema.columns
     label = next((c for c in columns if c.type.upper() == "TEXT"), None)
-    data = tuple(c for c in columns if c is not label)
+    # A statement's section column says where a row stands; it is no value to compute with.
+    section = next((c for c in columns if c.name == SECTION_COLUMN and c is not label and c.type.upper() == "TEXT"), None)
+    data = tuple(c for c in columns if c is not label and c is not section)
     names = ", ".join(quote_identifier(c.name) for c in columns)
     rows = conn.execute(f"SELECT _row, {names} FROM {quote_identifier(info.name)} ORDER BY _row").fetchall()
     values = {int(r[0]): tuple(r[1:]) for r in rows}
@@ -325,6 +329,8 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
     seen: dict[str, int] = {}
     data_positions = [columns.index(c) for c in data]
     since_total: list[tuple[Any, ...]] = []
+    repeated = Counter(" ".join(str(r[1 + label_position]).split()) for r in rows
+                       if label_position is not None and r[1 + label_position] not in (None, ""))
     for r in rows:
         raw = r[1 + label_position] if label_position is not None else None
         if raw not in (None, ""):
@@ -337,6 +343,9 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
             since_total = []
         elif raw not in (None, ""):  # only labelled items add up to a total; a blank row may hold years
             since_total.append(tuple(r[1:]))
+        where = r[1 + columns.index(section)] if section is not None else None
+        if where and repeated[text] > 1:  # "Other - net [Cash flows from investing activities]"
+            text = f"{text} [{' '.join(str(where).split())}]"
         seen[text] = seen.get(text, 0) + 1
         shown = text if seen[text] == 1 else f"{text} (#{seen[text]})"
         choices.append(RowChoice(shown, int(r[0])))

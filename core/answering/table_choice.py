@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from core.answering.operations import TableView, words
+from core.answering.vocabulary import is_statement, report_words, statements_asked
 from models.types import Chunk
 
 RRF_K = 60
@@ -31,6 +32,8 @@ LABEL_WEIGHT = 0.03
 """Weight of one unit of label coverage (a word's IDF) against one chunk's reciprocal rank (<= 1/61)."""
 PHRASE_WEIGHT = 0.02
 """Weight per word of the longest row label (two words or more) the question quotes whole."""
+STATEMENT_WEIGHT = 0.15
+"""Weight of being the statement the question names ("... shown in the cash flow statement")."""
 _YEAR = re.compile(r"(19|20)\d\d")
 _WORDS = re.compile(r"\w+")
 
@@ -43,8 +46,9 @@ def label_words(view: TableView) -> set[str]:
 
 
 def question_words(question: str) -> set[str]:
-    """The question's content words that can name a table's parts: every word but bare years."""
-    return {w for w in words(question) if not _YEAR.fullmatch(w)}
+    """The question's content words that can name a table's parts: every word but bare years, with the
+    words reports print for the line items it names ("capex": "purchases of property, plant ...")."""
+    return {w for w in words(f"{question} {report_words(question)}") if not _YEAR.fullmatch(w)}
 
 
 def _plain(text: str) -> str:
@@ -78,10 +82,13 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
         for word in found:
             frequency[word] = frequency.get(word, 0) + 1
     quoted = f" {_plain(question)} "
+    statements = statements_asked(question)
     score = {
         tid: chunk_score[tid]
         + LABEL_WEIGHT * sum(math.log(1 + len(views) / frequency[w]) for w in labels[tid])
         + PHRASE_WEIGHT * _longest_quoted_label(view, quoted)
+        + STATEMENT_WEIGHT * any(is_statement(kind, f"{view.info.caption} {view.info.heading} {view.info.name}")
+                                 for kind in statements)
         for tid, view in views.items()
     }
     # ``views`` is in retrieval order and the sort is stable: on equal scores, first retrieved first.

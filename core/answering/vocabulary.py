@@ -1,0 +1,69 @@
+"""How people name the parts of financial reports, against how reports print them.
+
+A question says "capex", "PP&E", "COGS", "cash flow statement" or "P&L"; a report prints "Purchases of
+property, plant and equipment", "Cost of sales", "Consolidated Statements of Cash Flows", "Statements
+of Earnings". These are the common names of statements and line items in financial reporting (IFRS and
+US GAAP wording, and that of public budgets), not any one company's: table choice and row choice add
+the report's words for the names a question uses.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Statement kinds: what a question may call it -> words its title uses.
+STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "cash_flows": (
+        re.compile(r"cash[\s-]*flows?\s+statement|statements?\s+of\s+cash\s+flows?|cash\s+flow", re.IGNORECASE),
+        re.compile(r"cash[\s_]*flow", re.IGNORECASE),
+    ),
+    "balance_sheet": (
+        re.compile(r"balance\s+sheet|statements?\s+of\s+financial\s+position|financial\s+position", re.IGNORECASE),
+        re.compile(r"balance[\s_]*shee|financial[\s_]+position", re.IGNORECASE),
+    ),
+    "income": (
+        re.compile(r"income\s+statement|p\s*&\s*l\b|profit\s+and\s+loss|statements?\s+of\s+(?:income|operations|earnings)"
+                   r"|statement\s+of\s+comprehensive\s+income", re.IGNORECASE),
+        re.compile(r"statements?[\s_]+of[\s_]+(?:consolidated[\s_]+)?(?:income|operations|earnings)|income[\s_]+statement"
+                   r"|profit[\s_]+and[\s_]+loss", re.IGNORECASE),
+    ),
+}
+
+# Line items: a name people use -> the words reports print for it (added to the question's words).
+TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE),
+     "purchases property plant equipment additions capital expenditures"),
+    (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment net"),
+    (re.compile(r"\bcogs\b|\bcost\s+of\s+goods\s+sold\b", re.IGNORECASE), "cost sales goods sold revenue"),
+    (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
+    (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
+    (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenue revenues net sales total"),
+    (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "net income earnings profit"),
+    (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings"),
+    (re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE),
+     "net cash provided operating activities"),
+    (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
+    (re.compile(r"\breceivables?\b|\bdso\b", re.IGNORECASE), "accounts receivable receivables net"),
+    (re.compile(r"\bpayables?\b|\bdpo\b", re.IGNORECASE), "accounts payable trade payables"),
+    (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends paid cash"),
+    (re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE),
+     "total current assets liabilities"),
+    (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
+     "total equity shareholders stockholders"),
+)
+
+
+def statements_asked(question: str) -> set[str]:
+    """The kinds of statement a question names ("cash_flows", "balance_sheet", "income")."""
+    return {kind for kind, (asked, _) in STATEMENTS.items() if asked.search(question)}
+
+
+def is_statement(kind: str, title: str) -> bool:
+    """Whether a table's title (caption, heading or name) is a statement of ``kind``."""
+    entry = STATEMENTS.get(kind)
+    return bool(entry and entry[1].search(title))
+
+
+def report_words(question: str) -> str:
+    """The words reports print for the line items the question names, as one text ("" for none)."""
+    return " ".join(words for pattern, words in TERMS if pattern.search(question))
