@@ -560,7 +560,8 @@ class Answerer:
                 continue
             outcome.error = None
             outcome.answer = answer
-            outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows)
+            outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows,
+                                                 ops.wanted_scale(run.question))
             outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
             return outcome
         return outcome

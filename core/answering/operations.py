@@ -663,10 +663,30 @@ def _compared(view: TableView) -> str:
     return f"{len(labels)} rows compared: {shown}{more}"
 
 
+_SCALE_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WANTED_SCALE = re.compile(r"\bin\s+(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?)\s+)?(thousands?|millions?|billions?)\b", re.IGNORECASE)
+
+
+def wanted_scale(question: str) -> str:
+    """The scale a question asks its answer in ("... in USD billions" -> "billion"), or ""."""
+    match = _WANTED_SCALE.search(question)
+    return match.group(1).lower().rstrip("s") if match else ""
+
+
+def in_scale(view: TableView, value: Any, scale: str, wanted: str) -> str:
+    """``value`` (in ``scale``) restated in the scale the question asked for, as "" when it needs no restating:
+    1,577 million asked in billions -> " ($1.58 billion)"."""
+    if not wanted or wanted == scale or scale not in _SCALE_FACTORS or not is_number(value):
+        return ""
+    converted = float(value) * _SCALE_FACTORS[scale] / _SCALE_FACTORS[wanted]
+    return f" ({amount(view, converted, wanted)})"
+
+
 def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequence[str],
-                      rows: Sequence[Sequence[Any]]) -> str:
+                      rows: Sequence[Sequence[Any]], wanted: str = "") -> str:
     """The result as a sentence without its final full stop: what was computed, from which labelled
-    figures, with scale and currency ("Culture (2,511) exceeds Coal (600) by 1,911 crore rupees")."""
+    figures, with scale and currency ("Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"); a
+    figure whose scale differs from the one the question asked for (``wanted``) is restated in it."""
     operation, cells = choice.operation, list(choice.cells)
     if operation in RANKINGS:
         return _ranking_words(view, choice, rows)
@@ -678,7 +698,8 @@ def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequenc
             row = by_row.get(cell.row)
             if row is not None and cell.column in columns:
                 value = row[list(columns).index(cell.column)]
-                parts.append(f"{name}: {amount(view, value, view.cell_scale(cell.row, cell.column))}")
+                scale = view.cell_scale(cell.row, cell.column)
+                parts.append(f"{name}: {amount(view, value, scale)}{in_scale(view, value, scale, wanted)}")
         if len(parts) > 1 and len({c.row for c in cells}) == 1 and len(names) == len(parts):
             return f"{cells[0].label}: " + "; ".join(parts)
         return "; ".join(parts)
@@ -700,10 +721,11 @@ def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequenc
                     f" ({names[1]}) to {amount(view, values[0], view.cell_scale(cells[0].row, cells[0].column))} ({names[0]})")
         direction = "higher" if result >= 0 else "lower"
         return f"{operands[0]} is {format_number(abs(result))}% {direction} than {operands[1]}"
+    restated = in_scale(view, result, scale, wanted)
     if operation == "sum":
-        return f"{_listing(operands)} add up to {amount(view, result, scale)}"
+        return f"{_listing(operands)} add up to {amount(view, result, scale)}{restated}"
     if operation == "average":
-        return f"The average of {_listing(operands)} is {amount(view, result, scale)}"
+        return f"The average of {_listing(operands)} is {amount(view, result, scale)}{restated}"
     if operation == "ratio":
         return f"The ratio of {operands[0]} to {operands[1]} is {format_number(result)}"
     if operation == "percentage":
@@ -718,7 +740,7 @@ def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequenc
                 else f"{names[0]}: {amount(view, result, scale)}")
     if operation == "count":
         return f"{format_number(result)} of {_listing(names)} have a value"
-    return amount(view, result, scale)
+    return amount(view, result, scale) + restated
 
 
 def _difference_words(view: TableView, cells: Sequence[CellChoice], values: Sequence[Any], names: Sequence[str],

@@ -131,3 +131,16 @@ def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
     assert ops._scale_in("(In crores of Rupees)") == "crore"
     assert ops._scale_in("Rs. in lakhs") == "lakh"
     assert ops._RUPEES.search("(Rs. in crore)") is not None
+
+
+def test_a_figure_is_restated_in_the_scale_the_question_asks_for() -> None:
+    assert ops.wanted_scale("What is the year end FY2018 net PPNE for 3M? Answer in USD billions.") == "billion"
+    assert ops.wanted_scale("What is the FY2018 capital expenditure amount (in USD millions)?") == "million"
+    assert ops.wanted_scale("How much did revenue grow?") == ""
+
+
+def test_a_lookup_in_millions_asked_in_billions_says_both() -> None:
+    v = view(currency="$", scale="million")
+    choice = ops.parse_choice(v, {"operation": "lookup", "cells": [{"row": "Defence", "column": "be_2014_15"}]}, "q")
+    text = ops.describe_in_words(v, choice, ["_row", "ministry", "be_2014_15"], [(3, "Defence", 106645.11)], "billion")
+    assert text.endswith("$106,645.11 million ($106.65 billion)")
