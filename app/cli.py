@@ -22,9 +22,9 @@ from models.types import ProgressEvent
 class ProgressPrinter:
     """Writes progress events to stderr: one updating line on a terminal, a line per stage otherwise."""
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr  # looked up now: sys.stderr may have been replaced since import
+        self.tty = self.stream.isatty()
         self._last: tuple[str | None, str] | None = None
 
     def __call__(self, event: ProgressEvent) -> None:
