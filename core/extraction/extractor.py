@@ -156,13 +156,17 @@ class TableExtractor:
             log.warning("%s page %d: cannot read page (%s)", self.pdf_path.name, page_number, exc)
             return []
         try:
-            drafts = self._choose(view)
-            others = [d.text_rect() for d in drafts]
-            tables = []
-            for draft in drafts:
-                tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
-            if self._may_hold_ledgers(view):
-                tables = prefer_ledgers(tables, [t for t, _ in read_ledgers(view.words, view.number, view.map_rect)])
+            ledgers = read_ledgers(view.words, view.number, view.map_rect) if self._may_hold_ledgers(view) else []
+            statements = [rect for table, rect in ledgers if _has_currency(table)]
+            tables: list[ExtractedTable] = []
+            # Statements printing currency signs are read best as ledgers; the generic extractors (about a
+            # second a page on filings drawn as thousands of shaded cells) run only if figures remain elsewhere.
+            if not statements or has_value_columns(view.words, statements):
+                drafts = self._choose(view)
+                others = [d.text_rect() for d in drafts]
+                for draft in drafts:
+                    tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
+            tables = prefer_ledgers(tables, [t for t, _ in ledgers])
             # A table of contents is laid out like a table but holds no data: its text stays prose.
             return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
         except Exception:  # odd pages must never stop ingestion; the page simply yields no table
