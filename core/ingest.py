@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -400,12 +400,16 @@ class Ingestor:
         name = table_name(title, table.caption or heading, table.page, index_on_page, taken)
         taken.add(name)
         width = len(typed.columns)
-        cells = []
-        for r, row in enumerate(table.rows):
-            for c in range(width):
-                ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
-                text = row[c] if c < len(row) else ""
-                cells.append((r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text))
+
+        def cell_rows() -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
+            # A generator: a 100,000-row spreadsheet's cell map is written without being held whole.
+            for r, row in enumerate(table.rows):
+                for c in range(width):
+                    ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
+                    text = row[c] if c < len(row) else ""
+                    yield (r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text)
+
+        cells = cell_rows()
         caption = table.caption
         schema = {
             "table_name": name,

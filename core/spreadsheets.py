@@ -25,6 +25,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 from core.errors import UserError
@@ -508,17 +509,39 @@ def _caption_above(blocks: Sequence[TextBlock], region: Region) -> str:
     return ""
 
 
+class _SheetCells(Sequence[tuple[CellRef, ...]]):
+    """A table's cell map computed row by row when asked (the last row kept), not held whole: a
+    100,000-row sheet would otherwise hold a CellRef per cell."""
+
+    def __init__(self, number: int, region: Region) -> None:
+        self.number = number
+        self.region = region
+        self._last: tuple[int, tuple[CellRef, ...]] | None = None
+
+    def __len__(self) -> int:
+        return self.region[2] - self.region[0]
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if self._last is None or self._last[0] != index:
+            r0, c0, _r1, c1 = self.region
+            row = r0 + index
+            self._last = (index, tuple(CellRef(index, c - c0, self.number, cell_box(row, c)) for c in range(c0, c1)))
+        return self._last[1]
+
+
 def _table(grid: Sequence[Sequence[str]], number: int, region: Region, caption: str, extractor: str) -> ExtractedTable:
     r0, c0, r1, c1 = region
-    rows = []
-    cells = []
-    for r in range(r0, r1):
-        line = grid[r]
-        rows.append(tuple(line[c] if c < len(line) else "" for c in range(c0, c1)))
-        cells.append(tuple(CellRef(r - r0, c - c0, number, cell_box(r, c)) for c in range(c0, c1)))
+    rows = tuple(tuple(grid[r][c] if c < len(grid[r]) else "" for c in range(c0, c1)) for r in range(r0, r1))
+    cells: Any = _SheetCells(number, region)  # stands in for ExtractedTable's tuple of rows
     return ExtractedTable(
-        page=number, bbox=cell_box(r0, c0, r1 - r0, c1 - c0), rows=tuple(rows), header_rows=_header_rows(rows),
-        cells=tuple(cells), caption=caption, extractor=extractor, pages=(number,),
+        page=number, bbox=cell_box(r0, c0, r1 - r0, c1 - c0), rows=rows, header_rows=_header_rows(rows),
+        cells=cells, caption=caption, extractor=extractor, pages=(number,),
     )
 
 
