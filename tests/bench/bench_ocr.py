@@ -39,12 +39,12 @@ def bench_sample() -> None:
         return
     worker = OcrWorker()
     start = time.perf_counter()
-    lines = worker.read(SAMPLE, 1)
+    lines = worker.read(SAMPLE, 1).lines
     first = time.perf_counter() - start
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        lines = worker.read(SAMPLE, 1)
+        lines = worker.read(SAMPLE, 1).lines
         times.append(time.perf_counter() - start)
     worker.close()
     print(f"image.pdf: OCR of the page {min(times):.2f} s best, {statistics.median(times):.2f} s median "
