@@ -5,6 +5,10 @@ transaction read every page (text, blocks, tables), stitch tables that continue 
 each table into a real SQL table with its cell map, cut chunks, embed what is not yet embedded, and
 commit. A failure, a cancellation or a killed process rolls the whole document back.
 
+A page without a text layer is read by OCR first (``core.ocr``: an invisible text layer on a copy of the
+page, then the same reading as any page). A spreadsheet or CSV file (``core.spreadsheets``) is one
+document whose pages are its sheets; its table regions are stored exactly as PDF tables are.
+
 Three things run side by side: the pages' tables are found in worker processes for long documents
 (``core.page_pool``, kept for the whole ``ingest_paths`` call), chunks are embedded on worker threads,
 and this thread goes through the pages in order, reports each and writes everything to SQLite.
