@@ -125,10 +125,13 @@ def cmd_library(args: argparse.Namespace) -> int:
             return 0
         print(f"Library {library.path}: {len(documents)} document(s)")
         for d in documents:
-            print(f"\n[{d.id}] {d.file_name} — {d.title} ({d.page_count} pages, {d.table_count} tables, {d.status})"
+            unit = "sheets" if d.kind == "sheet" else "pages"
+            print(f"\n[{d.id}] {d.file_name} — {d.title} ({d.page_count} {unit}, {d.table_count} tables, {d.status})"
                   + (f"\n    {d.note}" if d.note else ""))
             for t in (t for t in tables if t.document_id == d.id):
                 pages = f"p.{t.page}" + (f"-{t.last_page}" if t.last_page != t.page else "")
+                if d.kind == "sheet":
+                    pages = f"sheet {library.page_label(d.id, t.page)}"
                 print(f"    {t.name}  ({pages}, {t.row_count} rows{', unit ' + t.unit if t.unit else ''})"
                       + (f"  {t.caption or t.heading}" if (t.caption or t.heading) else ""))
                 for c in t.schema.columns:

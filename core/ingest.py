@@ -5,6 +5,10 @@ transaction read every page (text, blocks, tables), stitch tables that continue 
 each table into a real SQL table with its cell map, cut chunks, embed what is not yet embedded, and
 commit. A failure, a cancellation or a killed process rolls the whole document back.
 
+A page without a text layer is read by OCR first (``core.ocr``: an invisible text layer on a copy of the
+page, then the same reading as any page). A spreadsheet or CSV file (``core.spreadsheets``) is one
+document whose pages are its sheets; its table regions are stored exactly as PDF tables are.
+
 Three things run side by side: the pages' tables are found in worker processes for long documents
 (``core.page_pool``, kept for the whole ``ingest_paths`` call), chunks are embedded on worker threads,
 and this thread goes through the pages in order, reports each and writes everything to SQLite.
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -401,12 +405,16 @@ class Ingestor:
         name = table_name(title, table.caption or heading, table.page, index_on_page, taken)
         taken.add(name)
         width = len(typed.columns)
-        cells = []
-        for r, row in enumerate(table.rows):
-            for c in range(width):
-                ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
-                text = row[c] if c < len(row) else ""
-                cells.append((r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text))
+
+        def cell_rows() -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
+            # A generator: a 100,000-row spreadsheet's cell map is written without being held whole.
+            for r, row in enumerate(table.rows):
+                for c in range(width):
+                    ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
+                    text = row[c] if c < len(row) else ""
+                    yield (r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text)
+
+        cells = cell_rows()
         caption = table.caption
         schema = {
             "table_name": name,

@@ -348,7 +348,7 @@ class DocumentWriter:
         columns: Sequence[ColumnSchema],
         rows: Sequence[Sequence[Any]],
         row_indices: Sequence[int],
-        cells: Sequence[tuple[int, int, bool, int, BBox | None, str]],
+        cells: Iterable[tuple[int, int, bool, int, BBox | None, str]],
         schema_json: dict[str, Any],
     ) -> int:
         """Create the real SQL table ``name`` and record its metadata and cell map; return its id.

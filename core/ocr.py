@@ -8,9 +8,10 @@ Owns three things:
   mid-page at once (one page costs seconds, and one ONNX call cannot be interrupted), and OpenCV, which
   RapidOCR needs, never loads into the app's own process.
 - ``text_layer_copy``: a one-page copy of the scanned page with the recognised lines written on it as
-  invisible text (render mode 3), each fitted to the box where it was read. Everything downstream (text
-  blocks, words, camelot's stream parser, chunks, highlights, citations) then reads the page as if it
-  had been born digital, in the page's own coordinates.
+  invisible text (render mode 3), each fitted to the box where it was read, and the ruling lines seen
+  in the image (OpenCV morphology, as camelot's lattice does on images) drawn as invisible vector lines.
+  Everything downstream (text blocks, words, camelot's lattice and stream parsers, chunks, highlights,
+  citations) then reads the page as if it had been born digital, in the page's own coordinates.
 - ``ScannedPageReader``: the two together, giving ingestion a page's content and tables.
 """
 
@@ -63,6 +64,15 @@ class OcrLine:
     score: float
 
 
+@dataclass(frozen=True)
+class OcrPage:
+    """What was read from a page image: its text lines, and its straight ruling lines (x0, y0, x1, y1 in
+    page points; horizontal ones have y0 == y1, vertical ones x0 == x1)."""
+
+    lines: tuple[OcrLine, ...]
+    rulings: tuple[BBox, ...] = ()
+
+
 # ------------------------------------------------------------------------------------- the worker
 class OcrWorker:
     """A process that OCRs pages, started on first use. ``close`` when done; ``terminate`` stops it now.
@@ -91,7 +101,7 @@ class OcrWorker:
         self._process, self._conn = process, parent
 
     def read(self, path: Path, number: int, password: str | None = None,
-             check: Callable[[], None] = lambda: None) -> list[OcrLine]:
+             check: Callable[[], None] = lambda: None) -> OcrPage:
         """The text lines of page ``number`` (1-based) of the PDF at ``path``. Calls ``check`` every
         ``POLL_SECONDS`` while it waits; if ``check`` raises (a cancel), the worker is stopped at once."""
         self.start()
@@ -116,7 +126,9 @@ class OcrWorker:
             raise
         if not ok:
             raise OcrFailed(f"OCR failed on page {number}: {payload}")
-        return [OcrLine(text, (x0, y0, x1, y1), score) for text, x0, y0, x1, y1, score in payload]
+        lines, rulings = payload
+        return OcrPage(tuple(OcrLine(text, (x0, y0, x1, y1), score) for text, x0, y0, x1, y1, score in lines),
+                       tuple(tuple(r) for r in rulings))  # type: ignore[misc]
 
     def close(self) -> None:
         if self._conn is not None:
@@ -187,8 +199,9 @@ def _engine() -> Any:
     return RapidOCR(use_cls=False, print_verbose=False)
 
 
-def recognise_page(engine: Any, page: pymupdf.Page, dpi: int = OCR_DPI) -> list[tuple[str, float, float, float, float, float]]:
-    """Render ``page`` and read it: (text, x0, y0, x1, y1, score) per line, boxes in unrotated page points."""
+def recognise_page(engine: Any, page: pymupdf.Page, dpi: int = OCR_DPI) -> tuple[list[tuple[Any, ...]], list[BBox]]:
+    """Render ``page`` and read it: (text, x0, y0, x1, y1, score) per line, and its ruling lines, all in
+    unrotated page points."""
     import numpy as np
 
     pixmap = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
@@ -204,11 +217,45 @@ def recognise_page(engine: Any, page: pymupdf.Page, dpi: int = OCR_DPI) -> list[
         points = [pymupdf.Point(float(x), float(y)) * back for x, y in quad]
         xs, ys = [p.x for p in points], [p.y for p in points]
         lines.append((text, min(xs), min(ys), max(xs), max(ys), float(score)))
-    return lines
+    rulings = []
+    for x0, y0, x1, y1 in image_rulings(image, dpi):
+        a, b = pymupdf.Point(x0, y0) * back, pymupdf.Point(x1, y1) * back
+        rulings.append((min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y)))
+    return lines, rulings
+
+
+# Shortest ruling lines looked for in the image, in points: a row is ~14 pt high, a narrow column ~30 pt
+# wide; letters' strokes are shorter than both.
+MIN_HORIZONTAL = 36.0
+MIN_VERTICAL = 16.0
+
+
+def image_rulings(image: Any, dpi: int) -> list[tuple[float, float, float, float]]:
+    """Straight horizontal and vertical lines in a page image (pixels), found by opening the inked pixels
+    with a long thin kernel, as camelot's lattice parser does on rendered pages."""
+    import cv2
+
+    gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    ink = cv2.adaptiveThreshold(255 - gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -2)
+    scale = dpi / 72
+    found: list[tuple[float, float, float, float]] = []
+    for horizontal in (True, False):
+        length = int((MIN_HORIZONTAL if horizontal else MIN_VERTICAL) * scale)
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1) if horizontal else (1, length))
+        opened = cv2.dilate(cv2.erode(ink, kernel), kernel)
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            x, y, w, h = cv2.boundingRect(contour)
+            if horizontal and h <= 0.15 * w:  # thin and long: a rule, not a filled block
+                found.append((float(x), y + h / 2, float(x + w), y + h / 2))
+            elif not horizontal and w <= 0.15 * h:
+                found.append((x + w / 2, float(y), x + w / 2, float(y + h)))
+    return found
 
 
 # ----------------------------------------------------------------------------- the text layer
-def text_layer_copy(doc: pymupdf.Document, number: int, lines: Sequence[OcrLine]) -> pymupdf.Document:
+def text_layer_copy(doc: pymupdf.Document, number: int, lines: Sequence[OcrLine],
+                    rulings: Sequence[BBox] = ()) -> pymupdf.Document:
     """A one-page document: page ``number`` of ``doc`` with ``lines`` written on it as invisible text.
 
     OCR boxes whole lines; each word is placed where its share of the line's natural width puts it, in
@@ -237,6 +284,13 @@ def text_layer_copy(doc: pymupdf.Document, number: int, lines: Sequence[OcrLine]
             page.insert_text((x0 + offset * scale, baseline), word, fontname=FONT, fontsize=max(size, 0.5),
                              render_mode=3)
             offset += length + space
+    if rulings:
+        shape = page.new_shape()
+        for x0, y0, x1, y1 in rulings:
+            shape.draw_line((x0, y0), (x1, y1))
+        # Invisible, like the text: the page still shows only the scan.
+        shape.finish(color=(0, 0, 0), width=0.5, stroke_opacity=0, closePath=False)
+        shape.commit()
     return copy
 
 
@@ -260,9 +314,10 @@ class ScannedPageReader:
     def read(self, doc: pymupdf.Document, path: Path, number: int, password: str | None,
              check: Callable[[], None]) -> tuple[PageContent, list[ExtractedTable], int]:
         """Page ``number``'s content and tables, and how many lines OCR read on it."""
-        lines = self.worker.read(path, number, password, check)
+        read = self.worker.read(path, number, password, check)
+        lines = read.lines
         check()
-        copy = text_layer_copy(doc, number, lines)
+        copy = text_layer_copy(doc, number, lines, read.rulings)
         try:
             if self._folder is None:
                 self._folder = tempfile.TemporaryDirectory(prefix="folio-ocr-")
@@ -308,5 +363,5 @@ def ocr_unavailable_reason() -> str:
     return ""
 
 
-__all__ = ["OcrFailed", "OcrLine", "OcrWorker", "ScannedPageReader", "ocr_unavailable_reason", "recognise_page",
+__all__ = ["OcrFailed", "OcrLine", "OcrPage", "OcrWorker", "ScannedPageReader", "ocr_unavailable_reason", "recognise_page",
            "text_layer_copy"]

@@ -25,6 +25,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 from core.errors import UserError
@@ -170,11 +171,13 @@ class Workbook:
         grid = self.grid(sheet, check)
         return sheet_content(number, sheet, grid, "csv" if self.kind == "csv" else "sheet")
 
-    def grid(self, sheet: str, check: Callable[[], None] = lambda: None, max_rows: int = MAX_ROWS) -> list[list[str]]:
-        """The sheet's cells as text from A1 (empty cells as ""), at most ``max_rows`` rows."""
+    def grid(self, sheet: str, check: Callable[[], None] = lambda: None, max_rows: int = MAX_ROWS,
+             stop_after: int | None = None) -> list[list[str]]:
+        """The sheet's cells as text from A1 (empty cells as ""); a sheet of more than ``max_rows`` rows is
+        refused; with ``stop_after``, only that many rows are read (for display)."""
         if self.kind == "csv":
-            return _csv_grid(self.path, check, max_rows)
-        return _calamine_grid(self, sheet, check, max_rows)
+            return _csv_grid(self.path, check, max_rows, stop_after)
+        return _calamine_grid(self, sheet, check, max_rows, stop_after)
 
     def close(self) -> None:
         book, self._book = self._book, None
@@ -300,7 +303,8 @@ def _too_large(name: str, sheet: str, rows: int, *, exact: bool) -> SheetTooLarg
                          "sheet. Split the sheet or keep only the rows you need, then add it again.")
 
 
-def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_rows: int) -> list[list[str]]:
+def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_rows: int,
+                   stop_after: int | None = None) -> list[list[str]]:
     workbook = book._book
     if workbook is None:
         raise CorruptSpreadsheet(f"{book.name} is closed.")
@@ -317,13 +321,15 @@ def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_ro
     start_row, start_col = data.start if data.start else (0, 0)
     grid.extend([] for _ in range(start_row))
     for index, row in enumerate(data.iter_rows()):
+        if stop_after is not None and len(grid) >= stop_after:
+            break
         if index % 2000 == 0:
             check()
         grid.append([""] * start_col + [cell_text(v) for v in row])
     return grid
 
 
-def _csv_grid(path: Path, check: Callable[[], None], max_rows: int) -> list[list[str]]:
+def _csv_grid(path: Path, check: Callable[[], None], max_rows: int, stop_after: int | None = None) -> list[list[str]]:
     with path.open("rb") as handle:
         sample = handle.read(SNIFF_BYTES)
         # Line breaks bound the rows from above: count them first (a megabyte at a time), so a file that is
@@ -345,7 +351,7 @@ def _csv_grid(path: Path, check: Callable[[], None], max_rows: int) -> list[list
         dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
     grid: list[list[str]] = []
     try:
-        if breaks > max_rows:  # quoted fields may hold line breaks: count the real rows, keeping none
+        if breaks > max_rows and stop_after is None:  # quoted fields may hold line breaks: count the real rows, keeping none
             with path.open("r", encoding=encoding, errors="replace", newline="") as handle:
                 for index, _row in enumerate(csv.reader(handle, dialect)):
                     if index >= max_rows:
@@ -354,6 +360,8 @@ def _csv_grid(path: Path, check: Callable[[], None], max_rows: int) -> list[list
                         check()
         with path.open("r", encoding=encoding, errors="replace", newline="") as handle:
             for index, row in enumerate(csv.reader(handle, dialect)):
+                if stop_after is not None and index >= stop_after:
+                    break
                 if index % 5000 == 0:
                     check()
                 if index >= max_rows:
@@ -508,17 +516,39 @@ def _caption_above(blocks: Sequence[TextBlock], region: Region) -> str:
     return ""
 
 
+class _SheetCells(Sequence[tuple[CellRef, ...]]):
+    """A table's cell map computed row by row when asked (the last row kept), not held whole: a
+    100,000-row sheet would otherwise hold a CellRef per cell."""
+
+    def __init__(self, number: int, region: Region) -> None:
+        self.number = number
+        self.region = region
+        self._last: tuple[int, tuple[CellRef, ...]] | None = None
+
+    def __len__(self) -> int:
+        return self.region[2] - self.region[0]
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if self._last is None or self._last[0] != index:
+            r0, c0, _r1, c1 = self.region
+            row = r0 + index
+            self._last = (index, tuple(CellRef(index, c - c0, self.number, cell_box(row, c)) for c in range(c0, c1)))
+        return self._last[1]
+
+
 def _table(grid: Sequence[Sequence[str]], number: int, region: Region, caption: str, extractor: str) -> ExtractedTable:
     r0, c0, r1, c1 = region
-    rows = []
-    cells = []
-    for r in range(r0, r1):
-        line = grid[r]
-        rows.append(tuple(line[c] if c < len(line) else "" for c in range(c0, c1)))
-        cells.append(tuple(CellRef(r - r0, c - c0, number, cell_box(r, c)) for c in range(c0, c1)))
+    rows = tuple(tuple(grid[r][c] if c < len(grid[r]) else "" for c in range(c0, c1)) for r in range(r0, r1))
+    cells: Any = _SheetCells(number, region)  # stands in for ExtractedTable's tuple of rows
     return ExtractedTable(
-        page=number, bbox=cell_box(r0, c0, r1 - r0, c1 - c0), rows=tuple(rows), header_rows=_header_rows(rows),
-        cells=tuple(cells), caption=caption, extractor=extractor, pages=(number,),
+        page=number, bbox=cell_box(r0, c0, r1 - r0, c1 - c0), rows=rows, header_rows=_header_rows(rows),
+        cells=cells, caption=caption, extractor=extractor, pages=(number,),
     )
 
 
@@ -579,7 +609,7 @@ def sheet_window(path: Path, sheet: str, around: Sequence[BBox] = (), max_rows: 
     try:
         if sheet not in book.sheet_names:
             raise SpreadsheetError(f"{path.name} has no sheet named '{sheet}' any more (it was changed after it was added).")
-        grid = book.grid(sheet, max_rows=max(MAX_ROWS, first_row + max_rows))
+        grid = book.grid(sheet, max_rows=10 * MAX_ROWS, stop_after=first_row + max_rows)
         sheets = tuple(book.sheet_names)
     finally:
         book.close()

@@ -1,5 +1,5 @@
 """OCR of scanned pages, for real (RapidOCR's ONNX models, real scans): the text layer puts words where
-the scan shows them; a scanned report's table becomes a typed SQL table; the shared scanned sample is read
+the scan shows them; a scanned report's ruled table becomes a typed SQL table (rulings from the image); the shared scanned sample is read
 with its figures right; cancelling a 20-page scan stops within a second and keeps nothing."""
 
 from __future__ import annotations
@@ -61,13 +61,17 @@ def budget_report() -> pymupdf.Document:
     return doc
 
 
-def test_text_layer_places_invisible_words_inside_their_line_boxes() -> None:
+def test_text_layer_places_invisible_words_and_rulings_where_the_scan_shows_them() -> None:
     source = pymupdf.open()
     page = source.new_page(width=400, height=300)
     page.draw_rect(pymupdf.Rect(20, 20, 380, 280), color=(0, 0, 0), fill=(0.9, 0.9, 0.8))
     lines = [OcrLine("Total revenue 2,131.39", (50.0, 100.0, 250.0, 114.0), 0.99),
              OcrLine("(4.8%)", (300.0, 100.0, 340.0, 114.0), 0.98)]
-    copy = text_layer_copy(source, 1, lines)
+    rulings = [(40.0, 95.0, 360.0, 95.0), (40.0, 118.0, 360.0, 118.0), (280.0, 95.0, 280.0, 118.0)]
+    copy = text_layer_copy(source, 1, lines, rulings)
+    drawn = [item for path in copy[0].get_drawings() for item in path["items"] if item[0] == "l"]
+    assert sorted((round(a.x), round(a.y), round(b.x), round(b.y)) for _, a, b in drawn) == [
+        (40, 95, 360, 95), (40, 118, 360, 118), (280, 95, 280, 118)]
     words = copy[0].get_text("words")
     assert [w[4] for w in words] == ["Total", "revenue", "2,131.39", "(4.8%)"]
     for x0, y0, x1, y1, text, *_ in words:
@@ -87,6 +91,11 @@ def test_scanned_report_table_becomes_a_typed_sql_table(tmp_path: Path, library:
     assert result.status == "added" and result.ocr_pages == (1,) and result.tables == 1
     assert "read by OCR" in result.message
     (table,) = library.tables()
+    # The rulings seen in the image are given to the ruled-table extractors, as a born-digital page's are:
+    # the grid, its caption and its unit come out as they would from the original.
+    assert table.extractor in ("camelot-lattice", "pymupdf"), table.extractor
+    assert "Budget by department" in table.caption and table.unit == "$ thousand"
+    assert [c.name for c in table.schema.columns] == ["department", "y2023", "y2024", "change"]
     types = {c.name: c.type for c in table.schema.columns}
     assert types.get("y2023") == "INTEGER" and types.get("y2024") == "INTEGER" and types.get("change") == "REAL"
     rows = library.conn.execute(f'SELECT department, y2023, y2024, change FROM "{table.name}" ORDER BY _row').fetchall()
