@@ -40,6 +40,7 @@ from core.answering import sentences
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
 from core.answering.table_choice import label_words, question_words, rank_tables
+from core.answering.vocabulary import statements_asked
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
@@ -428,9 +429,10 @@ class Answerer:
         return parse_json_object(reply.text)
 
     def _needs_table_arithmetic(self, run: _Run) -> bool:
-        """Arithmetic over a table (by the question's wording) with no step taken yet: SQL must come first."""
+        """Arithmetic over a table (by the question's wording), or a figure from a statement the question
+        names ("... shown in the cash flow statement"), with no step taken yet: SQL must come first."""
         return (not run.steps and bool(run.context.tables) and not ops.asks_for_explanation(run.question)
-                and ops.operation_hint(run.question) in _ARITHMETIC)
+                and (ops.operation_hint(run.question) in _ARITHMETIC or bool(statements_asked(run.question))))
 
     def _decompose(self, run: _Run) -> tuple[str, str]:
         must_ask = self._needs_table_arithmetic(run)
@@ -539,6 +541,17 @@ class Answerer:
         schema = ops.operation_schema(view, rows, columns, allowed)
         repairs: list[str] = []
         outcome = SqlOutcome(view.info)
+        decided = ops.decided_lookup(view, run.question) if subquery == run.question else None
+        if decided is not None:  # one year, one clearly named row: no model call needed
+            sql = ops.compile_sql(view, decided)
+            result = self.sql_runner.run(sql)
+            answer = ops.describe_result(view, decided, result.columns, result.rows)
+            if answer and not ops.sql_is_empty(result.rows):
+                outcome.sql, outcome.result, outcome.answer = sql, result, answer
+                outcome.words = ops.describe_in_words(view, decided, result.columns, result.rows,
+                                                      ops.wanted_scale(run.question))
+                outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(decided, result.rows))
+                return outcome
         for _attempt in range(1 + MAX_REPAIRS):
             raw: dict[str, Any] | str = ""
             try:

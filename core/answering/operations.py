@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.answering.vocabulary import report_words
+from core.answering.vocabulary import is_statement, report_words
 from core.db import quote_identifier
 from core.library import Library, TableInfo
 from core.retrieval import STOPWORDS
@@ -422,6 +422,8 @@ class OperationChoice:
     """A ranking of a change by percent rather than by amount (only when the question asks for one)."""
 
 
+MIN_DECIDED_OVERLAP = 2
+"""Words a row label must share with a question for code to pick it without the model (see decided_lookup)."""
 _ASKS_PERCENT = re.compile(r"percent|%", re.IGNORECASE)
 
 
@@ -472,6 +474,29 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str) -> Operat
         cells = _newer_first(cells, question)
     percent = operation in RANKINGS and len(cells) == 2 and asks_percent(question)
     return OperationChoice(operation, tuple(cells), percent)
+
+
+def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
+    """A lookup code can decide without the model: the question hints at no operation, names one year that
+    exactly one value column is for, and one row's label shares clearly more of the question's words (with
+    the words reports use for the names it uses) than any other row. Else None: the model chooses."""
+    if operation_hint(question, [r.label for r in view.rows]) is not None:
+        return None
+    years = set(_YEAR.findall(question))
+    if len(years) != 1:
+        return None
+    year = years.pop()
+    columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
+    if len(columns) != 1:
+        return None
+    asked = words(f"{question} {report_words(question)}")
+    scored = sorted(((len(asked & words(r.label)), r) for r in view.rows), key=lambda item: -item[0])
+    if not scored or scored[0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
+        return None
+    row = scored[0][1]
+    if not is_number(view.values.get(row.row, ())[view.column_position(columns[0].name)] if row.row in view.values else None):
+        return None
+    return OperationChoice("lookup", (CellChoice(row.row, row.label, columns[0].name),))
 
 
 def _year(text: str) -> int | None:
@@ -608,6 +633,12 @@ def sql_is_empty(rows: Sequence[Sequence[Any]]) -> bool:
 MAX_NAMED_ROWS = 6
 
 
+def is_cash_flow_statement(view: TableView) -> bool:
+    """Whether the table is a statement of cash flows (where a negative figure is money paid out)."""
+    info = view.info
+    return is_statement("cash_flows", f"{info.caption} {info.heading} {info.name}")
+
+
 def column_title(view: TableView, name: str) -> str:
     """A column as the page heads it ("2014-15"), else its SQL name made readable."""
     column = next((c for c in view.info.schema.columns if c.name == name), None)
@@ -699,6 +730,12 @@ def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequenc
             if row is not None and cell.column in columns:
                 value = row[list(columns).index(cell.column)]
                 scale = view.cell_scale(cell.row, cell.column)
+                if is_number(value) and float(value) < 0 and is_cash_flow_statement(view):
+                    # A cash-flow statement prints money going out in brackets: say it as an outflow.
+                    spent = -float(value)
+                    parts.append(f"{name}: an outflow of {amount(view, spent, scale)}{in_scale(view, spent, scale, wanted)}"
+                                 f" (printed as ({format_number(spent)}))")
+                    continue
                 parts.append(f"{name}: {amount(view, value, scale)}{in_scale(view, value, scale, wanted)}")
         if len(parts) > 1 and len({c.row for c in cells}) == 1 and len(names) == len(parts):
             return f"{cells[0].label}: " + "; ".join(parts)

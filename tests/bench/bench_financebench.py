@@ -153,33 +153,31 @@ def question_scale(question: str) -> str:
     return ""
 
 
-def answer_figure(answer: str, scale: str) -> float | None:
-    """The answer's first figure, in the scale the question names (from the unit printed after it)."""
-    match = _NUMBER.search(answer.replace("\u2212", "-"))
-    if match is None:
-        return None
-    parsed = _parse(match.group(0))
-    if parsed is None:
-        return None
-    value, _ = parsed
-    unit = (match.group(1) or "").lower()
-    unit = {"bn": "billion", "b": "billion", "mn": "million", "m": "million", "k": "thousand"}.get(unit, unit)
-    if unit in _SCALES and scale in _SCALES:
-        value = value * _SCALES[unit] / _SCALES[scale]
-    return value
+def answer_figures(answer: str, scale: str) -> list[float]:
+    """Every figure the answer holds, in the scale the question names (from the unit printed after it)."""
+    figures = []
+    for match in _NUMBER.finditer(answer.replace("\u2212", "-")):
+        parsed = _parse(match.group(0))
+        if parsed is None:
+            continue
+        value, _ = parsed
+        unit = (match.group(1) or "").lower()
+        unit = {"bn": "billion", "b": "billion", "mn": "million", "m": "million", "k": "thousand"}.get(unit, unit)
+        if unit in _SCALES and scale in _SCALES:
+            value = value * _SCALES[unit] / _SCALES[scale]
+        figures.append(value)
+    return figures
 
 
 def score(answer: str, gold: str, question: str) -> tuple[bool, bool]:
-    """(exact, within 1 %) for a numeric gold answer."""
+    """(exact, within 1 %) for a numeric gold answer: the answer holds the gold figure, sign included."""
     parsed = _parse(gold.replace("%", ""))
     if parsed is None:
         return False, False
     target, decimals = parsed
-    figure = answer_figure(answer, question_scale(question))
-    if figure is None:
-        return False, False
-    exact = abs(figure - target) <= 0.5 * 10 ** (-decimals) + 1e-9
-    lenient = abs(figure - target) <= 0.01 * abs(target) + 1e-9
+    figures = answer_figures(answer, question_scale(question))
+    exact = any(abs(f - target) <= 0.5 * 10 ** (-decimals) + 1e-9 for f in figures)
+    lenient = any(abs(f - target) <= 0.01 * abs(target) + 1e-9 for f in figures)
     return exact, lenient
 
 

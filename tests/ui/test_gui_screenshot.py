@@ -38,7 +38,7 @@ def _scripted_reply(body: dict[str, Any]) -> str:
     if "action" in properties:
         return json.dumps({"action": "ask", "text": QUESTION})
     if "sql" in properties:
-        table = re.search(r"\b(budget_p1_\w+)", prompt)
+        table = re.search(r"\b(\w+_p1_budget\w*)", prompt)  # "<document title>_p1_budget_by_department"
         assert table, "the prompt should name the budget table"
         return json.dumps({"sql": f'SELECT SUM("y2024") AS total FROM "{table.group(1)}" '
                                   "WHERE department IN ('Parks', 'Roads')"})
