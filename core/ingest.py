@@ -42,7 +42,8 @@ from core.spreadsheets import (
     Workbook,
     open_workbook,
 )
-from core.table_typing import table_name, type_table
+from core.table_naming import table_name
+from core.table_typing import type_table
 from models.protocols import Embedder
 from models.types import BBox, ExtractedTable, ProgressEvent, TextBlock
 

@@ -329,7 +329,7 @@ class DocumentWriter:
         )
 
     def taken_table_names(self) -> set[str]:
-        # Every table in the file; core.table_typing.table_name also refuses the schema's own names.
+        # Every table in the file; core.table_naming.table_name also refuses the schema's own names.
         return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
 
     def add_table(

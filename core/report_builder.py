@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pymupdf
 
-from core.table_typing import is_null_text, parse_number
+from core.report_values import is_null_text, parse_number
 
 BBox = tuple[float, float, float, float]
 

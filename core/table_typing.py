@@ -1,9 +1,10 @@
-"""Typing extracted tables: report-notation numbers, units and scales, SQL-ready column and table names.
+"""Typing extracted tables: which rows are headers, what each column is called, its SQLite type and unit,
+and the typed value of every body cell.
 
-Owns the step between "a grid of cell texts" (``ExtractedTable``) and "a table a small LLM can query":
-which rows are headers, what each column is called, which SQLite type it gets, what unit its numbers
-are in, and the typed value of every body cell. It does not store anything; the storage layer creates
-the SQL table from a ``TypedTable`` and keeps every raw cell text beside it.
+Owns the step between "a grid of cell texts" (``ExtractedTable``) and "a table a small LLM can query".
+It does not store anything; the storage layer creates the SQL table from a ``TypedTable`` and keeps
+every raw cell text beside it. Report values are read by ``core.report_values``; table and identifier
+names come from ``core.table_naming``.
 
 Columns of a ``TypedTable`` correspond one to one, by position, to the columns of the extracted table.
 """
@@ -11,396 +12,32 @@ Columns of a ``TypedTable`` correspond one to one, by position, to the columns o
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.report_values import (
+    SCALE_FACTORS,
+    SHORT_TEXT_WORDS,
+    SPACES,
+    YEAR,
+    detect_currency,
+    detect_scale,
+    detect_unit,
+    is_null_text,
+    is_unit_only,
+    parse_report_number,
+    strip_units,
+    unit_text,
+)
+from core.table_naming import (
+    MAX_COLUMN_NAME,
+    RESERVED_COLUMNS,
+    SQL_KEYWORDS,
+    shorten,
+    snake_case,
+)
 from models.types import ColumnSchema, ExtractedTable
-
-INTERNAL_TABLES = frozenset({
-    "documents", "pages", "text_blocks", "chunks", "chunks_fts", "embeddings", "embedding_vectors",
-    "extracted_tables", "table_columns", "table_cells", "conversations", "messages", "library_counters",
-})
-"""Tables of the library schema; an extracted table is never given one of these names."""
-
-_INTERNAL_PREFIXES = ("sqlite_", "chunks_fts_", "embedding_vectors_")  # SQLite, FTS5 and vec0 shadow tables
-
-SECTION_COLUMN = "section"
-"""The column in which a statement's rows record the section heading they stand under (see extraction.ledger)."""
-RESERVED_COLUMNS = frozenset({"_row", "rowid", "oid", "_rowid_"})
-"""Names the storage layer uses (``_row``) or SQLite resolves to the row id."""
-
-# SQLite keywords a column name must not be, or every query naming it would need quoting.
-_SQL_KEYWORD_TEXT = """
-abort action add after all alter always analyze and as asc attach autoincrement before begin between by
-cascade case cast check collate column commit conflict constraint create cross current current_date
-current_time current_timestamp database default deferrable deferred delete desc detach distinct do drop
-each else end escape except exclude exclusive exists explain fail filter first following for foreign
-from full generated glob group groups having if ignore immediate in index indexed initially inner insert
-instead intersect into is isnull join key last left like limit match materialized natural no not nothing
-notnull null nulls of offset on or order others outer over partition plan pragma preceding primary query
-raise range recursive references regexp reindex release rename replace restrict returning right rollback
-row rows savepoint select set table temp temporary then ties to transaction trigger unbounded union unique
-update using vacuum values view virtual when where window with without
-"""
-_SQL_KEYWORDS = frozenset(_SQL_KEYWORD_TEXT.split())
-
-MAX_TABLE_NAME = 48
-MAX_COLUMN_NAME = 32
-
-# --------------------------------------------------------------------------------------------------
-# Numbers in report notation
-# --------------------------------------------------------------------------------------------------
-
-_SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u200a\u202f]+")
-_MINUS = "-\u2212\u2013\u2014\u2012\ufe63\uff0d"
-_NULL_TEXTS = frozenset({"n/a", "na", "n.a.", "n.a", "nm", "n.m.", "n.m", "not applicable", "none"})
-_NULL_MARKS = re.compile(r"[\s\-\u2212\u2013\u2014\u2012.\u2026%*()]*")
-_FOOTNOTE = re.compile(
-    r"(?<=[\d%).])\s*(?:\((?:[a-z]{1,2}|\d{1,2})\)|\[\w{1,2}\]|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]+)$",
-    re.IGNORECASE,
-)
-_CURRENCIES: tuple[tuple[str, str], ...] = (
-    # (pattern, symbol recorded in units); longest first so "US$" wins over "$".
-    (r"U\.?S\.?\s?\$|US\s?\$|A\$|C\$|NZ\$|HK\$|S\$|R\$|\$|USD|AUD|CAD|dollars?", "$"),
-    (r"\u20ac|EUR|euros?", "\u20ac"),
-    (r"\u00a3|GBP|pounds?", "\u00a3"),
-    (r"\u00a5|JPY|yen", "\u00a5"),
-    (r"\u20b9|INR|Rs\.?", "\u20b9"),
-    (r"CHF", "CHF"),
-    (r"RMB|CNY", "RMB"),
-)
-_CURRENCY_PREFIX = [(re.compile(rf"^(?:{p})\s*", re.IGNORECASE), sym) for p, sym in _CURRENCIES]
-_CURRENCY_SUFFIX = [(re.compile(rf"\s*(?:{p})$", re.IGNORECASE), sym) for p, sym in _CURRENCIES]
-_SCALE_WORD_SUFFIX = re.compile(r"\s*(millions?|mn|mm|billions?|bn|thousands?)$", re.IGNORECASE)
-_SCALE_LETTER_SUFFIX = re.compile(r"\s?([mkb])$", re.IGNORECASE)  # "€3.2m": only after a currency sign
-_PERCENT_SUFFIX = re.compile(r"\s*(?:%|per\s?cent|percent|pct)$", re.IGNORECASE)
-_NUMBER = re.compile(
-    r"(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?)"
-    r"|(?P<space>\d{1,3}(?: \d{3})+(?:[.,]\d+)?)"
-    r"|(?P<euro>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,})"
-    r"|(?P<plain>\d+(?:\.\d+)?|\.\d+)"
-    r"|(?P<dcomma>\d+,\d{1,2})"
-)
-_SCALE_WORDS = {"m": "million", "mn": "million", "mm": "million", "million": "million", "millions": "million",
-                "b": "billion", "bn": "billion", "billion": "billion", "billions": "billion",
-                "k": "thousand", "thousand": "thousand", "thousands": "thousand"}
-_SCALE_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
-
-
-@dataclass(frozen=True)
-class ParsedNumber:
-    """A number read from report notation, with what the notation said about it."""
-
-    value: float
-    has_decimals: bool
-    percent: bool = False
-    currency: str = ""
-    scale: str = ""
-    leading_zero: bool = False
-
-
-def is_null_text(text: str) -> bool:
-    """True for cells that mean "no value": blank, dashes, ellipses, "n/a", "nm"."""
-    collapsed = _SPACES.sub(" ", text).strip().strip("$\u20ac\u00a3\u00a5\u20b9").strip()
-    return bool(_NULL_MARKS.fullmatch(collapsed)) or collapsed.lower() in _NULL_TEXTS
-
-
-def parse_report_number(text: str) -> ParsedNumber | None:
-    """Read a number as reports print it, keeping its sign, percent, currency and scale suffix."""
-    s = _SPACES.sub(" ", text).strip()
-    if not s or is_null_text(s):
-        return None
-    while (marker := _FOOTNOTE.search(s)) is not None:
-        s = s[: marker.start()].rstrip()
-    negative = percent = False
-    currency = scale = ""
-    for _ in range(8):  # peel the wrappers, whatever their order: signs, currency, brackets, %, scale
-        before = s
-        if s.startswith("+"):
-            s = s[1:].lstrip()
-        elif s[:1] and s[0] in _MINUS:
-            negative, s = True, s[1:].lstrip()
-        elif len(s) > 1 and s[-1] in _MINUS:
-            negative, s = True, s[:-1].rstrip()
-        elif s.startswith("(") and s.endswith(")"):
-            negative, s = True, s[1:-1].strip()
-        elif (found := _match_currency(s)) is not None:
-            currency, s = found
-        elif (m := _PERCENT_SUFFIX.search(s)) is not None and m.start() > 0:
-            percent, s = True, s[: m.start()]
-        elif (m := _scale_suffix(s, after_currency=bool(currency))) is not None:
-            scale, s = _SCALE_WORDS[m.group(1).lower()], s[: m.start()]
-        if s == before:
-            break
-    m = _NUMBER.fullmatch(s)
-    if m is None:
-        return None
-    kind = m.lastgroup
-    if kind == "comma":
-        digits = s.replace(",", "")
-    elif kind == "space":
-        digits = s.replace(" ", "").replace(",", ".")
-    elif kind == "euro":
-        digits = s.replace(".", "").replace(",", ".")
-    elif kind == "dcomma":
-        digits = s.replace(",", ".")
-    else:
-        digits = s
-    value = float(digits)
-    return ParsedNumber(
-        value=-value if negative else value,
-        has_decimals="." in digits,
-        percent=percent,
-        currency=currency,
-        scale=scale,
-        leading_zero=bool(re.match(r"0\d", digits)),
-    )
-
-
-def _match_currency(s: str) -> tuple[str, str] | None:
-    """A currency sign or code before or after the number: its symbol and the text without it."""
-    for pattern, symbol in (*_CURRENCY_PREFIX, *_CURRENCY_SUFFIX):
-        m = pattern.search(s)
-        if m is not None and m.group(0).strip() and len(m.group(0)) < len(s):
-            return symbol, (s[m.end():] if m.start() == 0 else s[: m.start()]).strip()
-    return None
-
-
-def _scale_suffix(s: str, *, after_currency: bool) -> re.Match[str] | None:
-    m = _SCALE_WORD_SUFFIX.search(s)
-    if m is None and after_currency:
-        m = _SCALE_LETTER_SUFFIX.search(s)
-    return m if m is not None and m.start() > 0 else None
-
-
-def parse_number(text: str) -> float | None:
-    """The value of a cell in report notation, or None when it holds no number.
-
-    "1,234" -> 1234; "$ 1,452.4" -> 1452.4; "(1,234)" -> -1234; "−5" -> -5; "12.5%" -> 12.5;
-    "€3.2m" -> 3.2 (the scale belongs to the unit); "1 234" -> 1234; "—", "n/a", "..." -> None;
-    "1,234(a)" -> 1234; "Q3 2019" -> None.
-    """
-    parsed = parse_report_number(text)
-    return None if parsed is None else parsed.value
-
-
-# --------------------------------------------------------------------------------------------------
-# Units and scales
-# --------------------------------------------------------------------------------------------------
-
-_LOOSE_SCALES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("billion", re.compile(r"\bbillions?\b|\bbn\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?b\b", re.IGNORECASE)),
-    ("million", re.compile(r"\bmillions?\b|\bmn\b|\bmm\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?m\b", re.IGNORECASE)),
-    ("thousand", re.compile(r"\bthousands?\b|['\u2019\u2018]000s?\b|\$\s?000s?\b|\b000s\b|"
-                            r"(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?k\b", re.IGNORECASE)),
-    ("percent", re.compile(r"%|\bper\s?cent\b|\bpercent(?:age)?\b|\bpct\b", re.IGNORECASE)),
-)
-_UNIT_PHRASE = re.compile(
-    r"\((?P<inner>[^()]{1,48})\)"
-    r"|\b(?:amounts?\s+|figures\s+|expressed\s+|stated\s+)?in\s+(?:[^\s.,;()]+\s+){0,3}?"
-    r"(?:millions|thousands|billions|per\s?cent|percent)\b"
-    r"(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros|pounds))?"
-    r"|['\u2019\u2018]000s?\b",
-    re.IGNORECASE,
-)
-_SHORT_TEXT_WORDS = 6
-
-
-def _unit_phrases(text: str) -> list[str]:
-    """The parts of a text that may state a unit: all of a short label, only unit phrases of prose."""
-    text = _SPACES.sub(" ", text).strip()
-    if len(text.split()) <= _SHORT_TEXT_WORDS:
-        return [text] if text else []
-    phrases = []
-    for m in _UNIT_PHRASE.finditer(text):
-        inner = m.group("inner")
-        if inner is None:
-            phrases.append(m.group(0))
-        elif is_unit_only(inner) or len(inner.split()) <= 4:
-            phrases.append(inner)
-    return phrases
-
-
-def _loose_scale(text: str) -> str:
-    for scale, pattern in _LOOSE_SCALES:
-        if pattern.search(text):
-            return scale
-    return ""
-
-
-def _loose_currency(text: str) -> str:
-    for pattern, symbol in _CURRENCY_WORDS:
-        if pattern.search(text):
-            return symbol
-    return ""
-
-
-_CURRENCY_WORDS = [
-    (re.compile(r"\$|\b(?:USD|AUD|CAD)(?:m|mn|bn|k)?\b|\bdollars?\b", re.IGNORECASE), "$"),
-    (re.compile(r"\u20ac|\bEUR(?:m|mn|bn|k)?\b|\beuros?\b", re.IGNORECASE), "\u20ac"),
-    (re.compile(r"\u00a3|\bGBP(?:m|mn|bn|k)?\b|\bpounds? sterling\b", re.IGNORECASE), "\u00a3"),
-    (re.compile(r"\u00a5|\bJPY\b|\byen\b", re.IGNORECASE), "\u00a5"),
-    (re.compile(r"\u20b9|\bINR\b", re.IGNORECASE), "\u20b9"),
-    (re.compile(r"\bCHF\b"), "CHF"),
-    (re.compile(r"\b(?:RMB|CNY)", re.IGNORECASE), "RMB"),
-]
-
-
-def detect_scale(text: str) -> str:
-    """The scale a label or caption states: "million", "thousand", "billion", "percent" or "".
-
-    Short texts (headers, unit rows) are read whole: "€m", "$'000", "% change". In longer texts
-    (captions, paragraphs) only unit phrases count, "(in millions)", "in € billions", "($ in
-    thousands)", so a sentence mentioning "5%" or "$3 million" does not set a scale.
-    """
-    for phrase in _unit_phrases(text):
-        if scale := _loose_scale(phrase):
-            return scale
-    return ""
-
-
-def detect_currency(text: str) -> str:
-    """The currency a label or caption states ("$", "€", "£", "¥", "₹", "CHF") or ""; same rules as scale."""
-    for phrase in _unit_phrases(text):
-        if currency := _loose_currency(phrase):
-            return currency
-    return ""
-
-
-def detect_unit(text: str) -> str:
-    """Currency and scale together, as units are recorded: "$ million", "€ thousand", "percent", "million"."""
-    for phrase in _unit_phrases(text):
-        scale = _loose_scale(phrase)
-        currency = _loose_currency(phrase)
-        if scale or currency:
-            return _unit(currency, scale)
-    return ""
-
-
-def _unit(currency: str, scale: str) -> str:
-    if scale == "percent":
-        return "percent"
-    return " ".join(part for part in (currency, scale) if part)
-
-
-_UNIT_TOKENS = re.compile(
-    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000s?\b"
-    r"|\b(?:usd|eur|gbp|aud|cad|chf|rmb|cny)(?:m|mn|bn|k)\b|\b(?:rmb|cny)"
-    r"|\b(?:usd|eur|gbp|jpy|inr|chf|aud|cad|dollars?|euros?|pounds?|sterling|in|of|millions?|thousands?|"
-    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per share(?: data| amounts)?"
-    r"|figures|expressed|for|all)\b",
-    re.IGNORECASE,
-)
-
-
-def is_unit_only(text: str) -> bool:
-    """True when a text states nothing but a unit: "€m", "$'000", "%", "(in millions)", "U.S. $ in thousands"."""
-    if not re.search(r"[$\u20ac\u00a3\u00a5\u20b9%]|000|\b(?:millions?|thousands?|billions?|m|bn|mn|percent|"
-                     r"per\s?cent|(?:usd|eur|gbp)(?:m|mn|bn|k)?)\b", text, re.IGNORECASE):
-        return False
-    residue = _UNIT_TOKENS.sub(" ", text)
-    return not re.search(r"[^\W_]", residue)
-
-
-def _strip_units(text: str) -> str:
-    """A header with its unit wording removed: "Revenue ($ millions)" -> "Revenue", "2019 €m" -> "2019"."""
-    if is_unit_only(text):
-        return ""
-    text = re.sub(r"\(([^()]*)\)", lambda m: " " if is_unit_only(m.group(1)) else m.group(0), text)
-    text = re.sub(r"\b(?:in|amounts? in)\s+(?:[$\u20ac\u00a3]\s*)?(?:millions|thousands|billions)\b", " ", text,
-                  flags=re.IGNORECASE)
-    words = [w for w in text.split() if not is_unit_only(w)]
-    return " ".join(words).strip(" ,;:-\u2013")
-
-
-# --------------------------------------------------------------------------------------------------
-# Names
-# --------------------------------------------------------------------------------------------------
-
-
-def snake_case(text: str, *, digit_prefix: str = "n_", fallback: str = "field") -> str:
-    """A lower-case ASCII SQLite identifier: "Revenue by Segment (€)" -> "revenue_by_segment".
-
-    Accents are folded ("Région" -> "region"), "%" reads as "pct", "&" as "and"; a name that would start
-    with a digit gets ``digit_prefix``; a text with no letters or digits gives ``fallback``.
-    """
-    text = text.replace("%", " pct ").replace("&", " and ").replace("#", " number ")
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    name = re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
-    if not name:
-        return fallback
-    if name[0].isdigit():
-        name = f"{digit_prefix}{name}"
-    return name
-
-
-def _shorten(name: str, limit: int) -> str:
-    """Cut a snake_case name at a word boundary so it fits ``limit`` characters."""
-    if len(name) <= limit:
-        return name
-    cut = name[:limit]
-    if "_" in cut and name[limit] != "_":
-        cut = cut[: cut.rindex("_")]
-    return cut.rstrip("_")
-
-
-_STATEMENT = re.compile(
-    r"\b(?:statements?\s+of\s+(?:consolidated\s+)?(?:cash\s*flow\s?s?|income|earnings|operations|financial\s+position|"
-    r"comprehensive\s+(?:income|loss|earnings)(?:\s*\(loss\))?|(?:changes\s+in\s+)?(?:stockholders|shareholders)\W{0,2}\s*equity|"
-    r"(?:changes\s+in\s+)?equity|activities|(?:changes\s+in\s+)?net\s+assets|revenues?\s+and\s+expenditures?)|"
-    r"balance\s*shee\s?ts?|income\s+statements?|cash\s*flow\s+statements?)",
-    re.IGNORECASE,
-)
-
-
-def statement_title(caption: str) -> str:
-    """The financial statement a caption names ("Statement of Cash Flows", "Balance Sheets"), or ""."""
-    found = _STATEMENT.search(caption)
-    if found is None:
-        return ""
-    text = " ".join(found.group(0).split())
-    text = re.sub(r"(?i)\bflow s\b", "Flows", re.sub(r"(?i)\bshee ts?\b", "Sheets", text))
-    return text[0].upper() + text[1:]
-
-
-_TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
-
-
-def table_name(document_title: str, caption: str, page: int, index_on_page: int, taken: set[str]) -> str:
-    """A stable, readable, unique SQL name for an extracted table: "annual_report_p3_revenue_by_segment".
-
-    Built from the document title (its first words), the page and the caption (without "Table 3:" and
-    unit wording), or ``table_<n>`` (``index_on_page`` counts from 0) when there is no caption. At most
-    48 characters, never one of the library's own tables, never in ``taken`` (compared without case;
-    ``_2``, ``_3``... are appended). ``taken`` is not modified.
-    """
-    document = _shorten(snake_case(document_title, digit_prefix="doc_", fallback="doc"), 20)
-    caption_text = statement_title(caption) or _strip_units(
-        _TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
-    subject = snake_case(caption_text, digit_prefix="t_", fallback="") if caption_text else ""
-    subject = re.sub(r"^(?:the|a|an)_", "", subject)
-    middle = f"{document}_p{page}"
-    if not subject:
-        subject = f"table_{index_on_page + 1}"
-    room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
-    base = f"{middle}_{_shorten(subject, max(room, 6))}"
-    base = _shorten(base, MAX_TABLE_NAME - 3)
-    taken_lower = {name.lower() for name in taken}
-
-    def free(name: str) -> bool:
-        lower = name.lower()
-        return (lower not in taken_lower and lower not in INTERNAL_TABLES
-                and not lower.startswith(_INTERNAL_PREFIXES))
-
-    if free(base):
-        return base
-    number = 2
-    while not free(f"{base}_{number}"):
-        number += 1
-    return f"{base}_{number}"
-
 
 # --------------------------------------------------------------------------------------------------
 # Typing a table
@@ -419,7 +56,7 @@ class TypedTable:
     """How many leading rows were read as headers (may exceed the extractor's count, see type_table)."""
 
 
-_YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d{2})(?:\s?[/\-\u2013]\s?(\d{2}|(?:19|20)\d{2}))?(?![\d.,])")
+_YEAR = YEAR
 _FY = re.compile(r"\bFY\s?'?(\d{2}|(?:19|20)\d{2})\b|\bfiscal\b|\bfinancial year\b", re.IGNORECASE)
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -440,7 +77,7 @@ _HEADER_FOOTNOTE = re.compile(r"(?<=[A-Za-z]{3})\d{1,2}\b|\((?:[a-z]|\d{1,2}|[iv
 
 
 def _clean(text: object) -> str:
-    return _SPACES.sub(" ", str(text or "")).strip()
+    return SPACES.sub(" ", str(text or "")).strip()
 
 
 def _despace_digits(text: str) -> str:
@@ -454,7 +91,7 @@ def _words(text: str) -> bool:
 
 def _year_cell(text: str) -> bool:
     """A header cell that is just a period: "2019", "FY2019", "2019/20", "30 June 2019", "2019 €m"."""
-    text = _despace_digits(_strip_units(_clean(text)))
+    text = _despace_digits(strip_units(_clean(text)))
     if not _YEAR.search(text) and not _FY.search(text):
         return False
     residue = _QUARTER.sub(" ", _MONTH.sub(" ", _YEAR.sub(" ", _FY.sub(" ", text))))
@@ -567,7 +204,7 @@ class _ColumnFacts:
 
     @property
     def unit(self) -> str:
-        return "" if self.kind == "TEXT" else _unit(self.currency, self.scale)
+        return "" if self.kind == "TEXT" else unit_text(self.currency, self.scale)
 
     @property
     def header(self) -> str:
@@ -594,7 +231,7 @@ def type_table(table: ExtractedTable, context: str = "") -> TypedTable:
         if row and row[0] and is_unit_only(row[0]):
             table_unit = table_unit or detect_unit(row[0])
             row[0] = ""
-        elif row and len(row[0].split()) > _SHORT_TEXT_WORDS:  # "All figures in USD '000, except ..."
+        elif row and len(row[0].split()) > SHORT_TEXT_WORDS:  # "All figures in USD '000, except ..."
             table_unit = table_unit or detect_unit(row[0])
     if not table_unit and context:
         table_unit = detect_unit(context)
@@ -652,7 +289,7 @@ def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
         if p is None:
             values.append(None)
             continue
-        value = p.value * _SCALE_FACTORS[p.scale] if mixed else p.value
+        value = p.value * SCALE_FACTORS[p.scale] if mixed else p.value
         values.append(int(value) if kind == "INTEGER" and value == int(value) else float(value))
     if kind == "INTEGER" and any(isinstance(v, float) for v in values):
         kind = "REAL"
@@ -685,7 +322,7 @@ def _apply_header_units(column: _ColumnFacts) -> None:
 
 def _name_text(text: str) -> str:
     """A header part reduced to what names the column: no units, footnote marks or asides in brackets."""
-    text = _strip_units(_HEADER_FOOTNOTE.sub(" ", _despace_digits(text)))
+    text = strip_units(_HEADER_FOOTNOTE.sub(" ", _despace_digits(text)))
     without_asides = _clean(re.sub(r"\([^()]*\)", " ", text))
     return without_asides if _words(without_asides) else ""
 
@@ -724,7 +361,7 @@ def _name_columns(facts: list[_ColumnFacts]) -> list[str]:
         if (left is not None and column.bottom_blank and column.scale == "percent" and not left.bottom_blank
                 and left.kind != "TEXT" and left.scale != "percent" and not names[i - 1].startswith("col_")
                 and all(part.shared for part in column.parts)):
-            names[i] = _shorten(f"{names[i - 1]}_pct", MAX_COLUMN_NAME)
+            names[i] = shorten(f"{names[i - 1]}_pct", MAX_COLUMN_NAME)
     # Long headers cut to the same name ("Total Number of Shares Purchased [as Part of ...]"): keep the
     # first words and add the words only this column has.
     for name in set(names):
@@ -749,7 +386,7 @@ def _by_period_on_the_left(name: str, group: list[int], names: list[str]) -> lis
         left = next((n for n in reversed(names[:i]) if re.fullmatch(r"(?:f?y|q[1-4]_)\d{4}(?:_\d{2,4})?", n)), "")
         periods.append(left)
     if all(periods) and len(set(periods)) == len(periods):
-        return [_shorten(f"{name}_{period}", MAX_COLUMN_NAME) for period in periods]
+        return [shorten(f"{name}_{period}", MAX_COLUMN_NAME) for period in periods]
     return [name] * len(group)
 
 
@@ -767,7 +404,7 @@ def _distinct_words_name(column: _ColumnFacts, others: list[_ColumnFacts]) -> st
     extra = [w for w in words if w not in seen and w not in _STOP_WORDS]
     if not extra:
         return ""
-    return _shorten("_".join(words[:2] + extra), MAX_COLUMN_NAME + 8)
+    return shorten("_".join(words[:2] + extra), MAX_COLUMN_NAME + 8)
 
 
 def _base_name(column: _ColumnFacts, position: int) -> str:
@@ -789,7 +426,7 @@ def _base_name(column: _ColumnFacts, position: int) -> str:
     name = _period_name(text, fiscal=fiscal) or _word_name(text)
     if column.header_percent and not _PCT_WORDS.search(name.replace("_", " ")):
         name = f"pct_{name}"
-    return _safe_column_name(_shorten(name, MAX_COLUMN_NAME))
+    return _safe_column_name(shorten(name, MAX_COLUMN_NAME))
 
 
 def _period_name(text: str, *, fiscal: bool = False) -> str:
@@ -823,13 +460,13 @@ def _word_name(text: str, fallback: str = "value", limit: int = MAX_COLUMN_NAME)
     if len(name) > limit:
         kept = [w for w in name.split("_") if w not in _STOP_WORDS]
         name = "_".join(kept) or name
-    return _shorten(name, limit)
+    return shorten(name, limit)
 
 
 def _safe_column_name(name: str) -> str:
     if name in RESERVED_COLUMNS:
         return f"{name.strip('_')}_col"
-    if name in _SQL_KEYWORDS:
+    if name in SQL_KEYWORDS:
         return f"{name}_value"
     return name
 
@@ -838,9 +475,9 @@ def _qualified(name: str, upper: str, fiscal: bool) -> str:
     """``name`` told apart by an upper header part: a period goes after it, anything else before it."""
     period = _period_name(upper, fiscal=fiscal)
     if period:
-        return _safe_column_name(f"{_shorten(name, MAX_COLUMN_NAME - len(period) - 1)}_{period}")
+        return _safe_column_name(f"{shorten(name, MAX_COLUMN_NAME - len(period) - 1)}_{period}")
     room = max(MAX_COLUMN_NAME - len(name) - 1, 12)
-    return _safe_column_name(_shorten(f"{_shorten(_word_name(upper), room)}_{name}", MAX_COLUMN_NAME + 8))
+    return _safe_column_name(shorten(f"{shorten(_word_name(upper), room)}_{name}", MAX_COLUMN_NAME + 8))
 
 
 def _disambiguate(name: str, group: list[_ColumnFacts]) -> list[str]:

@@ -20,8 +20,9 @@ from typing import Any
 from core.answering.vocabulary import is_statement, report_words
 from core.db import quote_identifier
 from core.library import Library, TableInfo
+from core.report_values import YEAR_WORD, detect_currency, detect_scale
 from core.retrieval import STOPWORDS
-from core.table_typing import SECTION_COLUMN, detect_currency, detect_scale
+from core.table_naming import SECTION_COLUMN
 from models.types import ColumnSchema
 
 OPERATIONS: dict[str, str] = {
@@ -47,7 +48,7 @@ MAX_COLUMN_CHOICES = 10
 MAX_CELLS = 8
 
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
-_YEAR = re.compile(r"(?<!\d)(19\d\d|20\d\d)(?!\d)")
+_YEAR = YEAR_WORD
 # Words that name no particular row or column, on top of the search stopwords.
 _STOP = STOPWORDS | {"between", "during", "year", "years", "total", "value", "amount"}
 _SCALE_WORDS = ("thousand", "million", "billion", "crore", "lakh")

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from core.answering.operations import TableView, words
 from core.answering.vocabulary import is_statement, report_words, statements_asked
+from core.report_values import YEAR_WORD
 from models.types import Chunk
 
 RRF_K = 60
@@ -34,7 +35,7 @@ PHRASE_WEIGHT = 0.02
 """Weight per word of the longest row label (two words or more) the question quotes whole."""
 STATEMENT_WEIGHT = 0.15
 """Weight of being the statement the question names ("... shown in the cash flow statement")."""
-_YEAR = re.compile(r"(19|20)\d\d")
+_YEAR = YEAR_WORD
 _WORDS = re.compile(r"\w+")
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from core.report_values import NULL_WORDS, YEAR_DIGITS
+
 _NUMBER = re.compile(
     r"""^[(\[]?\s*[-+\u2212\u2013\u2014]?\s*      # opening bracket, sign
         [$\u20ac\u00a3\u00a5\u20b9]?\s*           # currency
@@ -17,9 +19,9 @@ _NUMBER = re.compile(
         [)\]]?\s*[*\u2020\u2021]*$""",
     re.VERBOSE | re.IGNORECASE,
 )
-_YEAR = re.compile(r"^(fy\s*)?(1[89]\d\d|20\d\d)([/\u2013\u2014-]\s*(\d\d|\d{4}))?[a-z*]?$", re.IGNORECASE)
-_YEAR_IN_TEXT = re.compile(r"(?<![\d,.])(1[89]\d\d|20\d\d)(?![\d,.])")
-_NULL_MARKERS = {"-", "\u2013", "\u2014", "\u2212", "--", "..", "...", "\u2026", "n/a", "na", "n.a.", "nil", "x", "*", "\u2020"}
+_YEAR = re.compile(rf"^(fy\s*)?({YEAR_DIGITS})([/\u2013\u2014-]\s*(\d\d|\d{{4}}))?[a-z*]?$", re.IGNORECASE)
+_YEAR_IN_TEXT = re.compile(rf"(?<![\d,.])({YEAR_DIGITS})(?![\d,.])")
+_NULL_MARKERS = {"-", "\u2013", "\u2014", "\u2212", "--", "..", "...", "\u2026", "*"} | NULL_WORDS
 _PAGE_NUMBER = re.compile(
     r"^[-\u2013\u2014\s]*(page|p\.|seite|pag\.?)?\s*[ivxlc\d]{1,4}(\s*(of|/|de|von)\s*\d{1,4})?[-\u2013\u2014\s]*$",
     re.IGNORECASE,

@@ -10,7 +10,8 @@ import pytest
 
 from core.document_title import document_title
 from core.extraction import extract_tables
-from core.table_typing import table_name, type_table
+from core.table_naming import table_name
+from core.table_typing import type_table
 
 FILINGS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "financebench-dev"
 

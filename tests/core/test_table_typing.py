@@ -11,18 +11,9 @@ import pymupdf
 import pytest
 
 from core.report_builder import TableSpec, build_report
-from core.table_typing import (
-    INTERNAL_TABLES,
-    MAX_TABLE_NAME,
-    TypedTable,
-    detect_currency,
-    detect_scale,
-    infer_header_rows,
-    parse_number,
-    snake_case,
-    table_name,
-    type_table,
-)
+from core.report_values import detect_currency, detect_scale, parse_number
+from core.table_naming import INTERNAL_TABLES, MAX_TABLE_NAME, snake_case, table_name
+from core.table_typing import TypedTable, infer_header_rows, type_table
 from models.types import ExtractedTable
 
 pytestmark = pytest.mark.unit

@@ -1,0 +1,285 @@
+"""Reading report values: numbers as reports print them, "no value" marks, years, scales, currencies, units.
+
+One module for every reader of report values (table extraction telling figures from words, table typing,
+answering): a null mark, a year, a scale word is defined here once. It knows nothing of tables.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YEAR_DIGITS = r"(?:1[89]|20)\d\d"
+"""A four-digit year from 1800 to 2099, as a pattern fragment."""
+YEAR = re.compile(rf"(?<![\d.,])({YEAR_DIGITS})(?:\s?[/\-\u2013]\s?(\d{{2}}|{YEAR_DIGITS}))?(?![\d.,])")
+"""A year or a span of years in text ("2019", "2019-20", "2019/2020"): group 1 the year, group 2 the span's end."""
+YEAR_WORD = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?!\d)")
+"""A bare year standing apart from other digits ("FY2018", "in 2019")."""
+NULL_WORDS = frozenset({"n/a", "na", "n.a.", "n.a", "nm", "n.m.", "n.m", "not applicable", "none", "nil", "x",
+                        "\u2020"})
+"""Words and marks that print "no value" in a cell (besides dashes, dots and blanks)."""
+
+# --------------------------------------------------------------------------------------------------
+# Numbers in report notation
+# --------------------------------------------------------------------------------------------------
+
+SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u200a\u202f]+")
+_MINUS = "-\u2212\u2013\u2014\u2012\ufe63\uff0d"
+_NULL_MARKS = re.compile(r"[\s\-\u2212\u2013\u2014\u2012.\u2026%*()]*")
+_FOOTNOTE = re.compile(
+    r"(?<=[\d%).])\s*(?:\((?:[a-z]{1,2}|\d{1,2})\)|\[\w{1,2}\]|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]+)$",
+    re.IGNORECASE,
+)
+_CURRENCIES: tuple[tuple[str, str], ...] = (
+    # (pattern, symbol recorded in units); longest first so "US$" wins over "$".
+    (r"U\.?S\.?\s?\$|US\s?\$|A\$|C\$|NZ\$|HK\$|S\$|R\$|\$|USD|AUD|CAD|dollars?", "$"),
+    (r"\u20ac|EUR|euros?", "\u20ac"),
+    (r"\u00a3|GBP|pounds?", "\u00a3"),
+    (r"\u00a5|JPY|yen", "\u00a5"),
+    (r"\u20b9|INR|Rs\.?", "\u20b9"),
+    (r"CHF", "CHF"),
+    (r"RMB|CNY", "RMB"),
+)
+_CURRENCY_PREFIX = [(re.compile(rf"^(?:{p})\s*", re.IGNORECASE), sym) for p, sym in _CURRENCIES]
+_CURRENCY_SUFFIX = [(re.compile(rf"\s*(?:{p})$", re.IGNORECASE), sym) for p, sym in _CURRENCIES]
+_SCALE_WORD_SUFFIX = re.compile(r"\s*(millions?|mn|mm|billions?|bn|thousands?)$", re.IGNORECASE)
+_SCALE_LETTER_SUFFIX = re.compile(r"\s?([mkb])$", re.IGNORECASE)  # "€3.2m": only after a currency sign
+_PERCENT_SUFFIX = re.compile(r"\s*(?:%|per\s?cent|percent|pct)$", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"(?P<comma>\d{1,3}(?:,\d{3})+(?:\.\d+)?)"
+    r"|(?P<space>\d{1,3}(?: \d{3})+(?:[.,]\d+)?)"
+    r"|(?P<euro>\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,})"
+    r"|(?P<plain>\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<dcomma>\d+,\d{1,2})"
+)
+_SCALE_WORDS = {"m": "million", "mn": "million", "mm": "million", "million": "million", "millions": "million",
+                "b": "billion", "bn": "billion", "billion": "billion", "billions": "billion",
+                "k": "thousand", "thousand": "thousand", "thousands": "thousand"}
+SCALE_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+@dataclass(frozen=True)
+class ParsedNumber:
+    """A number read from report notation, with what the notation said about it."""
+
+    value: float
+    has_decimals: bool
+    percent: bool = False
+    currency: str = ""
+    scale: str = ""
+    leading_zero: bool = False
+
+
+def is_null_text(text: str) -> bool:
+    """True for cells that mean "no value": blank, dashes, ellipses, "n/a", "nm"."""
+    collapsed = SPACES.sub(" ", text).strip().strip("$\u20ac\u00a3\u00a5\u20b9").strip()
+    return bool(_NULL_MARKS.fullmatch(collapsed)) or collapsed.lower() in NULL_WORDS
+
+
+def parse_report_number(text: str) -> ParsedNumber | None:
+    """Read a number as reports print it, keeping its sign, percent, currency and scale suffix."""
+    s = SPACES.sub(" ", text).strip()
+    if not s or is_null_text(s):
+        return None
+    while (marker := _FOOTNOTE.search(s)) is not None:
+        s = s[: marker.start()].rstrip()
+    negative = percent = False
+    currency = scale = ""
+    for _ in range(8):  # peel the wrappers, whatever their order: signs, currency, brackets, %, scale
+        before = s
+        if s.startswith("+"):
+            s = s[1:].lstrip()
+        elif s[:1] and s[0] in _MINUS:
+            negative, s = True, s[1:].lstrip()
+        elif len(s) > 1 and s[-1] in _MINUS:
+            negative, s = True, s[:-1].rstrip()
+        elif s.startswith("(") and s.endswith(")"):
+            negative, s = True, s[1:-1].strip()
+        elif (found := _match_currency(s)) is not None:
+            currency, s = found
+        elif (m := _PERCENT_SUFFIX.search(s)) is not None and m.start() > 0:
+            percent, s = True, s[: m.start()]
+        elif (m := _scale_suffix(s, after_currency=bool(currency))) is not None:
+            scale, s = _SCALE_WORDS[m.group(1).lower()], s[: m.start()]
+        if s == before:
+            break
+    m = _NUMBER.fullmatch(s)
+    if m is None:
+        return None
+    kind = m.lastgroup
+    if kind == "comma":
+        digits = s.replace(",", "")
+    elif kind == "space":
+        digits = s.replace(" ", "").replace(",", ".")
+    elif kind == "euro":
+        digits = s.replace(".", "").replace(",", ".")
+    elif kind == "dcomma":
+        digits = s.replace(",", ".")
+    else:
+        digits = s
+    value = float(digits)
+    return ParsedNumber(
+        value=-value if negative else value,
+        has_decimals="." in digits,
+        percent=percent,
+        currency=currency,
+        scale=scale,
+        leading_zero=bool(re.match(r"0\d", digits)),
+    )
+
+
+def _match_currency(s: str) -> tuple[str, str] | None:
+    """A currency sign or code before or after the number: its symbol and the text without it."""
+    for pattern, symbol in (*_CURRENCY_PREFIX, *_CURRENCY_SUFFIX):
+        m = pattern.search(s)
+        if m is not None and m.group(0).strip() and len(m.group(0)) < len(s):
+            return symbol, (s[m.end():] if m.start() == 0 else s[: m.start()]).strip()
+    return None
+
+
+def _scale_suffix(s: str, *, after_currency: bool) -> re.Match[str] | None:
+    m = _SCALE_WORD_SUFFIX.search(s)
+    if m is None and after_currency:
+        m = _SCALE_LETTER_SUFFIX.search(s)
+    return m if m is not None and m.start() > 0 else None
+
+
+def parse_number(text: str) -> float | None:
+    """The value of a cell in report notation, or None when it holds no number.
+
+    "1,234" -> 1234; "$ 1,452.4" -> 1452.4; "(1,234)" -> -1234; "−5" -> -5; "12.5%" -> 12.5;
+    "€3.2m" -> 3.2 (the scale belongs to the unit); "1 234" -> 1234; "—", "n/a", "..." -> None;
+    "1,234(a)" -> 1234; "Q3 2019" -> None.
+    """
+    parsed = parse_report_number(text)
+    return None if parsed is None else parsed.value
+
+
+# --------------------------------------------------------------------------------------------------
+# Units and scales
+# --------------------------------------------------------------------------------------------------
+
+_LOOSE_SCALES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("billion", re.compile(r"\bbillions?\b|\bbn\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?b\b", re.IGNORECASE)),
+    ("million", re.compile(r"\bmillions?\b|\bmn\b|\bmm\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?m\b", re.IGNORECASE)),
+    ("thousand", re.compile(r"\bthousands?\b|['\u2019\u2018]000s?\b|\$\s?000s?\b|\b000s\b|"
+                            r"(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?k\b", re.IGNORECASE)),
+    ("percent", re.compile(r"%|\bper\s?cent\b|\bpercent(?:age)?\b|\bpct\b", re.IGNORECASE)),
+)
+_UNIT_PHRASE = re.compile(
+    r"\((?P<inner>[^()]{1,48})\)"
+    r"|\b(?:amounts?\s+|figures\s+|expressed\s+|stated\s+)?in\s+(?:[^\s.,;()]+\s+){0,3}?"
+    r"(?:millions|thousands|billions|per\s?cent|percent)\b"
+    r"(?:\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros|pounds))?"
+    r"|['\u2019\u2018]000s?\b",
+    re.IGNORECASE,
+)
+SHORT_TEXT_WORDS = 6
+
+
+def _unit_phrases(text: str) -> list[str]:
+    """The parts of a text that may state a unit: all of a short label, only unit phrases of prose."""
+    text = SPACES.sub(" ", text).strip()
+    if len(text.split()) <= SHORT_TEXT_WORDS:
+        return [text] if text else []
+    phrases = []
+    for m in _UNIT_PHRASE.finditer(text):
+        inner = m.group("inner")
+        if inner is None:
+            phrases.append(m.group(0))
+        elif is_unit_only(inner) or len(inner.split()) <= 4:
+            phrases.append(inner)
+    return phrases
+
+
+def _loose_scale(text: str) -> str:
+    for scale, pattern in _LOOSE_SCALES:
+        if pattern.search(text):
+            return scale
+    return ""
+
+
+def _loose_currency(text: str) -> str:
+    for pattern, symbol in _CURRENCY_WORDS:
+        if pattern.search(text):
+            return symbol
+    return ""
+
+
+_CURRENCY_WORDS = [
+    (re.compile(r"\$|\b(?:USD|AUD|CAD)(?:m|mn|bn|k)?\b|\bdollars?\b", re.IGNORECASE), "$"),
+    (re.compile(r"\u20ac|\bEUR(?:m|mn|bn|k)?\b|\beuros?\b", re.IGNORECASE), "\u20ac"),
+    (re.compile(r"\u00a3|\bGBP(?:m|mn|bn|k)?\b|\bpounds? sterling\b", re.IGNORECASE), "\u00a3"),
+    (re.compile(r"\u00a5|\bJPY\b|\byen\b", re.IGNORECASE), "\u00a5"),
+    (re.compile(r"\u20b9|\bINR\b", re.IGNORECASE), "\u20b9"),
+    (re.compile(r"\bCHF\b"), "CHF"),
+    (re.compile(r"\b(?:RMB|CNY)", re.IGNORECASE), "RMB"),
+]
+
+
+def detect_scale(text: str) -> str:
+    """The scale a label or caption states: "million", "thousand", "billion", "percent" or "".
+
+    Short texts (headers, unit rows) are read whole: "€m", "$'000", "% change". In longer texts
+    (captions, paragraphs) only unit phrases count, "(in millions)", "in € billions", "($ in
+    thousands)", so a sentence mentioning "5%" or "$3 million" does not set a scale.
+    """
+    for phrase in _unit_phrases(text):
+        if scale := _loose_scale(phrase):
+            return scale
+    return ""
+
+
+def detect_currency(text: str) -> str:
+    """The currency a label or caption states ("$", "€", "£", "¥", "₹", "CHF") or ""; same rules as scale."""
+    for phrase in _unit_phrases(text):
+        if currency := _loose_currency(phrase):
+            return currency
+    return ""
+
+
+def detect_unit(text: str) -> str:
+    """Currency and scale together, as units are recorded: "$ million", "€ thousand", "percent", "million"."""
+    for phrase in _unit_phrases(text):
+        scale = _loose_scale(phrase)
+        currency = _loose_currency(phrase)
+        if scale or currency:
+            return unit_text(currency, scale)
+    return ""
+
+
+def unit_text(currency: str, scale: str) -> str:
+    """A unit as recorded: "$ million", "percent", "thousand"."""
+    if scale == "percent":
+        return "percent"
+    return " ".join(part for part in (currency, scale) if part)
+
+
+_UNIT_TOKENS = re.compile(
+    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000s?\b"
+    r"|\b(?:usd|eur|gbp|aud|cad|chf|rmb|cny)(?:m|mn|bn|k)\b|\b(?:rmb|cny)"
+    r"|\b(?:usd|eur|gbp|jpy|inr|chf|aud|cad|dollars?|euros?|pounds?|sterling|in|of|millions?|thousands?|"
+    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per share(?: data| amounts)?"
+    r"|figures|expressed|for|all)\b",
+    re.IGNORECASE,
+)
+
+
+def is_unit_only(text: str) -> bool:
+    """True when a text states nothing but a unit: "€m", "$'000", "%", "(in millions)", "U.S. $ in thousands"."""
+    if not re.search(r"[$\u20ac\u00a3\u00a5\u20b9%]|000|\b(?:millions?|thousands?|billions?|m|bn|mn|percent|"
+                     r"per\s?cent|(?:usd|eur|gbp)(?:m|mn|bn|k)?)\b", text, re.IGNORECASE):
+        return False
+    residue = _UNIT_TOKENS.sub(" ", text)
+    return not re.search(r"[^\W_]", residue)
+
+
+def strip_units(text: str) -> str:
+    """A header with its unit wording removed: "Revenue ($ millions)" -> "Revenue", "2019 €m" -> "2019"."""
+    if is_unit_only(text):
+        return ""
+    text = re.sub(r"\(([^()]*)\)", lambda m: " " if is_unit_only(m.group(1)) else m.group(0), text)
+    text = re.sub(r"\b(?:in|amounts? in)\s+(?:[$\u20ac\u00a3]\s*)?(?:millions|thousands|billions)\b", " ", text,
+                  flags=re.IGNORECASE)
+    words = [w for w in text.split() if not is_unit_only(w)]
+    return " ".join(words).strip(" ,;:-\u2013")

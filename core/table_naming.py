@@ -1,0 +1,126 @@
+"""Names a person reads and SQLite accepts: tables named by document, page and caption (a statement's title
+when it has one), snake_case identifiers, the names the library keeps for itself."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from core.report_values import strip_units
+
+INTERNAL_TABLES = frozenset({
+    "documents", "pages", "text_blocks", "chunks", "chunks_fts", "embeddings", "embedding_vectors",
+    "extracted_tables", "table_columns", "table_cells", "conversations", "messages", "library_counters",
+})
+"""Tables of the library schema; an extracted table is never given one of these names."""
+
+_INTERNAL_PREFIXES = ("sqlite_", "chunks_fts_", "embedding_vectors_")  # SQLite, FTS5 and vec0 shadow tables
+
+SECTION_COLUMN = "section"
+"""The column in which a statement's rows record the section heading they stand under (see extraction.ledger)."""
+RESERVED_COLUMNS = frozenset({"_row", "rowid", "oid", "_rowid_"})
+"""Names the storage layer uses (``_row``) or SQLite resolves to the row id."""
+
+# SQLite keywords a column name must not be, or every query naming it would need quoting.
+_SQL_KEYWORD_TEXT = """
+abort action add after all alter always analyze and as asc attach autoincrement before begin between by
+cascade case cast check collate column commit conflict constraint create cross current current_date
+current_time current_timestamp database default deferrable deferred delete desc detach distinct do drop
+each else end escape except exclude exclusive exists explain fail filter first following for foreign
+from full generated glob group groups having if ignore immediate in index indexed initially inner insert
+instead intersect into is isnull join key last left like limit match materialized natural no not nothing
+notnull null nulls of offset on or order others outer over partition plan pragma preceding primary query
+raise range recursive references regexp reindex release rename replace restrict returning right rollback
+row rows savepoint select set table temp temporary then ties to transaction trigger unbounded union unique
+update using vacuum values view virtual when where window with without
+"""
+SQL_KEYWORDS = frozenset(_SQL_KEYWORD_TEXT.split())
+
+MAX_TABLE_NAME = 48
+MAX_COLUMN_NAME = 32
+
+# --------------------------------------------------------------------------------------------------
+# Names
+# --------------------------------------------------------------------------------------------------
+
+
+def snake_case(text: str, *, digit_prefix: str = "n_", fallback: str = "field") -> str:
+    """A lower-case ASCII SQLite identifier: "Revenue by Segment (€)" -> "revenue_by_segment".
+
+    Accents are folded ("Région" -> "region"), "%" reads as "pct", "&" as "and"; a name that would start
+    with a digit gets ``digit_prefix``; a text with no letters or digits gives ``fallback``.
+    """
+    text = text.replace("%", " pct ").replace("&", " and ").replace("#", " number ")
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    name = re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
+    if not name:
+        return fallback
+    if name[0].isdigit():
+        name = f"{digit_prefix}{name}"
+    return name
+
+
+def shorten(name: str, limit: int) -> str:
+    """Cut a snake_case name at a word boundary so it fits ``limit`` characters."""
+    if len(name) <= limit:
+        return name
+    cut = name[:limit]
+    if "_" in cut and name[limit] != "_":
+        cut = cut[: cut.rindex("_")]
+    return cut.rstrip("_")
+
+
+_STATEMENT = re.compile(
+    r"\b(?:statements?\s+of\s+(?:consolidated\s+)?(?:cash\s*flow\s?s?|income|earnings|operations|financial\s+position|"
+    r"comprehensive\s+(?:income|loss|earnings)(?:\s*\(loss\))?|(?:changes\s+in\s+)?(?:stockholders|shareholders)\W{0,2}\s*equity|"
+    r"(?:changes\s+in\s+)?equity|activities|(?:changes\s+in\s+)?net\s+assets|revenues?\s+and\s+expenditures?)|"
+    r"balance\s*shee\s?ts?|income\s+statements?|cash\s*flow\s+statements?)",
+    re.IGNORECASE,
+)
+
+
+def statement_title(caption: str) -> str:
+    """The financial statement a caption names ("Statement of Cash Flows", "Balance Sheets"), or ""."""
+    found = _STATEMENT.search(caption)
+    if found is None:
+        return ""
+    text = " ".join(found.group(0).split())
+    text = re.sub(r"(?i)\bflow s\b", "Flows", re.sub(r"(?i)\bshee ts?\b", "Sheets", text))
+    return text[0].upper() + text[1:]
+
+
+_TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
+
+
+def table_name(document_title: str, caption: str, page: int, index_on_page: int, taken: set[str]) -> str:
+    """A stable, readable, unique SQL name for an extracted table: "annual_report_p3_revenue_by_segment".
+
+    Built from the document title (its first words), the page and the caption (without "Table 3:" and
+    unit wording), or ``table_<n>`` (``index_on_page`` counts from 0) when there is no caption. At most
+    48 characters, never one of the library's own tables, never in ``taken`` (compared without case;
+    ``_2``, ``_3``... are appended). ``taken`` is not modified.
+    """
+    document = shorten(snake_case(document_title, digit_prefix="doc_", fallback="doc"), 20)
+    caption_text = statement_title(caption) or strip_units(
+        _TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
+    subject = snake_case(caption_text, digit_prefix="t_", fallback="") if caption_text else ""
+    subject = re.sub(r"^(?:the|a|an)_", "", subject)
+    middle = f"{document}_p{page}"
+    if not subject:
+        subject = f"table_{index_on_page + 1}"
+    room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
+    base = f"{middle}_{shorten(subject, max(room, 6))}"
+    base = shorten(base, MAX_TABLE_NAME - 3)
+    taken_lower = {name.lower() for name in taken}
+
+    def free(name: str) -> bool:
+        lower = name.lower()
+        return (lower not in taken_lower and lower not in INTERNAL_TABLES
+                and not lower.startswith(_INTERNAL_PREFIXES))
+
+    if free(base):
+        return base
+    number = 2
+    while not free(f"{base}_{number}"):
+        number += 1
+    return f"{base}_{number}"
