@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from core.report_builder import BuildResult, Heading, TableSpec, build_report
+from tests.support.report_builder import BuildResult, Heading, TableSpec, build_report
 
 TITLE = "Northwind Regional Council \u2014 Annual Report 2024"
 OUTPUT = REPO / "resources" / "sample_report.pdf"

@@ -2,7 +2,7 @@
 
     python tests/bench/bench_ingest.py [--pages 200] [--chunks 50000]
 
-1. Generates a report of --pages pages with prose and tables (core.report_builder), ingests it into a
+1. Generates a report of --pages pages with prose and tables (tests.support.report_builder), ingests it into a
    fresh library with the real MiniLM embedder, and prints pages/s and peak memory (RSS high-water mark
    of a child process that does only the ingestion).
 2. Fills a library with --chunks chunks of real report prose (TAT-QA sentences recombined; FTS5 +
@@ -47,7 +47,7 @@ def ingest_child(pdf: str, library_dir: str) -> None:
 
 
 def bench_ingest(pages: int) -> None:
-    from core.report_builder import build_generated_report
+    from tests.support.report_builder import build_generated_report
 
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "generated_report.pdf"

@@ -4,7 +4,7 @@
                                       [--workdir DIR] [--out results.json] [--seed 7]
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
-   repository root) and renders them into report PDFs with ``core.report_builder``: three contexts per
+   repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
    PDF, each a section whose paragraphs surround its table, tables alternately ruled and borderless,
    plus distractor contexts, so retrieval has to find the right page.
 2. Ingests the PDFs for real (``core.ingest.Ingestor`` with the MiniLM embedder) into a fresh library.
@@ -268,7 +268,7 @@ def split_header(table: list[list[str]]) -> tuple[list[list[str]], list[list[str
 
 
 def section_for(context: dict[str, Any], index: int) -> Any:
-    from core.report_builder import Section, TableSpec
+    from tests.support.report_builder import Section, TableSpec
 
     grid = [[str(c) for c in row] for row in context["table"]["table"]]
     width = max(len(r) for r in grid)
@@ -286,7 +286,7 @@ def section_for(context: dict[str, Any], index: int) -> Any:
 
 def render_pdfs(contexts: list[dict[str, Any]], directory: Path) -> dict[str, ContextDoc]:
     """Write the contexts, three to a PDF, each starting on a new page; map context uid -> PDF and pages."""
-    from core.report_builder import build_report
+    from tests.support.report_builder import build_report
 
     placed: dict[str, ContextDoc] = {}
     for start in range(0, len(contexts), CONTEXTS_PER_PDF):

@@ -19,7 +19,7 @@ from core.ingest import Ingestor
 from core.jobs import CancelToken, JobContext
 from core.library import Library
 from core.page_pool import PagePool
-from core.report_builder import build_generated_report
+from tests.support.report_builder import build_generated_report
 from tests.conftest import HashEmbedder
 
 pytestmark = pytest.mark.unit

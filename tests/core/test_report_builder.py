@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from core.report_builder import (
+from tests.support.report_builder import (
     BuildResult,
     Heading,
     PlacedTable,

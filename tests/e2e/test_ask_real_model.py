@@ -13,7 +13,7 @@ import pytest
 from core.answering import Answerer
 from core.ingest import Ingestor
 from core.library import Library
-from core.report_builder import Section, TableSpec, build_report
+from tests.support.report_builder import Section, TableSpec, build_report
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
