@@ -17,8 +17,8 @@ import pytest
 from core.extraction import camelot_tables
 from core.extraction.camelot_tables import CamelotReader, find_camelot_grids
 from core.extraction.page_view import open_view
-from tests.support.report_builder import build_generated_report
 from tests.core.test_extraction import BUDGET_ROWS, _draw_borderless, _draw_ruled, _prose, _save
+from tests.support.report_builder import build_generated_report
 
 pytestmark = pytest.mark.unit
 

@@ -19,8 +19,8 @@ from core.ingest import Ingestor
 from core.jobs import CancelToken, JobContext
 from core.library import Library
 from core.page_pool import PagePool
-from tests.support.report_builder import build_generated_report
 from tests.conftest import HashEmbedder
+from tests.support.report_builder import build_generated_report
 
 pytestmark = pytest.mark.unit
 

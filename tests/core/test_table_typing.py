@@ -10,11 +10,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from tests.support.report_builder import TableSpec, build_report
 from core.report_values import detect_currency, detect_scale, parse_number
 from core.table_naming import INTERNAL_TABLES, MAX_TABLE_NAME, snake_case, table_name
 from core.table_typing import TypedTable, infer_header_rows, type_table
 from models.types import ExtractedTable
+from tests.support.report_builder import TableSpec, build_report
 
 pytestmark = pytest.mark.unit
 

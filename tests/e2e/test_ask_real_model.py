@@ -13,13 +13,13 @@ import pytest
 from core.answering import Answerer
 from core.ingest import Ingestor
 from core.library import Library
-from tests.support.report_builder import Section, TableSpec, build_report
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
 from models.errors import ModelUnavailable
 from models.types import Answer
 from models.weights import find_weights
+from tests.support.report_builder import Section, TableSpec, build_report
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
