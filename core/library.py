@@ -198,6 +198,10 @@ class Library:
         rows = self.conn.execute(sql + " ORDER BY t.document_id, t.page, t.id", params).fetchall()
         return [self._table_info(r) for r in rows]
 
+    def table_names(self) -> list[str]:
+        """The names of the SQL tables extracted from the documents: all that questions' SQL may read."""
+        return [r[0] for r in self.conn.execute("SELECT name FROM extracted_tables ORDER BY id")]
+
     def table(self, name_or_id: str | int) -> TableInfo | None:
         column = "t.id" if isinstance(name_or_id, int) else "t.name"
         row = self.conn.execute(
