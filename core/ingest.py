@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from core.chunking import overlap_ratio, table_pieces, text_pieces
-from core.errors import Cancelled, NoTextLayer, UserError
+from core.errors import Cancelled, CorruptPdf, NoTextLayer, UserError
 from core.extraction import TableExtractor, stitch_tables
 from core.jobs import JobContext
 from core.library import DocumentWriter, Library
@@ -231,8 +231,14 @@ class Ingestor:
             return extractor.page_tables(number)
 
         embedding: _BackgroundEmbedder | None = None
+        if not self.library.claim_content(sha):
+            return IngestResult(path, "skipped", f"{name} is already being added to the library by another Folio process.")
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if (present := self.library.document_by_hash(sha)) is not None:  # added by another process meanwhile
+                conn.execute("ROLLBACK")
+                return IngestResult(path, "skipped", f"{name} is already in the library as {present.file_name}.",
+                                    present.id, present.page_count, present.chunk_count, present.table_count)
             title = document_title(doc, path)
             document_id = writer.add_document(sha, path, title, pages, os.path.getsize(path))
             embedding = _BackgroundEmbedder(writer, self.embedder, document_id)
@@ -272,6 +278,9 @@ class Ingestor:
                 chunk_count += self._store_table(writer, document_id, title, table, blocks_by_page.get(table.page, ()),
                                                  index, taken)
                 table_count += 1
+            if chunk_count == 0 and table_count == 0 and not ocr_pages:
+                raise CorruptPdf(f"{name}: no text, table or image could be read from any of its {pages} page(s); "
+                                 "the file is damaged or blank.")
             embedding.finish(ctx, name)
             status, note = "ready", ""
             if ocr_pages:
@@ -284,6 +293,7 @@ class Ingestor:
             conn.execute("ROLLBACK")
             raise
         finally:
+            self.library.release_content(sha)
             if embedding is not None:
                 embedding.close()
             close = getattr(extractor, "close", None)  # a factory's extractor may have none

@@ -13,7 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, BinaryIO, Self
+
+try:
+    import fcntl
+except ImportError:  # Windows: two processes adding the same file meet at the transaction instead
+    fcntl = None  # type: ignore[assignment]
 
 import numpy as np
 
@@ -89,6 +94,7 @@ class Library:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._claims: dict[str, BinaryIO] = {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn: Connection = connect(self.path)
@@ -103,7 +109,39 @@ class Library:
         return cls(Path(directory) / LIBRARY_FILE_NAME)
 
     def close(self) -> None:
+        for sha256 in list(self._claims):
+            self.release_content(sha256)
         self.conn.close()
+
+    # -- adding content, across processes ----------------------------------------------------------------
+
+    def _claim_file(self, sha256: str) -> Path:
+        return self.path.parent / ".adding" / f"{sha256}.lock"
+
+    def claim_content(self, sha256: str) -> bool:
+        """Mark the file with this content as being added by this process, so another process adding the
+        same file at the same time learns it and stops (a locked file beside the library, released by
+        ``release_content``, ``close``, or the end of the process). False when another process holds it."""
+        if sha256 in self._claims or fcntl is None:
+            return True
+        path = self._claim_file(sha256)
+        path.parent.mkdir(exist_ok=True)
+        handle = path.open("a+b")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            return False
+        self._claims[sha256] = handle
+        return True
+
+    def release_content(self, sha256: str) -> None:
+        handle = self._claims.pop(sha256, None)
+        if handle is not None:
+            # Removed while still locked: a process that opened it meanwhile gets a lock on the removed
+            # file, and then finds the document committed (ingestion looks again inside its transaction).
+            self._claim_file(sha256).unlink(missing_ok=True)
+            handle.close()
 
     def __enter__(self) -> Self:
         return self

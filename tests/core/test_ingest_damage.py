@@ -1,0 +1,83 @@
+"""Damaged input is never "ready" in silence, and two ingestions of one file do not collide: a PDF from
+which nothing at all can be read is refused with a clear message; a file another process is adding is
+left to it; a file another process added meanwhile is found inside the transaction."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.ingest import Ingestor, file_sha256
+from core.library import Library
+from tests.core.test_ingest import ruled_table_pdf
+from tests.support.pdf_fuzz import MUTATIONS, expanded
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    lib = Library(tmp_path / "lib" / "library.sqlite3")
+    yield lib
+    lib.close()
+
+
+def test_a_pdf_with_nothing_readable_is_refused_not_stored_empty(tmp_path: Path, library: Library,
+                                                                  hash_embedder: object) -> None:
+    blank = tmp_path / "blank.pdf"
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page()
+    doc.save(blank)
+    noise = tmp_path / "noise.pdf"  # every content stream replaced by operators with no text
+    noise.write_bytes(MUTATIONS["noise_content"](expanded(blank), random.Random(1)))
+    for path in (blank, noise):
+        (result,) = Ingestor(library, hash_embedder).ingest_paths([path])  # type: ignore[arg-type]
+        assert result.status == "failed"
+        assert result.message == (f"{path.name}: no text, table or image could be read from any of its 3 page(s); "
+                                  "the file is damaged or blank.")
+    assert library.counts()["documents"] == 0
+    assert library.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_file_another_process_is_adding_is_left_to_it(tmp_path: Path, library: Library,
+                                                          hash_embedder: object) -> None:
+    pdf = ruled_table_pdf(tmp_path / "budget.pdf")
+    other = Library(library.path)  # another claimant: its lock is a different open file, as in another process
+    try:
+        assert other.claim_content(file_sha256(pdf))
+        (result,) = Ingestor(library, hash_embedder).ingest_paths([pdf])  # type: ignore[arg-type]
+        assert result.status == "skipped"
+        assert result.message == "budget.pdf is already being added to the library by another Folio process."
+        assert library.counts()["documents"] == 0
+        other.release_content(file_sha256(pdf))
+    finally:
+        other.close()
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([pdf])  # type: ignore[arg-type]
+    assert result.status == "added"
+    assert not list((library.path.parent / ".adding").iterdir())  # claims are removed when done
+
+
+def test_a_file_added_meanwhile_by_another_process_is_found_in_the_transaction(
+        tmp_path: Path, library: Library, hash_embedder: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    pdf = ruled_table_pdf(tmp_path / "budget.pdf")
+    other = Library(library.path)
+    try:
+        (first,) = Ingestor(other, hash_embedder).ingest_paths([pdf])  # type: ignore[arg-type]
+    finally:
+        other.close()
+    looked = []
+    real = library.document_by_hash
+
+    def not_yet_the_first_time(sha: str):  # type: ignore[no-untyped-def]
+        looked.append(sha)
+        return None if len(looked) == 1 else real(sha)
+
+    monkeypatch.setattr(library, "document_by_hash", not_yet_the_first_time)
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([pdf])  # type: ignore[arg-type]
+    assert result.status == "skipped" and result.document_id == first.document_id
+    assert result.message == "budget.pdf is already in the library as budget.pdf."
+    assert library.counts()["documents"] == 1
