@@ -73,6 +73,7 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         page = doc.load_page(number - 1)
         rect = page.rect
         raw_blocks = page.get_text("blocks", sort=True)
+        has_images = bool(page.get_images(full=False))  # raises on a damaged page tree too
     except Exception as exc:
         name = path.name if path else "the PDF"
         raise CorruptPdf(f"{name}: page {number} is damaged and cannot be read ({exc}).") from exc
@@ -84,5 +85,5 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         if clean:
             blocks.append(TextBlock(number, (x0, y0, x1, y1), clean))
     text = "\n".join(b.text for b in blocks)
-    needs_ocr = len(text) < MIN_TEXT_CHARS and bool(page.get_images(full=False))
+    needs_ocr = len(text) < MIN_TEXT_CHARS and has_images
     return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr)

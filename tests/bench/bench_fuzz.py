@@ -50,7 +50,7 @@ def main() -> int:
     counts = Counter(o.verdict for o in outcomes)
     by_kind: dict[str, Counter[str]] = {}
     for o in outcomes:
-        by_kind.setdefault(o.path.stem.split("_", 1)[1].rsplit("_", 1)[0], Counter())[o.verdict] += 1
+        by_kind.setdefault(o.path.stem.split("-")[1], Counter())[o.verdict] += 1
     for o in outcomes:
         if o.verdict in ("crashed", "hung"):
             print(f"  {o.verdict.upper()} {o.path.name}: {o.detail[-300:]}")

@@ -81,3 +81,29 @@ def test_a_file_added_meanwhile_by_another_process_is_found_in_the_transaction(
     assert result.status == "skipped" and result.document_id == first.document_id
     assert result.message == "budget.pdf is already in the library as budget.pdf."
     assert library.counts()["documents"] == 1
+
+
+class _StaleVersion:
+    """A connection whose first look at the schema version is from before another process migrated."""
+
+    def __init__(self, conn: object) -> None:
+        self.conn = conn
+        self.looked = False
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql == "PRAGMA user_version" and not self.looked:
+            self.looked = True
+            return self.conn.execute("SELECT 0")  # type: ignore[attr-defined]
+        return self.conn.execute(sql, *args)  # type: ignore[attr-defined]
+
+
+def test_two_processes_opening_a_new_library_at_once_migrate_it_once(library: Library) -> None:
+    from core.db import connect
+    from core.migrations import MIGRATIONS, migrate
+
+    conn = connect(library.path)
+    try:
+        assert migrate(_StaleVersion(conn)) == len(MIGRATIONS)  # type: ignore[arg-type]
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    finally:
+        conn.close()

@@ -135,7 +135,7 @@ def make_fuzzed(samples: Sequence[Path], out_dir: Path, count: int, seed: int = 
         rng = random.Random(f"{seed}:{i}")
         if sample not in sources:
             sources[sample] = expanded(sample)
-        path = out_dir / f"{i:03d}_{kind}_{sample.stem}.pdf"
+        path = out_dir / f"{i:03d}-{kind}-{sample.stem}.pdf"
         path.write_bytes(MUTATIONS[kind](sources[sample], rng))
         written.append(path)
     return written
