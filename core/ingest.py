@@ -245,11 +245,14 @@ class Ingestor:
             found: list[ExtractedTable] = []
             blocks_by_page: dict[int, tuple[TextBlock, ...]] = {}
             ocr_pages: list[int] = []
+            damaged_pages: list[int] = []  # gave nothing while MuPDF reported errors
             chunk_count = 0
             for number in range(1, pages + 1):
                 ctx.check()
                 ctx.report(ProgressEvent("pages", f"Page {number} of {pages}", number - 1, pages, name))
                 page = read_page(doc, number, path)
+                if page.damage:
+                    damaged_pages.append(number)
                 writer.add_page(document_id, number, page.width, page.height, page.text, page.needs_ocr, page.blocks)
                 tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr)
                 if page.needs_ocr:
@@ -280,13 +283,17 @@ class Ingestor:
                 table_count += 1
             if chunk_count == 0 and table_count == 0 and not ocr_pages:
                 raise CorruptPdf(f"{name}: no text, table or image could be read from any of its {pages} page(s); "
-                                 "the file is damaged or blank.")
+                                 "the file is " + ("damaged." if damaged_pages else "damaged or blank."))
             embedding.finish(ctx, name)
             status, note = "ready", ""
             if ocr_pages:
                 status = "partial"
                 listed = ", ".join(str(p) for p in ocr_pages[:10]) + (" ..." if len(ocr_pages) > 10 else "")
                 note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
+            if damaged_pages:
+                listed = ", ".join(str(p) for p in damaged_pages[:10]) + (" ..." if len(damaged_pages) > 10 else "")
+                status = "partial"
+                note = "; ".join(filter(None, [f"{len(damaged_pages)} page(s) could not be read (damaged): {listed}", note]))
             writer.finish_document(document_id, status, note)
             conn.execute("COMMIT")
         except BaseException:

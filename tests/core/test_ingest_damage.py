@@ -32,15 +32,41 @@ def test_a_pdf_with_nothing_readable_is_refused_not_stored_empty(tmp_path: Path,
     for _ in range(3):
         doc.new_page()
     doc.save(blank)
-    noise = tmp_path / "noise.pdf"  # every content stream replaced by operators with no text
-    noise.write_bytes(MUTATIONS["noise_content"](expanded(blank), random.Random(1)))
-    for path in (blank, noise):
+    text = tmp_path / "text.pdf"
+    doc = pymupdf.open()
+    for number in (1, 2):
+        doc.new_page().insert_text((72, 72), f"Page {number} of the minutes records the decisions taken.")
+    doc.save(text)
+    noise = tmp_path / "noise.pdf"  # both content streams replaced by operators with no text
+    noise.write_bytes(MUTATIONS["noise_content"](expanded(text), random.Random(1)))
+    for path, pages, verdict in ((blank, 3, "damaged or blank"), (noise, 2, "damaged")):
         (result,) = Ingestor(library, hash_embedder).ingest_paths([path])  # type: ignore[arg-type]
         assert result.status == "failed"
-        assert result.message == (f"{path.name}: no text, table or image could be read from any of its 3 page(s); "
-                                  "the file is damaged or blank.")
+        assert result.message == (f"{path.name}: no text, table or image could be read from any of its {pages} "
+                                  f"page(s); the file is {verdict}.")
     assert library.counts()["documents"] == 0
     assert library.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def one_damaged_page_pdf(path: Path) -> Path:
+    """Three pages of text, the second with a garbled content stream (MuPDF complains and reads nothing)."""
+    doc = pymupdf.open()
+    for number in range(1, 4):
+        doc.new_page().insert_text((72, 72), f"Page {number} of the minutes records the decisions taken.")
+    (content,) = doc[1].get_contents()
+    doc.update_stream(content, b"BT /F9 Tf 1e308 Tj [ [ ET Q Q cm (x) TJ ]")
+    doc.save(path)
+    return path
+
+
+def test_a_pdf_with_one_damaged_page_is_kept_with_a_note_naming_it(tmp_path: Path, library: Library,
+                                                                    hash_embedder: object) -> None:
+    pdf = one_damaged_page_pdf(tmp_path / "minutes.pdf")
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([pdf])  # type: ignore[arg-type]
+    assert result.status == "added" and result.message == "1 page(s) could not be read (damaged): 2"
+    (document,) = library.documents()
+    assert (document.status, document.note) == ("partial", "1 page(s) could not be read (damaged): 2")
+    assert document.chunk_count == 2
 
 
 def test_a_file_another_process_is_adding_is_left_to_it(tmp_path: Path, library: Library,
