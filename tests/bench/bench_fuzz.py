@@ -54,8 +54,10 @@ def main() -> int:
     for o in outcomes:
         if o.verdict in ("crashed", "hung"):
             print(f"  {o.verdict.upper()} {o.path.name}: {o.detail[-300:]}")
-    reasons = Counter(o.detail.split("(")[0].split(":")[-1].strip()[:70] for o in outcomes if o.verdict == "refused")
-    print("refusal reasons:", dict(reasons.most_common(8)))
+    reasons = Counter(o.detail.replace(o.path.name, "FILE").split(" (")[0][:80] for o in outcomes if o.verdict == "refused")
+    print("refusal reasons:")
+    for reason, number in reasons.most_common(10):
+        print(f"  {number:>4}  {reason}")
     for kind, kind_counts in sorted(by_kind.items()):
         print(f"  {kind:<28} {dict(kind_counts)}")
     conn = connect(library / "library.sqlite3", read_only=True)
