@@ -23,6 +23,7 @@ from app.paths import library_dir
 from app.settings import OPENAI_API_KEY_ENV, load_settings, openai_api_key
 from core.errors import FolioError
 from core.jobs import JobContext
+from core.sql_runner import json_value
 from models.errors import ModelError
 from models.llm_ollama import DEFAULT_HOST
 from models.protocols import ChatModel
@@ -91,7 +92,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         sys.stderr.write(f"folio: {messages.describe(exc)}\n")
         return 2
     if args.json:
-        json.dump(answer.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        json.dump(answer.to_json(), sys.stdout, ensure_ascii=False, indent=1, default=json_value)  # BLOBs in SQL results
         sys.stdout.write("\n")
     else:
         print_answer(answer)

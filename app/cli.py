@@ -16,6 +16,7 @@ from app.models_command import add_parser as add_models_parser
 from app.paths import library_dir
 from core.errors import FolioError, UserError
 from core.jobs import JobContext
+from core.sql_runner import display_value, json_value
 from models.types import ProgressEvent
 
 
@@ -43,8 +44,9 @@ class ProgressPrinter:
             self.stream.write(line + "\n")
 
 
-def _print_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO = sys.stdout) -> None:
-    text_rows = [["" if v is None else str(v) for v in row] for row in rows]
+def _print_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], out: TextIO | None = None) -> None:
+    out = out or sys.stdout  # looked up when called, so a redirected stdout is used
+    text_rows = [[display_value(v) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in text_rows]) for i, c in enumerate(columns)]
     out.write("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip() + "\n")
     out.write("  ".join("-" * w for w in widths) + "\n")
@@ -149,14 +151,28 @@ def cmd_sql(args: argparse.Namespace) -> int:
     finally:
         runner.close()
     if args.json:
-        json.dump({"columns": list(result.columns), "rows": [list(r) for r in result.rows],
-                   "truncated": result.truncated}, sys.stdout, ensure_ascii=False)
+        json.dump({"columns": list(result.columns), "rows": [[json_value(v) for v in r] for r in result.rows],
+                   "truncated": result.truncated, "limited_by": result.limited_by or None}, sys.stdout,
+                  ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         _print_table(result.columns, result.rows)
-        if result.truncated:
-            print(f"... (first {args.max_rows} rows shown)")
+        if result.limited_by == "bytes":
+            print(f"... (first {len(result.rows)} rows shown: a result is limited to "
+                  f"{runner.max_result_bytes // (1 << 20)} MB)")
+        elif result.truncated:
+            print(f"... (first {len(result.rows)} rows shown)")
     return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sql", parents=[library_opt], help="run read-only SQL over the library")
     p.add_argument("query", metavar="SQL")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--max-rows", type=int, default=200)
+    p.add_argument("--max-rows", type=_positive_int, default=200, metavar="N", help="show at most N rows (default 200)")
     p.set_defaults(func=cmd_sql)
 
     add_ask_parser(sub, library_opt)

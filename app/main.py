@@ -5,6 +5,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from models.embedding import switch_off_telemetry
+
+# First thing, before anything imports onnxruntime (pymupdf does): see models/embedding.py.
+switch_off_telemetry()
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     from app import cli

@@ -27,7 +27,7 @@ import numpy as np
 
 from core.chunking import overlap_ratio, table_pieces, text_pieces
 from core.document_title import document_title
-from core.errors import Cancelled, NoTextLayer, UserError
+from core.errors import Cancelled, CorruptPdf, NoTextLayer, UserError
 from core.extraction import TableExtractor, stitch_tables
 from core.jobs import JobContext
 from core.library import DocumentWriter, Library
@@ -260,19 +260,28 @@ class Ingestor:
 
         scanned: ScannedPageReader | None = None
         embedding: _BackgroundEmbedder | None = None
+        if not self.library.claim_content(sha):
+            return IngestResult(path, "skipped", f"{name} is already being added to the library by another Folio process.")
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if (present := self.library.document_by_hash(sha)) is not None:  # added by another process meanwhile
+                conn.execute("ROLLBACK")
+                return IngestResult(path, "skipped", f"{name} is already in the library as {present.file_name}.",
+                                    present.id, present.page_count, present.chunk_count, present.table_count)
             title = document_title(doc, path)
             document_id = writer.add_document(sha, path, title, pages, os.path.getsize(path))
             embedding = _BackgroundEmbedder(writer, self.embedder, document_id)
             found: list[ExtractedTable] = []
             blocks_by_page: dict[int, tuple[TextBlock, ...]] = {}
             ocr_pages: list[int] = []
+            damaged_pages: list[int] = []  # gave nothing while MuPDF reported errors
             chunk_count = 0
             for number in range(1, pages + 1):
                 ctx.check()
                 ctx.report(ProgressEvent("pages", f"Page {number} of {pages}", number - 1, pages, name))
                 page = read_page(doc, number, path)
+                if page.damage:
+                    damaged_pages.append(number)
                 read_by_ocr: list[ExtractedTable] | None = None
                 if page.needs_ocr and self.ocr:
                     ctx.report(ProgressEvent("ocr", f"Page {number} of {pages}: reading the scan (OCR)", number - 1,
@@ -313,6 +322,9 @@ class Ingestor:
                 chunk_count += self._store_table(writer, document_id, title, table, blocks_by_page.get(table.page, ()),
                                                  index, taken)
                 table_count += 1
+            if chunk_count == 0 and table_count == 0 and not ocr_pages:
+                raise CorruptPdf(f"{name}: no text, table or image could be read from any of its {pages} page(s); "
+                                 "the file is " + ("damaged." if damaged_pages else "damaged or blank."))
             embedding.finish(ctx, name)
             if scanned is not None:
                 scanned.close()
@@ -325,6 +337,10 @@ class Ingestor:
                 else:
                     status = "partial"
                     note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
+            if damaged_pages:
+                listed = ", ".join(str(p) for p in damaged_pages[:10]) + (" ..." if len(damaged_pages) > 10 else "")
+                status = "partial"
+                note = "; ".join(filter(None, [f"{len(damaged_pages)} page(s) could not be read (damaged): {listed}", note]))
             writer.finish_document(document_id, status, note)
             conn.execute("COMMIT")
         except BaseException:
@@ -333,6 +349,7 @@ class Ingestor:
             conn.execute("ROLLBACK")
             raise
         finally:
+            self.library.release_content(sha)
             if embedding is not None:
                 embedding.close()
             close = getattr(extractor, "close", None)  # a factory's extractor may have none

@@ -13,7 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, BinaryIO, Self
+
+try:
+    import fcntl
+except ImportError:  # Windows: two processes adding the same file meet at the transaction instead
+    fcntl = None  # type: ignore[assignment]
 
 import numpy as np
 
@@ -93,6 +98,7 @@ class Library:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._claims: dict[str, BinaryIO] = {}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn: Connection = connect(self.path)
@@ -107,7 +113,39 @@ class Library:
         return cls(Path(directory) / LIBRARY_FILE_NAME)
 
     def close(self) -> None:
+        for sha256 in list(self._claims):
+            self.release_content(sha256)
         self.conn.close()
+
+    # -- adding content, across processes ----------------------------------------------------------------
+
+    def _claim_file(self, sha256: str) -> Path:
+        return self.path.parent / ".adding" / f"{sha256}.lock"
+
+    def claim_content(self, sha256: str) -> bool:
+        """Mark the file with this content as being added by this process, so another process adding the
+        same file at the same time learns it and stops (a locked file beside the library, released by
+        ``release_content``, ``close``, or the end of the process). False when another process holds it."""
+        if sha256 in self._claims or fcntl is None:
+            return True
+        path = self._claim_file(sha256)
+        path.parent.mkdir(exist_ok=True)
+        handle = path.open("a+b")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            return False
+        self._claims[sha256] = handle
+        return True
+
+    def release_content(self, sha256: str) -> None:
+        handle = self._claims.pop(sha256, None)
+        if handle is not None:
+            # Removed while still locked: a process that opened it meanwhile gets a lock on the removed
+            # file, and then finds the document committed (ingestion looks again inside its transaction).
+            self._claim_file(sha256).unlink(missing_ok=True)
+            handle.close()
 
     def __enter__(self) -> Self:
         return self
@@ -208,6 +246,10 @@ class Library:
             params = (document_id,)
         rows = self.conn.execute(sql + " ORDER BY t.document_id, t.page, t.id", params).fetchall()
         return [self._table_info(r) for r in rows]
+
+    def table_names(self) -> list[str]:
+        """The names of the SQL tables extracted from the documents: all that questions' SQL may read."""
+        return [r[0] for r in self.conn.execute("SELECT name FROM extracted_tables ORDER BY id")]
 
     def table(self, name_or_id: str | int) -> TableInfo | None:
         column = "t.id" if isinstance(name_or_id, int) else "t.name"

@@ -215,8 +215,10 @@ def migrate(conn: Connection) -> int:
     for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            migration(conn)
-            conn.execute(f"PRAGMA user_version = {number}")
+            # Looked at again under the write lock: another process opening the library may have just run it.
+            if conn.execute("PRAGMA user_version").fetchone()[0] < number:
+                migration(conn)
+                conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

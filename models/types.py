@@ -67,6 +67,7 @@ class PageContent:
     text: str
     blocks: tuple[TextBlock, ...]
     needs_ocr: bool = False
+    damage: str = ""  # what MuPDF reported while reading a page that gave nothing (a damaged page)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,12 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && ! ldconfig -p | g
     libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 >/dev/null
 fi
 
+# strace lets tests/e2e/test_privacy.py watch Folio's processes for network traffic (it skips without it).
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && ! command -v strace >/dev/null 2>&1; then
+  echo "setup: installing strace (for the privacy test)" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null
+fi
+
 stamp="$VENV/.folio-setup"
 want=$(cat pyproject.toml packaging/setup.sh | sha256sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then

@@ -11,7 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from models.embedding import switch_off_telemetry
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+switch_off_telemetry()  # the test process imports onnxruntime (through pymupdf) too
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

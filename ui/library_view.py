@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStackedWidget,
+    QStyle,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -119,6 +120,8 @@ class LibraryView(QWidget):
             tip = f"{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
             item.setToolTip(0, tip)
             item.setToolTip(3, document.note or STATUS_WORDS.get(document.status, document.status))
+            if document.status == "partial":  # part of it could not be read: say so where it is listed
+                item.setIcon(3, self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
             for column in (1, 2):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for table in tables_by_document.get(document.id, ()):

@@ -205,6 +205,8 @@ class MainWindow(QMainWindow):
     def ask_password(self, name: str, retry: bool = False) -> str | None:
         prompt = (f"That password does not open {name}. Try again:" if retry
                   else f"{name} is password-protected. Its password:")
+        prompt += ("\n\nThe text and tables Folio reads from the file are kept in its library unencrypted, "
+                   "like those of any other file; the password itself is never saved.")
         text, ok = QInputDialog.getText(self, "Password", prompt, QLineEdit.EchoMode.Password)
         return text if ok and text else None
 

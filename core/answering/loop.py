@@ -180,6 +180,7 @@ class Answerer:
             return naive_answer(question, self.retriever, self.chat, ctx=ctx, on_token=on_token, on_step=on_step,
                                 table_names=self._table_name)
         started = time.perf_counter()
+        self.sql_runner.allow_only(self.library.table_names())  # the model's SQL reads data, not the library's own tables
         run = _Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
                    names=cite.SourceNames(self.library))
         self._stage(run, "searching", "Searching the library")

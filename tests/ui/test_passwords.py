@@ -17,7 +17,8 @@ TIMEOUT_MS = 30_000
 
 
 def test_a_protected_pdf_is_added_once_its_password_is_given(qtbot: Any, make_window: Any, samples: Path,
-                                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+                                                             tmp_path: Path, config_dir: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     pdf = shutil.copy(samples / "health_protected.pdf", tmp_path / "health_protected.pdf")
     window = make_window()
     drop_files(window, [Path(pdf)])
@@ -58,3 +59,10 @@ def test_a_protected_pdf_is_added_once_its_password_is_given(qtbot: Any, make_wi
     monkeypatch.setattr("ui.main_window.QInputDialog.getText", lambda *a, **k: ("userpass", True))
     qtbot.mouseClick(evidence.unlock_button, Qt.MouseButton.LeftButton)
     assert not evidence.error.isVisible() and evidence.rendered is not None and evidence.rendered.page == 1
+    assert "kept in its library unencrypted" in prompts[0] and "password itself is never saved" in prompts[0]
+    again.close()
+    again.controller.close()
+    # The password reached no file: not the library (with its WAL), not the settings, nothing else written.
+    written = [p for folder in (tmp_path, config_dir) for p in folder.rglob("*") if p.is_file()]
+    assert any(p.name.startswith("library.sqlite3") for p in written)
+    assert [p for p in written if b"userpass" in p.read_bytes() or "userpass".encode("utf-16-le") in p.read_bytes()] == []
