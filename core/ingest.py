@@ -290,7 +290,9 @@ class Ingestor:
             if close is not None:
                 close()
         ctx.report(ProgressEvent("done", f"Added {name}", pages, pages, name))
-        return IngestResult(path, "added", note or f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables.",
+        counted = ", ".join(f"{n} {word}{'' if n == 1 else 's'}"
+                            for n, word in ((pages, "page"), (chunk_count, "chunk"), (table_count, "table")))
+        return IngestResult(path, "added", note or f"{name}: {counted}.",
                             document_id, pages, chunk_count, table_count, tuple(ocr_pages))
 
     def _store_table(self, writer: DocumentWriter, document_id: int, title: str, table: ExtractedTable,

