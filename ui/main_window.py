@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(style.app_icon())
         self.setAcceptDrops(True)
         self.table_dialogs: list[TableDialog] = []
+        self._library_width = 340
 
         self.library_view = LibraryView()
         self.chat_view = ChatView()
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         self.library_view.page_requested.connect(self.show_page)
         self.library_view.ingest_view.password_requested.connect(self.add_with_password)
         self.evidence_view.unlock_requested.connect(self.unlock_document)
+        self.evidence_view.closed.connect(self._on_evidence_closed)
         self.chat_view.ask_requested.connect(self.ask)
         self.chat_view.cancel_requested.connect(self.cancel)
         self.chat_view.conversation_selected.connect(self.open_conversation)
@@ -277,6 +279,7 @@ class MainWindow(QMainWindow):
             return
         if self.evidence_view.document_id == document_id:
             self.evidence_view.hide()
+            self._on_evidence_closed()
         job = self.controller.delete_document(document_id)
         job.failed.connect(lambda message, _: QMessageBox.warning(self, "Remove document", message))
 
@@ -319,6 +322,7 @@ class MainWindow(QMainWindow):
             self.library_view.ingest_view.cancel()
         elif self.evidence_view.isVisible():
             self.evidence_view.hide()
+            self._on_evidence_closed()
 
     @Slot(str)
     def _on_answer_progress(self, text: str) -> None:
@@ -376,12 +380,21 @@ class MainWindow(QMainWindow):
         """Open the evidence beside the chat without crushing it: the library narrows first (to
         ``LIBRARY_OPEN_WIDTH``), then chat and evidence share what is left evenly, each above its minimum."""
         if not self.evidence_view.isVisible():
+            self._library_width = self.splitter.sizes()[0]
             self.evidence_view.show()
             total = sum(self.splitter.sizes())
             library = max(LIBRARY_MIN_WIDTH, min(self.splitter.sizes()[0], LIBRARY_OPEN_WIDTH))
             rest = total - library
             chat = max(CHAT_MIN_WIDTH, rest // 2)
             self.splitter.setSizes([library, chat, max(self.evidence_view.minimumWidth(), rest - chat)])
+
+    @Slot()
+    def _on_evidence_closed(self) -> None:
+        """The library gets back the width it gave up when the evidence opened."""
+        sizes = self.splitter.sizes()
+        if self._library_width > sizes[0]:
+            self.splitter.setSizes([self._library_width, max(CHAT_MIN_WIDTH, sizes[1] - self._library_width + sizes[0]),
+                                    0])
 
     @Slot(object)
     def copy_answer(self, answer: Answer) -> None:
@@ -456,6 +469,9 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(splitter)
 
     def closeEvent(self, event: Any) -> None:
+        if self.evidence_view.isVisible():  # the next start opens without it: keep the library's own width
+            self.evidence_view.hide()
+            self._on_evidence_closed()
         store = self._layout_store()
         store.setValue("geometry", self.saveGeometry())
         store.setValue("splitter", self.splitter.saveState())

@@ -296,20 +296,27 @@ class Answerer:
     def _refusal(self, run: _Run) -> str:
         """No figure: say so, and name the closest tables and passages found (also cited, to be opened)."""
         names = run.names or cite.SourceNames(self.library)
-        closest: list[str] = []
+        closest: list[tuple[int, str, str]] = []  # document id, document name, what was found there
         for view in run.context.tables[:1]:
-            chunk = run.table_chunks.get(view.info.id)
-            label = names.label(view.info.document_id, view.info.page, view.info, view.info.document)
-            closest.append(label)
+            info = view.info
+            chunk = run.table_chunks.get(info.id)
+            label = names.label(info.document_id, info.page, info, info.document)
+            closest.append((info.document_id, names.document(info.document_id, info.document),
+                            f"{names.table(info)} (p. {info.page})"))
             if chunk is not None:
                 run.citations.append(cite.chunk_citation(chunk, table=view.name, label=label))
         for chunk in run.context.texts[:CLOSEST_TEXTS]:
             label = names.label(chunk.document_id, chunk.page, fallback=chunk.document)
-            closest.append(f"{label}: \u201c{cite.snippet(chunk.text, 90)}\u201d")
-            run.citations.append(self._narrowed(cite.chunk_citation(chunk, label=label), chunk, run.question))
+            citation = self._narrowed(cite.chunk_citation(chunk, label=label), chunk, run.question)
+            run.citations.append(citation)
+            closest.append((chunk.document_id, names.document(chunk.document_id, chunk.document),
+                            f"\u201c{cite.snippet(citation.snippet, 90)}\u201d (p. {chunk.page})"))
         if not closest:
             return REFUSAL
-        return f"{REFUSAL} The closest I found: " + "; ".join(closest) + "."
+        documents = {document_id for document_id, _, _ in closest}
+        if len(documents) == 1:
+            return f"{REFUSAL} The closest I found, in {closest[0][1]}: " + "; ".join(c for _, _, c in closest) + "."
+        return f"{REFUSAL} The closest I found: " + "; ".join(f"{d}, {c}" for _, d, c in closest) + "."
 
     def _usable_text(self, run: _Run, text: str) -> bool:
         """A text answer worth giving: it answers (not "not stated"), and each figure in it is in a

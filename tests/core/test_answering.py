@@ -100,7 +100,7 @@ def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: Rep
     # Neither SQL nor the text answered: a refusal naming the closest table and passages, no figure.
     assert answer.status == "refused" and answer.value == ""
     assert answer.text.startswith("The library does not seem to hold the answer")
-    assert "City Budget Report 2019, p. 1, Table 1: Budget by department" in answer.text
+    assert "The closest I found, in City Budget Report 2019: Table 1: Budget by department (p. 1); " in answer.text
     assert answer.citations and all(not c.sql for c in answer.citations)
 
 
@@ -218,7 +218,7 @@ def test_a_text_answer_with_a_figure_no_passage_holds_is_refused(report: ReportF
     chat.queue({"answer": "1000000000"})
     answer = make(report, chat).answer(question)
     assert answer.status == "refused" and "1000000000" not in answer.text and answer.value == ""
-    assert "City Budget Report 2019, p. 2: \u201cStaffing notes" in answer.text
+    assert "\u201cStaffing notes: the parks department employed 42 gardeners in 2019" in answer.text
 
 
 def test_a_question_whose_subject_the_library_mostly_does_not_name_is_refused(report: ReportFixture) -> None:  # noqa: F811

@@ -53,7 +53,7 @@ def test_a_question_the_library_does_not_answer_is_refused(qtbot: Any, make_wind
     card = _ask(qtbot, window, "Who won the football world cup?")
     assert chat.calls == []  # nothing in the library is about it: no model call, no made-up figure
     assert card.answer.status == "refused" and not re.search(r"\d{3}", card.answer.text.split("closest")[0])
-    assert "No answer found" in card.text.text() and "The closest I found: Budget, p. 1" in card.text.text()
+    assert "No answer found" in card.text.text() and "The closest I found, in Budget: Table 1: Budget by department" in card.text.text()
     headings = [card.sources.itemAt(i).widget() for i in range(card.sources.count())]
     assert any(getattr(w, "text", lambda: "")() == "Closest sources" for w in headings)
 
@@ -184,3 +184,15 @@ def test_settings_name_the_missing_model_and_install_it(qtbot: Any) -> None:
     assert any("/venv/python -m models.weights install" in text and "not installed" in text for text in labels)
     qtbot.mouseClick(dialog.install_button, Qt.MouseButton.LeftButton)
     assert installs == [True] and not dialog.install_button.isEnabled()
+
+
+def test_closing_the_evidence_gives_the_library_its_width_back(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
+    window = make_window()
+    window.resize(1366, 768)
+    _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
+    before = window.splitter.sizes()[0]
+    card = _ask(qtbot, window, QUESTION)
+    qtbot.mouseClick(card.source_buttons[0], Qt.MouseButton.LeftButton)
+    assert window.splitter.sizes()[0] < before
+    qtbot.mouseClick(window.evidence_view.close_button, Qt.MouseButton.LeftButton)
+    assert not window.evidence_view.isVisible() and window.splitter.sizes()[0] == before
