@@ -35,7 +35,7 @@ from ui.table_view import GridView
 
 ZOOM_STEPS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 DEFAULT_ZOOM = 1.25
-READABLE_ZOOM = 1.0
+READABLE_ZOOM = 0.85
 """Fitting the width never shrinks a page below this: report text stays legible (a landscape page
 fitted into the pane would be drawn at about 60 %)."""
 MINIMUM_WIDTH = 420
@@ -94,8 +94,11 @@ class PageView(QGraphicsView):
             united = self.highlights[0].sceneBoundingRect()
             for item in self.highlights[1:]:
                 united = united.united(item.sceneBoundingRect())
+            # Centred vertically; horizontally from the page's left edge when the highlight fits there,
+            # so a highlighted cell is seen with its row label.
             self.centerOn(united.center())
-            self.ensureVisible(self.highlights[0], 40, 40)
+            self.horizontalScrollBar().setValue(0)
+            self.ensureVisible(united, 40, 40)
         else:
             self.verticalScrollBar().setValue(0)
 
@@ -265,7 +268,7 @@ class EvidenceView(QWidget):
             self.sql_text.hide()
             self.sql_panel.show()
             height = max(300, self.splitter.height())
-            self.splitter.setSizes([int(height * 0.68), int(height * 0.32)])
+            self.splitter.setSizes([int(height * 0.78), int(height * 0.22)])  # the page first
         else:
             self.sql_panel.hide()
         first_page = min(boxes) if citation.cells and boxes else citation.page
@@ -320,6 +323,9 @@ class EvidenceView(QWidget):
     def _on_show_sql_toggled(self, shown: bool) -> None:
         self.sql_text.setVisible(shown)
         self.show_sql_button.setText("Hide SQL" if shown else "Show SQL")
+        height = max(300, self.splitter.height())
+        share = 0.45 if shown else 0.22
+        self.splitter.setSizes([int(height * (1 - share)), int(height * share)])
 
     def highlight_rects(self) -> list[QRectF]:
         """The highlighted regions on the shown page, in image pixels (for tests and accessibility)."""

@@ -30,6 +30,8 @@ from ui.ingest_view import IngestView
 DOCUMENT_ROLE = Qt.ItemDataRole.UserRole
 TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_WORDS = {"ready": "Ready", "partial": "Partly read", "ingesting": "Adding\u2026"}
+QUIET_STATUSES = ("ready",)
+"""Statuses the list leaves blank (the tooltip still says them): the name gets the room."""
 
 
 class LibraryView(QWidget):
@@ -57,7 +59,7 @@ class LibraryView(QWidget):
 
         self.tree = QTreeWidget()
         self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Document", "Pages", "Tables", "Status"])
+        self.tree.setHeaderLabels(["Document", "Pages", "Tables", ""])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         # Report names share long prefixes and end in years: keep both ends, the tooltip has all of it.
@@ -117,6 +119,7 @@ class LibraryView(QWidget):
             if names[label] > 1:  # same name, different files: say which folder each is in
                 label = f"{label} ({Path(document.path).parent.name})"
             item = QTreeWidgetItem([label, str(document.page_count), str(document.table_count),
+                                    "" if document.status in QUIET_STATUSES else
                                     STATUS_WORDS.get(document.status, document.status.capitalize())])
             item.setData(0, DOCUMENT_ROLE, document.id)
             tip = f"{label}\n{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")

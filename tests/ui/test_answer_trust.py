@@ -132,7 +132,7 @@ def test_the_evidence_opens_beside_a_readable_chat_at_1366x768(qtbot: Any, make_
     qtbot.waitUntil(lambda: bool(window.evidence_view.highlight_rects()), timeout=10_000)
     library, chat, evidence = window.splitter.sizes()
     assert library >= 220 and chat >= 500 and evidence >= 500, (library, chat, evidence)
-    assert window.evidence_view.zoom >= 1.0  # fitted, but never below a readable zoom
+    assert window.evidence_view.zoom >= 0.85  # fitted, but never below a readable zoom
     tree = window.library_view.tree
     assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
     document = tree.topLevelItem(0)
