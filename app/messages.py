@@ -37,6 +37,8 @@ def plural(count: int, word: str, many: str = "") -> str:
 
 def answer_note(answer: Answer) -> str:
     """A line saying how far an answer can be trusted (checked, not cross-checked, in conflict), or ""."""
+    if answer.mode == "naive" and answer.status != "refused":
+        return "Simple mode: the model's own words from the passages found; nothing was computed or checked."
     note = ANSWER_NOTES.get(answer.status, "")
     if answer.status == "conflict":
         detail = next((s.conflict for s in answer.steps if s.conflict), "")

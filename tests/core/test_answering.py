@@ -306,7 +306,7 @@ def test_naive_mode_is_one_call_over_markdown_chunks(report: ReportFixture) -> N
     chat.queue("10.5 million")
     tokens: list[str] = []
     answer = make(report, chat, mode="naive").answer(DIFFERENCE_QUESTION, on_token=tokens.append)
-    assert answer.text == "10.5 million" and answer.mode == "naive"
+    assert answer.text == "10.5 million" and answer.mode == "naive" and answer.status == "text"
     assert len(chat.calls) == 1 and chat.calls[0]["schema"] is None
     assert f"Table {TABLE_NAME}" in chat.prompt(0) and "| Roads |" in chat.prompt(0)
     assert "".join(tokens).strip() == "10.5 million"
