@@ -59,7 +59,8 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
 
 def _progress(event: ProgressEvent) -> None:
     if event.stage != "step" and event.message:
-        sys.stderr.write(f"{event.message}\u2026\n" if event.stage != "done" else f"{event.message}.\n")
+        message = event.message.rstrip("\u2026")
+        sys.stderr.write(f"{message}\u2026\n" if event.stage != "done" else f"{message}.\n")
 
 
 def _chat_model(args: argparse.Namespace) -> ChatModel:

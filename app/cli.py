@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from app import messages, wiring
 from app.ask_command import add_parser as add_ask_parser
+from app.messages import plural
 from app.models_command import add_parser as add_models_parser
 from app.paths import library_dir
 from core.errors import FolioError, UserError
@@ -66,12 +67,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             mark = {"added": "added  ", "skipped": "skipped", "failed": "FAILED ", "cancelled": "stopped"}[r.status]
             sys.stderr.write(f"{mark} {r.path}: {r.message}\n")
         totals = library.counts()
-        print(
-            f"{len(added)} added ({sum(r.pages for r in added)} pages, {sum(r.chunks for r in added)} chunks, "
-            f"{sum(r.tables for r in added)} tables), {len(results) - len(added) - len(failed)} already present, "
-            f"{len(failed)} failed. Library {library.path}: {totals['documents']} documents, {totals['pages']} pages, "
-            f"{totals['chunks']} chunks, {totals['tables']} tables."
-        )
+        counted = ", ".join(plural(n, w) for n, w in ((sum(r.pages for r in added), "page"),
+                                                     (sum(r.chunks for r in added), "chunk"),
+                                                     (sum(r.tables for r in added), "table")))
+        held = ", ".join(plural(totals[k], w) for k, w in (("documents", "document"), ("pages", "page"),
+                                                            ("chunks", "chunk"), ("tables", "table")))
+        print(f"{len(added)} added ({counted}), {len(results) - len(added) - len(failed)} already present, "
+              f"{len(failed)} failed. Library {library.path}: {held}.")
     return 1 if failed or not results else 0
 
 
@@ -96,7 +98,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
         return 0
     for i, table in enumerate(tables, 1):
         print(f"Table {i}: page {table.page}, {table.n_rows} rows x {table.n_cols} columns, "
-              f"{table.header_rows} header row(s), by {table.extractor}" + (f" — {table.caption}" if table.caption else ""))
+              f"{plural(table.header_rows, 'header row')}, by {table.extractor}" + (f" — {table.caption}" if table.caption else ""))
         width = table.n_cols
         header = [" / ".join(filter(None, (table.rows[r][c] for r in range(table.header_rows)))) or f"col_{c + 1}"
                   for c in range(width)]
@@ -127,8 +129,9 @@ def cmd_library(args: argparse.Namespace) -> int:
             return 0
         print(f"Library {library.path}: {len(documents)} document(s)")
         for d in documents:
-            unit = "sheets" if d.kind == "sheet" else "pages"
-            print(f"\n[{d.id}] {d.file_name} — {d.title} ({d.page_count} {unit}, {d.table_count} tables, {d.status})"
+            unit = "sheet" if d.kind == "sheet" else "page"
+            print(f"\n[{d.id}] {d.file_name} — {d.title} ({plural(d.page_count, unit)}, "
+                  f"{plural(d.table_count, 'table')}, {d.status})"
                   + (f"\n    {d.note}" if d.note else ""))
             for t in (t for t in tables if t.document_id == d.id):
                 pages = f"p.{t.page}" + (f"-{t.last_page}" if t.last_page != t.page else "")
@@ -175,35 +178,49 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """ "1366x768" -> (1366, 768), for ``--size``."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size like 1366x768, not {text!r}") from None
+    if not (320 <= width <= 8000 and 240 <= height <= 8000):
+        raise argparse.ArgumentTypeError(f"{text} is not a window size (320x240 to 8000x8000)")
+    return width, height
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="folio", description="Ask questions about your PDF reports, offline.")
     parser.add_argument("--library", metavar="DIR", help="library directory (default: $FOLIO_LIBRARY or your data directory)")
     parser.add_argument("--screenshot", metavar="PATH", help="start the window offscreen, save a PNG of it and exit")
     parser.add_argument("--ask", metavar="QUESTION", help="with --screenshot: ask this first and wait for the answer")
+    parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
+                        help="with --screenshot: the window's size in pixels (default: 1360x820)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     library_opt = argparse.ArgumentParser(add_help=False)
     library_opt.add_argument("--library", metavar="DIR", default=argparse.SUPPRESS, help="library directory")
 
     p = sub.add_parser("ingest", parents=[library_opt],
                        help="add PDF files, spreadsheets (.xlsx .xls .ods), CSV files or folders to the library")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="PDF, spreadsheet or CSV files, or folders searched for them")
     p.add_argument("--password", help="password for encrypted PDFs")
     p.set_defaults(func=cmd_ingest)
 
     p = sub.add_parser("tables", help="extract the tables of a PDF without storing them")
-    p.add_argument("file", metavar="FILE.pdf")
+    p.add_argument("file", metavar="FILE.pdf", help="the PDF to read")
     p.add_argument("--json", action="store_true", help="print a JSON list of tables")
     p.add_argument("--password", help="password for an encrypted PDF")
     p.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("library", parents=[library_opt], help="list documents and their tables")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the documents and their tables' schemas as JSON")
     p.set_defaults(func=cmd_library)
 
     p = sub.add_parser("sql", parents=[library_opt], help="run read-only SQL over the library")
-    p.add_argument("query", metavar="SQL")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--max-rows", type=_positive_int, default=200, metavar="N", help="show at most N rows (default 200)")
+    p.add_argument("query", metavar="SQL", help="one read-only SQLite statement, in quotes (see `folio library`)")
+    p.add_argument("--json", action="store_true", help="print {columns, rows, truncated} as JSON")
+    p.add_argument("--max-rows", type=_positive_int, default=200, metavar="N", help="show at most N rows (default: 200)")
     p.set_defaults(func=cmd_sql)
 
     add_ask_parser(sub, library_opt)

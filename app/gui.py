@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QEventLoop, QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app import messages
@@ -24,7 +24,19 @@ WINDOW_SIZE = (1360, 820)
 ANSWER_TIMEOUT_MS = 15 * 60 * 1000
 
 
+QUIET_QT_MESSAGES = ("propagateSizeHints",)
+"""Qt warnings that say nothing to a person (the offscreen and some Wayland plugins print this one for
+every window shown)."""
+
+
+def _on_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    if any(quiet in message for quiet in QUIET_QT_MESSAGES):
+        return
+    sys.stderr.write(f"{message}\n")
+
+
 def make_application() -> QApplication:
+    qInstallMessageHandler(_on_qt_message)
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
@@ -45,9 +57,10 @@ def wait(milliseconds: int) -> None:
     loop.exec()
 
 
-def take_screenshot(window: MainWindow, path: Path, question: str | None = None) -> Path:
+def take_screenshot(window: MainWindow, path: Path, question: str | None = None,
+                    size: tuple[int, int] = WINDOW_SIZE) -> Path:
     """Let the window settle (and answer ``question`` first, if given), then save it as a PNG."""
-    window.resize(*WINDOW_SIZE)
+    window.resize(*size)
     window.show()
     wait(300)
     if question:
@@ -58,8 +71,9 @@ def take_screenshot(window: MainWindow, path: Path, question: str | None = None)
             QTimer.singleShot(ANSWER_TIMEOUT_MS, loop.quit)
             loop.exec()
         cards = window.chat_view.answer_cards()
-        if cards and cards[-1].answer is not None and cards[-1].answer.citations:
-            window.show_citation(cards[-1].answer.citations[0], 1)
+        answer = cards[-1].answer if cards else None
+        if answer is not None and answer.citations and answer.status != "refused":
+            window.show_citation(answer.citations[0], 1)
         wait(300)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path), "PNG"):
@@ -84,7 +98,8 @@ def run_gui(args: argparse.Namespace) -> int:
     controller.check_model()
     try:
         if getattr(args, "screenshot", None):
-            saved = take_screenshot(window, Path(args.screenshot), getattr(args, "ask", None))
+            saved = take_screenshot(window, Path(args.screenshot), getattr(args, "ask", None),
+                                    getattr(args, "size", None) or WINDOW_SIZE)
             print(f"Saved {saved}")
             return 0
         window.show()

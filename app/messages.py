@@ -30,8 +30,15 @@ def describe(error: BaseException) -> str:
     return f"Something went wrong inside Folio ({type(error).__name__}: {error}). Please report this."
 
 
+def plural(count: int, word: str, many: str = "") -> str:
+    """ "1 page", "3 pages", "1 library", "2 libraries" (``many`` when the plural is not word + "s")."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
 def answer_note(answer: Answer) -> str:
     """A line saying how far an answer can be trusted (checked, not cross-checked, in conflict), or ""."""
+    if answer.mode == "naive" and answer.status != "refused":
+        return "Simple mode: the model's own words from the passages found; nothing was computed or checked."
     note = ANSWER_NOTES.get(answer.status, "")
     if answer.status == "conflict":
         detail = next((s.conflict for s in answer.steps if s.conflict), "")

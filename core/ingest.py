@@ -111,6 +111,11 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
+def _counted(*counts: tuple[int, str]) -> str:
+    """ "1 page, 12 chunks, 3 tables": counts with their words, singular where one."""
+    return ", ".join(f"{n:,} {word}{'' if n == 1 else 's'}" for n, word in counts)
+
+
 def _heading_above(blocks: Sequence[TextBlock], box: BBox) -> str:
     """A table's heading when the extractor found no caption: the sentence right above it that
     introduces it ("The following table presents revenues by region (in thousands):"), else the
@@ -356,7 +361,7 @@ class Ingestor:
             if close is not None:
                 close()
         ctx.report(ProgressEvent("done", f"Added {name}", pages, pages, name))
-        summary = f"{name}: {pages} pages, {chunk_count} chunks, {table_count} tables."
+        summary = f"{name}: " + _counted((pages, "page"), (chunk_count, "chunk"), (table_count, "table")) + "."
         message = note if status == "partial" else f"{summary[:-1]} ({note})." if note else summary
         return IngestResult(path, "added", message,
                             document_id, pages, chunk_count, table_count, tuple(ocr_pages))
@@ -410,7 +415,7 @@ class Ingestor:
             if embedding is not None:
                 embedding.close()
         ctx.report(ProgressEvent("done", f"Added {name}", sheets, sheets, name))
-        summary = f"{name}: {sheets} sheet{'s' if sheets != 1 else ''}, {chunk_count} chunks, {table_count} tables"
+        summary = f"{name}: " + _counted((sheets, "sheet"), (chunk_count, "chunk"), (table_count, "table"))
         return IngestResult(path, "added", f"{summary} ({note})." if note else f"{summary}.", document_id, sheets,
                             chunk_count, table_count)
 

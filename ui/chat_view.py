@@ -1,6 +1,12 @@
 """The chat panel: the conversation picker, the transcript (questions and answers, the answer
 streaming in, numbered citations inside and under it, the reasoning steps to unfold, copy and
-export), and the question box (Enter asks, Esc stops)."""
+export), and the question box (Enter asks, Esc stops).
+
+While an answer is being worked out its bubble shows the stage (searching, reading a table,
+computing, checking against the text, writing) and the seconds taken so far, and the panel repeats
+that line for the status bar (``progress_changed``). A finished answer says how far it can be
+trusted (checked, not cross-checked, in conflict) and a refusal is shown as one. Stop frees the
+panel at once, whatever the stage; the answer's job ends at its next check."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -25,12 +31,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import citation_label, citation_numbers
+from app.messages import answer_note, plural
 from app.qt_jobs import Job
 from models.types import Answer, Step
 from ui import style
 
 _MARKER = re.compile(r"\[(\d+)\]")
 STREAM_REFRESH_MS = 60
+CLOCK_MS = 1000
+NOTE_COLOURS = {"checked": "#2e9d57", "conflict": "#c77700"}
 RESULT_ROWS_SHOWN = 6
 INLINE_MARKERS = 6
 
@@ -70,7 +79,7 @@ def steps_html(steps: Sequence[Step]) -> str:
             )
             more = len(step.sql_result) - RESULT_ROWS_SHOWN
             part.append(f"<table cellspacing='0' cellpadding='3' border='1' style='margin-left:12px'>"
-                        f"<tr>{head}</tr>{rows}</table>" + (f"<p>\u2026 {more} more row(s)</p>" if more > 0 else ""))
+                        f"<tr>{head}</tr>{rows}</table>" + (f"<p>\u2026 {plural(more, 'more row')}</p>" if more > 0 else ""))
         if step.intermediate_answer:
             part.append(f"<p style='margin-left:12px'>\u2192 {html.escape(step.intermediate_answer)}</p>")
         if step.conflict:
@@ -114,6 +123,7 @@ class AnswerCard(QFrame):
     citation_clicked = Signal(object, int)  # Citation, its number
     copy_requested = Signal(object)  # Answer
     export_requested = Signal(object)  # Answer
+    progress_changed = Signal(str)  # "Reading Table 1: Budget… 12 s" while working, "" once done
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -122,6 +132,11 @@ class AnswerCard(QFrame):
         self.answer: Answer | None = None
         self.steps: list[Step] = []
         self._streamed = ""
+        self.stage = "Starting"
+        self._elapsed = QElapsedTimer()
+        self._clock = QTimer(self)
+        self._clock.setInterval(CLOCK_MS)
+        self._clock.timeout.connect(self._show_progress)
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -132,6 +147,10 @@ class AnswerCard(QFrame):
         self.status = QLabel("Thinking\u2026")
         self.status.setStyleSheet(f"color: {style.muted_colour(self)};")
         self.status.setWordWrap(True)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.note.hide()
         self.sources = QVBoxLayout()
         self.sources.setSpacing(0)
         self.source_buttons: list[ElidedButton] = []
@@ -167,6 +186,7 @@ class AnswerCard(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.addWidget(self.text)
+        layout.addWidget(self.note)
         layout.addWidget(self.status)
         layout.addLayout(self.sources)
         layout.addLayout(self.footer)
@@ -177,6 +197,34 @@ class AnswerCard(QFrame):
         self._refresh.timeout.connect(self._show_streamed)
 
     # -- while the answer is being written -------------------------------------------------------------
+
+    def start_clock(self) -> None:
+        """Show the stage with the seconds taken so far, refreshed every second until the answer ends."""
+        self._elapsed.start()
+        self._clock.start()
+        self._show_progress()
+
+    def stop_clock(self) -> None:
+        if self._clock.isActive():
+            self._clock.stop()
+            self.progress_changed.emit("")
+
+    @property
+    def seconds(self) -> int:
+        return int(self._elapsed.elapsed() / 1000) if self._elapsed.isValid() else 0
+
+    def progress_text(self) -> str:
+        return f"{self.stage}\u2026 {self.seconds} s"
+
+    @Slot()
+    def _show_progress(self) -> None:
+        if self.answer is None and self._clock.isActive():
+            self.status.setText(self.progress_text())
+            self.progress_changed.emit(self.progress_text())
+
+    def set_stage(self, stage: str) -> None:
+        self.stage = stage.rstrip("\u2026")
+        self._show_progress()
 
     def add_token(self, token: str) -> None:
         self._streamed += token
@@ -190,13 +238,13 @@ class AnswerCard(QFrame):
 
     def add_step(self, step: Step) -> None:
         self.steps.append(step)
-        self.status.setText(f"Step {len(self.steps)}: {step.subquery}")
         self._update_steps()
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
 
     def show_error(self, message: str) -> None:
+        self.stop_clock()
         self._refresh.stop()
         self.status.setText(message)
         self.status.setStyleSheet(f"color: {style.error_colour(self)};")
@@ -205,19 +253,31 @@ class AnswerCard(QFrame):
     # -- the finished answer ---------------------------------------------------------------------------
 
     def set_answer(self, answer: Answer) -> None:
+        took = self.seconds if self._clock.isActive() else None
+        self.stop_clock()
         self._refresh.stop()
         self.answer = answer
         self.steps = list(answer.steps)
-        self.text.setText(answer_markdown_with_links(with_markers(answer.text, len(answer.citations)),
-                                                     len(answer.citations)))
+        refused = answer.status == "refused"
+        text = answer.text if refused else with_markers(answer.text, len(answer.citations))
+        self.text.setText(("**No answer found.** " if refused else "")
+                          + answer_markdown_with_links(text, len(answer.citations)))
         self.text.show()
         self.status.hide()
+        note = answer_note(answer)
+        if took is not None and not refused:
+            note = f"{note} ({took} s)" if note else f"Answered in {took} s."
+        self.note.setText(note)
+        colour = NOTE_COLOURS.get(answer.status) or style.muted_colour(self)
+        self.note.setStyleSheet(f"color: {colour};")
+        self.note.setVisible(bool(note))
+        self.setProperty("status", answer.status)
         for button in self.source_buttons:
             self.sources.removeWidget(button)
             button.deleteLater()
         self.source_buttons = []
         if answer.citations:
-            heading = QLabel("Sources")
+            heading = QLabel("Closest sources" if refused else "Sources")
             heading.setStyleSheet(f"color: {style.muted_colour(self)}; margin-top: 6px;")
             self.sources.addWidget(heading)
         for number, citation in enumerate(answer.citations, 1):
@@ -225,7 +285,7 @@ class AnswerCard(QFrame):
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setStyleSheet("text-align: left; padding: 2px 4px;")
-            detail = " ".join(citation.snippet.split())[:300] or citation.sql or ""
+            detail = " ".join(citation.snippet.split())[:300]
             button.setToolTip(f"{button.full_text}\n{detail}".strip())
             button.clicked.connect(lambda _=False, c=citation, n=number: self.citation_clicked.emit(c, n))
             self.sources.addWidget(button)
@@ -263,6 +323,7 @@ class ChatView(QWidget):
     citation_clicked = Signal(object, int)  # Citation, number
     copy_requested = Signal(object)  # Answer
     export_requested = Signal(object)  # Answer
+    progress_changed = Signal(str)  # the answer's stage and seconds for the status bar; "" when it ends
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -405,6 +466,8 @@ class ChatView(QWidget):
         self.job = job
         self._add_card(QuestionCard(question))
         self.pending = self._new_answer_card()
+        self.pending.progress_changed.connect(self.progress_changed)
+        self.pending.start_clock()
         self.question.clear()
         self.ask_button.setText("Stop")
         self.ask_button.setToolTip("Stop answering (Esc)")
@@ -427,8 +490,8 @@ class ChatView(QWidget):
 
     @Slot(object)
     def _on_job_progressed(self, event: Any) -> None:
-        if self.pending is not None and event.message and not self.pending.steps:
-            self.pending.set_status(event.message + "\u2026")
+        if self.pending is not None and event.message and event.stage not in ("step", "done"):
+            self.pending.set_stage(event.message)
 
     @Slot(object)
     def _on_job_finished(self, outcome: Any) -> None:
@@ -448,10 +511,27 @@ class ChatView(QWidget):
 
     @Slot()
     def _on_job_ended(self) -> None:
+        if self.pending is not None:
+            self.pending.stop_clock()
         self.pending = None
         self.ask_button.setText("Ask")
         self.ask_button.setToolTip("")
         self.question.setFocus()
+
+    def stop(self) -> None:
+        """Stop the answer being worked out, whatever its stage: the panel is free at once; the job ends
+        (cancelled) at its next check, and nothing it still reports reaches the panel."""
+        job = self.job
+        if job is None or not job.running:
+            return
+        job.cancel()
+        for signal, slot in ((job.reported, self._on_job_reported), (job.progressed, self._on_job_progressed),
+                             (job.finished, self._on_job_finished), (job.failed, self._on_job_failed),
+                             (job.cancelled, self._on_job_cancelled), (job.ended, self._on_job_ended)):
+            signal.disconnect(slot)
+        self._on_job_cancelled()
+        self._on_job_ended()
+        self.job = None
 
     def conversation_saved(self, key: int, conversation_id: int) -> None:
         """A provisional conversation key now has its saved id."""

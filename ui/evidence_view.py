@@ -1,7 +1,11 @@
-"""The evidence view: the cited PDF page, rendered, with the cited regions highlighted (text blocks,
-or the exact table cells an SQL query read), zoom, previous/next page, opening the file in the
-system viewer, and for SQL evidence the query and its result table. A spreadsheet's sheet is shown
-as a grid (column letters, row numbers) with the cited cells highlighted instead of a page."""
+"""The evidence view: the cited PDF page, rendered, with the cited regions highlighted (the sentences
+that answer, or the exact table cells an SQL query read), zoom, previous/next page, opening the file
+in the system viewer, and for SQL evidence the result table with the query one click away ("Show
+SQL", laid out for reading). The source is named as people name it, the caption says which row and
+column each highlighted cell is, and internal columns (``_row``) are not shown. Pages open fitted to
+the width, but never below a readable zoom: a landscape page scrolls to its highlight instead. A
+spreadsheet's sheet is shown as a grid (column letters, row numbers) with the cited cells highlighted
+instead of a page."""
 
 from __future__ import annotations
 
@@ -28,12 +32,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.controller import format_sql
 from models.types import BBox, Citation
 from ui import style
 from ui.table_view import GridView
 
 ZOOM_STEPS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 DEFAULT_ZOOM = 1.25
+READABLE_ZOOM = 0.85
+"""Fitting the width never shrinks a page below this: report text stays legible (a landscape page
+fitted into the pane would be drawn at about 60 %)."""
+MINIMUM_WIDTH = 420
+
+
+def visible_columns(columns: Sequence[str]) -> list[int]:
+    """Positions of the result columns worth showing: internal ones (``_row``) are left out."""
+    return [i for i, name in enumerate(columns) if not str(name).startswith("_")]
+
+
+def shown_value(value: Any) -> Any:
+    """A result value as a grid shows it: figures with thousands separators and at most two decimals."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    return f"{int(value):,}"
 
 Renderer = Callable[[int, int, float], Any]  # (document id, page, zoom) -> RenderedPage
 # (document id, sheet number, cited boxes) -> a SheetWindow (app.controller.sheet_window), None for a PDF
@@ -101,8 +124,11 @@ class PageView(QGraphicsView):
             united = self.highlights[0].sceneBoundingRect()
             for item in self.highlights[1:]:
                 united = united.united(item.sceneBoundingRect())
+            # Centred vertically; horizontally from the page's left edge when the highlight fits there,
+            # so a highlighted cell is seen with its row label.
             self.centerOn(united.center())
-            self.ensureVisible(self.highlights[0], 40, 40)
+            self.horizontalScrollBar().setValue(0)
+            self.ensureVisible(united, 40, 40)
         else:
             self.verticalScrollBar().setValue(0)
 
@@ -147,8 +173,10 @@ class EvidenceView(QWidget):
         self._cells = False
         self.rendered: Any = None
 
+        self.setMinimumWidth(MINIMUM_WIDTH)
         self.title = QLabel()
         self.title.setStyleSheet("font-weight: 600;")
+        self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.prev_button = self._tool("\u25c0", "Previous page (PgUp)", self.previous_page)
         self.next_button = self._tool("\u25b6", "Next page (PgDown)", self.next_page)
@@ -195,16 +223,26 @@ class EvidenceView(QWidget):
         self.sql_panel = QWidget()
         self.sql_text = QPlainTextEdit()
         self.sql_text.setReadOnly(True)
-        self.sql_text.setMaximumHeight(90)
+        self.sql_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.sql_text.setStyleSheet("font-family: monospace;")
+        self.sql_text.hide()
         self.result_grid = GridView()
         sql_layout = QVBoxLayout(self.sql_panel)
         sql_layout.setContentsMargins(0, 0, 0, 0)
-        sql_title = QLabel("SQL run on the library, and its result")
+        sql_title = QLabel("Computed from the highlighted cells")
         sql_title.setStyleSheet("font-weight: 600;")
-        sql_layout.addWidget(sql_title)
-        sql_layout.addWidget(self.sql_text)
+        self.show_sql_button = QToolButton()
+        self.show_sql_button.setText("Show SQL")
+        self.show_sql_button.setCheckable(True)
+        self.show_sql_button.setAutoRaise(True)
+        self.show_sql_button.setToolTip("Show the SQL statement that computed this result")
+        self.show_sql_button.toggled.connect(self._on_show_sql_toggled)
+        sql_header = QHBoxLayout()
+        sql_header.addWidget(sql_title, 1)
+        sql_header.addWidget(self.show_sql_button)
+        sql_layout.addLayout(sql_header)
         sql_layout.addWidget(self.result_grid, 1)
+        sql_layout.addWidget(self.sql_text, 2)
         self.sql_panel.hide()
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
@@ -245,18 +283,28 @@ class EvidenceView(QWidget):
             regions = list(citation.boxes) or ([citation.bbox] if citation.bbox else [])
             boxes[citation.page] = [b for b in regions if b is not None]
         label = f"[{number}] " if number else ""
-        kind = f"table {citation.table}" if citation.kind == "table" and citation.table else "text"
         where = f" ({citation.place})" if citation.sheet else ""
-        self.title.setText(f"{label}{citation.document} \u2014 {kind}{where}")
+        if citation.label:
+            self.title.setText(f"{label}{citation.label}")
+        else:  # saved before sources had labels
+            kind = f"table {citation.table}" if citation.kind == "table" and citation.table else "text"
+            self.title.setText(f"{label}{citation.document} \u2014 {kind}{where}")
+        self.title.setToolTip(f"{citation.document}, {citation.place}"
+                              + (f"\nSQL table {citation.table}" if citation.table else ""))
         snippet = " ".join(citation.snippet.split())
-        self.snippet.setText(snippet[:400] + ("\u2026" if len(snippet) > 400 else ""))
+        snippet = snippet[:400] + ("\u2026" if len(snippet) > 400 else "")
+        self.snippet.setText(f"Highlighted: {snippet}" if citation.cells and citation.label else snippet)
         self.snippet.setVisible(bool(snippet))
         if citation.sql:
-            self.sql_text.setPlainText(citation.sql)
-            self.result_grid.set_grid([list(r) for r in citation.result], citation.columns)
+            self.sql_text.setPlainText(format_sql(citation.sql))
+            keep = visible_columns(citation.columns)
+            self.result_grid.set_grid([[shown_value(row[i]) for i in keep if i < len(row)] for row in citation.result],
+                                      [citation.columns[i] for i in keep])
+            self.show_sql_button.setChecked(False)
+            self.sql_text.hide()
             self.sql_panel.show()
             height = max(300, self.splitter.height())
-            self.splitter.setSizes([int(height * 0.68), int(height * 0.32)])
+            self.splitter.setSizes([int(height * 0.78), int(height * 0.22)])  # the page first
         else:
             self.sql_panel.hide()
         first_page = min(boxes) if citation.cells and boxes else citation.page
@@ -339,6 +387,14 @@ class EvidenceView(QWidget):
         self._update_controls()
         return True
 
+    @Slot(bool)
+    def _on_show_sql_toggled(self, shown: bool) -> None:
+        self.sql_text.setVisible(shown)
+        self.show_sql_button.setText("Hide SQL" if shown else "Show SQL")
+        height = max(300, self.splitter.height())
+        share = 0.45 if shown else 0.22
+        self.splitter.setSizes([int(height * (1 - share)), int(height * share)])
+
     def highlight_rects(self) -> list[QRectF]:
         """The highlighted regions on the shown page, in image pixels (for tests and accessibility)."""
         return [item.rect() for item in self.page_view.highlights]
@@ -371,7 +427,7 @@ class EvidenceView(QWidget):
 
     def _fit_zoom(self, page_width_pt: float) -> float:
         available = max(200, self.page_view.viewport().width() - 24)
-        return max(ZOOM_STEPS[0], min(2.0, round(available / page_width_pt, 2)))
+        return max(READABLE_ZOOM, min(2.0, round(available / page_width_pt, 2)))
 
     @Slot(int)
     def step_zoom(self, direction: int) -> None:

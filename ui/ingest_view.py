@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.messages import plural
 from app.qt_jobs import Job
 from models.types import ProgressEvent
 from ui import style
@@ -33,7 +34,7 @@ class _FileOutcome(Protocol):
 # How far along a file is when a stage starts, and how much of the bar the stage fills.
 STAGE_SPAN = {"hashing": (0.0, 0.02), "pages": (0.02, 0.78), "tables": (0.80, 0.05), "embedding": (0.85, 0.15),
               "done": (1.0, 0.0), "ocr": (0.02, 0.78)}
-STAGE_WORDS = {"hashing": "Reading", "pages": "Reading pages", "tables": "Typing tables", "embedding": "Indexing",
+STAGE_WORDS = {"hashing": "Reading", "pages": "Reading", "tables": "Typing tables", "embedding": "Indexing",
                "done": "Added", "ocr": "OCR of scanned"}
 DONE_ROWS_LINGER_MS = 4000
 
@@ -225,9 +226,9 @@ class IngestView(QFrame):
         failed = states.count("failed")
         if self.busy:
             finished = sum(s in ("added", "skipped", "failed") for s in states)
-            self.title.setText(f"Adding {len(states)} file(s): {finished} done")
+            self.title.setText(f"Adding {plural(len(states), 'file')}: {finished} done")
         elif failed:
-            self.title.setText(f"{failed} file(s) could not be added")
+            self.title.setText(f"{plural(failed, 'file')} could not be added")
         else:
             self.title.setText("Done")
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.messages import plural
 from models.types import Document
 from ui import style
 from ui.ingest_view import IngestView
@@ -30,6 +31,8 @@ from ui.ingest_view import IngestView
 DOCUMENT_ROLE = Qt.ItemDataRole.UserRole
 TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_WORDS = {"ready": "Ready", "partial": "Partly read", "ingesting": "Adding\u2026"}
+QUIET_STATUSES = ("ready",)
+"""Statuses the list leaves blank (the tooltip still says them): the name gets the room."""
 
 
 class LibraryView(QWidget):
@@ -57,9 +60,11 @@ class LibraryView(QWidget):
 
         self.tree = QTreeWidget()
         self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Document", "Pages", "Tables", "Status"])
+        self.tree.setHeaderLabels(["Document", "Pages", "Tables", ""])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
+        # Report names share long prefixes and end in years: keep both ends, the tooltip has all of it.
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -115,9 +120,10 @@ class LibraryView(QWidget):
             if names[label] > 1:  # same name, different files: say which folder each is in
                 label = f"{label} ({Path(document.path).parent.name})"
             item = QTreeWidgetItem([label, str(document.page_count), str(document.table_count),
+                                    "" if document.status in QUIET_STATUSES else
                                     STATUS_WORDS.get(document.status, document.status.capitalize())])
             item.setData(0, DOCUMENT_ROLE, document.id)
-            tip = f"{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
+            tip = f"{label}\n{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
             item.setToolTip(0, tip)
             item.setToolTip(3, document.note or STATUS_WORDS.get(document.status, document.status))
             if document.status == "partial":  # part of it could not be read: say so where it is listed
@@ -125,12 +131,13 @@ class LibraryView(QWidget):
             for column in (1, 2):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for table in tables_by_document.get(document.id, ()):
-                label = table.caption or table.heading or table.name
+                label = " ".join((table.caption or table.heading or table.name).split())
                 where = f"sheet {table.page}" if document.kind == "sheet" else f"p.{table.page}"
-                child = QTreeWidgetItem([label, where, f"{table.row_count} rows", ""])
+                child = QTreeWidgetItem([label, where, plural(table.row_count, "row"), ""])
                 child.setData(0, DOCUMENT_ROLE, document.id)
                 child.setData(0, TABLE_ROLE, table.id)
-                child.setToolTip(0, f"SQL table {table.name}: double-click to see its cells")
+                child.setToolTip(0, f"{label}\nPage {table.page}, {plural(table.row_count, 'row')}; SQL table "
+                                    f"{table.name}\nDouble-click to see its cells")
                 item.addChild(child)
             self.tree.addTopLevelItem(item)
             if document.id in expanded:

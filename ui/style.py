@@ -12,7 +12,8 @@ HIGHLIGHT_FILL = QColor(255, 196, 0, 80)
 HIGHLIGHT_EDGE = QColor(230, 140, 0, 230)
 CELL_FILL = QColor(0, 170, 255, 70)
 CELL_EDGE = QColor(0, 120, 215, 230)
-STATUS_COLOURS = {"ready": "#2e9d57", "loading": "#d49a1c", "checking": "#8a8a8a", "unreachable": "#cc3b3b"}
+STATUS_COLOURS = {"ready": "#2e9d57", "loading": "#d49a1c", "checking": "#8a8a8a", "unreachable": "#cc3b3b",
+                  "missing": "#cc3b3b", "installing": "#d49a1c"}
 SPACING = 8
 
 

@@ -39,4 +39,5 @@ def naive_answer(question: str, retriever: Retriever, chat: ChatModel, *, ctx: J
         chunk_citation(c, table=table_names(c.table_id) if table_names and c.table_id is not None else None)
         for c in chunks
     )
-    return Answer(question, text, citations, (step,), usage, mode="naive", model=chat.name)
+    return Answer(question, text, citations, (step,), usage, mode="naive", model=chat.name, status="text",
+                  value=text)

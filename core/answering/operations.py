@@ -574,6 +574,18 @@ def _ranking_sql(view: TableView, choice: OperationChoice) -> str:
             f"AND ({value}) IS NOT NULL ORDER BY value {order}, _row LIMIT 1")
 
 
+def filled_hint(view: TableView, choice: OperationChoice) -> str:
+    """For a repair: which columns do hold numbers in the rows chosen ("Ministry of Culture has numbers
+    in: plan_total, total_plan_and_non_plan"), so the next choice can name a filled cell."""
+    hints = []
+    for row in dict.fromkeys(c.row for c in choice.cells):
+        values = view.values.get(row, ())
+        filled = [c.name for c in view.data_columns if is_number(values[view.column_position(c.name)])]
+        label = next((c.label for c in choice.cells if c.row == row), f"row {row}")
+        hints.append(f" {label} has numbers in: {', '.join(filled)}." if filled else f" {label} has no numbers.")
+    return "".join(hints)
+
+
 def cells_used(choice: OperationChoice, rows: Sequence[Sequence[Any]]) -> list[tuple[int, str]]:
     """(``_row``, column) of the cells a result came from: the chosen ones, or the winning row's for a ranking."""
     if choice.operation in RANKINGS:

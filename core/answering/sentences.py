@@ -28,6 +28,7 @@ MAX_SENTENCES = 2
 MIN_SENTENCE_WORDS = 4
 _SENTENCE_END = re.compile(r"[.!?][\"')\u201d\u2019]*$")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_YEAR = re.compile(r"^(19|20)\d\d$")
 _ONLY_NUMBER = re.compile(r"^[\W\d]*\d[\W\d]*$|^(page|p\.)\s*\d+(\s*of\s*\d+)?$", re.IGNORECASE)
 _ABBREVIATION = re.compile(r"^(rs|no|nos|vs|e\.g|i\.e|etc|mr|mrs|dr|inc|ltd|co|fig|approx)\.$", re.IGNORECASE)
 
@@ -102,13 +103,15 @@ def sentences(lines: Sequence[Sequence[_Word]]) -> list[Sentence]:
 
 
 def _numbers(text: str) -> set[str]:
-    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+    """The figures in a text, years left out: every heading and running title has one."""
+    return {n.replace(",", "") for n in _NUMBER.findall(text)} - {n for n in _NUMBER.findall(text) if _YEAR.match(n)}
 
 
 def best_sentences(found: Sequence[Sentence], query: str, limit: int = MAX_SENTENCES) -> list[Sentence]:
     """The sentences sharing most of the query's words (figures count double), in page order; none when
     no sentence shares anything."""
-    asked, figures = words(query), _numbers(query)
+    asked = {w for w in words(query) if not _YEAR.match(w)}
+    figures = _numbers(query)
     scored = []
     for index, sentence in enumerate(found):
         if len(sentence.text.split()) < MIN_SENTENCE_WORDS:
@@ -141,4 +144,4 @@ def answering_sentences(path: Path, page: int, regions: Sequence[BBox], query: s
     finally:
         document.close()
     found = sentences(lines)
-    return best_sentences(found, query) or found
+    return best_sentences(found, query) or [s for s in found if len(s.text.split()) >= MIN_SENTENCE_WORDS] or found

@@ -87,8 +87,8 @@ def test_arithmetic_question_goes_to_compiled_sql_with_cell_citations(report: Re
 def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     bad = {"operation": "sum", "cells": [{"row": "Bridges", "column": "y2019"}]}
-    chat.queue(ask("What was spent on roads and bridges in 2019?"), bad, bad, bad, {"answer": "not reported"})
-    answer = make(report, chat).answer("What was spent on roads and bridges in 2019?")
+    chat.queue(ask("What was the spending on roads and bridges in 2019?"), bad, bad, bad, {"answer": "not reported"})
+    answer = make(report, chat).answer("What was the spending on roads and bridges in 2019?")
 
     assert len(chat.calls) == 5  # decompose, 1 + 2 repairs, text answer
     assert "There is no row labelled 'Bridges'" not in chat.prompt(1)
@@ -100,7 +100,7 @@ def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: Rep
     # Neither SQL nor the text answered: a refusal naming the closest table and passages, no figure.
     assert answer.status == "refused" and answer.value == ""
     assert answer.text.startswith("The library does not seem to hold the answer")
-    assert "City Budget Report 2019, p. 1, Table 1: Budget by department" in answer.text
+    assert "The closest I found, in City Budget Report 2019: Table 1: Budget by department (p. 1); " in answer.text
     assert answer.citations and all(not c.sql for c in answer.citations)
 
 
@@ -135,6 +135,7 @@ def test_empty_sql_result_falls_back_to_text(report: ReportFixture) -> None:  # 
 
     assert len(chat.calls) == 5
     assert "empty" in chat.prompt(2)
+    assert "Libraries has numbers in: y2018." in chat.prompt(2)  # the repair says which cell is filled
     step = answer.steps[0]
     assert step.sql_result == ((4, "Libraries", None),) and "empty" in (step.sql_error or "")
     assert answer.text == "moved to the culture budget" and answer.status == "text"
@@ -217,7 +218,23 @@ def test_a_text_answer_with_a_figure_no_passage_holds_is_refused(report: ReportF
     chat.queue({"answer": "1000000000"})
     answer = make(report, chat).answer(question)
     assert answer.status == "refused" and "1000000000" not in answer.text and answer.value == ""
-    assert "City Budget Report 2019, p. 2: \u201cStaffing notes" in answer.text
+    assert "\u201cStaffing notes: the parks department employed 42 gardeners in 2019" in answer.text
+
+
+def test_a_question_whose_subject_the_library_mostly_does_not_name_is_refused(report: ReportFixture) -> None:  # noqa: F811
+    """"Spent" is in the report, defence and the armed forces are not: no model call, no figure."""
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("What was spent on defence and the armed forces in 2019?")
+    assert chat.calls == [] and answer.status == "refused"
+
+
+def test_a_computed_figure_the_text_copies_from_a_cell_is_refused(report: ReportFixture) -> None:  # noqa: F811
+    """A difference no passage states: a text answer giving a figure only a table cell holds (120.5, the
+    2019 value) is a copy, not the change asked for."""
+    chat = ScriptedChat()
+    chat.queue({"operation": "none", "cells": []}, {"answer": "120.5 million"})
+    answer = make(report, chat, max_iterations=1).answer(DIFFERENCE_QUESTION)
+    assert answer.status == "refused" and "120.5" not in answer.text
 
 
 def test_an_empty_library_is_answered_without_a_model_call(tmp_path: Path, hash_embedder: Embedder) -> None:
@@ -289,7 +306,7 @@ def test_naive_mode_is_one_call_over_markdown_chunks(report: ReportFixture) -> N
     chat.queue("10.5 million")
     tokens: list[str] = []
     answer = make(report, chat, mode="naive").answer(DIFFERENCE_QUESTION, on_token=tokens.append)
-    assert answer.text == "10.5 million" and answer.mode == "naive"
+    assert answer.text == "10.5 million" and answer.mode == "naive" and answer.status == "text"
     assert len(chat.calls) == 1 and chat.calls[0]["schema"] is None
     assert f"Table {TABLE_NAME}" in chat.prompt(0) and "| Roads |" in chat.prompt(0)
     assert "".join(tokens).strip() == "10.5 million"

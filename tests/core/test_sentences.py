@@ -57,3 +57,11 @@ def test_the_furniture_is_dropped_even_when_nothing_matches(tmp_path: Path) -> N
 
 def test_an_unreadable_pdf_gives_none(tmp_path: Path) -> None:
     assert answering_sentences(tmp_path / "gone.pdf", 1, [], "q") is None
+
+
+def test_a_year_alone_does_not_make_a_sentence_answer() -> None:
+    from core.answering.sentences import Sentence
+
+    title = Sentence("Northwind Regional Council Annual Report 2024", ((0.0, 0.0, 1.0, 1.0),))
+    answer = Sentence("The operating budget rose to $185,980 thousand in 2024.", ((0.0, 2.0, 1.0, 3.0),))
+    assert best_sentences([title, answer], "How much did the operating budget rise in 2024?") == [answer]

@@ -173,13 +173,14 @@ def make_window(qtbot: Any, tmp_path: Path, config_dir: Path) -> Iterator[Window
     built: list[tuple[MainWindow, Controller]] = []
 
     def make(chat: Any = None, embedder: Any = None, settings: Settings | None = None,
-             real_chat_models: bool = False) -> MainWindow:
-        """``real_chat_models`` builds chat models from the settings as the app does (for Ollama tests)."""
+             real_chat_models: bool = False, **controller_options: Any) -> MainWindow:
+        """``real_chat_models`` builds chat models from the settings as the app does (for Ollama tests);
+        ``controller_options`` go to the Controller (a fake ``weights_installer``, say)."""
         chat = chat if chat is not None else budget_chat()
         embedder = embedder if embedder is not None else HashEmbedder()
         factory = default_chat_model if real_chat_models else (lambda _settings: chat)
         controller = Controller(tmp_path / "library", settings or Settings(backend="embedded"),
-                                embedder_factory=lambda: embedder, chat_model_factory=factory)
+                                embedder_factory=lambda: embedder, chat_model_factory=factory, **controller_options)
         window = MainWindow(controller)
         qtbot.addWidget(window)
         window.resize(1200, 760)

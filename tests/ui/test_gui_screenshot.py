@@ -63,6 +63,7 @@ def test_screenshot_with_a_question_answers_saves_and_writes_the_png(tmp_path: P
         shot = tmp_path / "shots" / "window.png"
         run = _folio(["--library", str(library), "--screenshot", str(shot), "--ask", QUESTION], env)
         assert run.returncode == 0, run.stderr
+        assert "propagateSizeHints" not in run.stderr  # Qt's noise is not passed on
         assert server.chat_requests, "the window should have asked the model"
         assert all(r["model"] == MODEL for r in server.chat_requests)
     pixmap = pymupdf.Pixmap(str(shot))
@@ -87,6 +88,25 @@ def test_screenshot_of_an_empty_library_with_no_model_reachable(tmp_path: Path) 
     run = _folio(["--library", str(tmp_path / "library"), "--screenshot", str(shot)], env, timeout=60)
     assert run.returncode == 0, run.stderr
     assert pymupdf.Pixmap(str(shot)).width == 1360
+
+
+def test_without_a_display_folio_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["FOLIO_CONFIG_DIR"] = str(tmp_path / "config")
+    run = _folio(["--library", str(tmp_path / "library")], env, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("folio: no display found")
+    assert "--screenshot" in run.stderr and "folio ask" in run.stderr
+
+
+def test_screenshot_at_a_given_size(tmp_path: Path) -> None:
+    env = {**os.environ, "FOLIO_CONFIG_DIR": str(tmp_path / "config"), "QT_QPA_PLATFORM": "offscreen"}
+    shot = tmp_path / "small.png"
+    run = _folio(["--library", str(tmp_path / "library"), "--screenshot", str(shot), "--size", "1366x768"], env,
+                 timeout=60)
+    assert run.returncode == 0, run.stderr
+    pixmap = pymupdf.Pixmap(str(shot))
+    assert (pixmap.width, pixmap.height) == (1366, 768)
 
 
 def test_a_damaged_library_is_reported_and_the_window_does_not_start(tmp_path: Path) -> None:
