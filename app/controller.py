@@ -440,7 +440,7 @@ class Controller(QObject):
             from models.llm_embedded import EmbeddedChatModel
 
             if isinstance(chat, EmbeddedChatModel) and (missing := missing_weights()):
-                return ModelStatus("missing", "embedded", name, missing, install_command())
+                return ModelStatus("missing", "embedded", name, missing, install_command=install_command())
             warm_up = getattr(chat, "warm_up", None)
             if callable(warm_up):
                 report("status", ModelStatus("loading", settings.backend, name, host=host))

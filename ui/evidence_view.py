@@ -303,8 +303,7 @@ class EvidenceView(QWidget):
             self.show_sql_button.setChecked(False)
             self.sql_text.hide()
             self.sql_panel.show()
-            height = max(300, self.splitter.height())
-            self.splitter.setSizes([int(height * 0.78), int(height * 0.22)])  # the page first
+            self._size_panes(0.22)  # the page first
         else:
             self.sql_panel.hide()
         first_page = min(boxes) if citation.cells and boxes else citation.page
@@ -382,6 +381,8 @@ class EvidenceView(QWidget):
         self.rendered = None
         self.page_view.hide()
         self.sheet_view.show()
+        if not self.sql_panel.isHidden():
+            self._size_panes(0.45 if self.show_sql_button.isChecked() else 0.22)
         self.sheet_view.show_window(window)
         self.page_count = max(1, len(window.sheets))
         self._update_controls()
@@ -391,9 +392,14 @@ class EvidenceView(QWidget):
     def _on_show_sql_toggled(self, shown: bool) -> None:
         self.sql_text.setVisible(shown)
         self.show_sql_button.setText("Hide SQL" if shown else "Show SQL")
+        self._size_panes(0.45 if shown else 0.22)
+
+    def _size_panes(self, share: float) -> None:
+        """The page or the sheet (whichever is shown) above; the result and the SQL below, ``share`` of the height."""
         height = max(300, self.splitter.height())
-        share = 0.45 if shown else 0.22
-        self.splitter.setSizes([int(height * (1 - share)), int(height * share)])
+        top = int(height * (1 - share))
+        sheet = not self.sheet_view.isHidden()
+        self.splitter.setSizes([0 if sheet else top, top if sheet else 0, int(height * share)])
 
     def highlight_rects(self) -> list[QRectF]:
         """The highlighted regions on the shown page, in image pixels (for tests and accessibility)."""

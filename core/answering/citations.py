@@ -54,11 +54,14 @@ class SourceNames:
     def __init__(self, library: Library) -> None:
         self.library = library
         self._documents: dict[int, str] = {}
+        self._sheets: set[int] = set()
         self._order: dict[int, list[int]] = {}
 
     def document(self, document_id: int, fallback: str = "") -> str:
         if document_id not in self._documents:
             document = self.library.document(document_id)
+            if document is not None and document.kind == "sheet":
+                self._sheets.add(document_id)
             title = " ".join((document.title if document else "").split()) or fallback
             if title and title == title.lower():
                 title = title[0].upper() + title[1:]
@@ -78,8 +81,15 @@ class SourceNames:
         name = f"Table {number}" if number else "Table"
         return f"{name}: {caption}" if caption else name
 
-    def label(self, document_id: int, page: int, table: TableInfo | None = None, fallback: str = "") -> str:
-        parts = [self.document(document_id, fallback), f"p. {page}"]
+    def label(self, document_id: int, page: int, table: TableInfo | None = None, fallback: str = "",
+              cells: str = "") -> str:
+        """"Budget 2014-15, p. 1, Table 3: ..."; a spreadsheet's place is its sheet and the cells read
+        ("annual data, sheet Budget, B4:C4, Table 1: ...")."""
+        document = self.document(document_id, fallback)
+        place = f"p. {page}"
+        if document_id in self._sheets:
+            place = f"sheet {self.library.page_label(document_id, page)}" + (f", {cells}" if cells else "")
+        parts = [document, place]
         if table is not None:
             parts.append(self.table(table))
         return ", ".join(parts)
@@ -123,7 +133,8 @@ def sql_citation(info: TableInfo, sql: str, columns: Sequence[str], rows: Sequen
     else:
         shown = "; ".join(", ".join("" if v is None else str(v) for v in row) for row in rows[:5])
         shown = f"{info.caption or info.heading or info.name}: {shown}"
-    label = names.label(info.document_id, page, info, info.document) if names is not None else ""
+    sheet_cells = cell_range(boxes) if any(c.sheet for c in cells) else ""
+    label = names.label(info.document_id, page, info, info.document, sheet_cells) if names is not None else ""
     return Citation(
         kind="table",
         document=info.document,
@@ -138,7 +149,7 @@ def sql_citation(info: TableInfo, sql: str, columns: Sequence[str], rows: Sequen
         result=tuple(tuple(r) for r in rows),
         cells=tuple(cells),
         sheet=next((c.sheet for c in cells if c.page == page and c.sheet), ""),
-        cell_range=cell_range(boxes) if any(c.sheet for c in cells) else "",
+        cell_range=sheet_cells,
         label=label,
     )
 

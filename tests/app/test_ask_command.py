@@ -160,7 +160,8 @@ def test_ask_json_through_an_openai_compatible_server(library: Path, openai_env:
         headers = [r.headers.get("Authorization") for r in server.requests]
     assert code == 0, err
     payload = json.loads(out)
-    assert payload["answer"] == "200.5 million" and payload["model"] == "llama-3.1-8b-instruct (OpenAI-compatible)"
+    assert payload["value"] == "200.5 million" and payload["model"] == "llama-3.1-8b-instruct (OpenAI-compatible)"
+    assert payload["answer"].startswith("Roads, 2019 and Parks, 2019 add up to 200.5 million")
     assert payload["steps"][0]["sql"] == GOOD_SQL  # free SQL: the backend declares it can write it
     assert payload["llm_calls"] == 2 and payload["prompt_tokens"] == sum(
         sum(len(m["content"].split()) for m in r["messages"]) for r in requests)

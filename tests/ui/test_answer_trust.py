@@ -53,7 +53,7 @@ def test_a_question_the_library_does_not_answer_is_refused(qtbot: Any, make_wind
     card = _ask(qtbot, window, "Who won the football world cup?")
     assert chat.calls == []  # nothing in the library is about it: no model call, no made-up figure
     assert card.answer.status == "refused" and not re.search(r"\d{3}", card.answer.text.split("closest")[0])
-    assert "No answer found" in card.text.text() and "The closest I found, in Budget: Table 1: Budget by department" in card.text.text()
+    assert "No answer found" in card.text.text() and "The closest I found, in Northwind Council Budget Report: Table 1: Budget by department" in card.text.text()
     headings = [card.sources.itemAt(i).widget() for i in range(card.sources.count())]
     assert any(getattr(w, "text", lambda: "")() == "Closest sources" for w in headings)
 
@@ -107,11 +107,11 @@ def test_evidence_speaks_human_and_keeps_the_sql_one_click_away(qtbot: Any, make
     window = make_window(chat=chat)
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
     card = _ask(qtbot, window, "How much did Parks get in 2024?")
-    assert card.answer.text.startswith("Parks, 2024: $1,350 thousand; source: Budget, p. 1, Table 1.")
+    assert card.answer.text.startswith("Parks, 2024: $1,350 thousand; source: Northwind Council Budget Report, p. 1, Table 1.")
     qtbot.mouseClick(card.source_buttons[0], Qt.MouseButton.LeftButton)
     evidence = window.evidence_view
     qtbot.waitUntil(lambda: bool(evidence.highlight_rects()), timeout=10_000)
-    assert evidence.title.text() == "[1] Budget, p. 1, Table 1: Budget by department ($ thousands)"
+    assert evidence.title.text() == "[1] Northwind Council Budget Report, p. 1, Table 1: Budget by department ($ thousands)"
     assert evidence.snippet.text() == "Highlighted: Parks, 2024: 1,350"
     headers = [evidence.result_grid.horizontalHeaderItem(i).text() for i in range(evidence.result_grid.columnCount())]
     assert "_row" not in headers and headers[-1].endswith("2024")

@@ -163,7 +163,7 @@ def test_asking_shows_the_answer_and_its_citations(qtbot: Any, make_window: Any,
     card.text.linkActivated.emit("cite:1")
     assert clicked == [(card.answer.citations[0], 1)]
     # Sources are named as people name them, not by SQL table: document, page, table number and caption.
-    assert card.source_buttons[0].full_text == "[1]  Budget, p. 1, Table 1: Budget by department ($ thousands)"
+    assert card.source_buttons[0].full_text == "[1]  Northwind Council Budget Report, p. 1, Table 1: Budget by department ($ thousands)"
     assert card.steps_button.isVisible() and not card.steps_label.isVisible()
     qtbot.mouseClick(card.steps_button, Qt.MouseButton.LeftButton)
     assert card.steps_label.isVisible() and "SUM" in card.steps_label.text().upper()
@@ -295,7 +295,7 @@ def test_copy_and_export_give_the_answer_with_sources_as_markdown(qtbot: Any, ma
     qtbot.mouseClick(card.copy_button, Qt.MouseButton.LeftButton)
     copied = QGuiApplication.clipboard().text()
     assert copied.startswith(f"## {QUESTION}") and TOTAL.search(copied)
-    assert "### Sources" in copied and "1. Budget, p. 1, Table 1: Budget by department ($ thousands)" in copied and "```sql" in copied
+    assert "### Sources" in copied and "1. Northwind Council Budget Report, p. 1, Table 1: Budget by department ($ thousands)" in copied and "```sql" in copied
     target = tmp_path / "export" / "answer"
     target.parent.mkdir()
     monkeypatch.setattr("ui.main_window.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), "Markdown (*.md)"))
