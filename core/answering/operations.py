@@ -80,6 +80,8 @@ _HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               re.IGNORECASE)),
     ("percent_change", re.compile(r"percent(age)?\s+(change|increase|decrease|decline|growth|difference)|%\s*change|"
                                   r"how much (in )?(percent|%)|"
+                                  r"\b(change|growth|increase|decrease|decline)\b.*\b(in|as)\s+(units\s+of\s+)?(a\s+)?"
+                                  r"(percent(s|age)?|%)|"
                                   r"growth\s+rate|rate\s+of\s+(change|increase|growth)", re.IGNORECASE)),
     ("percentage", re.compile(r"(percent(age)?|proportion|share)\s+of\b|what\s+percent", re.IGNORECASE)),
     ("average", re.compile(r"\b(average|mean)\b", re.IGNORECASE)),

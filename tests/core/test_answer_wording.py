@@ -144,3 +144,10 @@ def test_a_lookup_in_millions_asked_in_billions_says_both() -> None:
     choice = ops.parse_choice(v, {"operation": "lookup", "cells": [{"row": "Defence", "column": "be_2014_15"}]}, "q")
     text = ops.describe_in_words(v, choice, ["_row", "ministry", "be_2014_15"], [(3, "Defence", 106645.11)], "billion")
     assert text.endswith("$106,645.11 million ($106.65 billion)")
+
+
+def test_a_change_asked_in_percents_is_a_percent_change() -> None:
+    asked = ("What is Adobe's year-over-year change in unadjusted operating income from FY2015 to FY2016 "
+             "(in units of percents and round to one decimal place)?")
+    assert ops.operation_hint(asked) == "percent_change"
+    assert ops.operation_hint("How much did revenue change from 2018 to 2019?") == "difference"
