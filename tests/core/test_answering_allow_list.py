@@ -28,7 +28,7 @@ def test_model_sql_on_documents_or_conversations_is_refused_and_repaired(report:
 
     assert "Reading table documents is not allowed" in chat.prompt(1)
     assert "Reading table conversations is not allowed" in chat.prompt(2)
-    assert answer.text == "200.5 million"
+    assert answer.value == "200.5 million" and answer.text.startswith("Roads, 2019 and Parks, 2019 add up to 200.5 million")
     (step,) = answer.steps
     assert step.sql is not None and "department IN" in step.sql and step.sql_error is None
     assert str(report.pdf.parent) not in str(answer.to_json())  # no file path reached the answer
