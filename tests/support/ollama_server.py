@@ -19,44 +19,29 @@ Use the ``ollama_server`` pytest fixture, or ``with serve_ollama() as server:`` 
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import json
-import re
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 import pytest
 
+from tests.support.scripted_http import (
+    JsonHandler,
+    RecordedRequest,
+    ScriptedServer,
+    split_into_chunks,
+)
+
 DEFAULT_MODELS = ("qwen2.5-coder:1.5b", "all-minilm:latest")
 OLLAMA_VERSION = "0.6.5"
-
-ReplyFunction = Callable[[dict[str, Any]], str]
-
-
-@dataclass(frozen=True)
-class RecordedRequest:
-    method: str
-    path: str
-    body: dict[str, Any] | None
-    """The parsed JSON body; None for requests without one."""
-
 
 def canonical_model_name(name: str) -> str:
     """Ollama's rule: a name without a tag means ``:latest``."""
     return name if ":" in name else f"{name}:latest"
-
-
-def split_into_chunks(text: str) -> list[str]:
-    """The pieces a streamed reply arrives in: each word with the whitespace before it."""
-    return re.findall(r"\s*\S+|\s+", text)
 
 
 def hash_embedding(text: str, dimension: int) -> list[float]:
@@ -66,40 +51,21 @@ def hash_embedding(text: str, dimension: int) -> list[float]:
     return [float(v) for v in vector / np.linalg.norm(vector)]
 
 
-class LoopbackOllama:
+class LoopbackOllama(ScriptedServer):
     """The scripted server. Configure it from the test thread; handlers read it from server threads."""
 
+    name = "Ollama"
+
     def __init__(self, models: Iterable[str] = DEFAULT_MODELS, *, embedding_dimension: int = 384) -> None:
+        super().__init__()
         self.models: list[str] = [canonical_model_name(m) for m in models]
         self.embedding_dimension = embedding_dimension
         self.drop_after_chunks: int | None = None
         """Cut the connection after this many streamed chunks (a non-streamed reply: before any byte)."""
         self.delay_seconds: float = 0.0
         """Wait this long before answering a chat request."""
-        self._replies: collections.deque[str] = collections.deque()
-        self._reply_function: ReplyFunction | None = None
-        self._requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # -- scripting -----------------------------------------------------------------------------
-
-    def queue_replies(self, *texts: str) -> None:
-        """Answer the next chat requests with these texts, in order."""
-        with self._lock:
-            self._replies.extend(texts)
-
-    def reply_with(self, function: ReplyFunction | None) -> None:
-        """Answer chat requests with ``function(request_json)`` once the queue is empty."""
-        with self._lock:
-            self._reply_function = function
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        with self._lock:
-            return list(self._requests)
 
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
@@ -110,89 +76,22 @@ class LoopbackOllama:
 
     @property
     def url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("the loopback Ollama server is not running")
-        return f"http://127.0.0.1:{self._server.server_port}"
+        return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Self:
-        handler = type("BoundHandler", (_Handler,), {"ollama": self})
-        self._server = _QuietServer(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        name="loopback-ollama", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()  # releases handlers stalled by delay_seconds
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+    def _handler(self) -> type[JsonHandler]:
+        return type("BoundHandler", (_Handler,), {"ollama": self})
 
     # -- used by the handler -------------------------------------------------------------------
-
-    def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
-            self._requests.append(request)
-
-    def _next_reply(self, body: dict[str, Any]) -> str | None:
-        with self._lock:
-            if self._replies:
-                return self._replies.popleft()
-            function = self._reply_function
-        return function(body) if function is not None else None
 
     def _has_model(self, name: str | None) -> bool:
         return name is not None and canonical_model_name(name) in self.models
 
-    def _stall(self, seconds: float) -> None:
-        self._stopping.wait(seconds)
 
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # Clients that hang up (the point of several tests) are not errors of the server.
-        import sys
-
-        error = sys.exc_info()[1]
-        if isinstance(error, OSError):
-            return
-        super().handle_error(request, client_address)
-
-
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     ollama: LoopbackOllama
-    protocol_version = "HTTP/1.1"  # needed for chunked streaming, as Ollama streams
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    json_type = "application/json; charset=utf-8"
 
     # -- plumbing ------------------------------------------------------------------------------
-
-    def _read_json(self) -> dict[str, Any] | None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if not length:
-            return None
-        parsed = json.loads(self.rfile.read(length))
-        return parsed if isinstance(parsed, dict) else {"_body": parsed}
-
-    def _send_json(self, payload: Any, status: int = 200) -> None:
-        data = json.dumps(payload).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
     def _send_text(self, text: str, status: int) -> None:
         data = text.encode("utf-8")
@@ -201,15 +100,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-
-    def _send_chunk(self, data: bytes) -> None:
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
-
-    def _hang_up(self) -> None:
-        self.close_connection = True
-        self.wfile.flush()
-        self.connection.shutdown(socket.SHUT_RDWR)
 
     def _model_not_found(self, name: str | None) -> None:
         self._send_json({"error": f'model "{name}" not found, try pulling it first'}, status=404)

@@ -31,45 +31,32 @@ Use the ``openai_server`` pytest fixture, or ``with serve_openai() as server:`` 
 
 from __future__ import annotations
 
-import collections
 import json
-import re
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any
 
 import pytest
+
+from tests.support.scripted_http import (
+    JsonHandler,
+    RecordedRequest,
+    ScriptedServer,
+    split_into_chunks,
+)
 
 DEFAULT_MODELS = ("qwen2.5-coder-32b-instruct", "llama-3.1-8b-instruct")
 STRUCTURED = ("json_schema", "json_object", "none")
 
-ReplyFunction = Callable[[dict[str, Any]], str]
-
-
-@dataclass(frozen=True)
-class RecordedRequest:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any] | None
-    """The parsed JSON body; None for requests without one."""
-
-
-def split_into_chunks(text: str) -> list[str]:
-    """The pieces a streamed reply arrives in: each word with the whitespace before it."""
-    return re.findall(r"\s*\S+|\s+", text)
-
-
-class LoopbackOpenAI:
+class LoopbackOpenAI(ScriptedServer):
     """The scripted server. Configure it from the test thread; handlers read it from server threads."""
+
+    name = "OpenAI"
 
     def __init__(self, models: Iterable[str] = DEFAULT_MODELS, *, structured: str = "json_schema",
                  api_key: str | None = None, context_tokens: int = 32_768) -> None:
+        super().__init__()
         if structured not in STRUCTURED:
             raise ValueError(f"structured must be one of {STRUCTURED}")
         self.models: list[str] = list(models)
@@ -85,30 +72,8 @@ class LoopbackOpenAI:
         self.error_after_chunks: int | None = None
         """Send an ``error`` event after this many streamed chunks and end the stream, as vLLM does."""
         """Refuse requests carrying ``stream_options`` with a 400, as servers predating it do."""
-        self._replies: collections.deque[str] = collections.deque()
-        self._reply_function: ReplyFunction | None = None
-        self._requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # -- scripting -----------------------------------------------------------------------------
-
-    def queue_replies(self, *texts: str) -> None:
-        """Answer the next chat requests with these texts, in order."""
-        with self._lock:
-            self._replies.extend(texts)
-
-    def reply_with(self, function: ReplyFunction | None) -> None:
-        """Answer chat requests with ``function(request_json)`` once the queue is empty."""
-        with self._lock:
-            self._reply_function = function
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        with self._lock:
-            return list(self._requests)
 
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
@@ -118,107 +83,26 @@ class LoopbackOpenAI:
     # -- life cycle ----------------------------------------------------------------------------
 
     @property
-    def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("the loopback OpenAI server is not running")
-        return int(self._server.server_port)
-
-    @property
     def url(self) -> str:
         """The base URL a client is configured with (the API root, ``/v1``)."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> Self:
-        handler = type("BoundHandler", (_Handler,), {"server_state": self})
-        self._server = _QuietServer(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        name="loopback-openai", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
-
-    # -- used by the handler -------------------------------------------------------------------
-
-    def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
-            self._requests.append(request)
-
-    def _next_reply(self, body: dict[str, Any]) -> str | None:
-        with self._lock:
-            if self._replies:
-                return self._replies.popleft()
-            function = self._reply_function
-        return function(body) if function is not None else None
-
-    def _stall(self, seconds: float) -> None:
-        self._stopping.wait(seconds)
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        import sys
-
-        if isinstance(sys.exc_info()[1], OSError):  # clients that hang up, on purpose in several tests
-            return
-        super().handle_error(request, client_address)
+    def _handler(self) -> type[JsonHandler]:
+        return type("BoundHandler", (_Handler,), {"server_state": self})
 
 
 def _error(message: str, kind: str, code: str | int | None, param: str | None = None) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     server_state: LoopbackOpenAI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
     # -- plumbing ------------------------------------------------------------------------------
-
-    def _read_json(self) -> dict[str, Any] | None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if not length:
-            return None
-        parsed = json.loads(self.rfile.read(length))
-        return parsed if isinstance(parsed, dict) else {"_body": parsed}
-
-    def _send_json(self, payload: Any, status: int = 200) -> None:
-        data = json.dumps(payload).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _send_chunk(self, data: bytes) -> None:
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
 
     def _send_event(self, payload: Any) -> None:
         data = payload if isinstance(payload, str) else json.dumps(payload)
         self._send_chunk(f"data: {data}\n\n".encode())
-
-    def _hang_up(self) -> None:
-        self.close_connection = True
-        self.wfile.flush()
-        self.connection.shutdown(socket.SHUT_RDWR)
 
     def _authorised(self) -> bool:
         key = self.server_state.api_key
@@ -236,7 +120,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- routes --------------------------------------------------------------------------------
 
     def do_GET(self) -> None:
-        self.server_state._record(RecordedRequest("GET", self.path, dict(self.headers.items()), None))
+        self.server_state._record(RecordedRequest("GET", self.path, None, dict(self.headers.items())))
         if self.path != "/v1/models":
             self._send_json({"detail": "Not Found"}, 404)
             return
@@ -251,7 +135,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self._read_json()
-        self.server_state._record(RecordedRequest("POST", self.path, dict(self.headers.items()), body))
+        self.server_state._record(RecordedRequest("POST", self.path, body, dict(self.headers.items())))
         if self.path != "/v1/chat/completions":
             self._send_json({"detail": "Not Found"}, 404)
             return
