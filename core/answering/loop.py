@@ -587,6 +587,12 @@ class Answerer:
                 sql = ops.compile_sql(view, choice)
                 outcome.sql = sql
                 result = self.sql_runner.run(sql)
+                if ops.sql_is_empty(result.rows) and (total := ops.filled_total_choice(view, choice, subquery)):
+                    # The column chosen is blank for a row and the question names none: use the rows'
+                    # totals (the sentence names the column, so the substitution is visible).
+                    choice, sql = total, ops.compile_sql(view, total)
+                    outcome.sql = sql
+                    result = self.sql_runner.run(sql)
                 outcome.result = result
                 answer = ops.describe_result(view, choice, result.columns, result.rows)
                 if ops.sql_is_empty(result.rows) or not answer:

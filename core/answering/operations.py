@@ -588,6 +588,33 @@ def filled_hint(view: TableView, choice: OperationChoice) -> str:
     return "".join(hints)
 
 
+_TOTAL_WORD = re.compile(r"\btotal\b", re.IGNORECASE)
+
+
+def filled_total_choice(view: TableView, choice: OperationChoice, question: str) -> OperationChoice | None:
+    """The same operation on the same rows in the table's total column, when the column chosen is empty
+    for one of them and the question names no column: "How much larger is Culture than Coal?" over a
+    budget whose Plan Capital is blank for Coal means the rows' totals. The rightmost column headed
+    "total" that holds a number in every chosen row; None when there is no such column, or the cells span
+    several columns (a change between years), or the question names a column."""
+    if choice.operation in RANKINGS or len({c.column for c in choice.cells}) != 1:
+        return None
+    asked = words(question)
+    if any(asked & words(f"{c.name.replace('_', ' ')} {c.header}") - {"total"} for c in view.data_columns):
+        return None
+    rows = list(dict.fromkeys(c.row for c in choice.cells))
+    for column in reversed(view.data_columns):
+        if not _TOTAL_WORD.search(f"{column.name.replace('_', ' ')} {column.header}"):
+            continue
+        position = view.column_position(column.name)
+        if all(is_number(view.values.get(r, ())[position]) if r in view.values else False for r in rows):
+            if column.name == choice.cells[0].column:
+                return None
+            return OperationChoice(choice.operation, tuple(CellChoice(c.row, c.label, column.name)
+                                                           for c in choice.cells), choice.percent)
+    return None
+
+
 def cells_used(choice: OperationChoice, rows: Sequence[Sequence[Any]]) -> list[tuple[int, str]]:
     """(``_row``, column) of the cells a result came from: the chosen ones, or the winning row's for a ranking."""
     if choice.operation in RANKINGS:
@@ -731,8 +758,21 @@ def in_scale(view: TableView, value: Any, scale: str, wanted: str) -> str:
 def describe_in_words(view: TableView, choice: OperationChoice, columns: Sequence[str],
                       rows: Sequence[Sequence[Any]], wanted: str = "") -> str:
     """The result as a sentence without its final full stop: what was computed, from which labelled
-    figures, with scale and currency ("Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"); a
+    figures, with scale and currency ("In Total, Culture (2,511) exceeds Coal (600) by 1,911 crore
+    rupees"). Figures of several rows in one column are compared in that column, which is named first; a
     figure whose scale differs from the one the question asked for (``wanted``) is restated in it."""
+    sentence = _words(view, choice, columns, rows, wanted)
+    cells = choice.cells
+    if (sentence and choice.operation not in RANKINGS and choice.operation != "lookup"
+            and len({c.column for c in cells}) == 1 and len({c.row for c in cells}) > 1):
+        if sentence.startswith("The "):
+            sentence = "t" + sentence[1:]
+        return f"In {column_title(view, cells[0].column)}, {sentence}"
+    return sentence
+
+
+def _words(view: TableView, choice: OperationChoice, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+           wanted: str = "") -> str:
     operation, cells = choice.operation, list(choice.cells)
     if operation in RANKINGS:
         return _ranking_words(view, choice, rows)

@@ -42,10 +42,10 @@ def words(v: ops.TableView, operation: str, cells: list[tuple[str, str]], result
 
 @pytest.mark.parametrize(("operation", "cells", "result", "expected"), [
     ("difference", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 1911.0,
-     "Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
+     "In 2014-15, Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
     # the model's order does not decide the wording: the larger figure exceeds the smaller
     ("difference", [("Coal", "be_2014_15"), ("Culture", "be_2014_15")], -1911.0,
-     "Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
+     "In 2014-15, Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"),
     ("difference", [("Culture", "be_2013_14"), ("Culture", "be_2014_15")], 211.0,
      "Culture rose by 211 crore rupees, from 2,300 crore rupees (2013-14) to 2,511 crore rupees (2014-15)"),
     ("difference", [("Coal", "be_2014_15"), ("Coal", "be_2013_14")], -50.0,
@@ -53,15 +53,15 @@ def words(v: ops.TableView, operation: str, cells: list[tuple[str, str]], result
     ("percent_change", [("Culture", "be_2014_15"), ("Culture", "be_2013_14")], 9.17,
      "Culture rose 9.17% from 2,300 crore rupees (2013-14) to 2,511 crore rupees (2014-15)"),
     ("sum", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 3111.0,
-     "Culture (2,511) and Coal (600) add up to 3,111 crore rupees"),
+     "In 2014-15, Culture (2,511) and Coal (600) add up to 3,111 crore rupees"),
     ("average", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 1555.5,
-     "The average of Culture (2,511) and Coal (600) is 1,555.5 crore rupees"),
+     "In 2014-15, the average of Culture (2,511) and Coal (600) is 1,555.5 crore rupees"),
     ("ratio", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 4.185,
-     "The ratio of Culture (2,511) to Coal (600) is 4.18"),
+     "In 2014-15, the ratio of Culture (2,511) to Coal (600) is 4.18"),
     ("percentage", [("Coal", "be_2014_15"), ("Culture", "be_2014_15")], 23.89,
-     "Coal (600) is 23.89% of Culture (2,511)"),
+     "In 2014-15, Coal (600) is 23.89% of Culture (2,511)"),
     ("max", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], 2511.0,
-     "Culture is the largest, at 2,511 crore rupees"),
+     "In 2014-15, Culture is the largest, at 2,511 crore rupees"),
 ])
 def test_each_operation_is_worded_with_its_operands_scale_and_currency(
         operation: str, cells: list[tuple[str, str]], result: float, expected: str) -> None:
@@ -100,11 +100,11 @@ def test_a_ranking_by_percent_only_when_the_question_asks_for_one() -> None:
 def test_currency_symbols_go_before_the_figure_and_percent_cells_keep_their_sign() -> None:
     dollars = view(currency="$", scale="thousand")
     assert words(dollars, "sum", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(3111.0,)]) == \
-        "Culture (2,511) and Coal (600) add up to $3,111 thousand"
+        "In 2014-15, Culture (2,511) and Coal (600) add up to $3,111 thousand"
     assert ops.amount(dollars, -12.5, "million") == "-$12.5 million"
     bare = view(currency="", scale="")
     assert words(bare, "difference", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(1911.0,)]) == \
-        "Culture (2,511) exceeds Coal (600) by 1,911"
+        "In 2014-15, Culture (2,511) exceeds Coal (600) by 1,911"
     percent = view(percent_row=True)
     assert words(percent, "lookup", [("Culture", "be_2014_15")], [(1, "Culture", 55.5)]) == "Culture, 2014-15: 55.5%"
 
@@ -151,3 +151,19 @@ def test_a_change_asked_in_percents_is_a_percent_change() -> None:
              "(in units of percents and round to one decimal place)?")
     assert ops.operation_hint(asked) == "percent_change"
     assert ops.operation_hint("How much did revenue change from 2018 to 2019?") == "difference"
+
+
+def test_a_blank_column_falls_back_to_the_rows_totals_only_when_no_column_is_asked_for() -> None:
+    columns = (ColumnSchema("ministry", "TEXT", "Ministry/Demand"), ColumnSchema("plan_capital", "REAL", "Plan Capital"),
+               ColumnSchema("total", "REAL", "Total Plan & Non-Plan"))
+    info = TableInfo(1, 1, "budget.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "budget.pdf", 1, columns))
+    v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Culture", 1), ops.RowChoice("Coal", 2)),
+                      {1: ("Culture", 676.0, 2511.0), 2: ("Coal", None, 600.0)}, "crore", {}, "rupees")
+    cells = [{"row": "Culture", "column": "plan_capital"}, {"row": "Coal", "column": "plan_capital"}]
+    choice = ops.parse_choice(v, {"operation": "difference", "cells": cells}, "q")
+    total = ops.filled_total_choice(v, choice, "How much larger is Culture than Coal?")
+    assert total is not None and {c.column for c in total.cells} == {"total"}
+    assert ops.describe_in_words(v, total, ["difference"], [(1911.0,)]) == \
+        "In Total Plan & Non-Plan, Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"
+    assert ops.filled_total_choice(v, choice, "How much larger is Culture's plan capital than Coal's?") is None
