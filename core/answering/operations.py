@@ -225,7 +225,8 @@ class TableView:
         """Rows worth offering: all of a short table, else those sharing most words with the question."""
         if len(self.rows) <= limit:
             return list(self.rows)
-        asked = words(f"{question} {report_words(question)}")
+        printed = set().union(*(words(r.label) for r in self.rows))
+        asked = words(f"{question} {report_words(question, lambda name: words(name) <= printed)}")
         scored = [(len(asked & words(r.label)), -i, r) for i, r in enumerate(self.rows)]
         best = sorted(scored, key=lambda t: (t[0], t[1]), reverse=True)[:limit]
         return [r for _, _, r in sorted(best, key=lambda t: -t[1])]
@@ -492,7 +493,8 @@ def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
     columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
     if len(columns) != 1:
         return None
-    asked = words(f"{question} {report_words(question)}")
+    printed = set().union(*(words(r.label) for r in view.rows))
+    asked = words(f"{question} {report_words(question, lambda name: words(name) <= printed)}")
     scored = sorted(((len(asked & words(r.label)), r) for r in view.rows), key=lambda item: -item[0])
     if not scored or scored[0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
         return None

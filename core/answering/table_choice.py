@@ -46,10 +46,12 @@ def label_words(view: TableView) -> set[str]:
                            *(f"{c.name.replace('_', ' ')} {c.header}" for c in view.data_columns)]))
 
 
-def question_words(question: str) -> set[str]:
+def question_words(question: str, printed: set[str] | None = None) -> set[str]:
     """The question's content words that can name a table's parts: every word but bare years, with the
-    words reports print for the line items it names ("capex": "purchases of property, plant ...")."""
-    return {w for w in words(f"{question} {report_words(question)}") if not _YEAR.fullmatch(w)}
+    words reports print for the line items it names ("capex": "purchases of property, plant ...") unless
+    the report's labels (``printed``) use the question's own name for them."""
+    said = report_words(question, None if printed is None else lambda name: words(name) <= printed)
+    return {w for w in words(f"{question} {said}") if not _YEAR.fullmatch(w)}
 
 
 def _plain(text: str) -> str:
@@ -76,8 +78,9 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
     views = {tid: v for tid in chunk_score if (v := load_view(tid)) is not None}
     if not views:
         return []
-    asked = question_words(question)
-    labels = {tid: label_words(v) & asked for tid, v in views.items()}
+    every_label = {tid: label_words(v) for tid, v in views.items()}
+    asked = question_words(question, set().union(*every_label.values()))
+    labels = {tid: every_label[tid] & asked for tid in views}
     frequency: dict[str, int] = {}
     for found in labels.values():
         for word in found:

@@ -10,6 +10,7 @@ the report's words for the names a question uses.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Statement kinds: what a question may call it -> words its title uses.
 STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
@@ -29,27 +30,28 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     ),
 }
 
-# Line items: a name people use -> the words reports print for it (added to the question's words).
+# Line items: a name people use -> the words reports print for it (added to the question's words). Only
+# distinctive words: generic ones ("total", "net", "cash") would favour every table that has a total line.
 TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE),
      "purchases property plant equipment additions capital expenditures"),
-    (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment net"),
-    (re.compile(r"\bcogs\b|\bcost\s+of\s+goods\s+sold\b", re.IGNORECASE), "cost sales goods sold revenue"),
+    (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
+    (re.compile(r"\bcogs\b|\bcost\s+of\s+goods\s+sold\b", re.IGNORECASE), "cost sales goods sold"),
     (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
-    (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenue revenues net sales total"),
-    (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "net income earnings profit"),
+    (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
+    (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit"),
     (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings"),
     (re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE),
-     "net cash provided operating activities"),
+     "operating activities"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
-    (re.compile(r"\breceivables?\b|\bdso\b", re.IGNORECASE), "accounts receivable receivables net"),
-    (re.compile(r"\bpayables?\b|\bdpo\b", re.IGNORECASE), "accounts payable trade payables"),
-    (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends paid cash"),
+    (re.compile(r"\breceivables?\b|\bdso\b", re.IGNORECASE), "receivable receivables"),
+    (re.compile(r"\bpayables?\b|\bdpo\b", re.IGNORECASE), "payable payables"),
+    (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
     (re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE),
-     "total current assets liabilities"),
+     "current assets liabilities"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
-     "total equity shareholders stockholders"),
+     "equity shareholders stockholders"),
 )
 
 
@@ -64,6 +66,13 @@ def is_statement(kind: str, title: str) -> bool:
     return bool(entry and entry[1].search(title))
 
 
-def report_words(question: str) -> str:
-    """The words reports print for the line items the question names, as one text ("" for none)."""
-    return " ".join(words for pattern, words in TERMS if pattern.search(question))
+def report_words(question: str, printed: Callable[[str], bool] | None = None) -> str:
+    """The words reports print for the line items the question names, as one text ("" for none). With
+    ``printed`` (does the report use this wording?), a name the report itself prints is not translated:
+    a report that says "revenue" needs no "sales"."""
+    found = []
+    for pattern, words in TERMS:
+        match = pattern.search(question)
+        if match is not None and not (printed is not None and printed(match.group(0))):
+            found.append(words)
+    return " ".join(found)
