@@ -552,6 +552,16 @@ class Answerer:
         columns = view.column_choices(f"{subquery} {run.question}")
         if not rows or not columns:
             return SqlOutcome(view.info, error=f"Table {view.name} has no rows or value columns to choose from.")
+        decided = ops.decided_lookup(view, run.question) if subquery == run.question else None
+        if decided is not None:  # one year, one clearly named row: no model call needed
+            try:
+                sql = ops.compile_sql(view, decided)
+                result = self.sql_runner.run(sql)
+                answer = ops.describe_result(view, decided, result.columns, result.rows)
+            except (ValueError, UserError):
+                answer = ""  # the model chooses instead
+            if answer and not ops.sql_is_empty(result.rows):
+                return self._computed(run, SqlOutcome(view.info, sql=sql, result=result), view, decided, result, answer)
         hint = ops.operation_hint(subquery, [r.label for r in rows])
         task = render(
             "operation", subquery=subquery, table=view.name,
@@ -566,17 +576,6 @@ class Answerer:
         schema = ops.operation_schema(view, rows, columns, allowed)
         repairs: list[str] = []
         outcome = SqlOutcome(view.info)
-        decided = ops.decided_lookup(view, run.question) if subquery == run.question else None
-        if decided is not None:  # one year, one clearly named row: no model call needed
-            sql = ops.compile_sql(view, decided)
-            result = self.sql_runner.run(sql)
-            answer = ops.describe_result(view, decided, result.columns, result.rows)
-            if answer and not ops.sql_is_empty(result.rows):
-                outcome.sql, outcome.result, outcome.answer = sql, result, answer
-                outcome.words = ops.describe_in_words(view, decided, result.columns, result.rows,
-                                                      ops.wanted_scale(run.question))
-                outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(decided, result.rows))
-                return outcome
         for _attempt in range(1 + MAX_REPAIRS):
             raw: dict[str, Any] | str = ""
             try:
@@ -603,11 +602,15 @@ class Answerer:
                                       error=str(exc)))
                 continue
             outcome.error = None
-            outcome.answer = answer
-            outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows,
-                                                 ops.wanted_scale(run.question))
-            outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
-            return outcome
+            return self._computed(run, outcome, view, choice, result, answer)
+        return outcome
+
+    def _computed(self, run: _Run, outcome: SqlOutcome, view: ops.TableView, choice: ops.OperationChoice,
+                  result: SqlResult, answer: str) -> SqlOutcome:
+        """A structured step's result made whole: its answer, the sentence saying it, the cells it read."""
+        outcome.answer = answer
+        outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, ops.wanted_scale(run.question))
+        outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
         return outcome
 
     def _free_sql(self, run: _Run, subquery: str) -> SqlOutcome:

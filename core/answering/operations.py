@@ -20,7 +20,7 @@ from typing import Any
 from core.answering.vocabulary import is_statement, report_words
 from core.db import quote_identifier
 from core.library import Library, TableInfo
-from core.report_values import YEAR_WORD, detect_currency, detect_scale
+from core.report_values import SCALE_FACTORS, YEAR_WORD, detect_currency, detect_scale
 from core.retrieval import STOPWORDS
 from core.table_naming import SECTION_COLUMN
 from models.types import ColumnSchema
@@ -221,12 +221,17 @@ class TableView:
             return "" if other == "%" else other
         return scale
 
+    def asked_words(self, question: str) -> set[str]:
+        """The question's words, with the report's wording for line items it names that these rows'
+        labels do not print themselves ("capex": "purchases of property, plant and equipment")."""
+        printed = set().union(*(words(r.label) for r in self.rows))
+        return words(f"{question} {report_words(question, lambda name: words(name) <= printed)}")
+
     def row_choices(self, question: str, limit: int = MAX_ROW_CHOICES) -> list[RowChoice]:
         """Rows worth offering: all of a short table, else those sharing most words with the question."""
         if len(self.rows) <= limit:
             return list(self.rows)
-        printed = set().union(*(words(r.label) for r in self.rows))
-        asked = words(f"{question} {report_words(question, lambda name: words(name) <= printed)}")
+        asked = self.asked_words(question)
         scored = [(len(asked & words(r.label)), -i, r) for i, r in enumerate(self.rows)]
         best = sorted(scored, key=lambda t: (t[0], t[1]), reverse=True)[:limit]
         return [r for _, _, r in sorted(best, key=lambda t: -t[1])]
@@ -493,8 +498,7 @@ def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
     columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
     if len(columns) != 1:
         return None
-    printed = set().union(*(words(r.label) for r in view.rows))
-    asked = words(f"{question} {report_words(question, lambda name: words(name) <= printed)}")
+    asked = view.asked_words(question)
     scored = sorted(((len(asked & words(r.label)), r) for r in view.rows), key=lambda item: -item[0])
     if not scored or scored[0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
         return None
@@ -738,7 +742,6 @@ def _compared(view: TableView) -> str:
     return f"{len(labels)} rows compared: {shown}{more}"
 
 
-_SCALE_FACTORS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _WANTED_SCALE = re.compile(r"\bin\s+(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?)\s+)?(thousands?|millions?|billions?)\b", re.IGNORECASE)
 
 
@@ -751,9 +754,9 @@ def wanted_scale(question: str) -> str:
 def in_scale(view: TableView, value: Any, scale: str, wanted: str) -> str:
     """``value`` (in ``scale``) restated in the scale the question asked for, as "" when it needs no restating:
     1,577 million asked in billions -> " ($1.58 billion)"."""
-    if not wanted or wanted == scale or scale not in _SCALE_FACTORS or not is_number(value):
+    if not wanted or not scale or wanted == scale or scale not in SCALE_FACTORS or not is_number(value):
         return ""
-    converted = float(value) * _SCALE_FACTORS[scale] / _SCALE_FACTORS[wanted]
+    converted = float(value) * SCALE_FACTORS[scale] / SCALE_FACTORS[wanted]
     return f" ({amount(view, converted, wanted)})"
 
 

@@ -502,7 +502,7 @@ def _assign_sections(rows: list[_Row], label_left: float) -> None:
     heading has left it."""
     stack: list[_Row] = []
     for row in rows:
-        depth = row.indent if row.indent < label_left + 60 else label_left - 100  # centred headings: top level
+        depth = _depth(row, label_left)
         if row.heading:
             while stack and _depth(stack[-1], label_left) >= depth - 1.5:
                 stack.pop()
@@ -533,6 +533,7 @@ def _closed_heading(row: _Row, stack: list[_Row]) -> int | None:
 
 
 def _depth(row: _Row, label_left: float) -> float:
+    """A row's place in the hierarchy: its indent; a heading centred over the page stands at the top."""
     return row.indent if row.indent < label_left + 60 else label_left - 100
 
 
