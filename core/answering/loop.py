@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from core.answering import citations as cite
+from core.answering import computation, formula, metrics, sentences
 from core.answering import operations as ops
-from core.answering import sentences
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
 from core.answering.table_choice import label_words, question_words, rank_tables
@@ -138,6 +138,8 @@ class _Run:
     """Parallel to ``steps``: what each step found, in words, or None."""
     read: list[str] = field(default_factory=list)
     """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
+    tried: list[Step] = field(default_factory=list)
+    """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
     read_passages: list[str] = field(default_factory=list)
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
@@ -199,7 +201,13 @@ class Answerer:
         final: str | None = None
         chosen: int | None = None
         asked: set[str] = set()
-        for iteration in range(1, self.max_iterations + 1 if self._is_relevant(question, retrieved) else 1):
+        plan = metrics.plan_for(question)
+        if plan is not None and self._formula_step(run, plan, retrieved, on_step):
+            chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
+        for iteration in range(1, self.max_iterations + 1 if chosen is None and self._is_relevant(question, retrieved)
+                               else 1):
+            if chosen is not None:
+                break
             ctx.check()
             if iteration == 1 and self._needs_table_arithmetic(run):
                 # The only sub-question a forced first step can usefully ask is the question itself;
@@ -236,7 +244,7 @@ class Answerer:
         text, value, status = self._final_words(run, final, chosen)
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started)
-        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), tuple(run.steps), usage,
+        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), (*run.tried, *run.steps), usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value), on_token)
 
     @staticmethod
@@ -476,6 +484,57 @@ class Answerer:
         if action == "answer" and text and not must_ask:
             return "answer", text
         return "ask", text or run.question
+
+    # -- a computed measure (formula over cells of connected tables) ---------------------------------
+
+    def _formula_step(self, run: _Run, plan: metrics.Plan, retrieved: Sequence[Chunk],
+                      on_step: Callable[[Step], None] | None) -> bool:
+        """Compute the measure the question defines or names, over cells bound in the connected tables;
+        True when it was computed (the step and its finding are recorded), else the failure is recorded
+        in ``run.tried`` and the loop's own steps go on."""
+        self._stage(run, "reading", f"Finding the values for {plan.measure or 'the formula'}")
+        views = computation.connected_views(
+            plan, retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        if computation.printed_measure(plan, views):
+            return False  # the report prints the measure itself: the loop looks it up
+        self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
+        subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
+        try:
+            done = computation.compute(plan, views, run.question, self.sql_runner,
+                                       choose=lambda options: self._choose_rows(run, plan, options))
+        except (LookupError, formula.FormulaError, UserError) as exc:
+            run.tried.append(Step(subquery=subquery, sql_error=str(exc)))
+            return False
+        names = run.names or cite.SourceNames(self.library)
+        for table_id, view in done.views.items():
+            bound = [c for c in done.cells.values() if c.table_id == table_id]
+            cells = cite.cells_for(self.library, view.info, [(c.row, c.column) for c in bound])
+            cell_names = {(c.row, c.column): f"{c.label}, {c.period}" for c in bound}
+            run.citations.append(cite.sql_citation(view.info, done.sql, done.result.columns, done.result.rows, cells,
+                                                   names, cell_names))
+        step = Step(subquery=subquery, chunk_ids=tuple(c.id for c in retrieved), sql=done.sql,
+                    sql_columns=done.result.columns, sql_result=done.result.rows, intermediate_answer=done.shown)
+        run.steps.append(step)
+        run.findings.append(_Finding(done.sentence + ".", done.shown, "unchecked", True))
+        if on_step is not None:
+            on_step(step)
+        return True
+
+    def _choose_rows(self, run: _Run, plan: metrics.Plan, options: dict[str, list[str]]) -> dict[str, str]:
+        """The model's pick among close candidate rows for each value, constrained to the candidates."""
+        keys = {f"v{i}": words for i, words in enumerate(options)}
+        schema = {"type": "object", "properties": {k: {"type": "string", "enum": options[w]} for k, w in keys.items()},
+                  "required": list(keys)}
+        listing = "\n".join(f"{k} = {w}: " + " | ".join(options[w]) for k, w in keys.items())
+        task = render("choose_rows", quantities=", ".join(dict.fromkeys(q.words for q in plan.quantities))) \
+            + "\n" + listing
+        try:
+            data = self._call(run, task, schema, max_tokens=40 * len(keys))
+        except (ModelOutputError, ValueError):
+            return {}
+        return {w: str(data[k]) for k, w in keys.items() if k in data}
 
     # -- one step ------------------------------------------------------------------------------------
 

@@ -40,8 +40,8 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
-    (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit"),
-    (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings"),
+    (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
+    (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus"),
     (re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE),
      "operating activities"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
@@ -55,6 +55,24 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# Where a line item is reported: balances in the balance sheet, flows of the period in the income
+# statement, cash movements in the cash-flow statement (which also lists changes in the balances).
+HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:cash\s+from\s+operations|operating\s+cash\s+flow|operating\s+activities|investing|financing|"
+                r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|proceeds)\b",
+                re.IGNORECASE), "cash_flows"),
+    (re.compile(r"\b(?:assets?|liabilit(?:y|ies)|inventor(?:y|ies)|receivables?|payables?|equity|pp\s*&\s*e|ppne|"
+                r"property|goodwill|debt|borrowings)\b", re.IGNORECASE), "balance_sheet"),
+    (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
+     "income"),
+)
+
+
+def home_statement(item: str) -> str | None:
+    """The statement a line item is normally reported in ("inventory": the balance sheet), or None."""
+    return next((kind for pattern, kind in HOME_STATEMENTS if pattern.search(item)), None)
+
+
 def statements_asked(question: str) -> set[str]:
     """The kinds of statement a question names ("cash_flows", "balance_sheet", "income")."""
     return {kind for kind, (asked, _) in STATEMENTS.items() if asked.search(question)}
@@ -64,6 +82,11 @@ def is_statement(kind: str, title: str) -> bool:
     """Whether a table's title (caption, heading or name) is a statement of ``kind``."""
     entry = STATEMENTS.get(kind)
     return bool(entry and entry[1].search(title))
+
+
+def translations(text: str) -> list[tuple[str, str]]:
+    """(the name as the text says it, the words reports print for it) for each line item the text names."""
+    return [(match.group(0), words) for pattern, words in TERMS if (match := pattern.search(text)) is not None]
 
 
 def report_words(question: str, printed: Callable[[str], bool] | None = None) -> str:

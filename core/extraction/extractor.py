@@ -47,6 +47,7 @@ from core.extraction.refine import (
 )
 from core.extraction.stitch import stitch_tables
 from core.extraction.values import is_figure
+from core.report_values import YEAR
 from models.types import BBox, CellRef, ExtractedTable
 
 log = logging.getLogger(__name__)
@@ -332,6 +333,12 @@ def _has_currency(table: ExtractedTable) -> bool:
     return any(_CURRENCY_SIGN.search(cell) for row in table.rows[table.header_rows:] for cell in row[1:])
 
 
+def _has_period_header(table: ExtractedTable) -> bool:
+    """Its columns are headed by periods ("2020 2019 2018"): a statement, even without currency signs."""
+    header = [cell for row in table.rows[: table.header_rows] for cell in row[1:]]
+    return sum(1 for cell in header if YEAR.search(cell)) >= 2
+
+
 def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
     """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
     whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
@@ -347,13 +354,13 @@ def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> b
 def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable]) -> list[ExtractedTable]:
     """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
     (see ``_reads_worse``); where no generic table was found, a ledger that prints
-    currency signs (a statement) stands alone."""
+    currency signs or heads its columns with periods (a statement) stands alone."""
     kept = list(generic)
     chosen: list[ExtractedTable] = []
     for ledger in ledgers:
         overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
         if (overlapping and _reads_worse(overlapping, ledger)
-                or not overlapping and _has_currency(ledger)):
+                or not overlapping and (_has_currency(ledger) or _has_period_header(ledger))):
             chosen.append(ledger)
             kept = [t for t in kept if t not in overlapping]
     return kept + chosen

@@ -315,7 +315,9 @@ def _blocks(lines: list[_Line], page_columns: list[_Column]) -> list[_Block]:
             height = max(previous.height, line.height, 6.0)
             gap = line.y0 - previous.y1
             prose = [ln for ln in between if _is_prose(ln, value_left) or _PROSE_END.search(ln.label_text)]
-            if gap > MAX_GAP_LINES * height * (1 + len(between)) or prose or len(between) > 6:
+            # A row of years between figures heads another statement printed below the first.
+            headed = any(ln.tokens and _all_years(ln) for ln in between)
+            if gap > MAX_GAP_LINES * height * (1 + len(between)) or prose or len(between) > 6 or headed:
                 blocks.append(_block_from(current, lines, page_columns))
                 current = []
         current.append(index)

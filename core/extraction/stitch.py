@@ -2,7 +2,8 @@
 
 Two tables are one when the second starts on a later page (the next one, or a few pages on if the
 pages between hold no table), has the same number of columns, and its header rows repeat the first
-table's header text. The continuation's rows are appended without its repeated header; every cell
+table's header text, unless both carry titles and they differ (a balance sheet is not continued by
+the cash-flow statement on the next page, although both head their columns with the same years). The continuation's rows are appended without its repeated header; every cell
 keeps the page it was found on, and ``pages`` lists them all.
 """
 
@@ -29,11 +30,18 @@ def _continues(first: ExtractedTable, second: ExtractedTable) -> bool:
     last_page = max(first.pages or (first.page,))
     if second.page != last_page + 1:
         return False
+    if _titled(first) and _titled(second) and _titled(first) != _titled(second):
+        return False  # another statement under its own title, not a continuation
     head_a, head_b = _header(first), _header(second)
     if head_a == head_b:
         return True
     # A continuation may repeat only the last (most specific) header row, or add "(continued)".
     return bool(head_a and head_b and head_a[-1] == head_b[-1] and any(any(c) for c in head_b[-1]))
+
+
+def _titled(table: ExtractedTable) -> str:
+    """A table's caption without "(continued)" and its scale in brackets, for comparing titles."""
+    return _norm(re.sub(r"\((?:continued|cont'?d\.?|in [^)]*)\)", "", table.caption, flags=re.IGNORECASE))
 
 
 def _join(first: ExtractedTable, second: ExtractedTable) -> ExtractedTable:

@@ -1,0 +1,226 @@
+"""Binding a plan's quantities to cells: the connected tables of one document, searched together (ARM).
+
+A computed measure reads several statements at once ("revenue" in the income statement, "total assets"
+in the balance sheet, "capex" in the cash-flow statement). For each quantity the candidates are the rows
+of the connected tables: the document's statements (income, balance sheet, cash flows) plus the tables
+that hybrid search finds for the quantity's own words, all in the documents the question's search
+reached. A row fits a quantity by its label, in the question's words or in the words reports print for
+them (``vocabulary.TERMS``: "COGS" is "Cost of sales"), with a preference for a statement the question
+names; the period selects the column ("FY2019" finds "2019", "May 31, 2019", "fy2019"). A quantity asked
+for several years binds to one row of one table that has all of them, so an average or a growth compares
+like with like. When two rows fit almost equally, the caller's chooser (the model, constrained to the
+candidates) decides. Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core.answering.formula import BoundCell
+from core.answering.metrics import Plan, Quantity
+from core.answering.operations import TableView, column_title, is_number
+from core.answering.vocabulary import STATEMENTS, home_statement, is_statement, statements_asked, translations
+from core.report_values import SCALE_FACTORS
+
+MIN_FIT = 0.34
+"""The least label fit (Dice overlap of stemmed words) a row needs to stand for a quantity."""
+CLOSE_FIT = 0.08
+"""Two candidates closer than this are ambiguous: the chooser decides between them."""
+NAMED_STATEMENT_BONUS = 0.12
+"""A row in a statement the question names ("... shown in the balance sheet")."""
+STATEMENT_BONUS = 0.05
+"""A row in any primary statement (against notes and summaries repeating it)."""
+HOME_BONUS = 0.1
+"""A row in the statement the item is reported in (a balance in the balance sheet, not its change in the
+cash-flow statement)."""
+SIZE_BONUS = 0.03
+"""At most this for a long table: a whole statement rather than a summary repeating some of its lines."""
+MAX_OPTIONS = 5
+_STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
+_OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|dividends?|additions?|capital\s+"
+                      r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
+
+
+def stems(text: str) -> set[str]:
+    """Words folded so that "inventories" meets "inventory" and "liabilities" meets "liability"."""
+    out = set()
+    for word in re.findall(r"[a-z0-9]+", text.lower().replace("&", " and ")):
+        if word in _STEM_STOP or len(word) < 2:
+            continue
+        if word.endswith("ies") and len(word) > 4:
+            word = word[:-3] + "y"
+        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+            word = word[:-1]
+        out.add(word)
+    return out
+
+
+def fit(quantity_words: str, label: str) -> float:
+    """How well a row label names a quantity, from 0 to 1: the F-score of the label's stemmed words against
+    the quantity's. A word of the quantity is covered when the label has it, or when the label prints a
+    word reports use for the line item it is part of ("COGS" is covered by "Cost of sales"); the label's
+    own words count as relevant when they are the quantity's or such report words."""
+    have = stems(_plain_label(label))
+    asked = stems(quantity_words)
+    if not have or not asked:
+        return 0.0
+    covered = asked & have
+    relevant = set(asked)
+    for said, printed in translations(quantity_words):
+        named, report = stems(said), stems(printed)
+        relevant |= report
+        if have & report or named <= have:
+            covered |= named
+    recall = len(covered & asked) / len(asked)
+    precision = len(have & relevant) / len(have)
+    score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
+        score *= 0.5  # "Net income per share" is not net income
+    return score
+
+
+def _plain_label(label: str) -> str:
+    """A label without what does not name the item: the "[section]" a repeated label carries, note
+    references ("(Note 6)"), a trailing ", net" and whose share it is ("attributable to ...")."""
+    plain = re.sub(r"\s*\[[^\]]*\]$", "", label)
+    plain = re.sub(r"\s*\(#\d+\)$", "", plain)
+    plain = re.sub(r"\s*\((?:notes?|see)\b[^)]*\)|\s*\(\d+\)|\s*\([a-z]\)", "", plain, flags=re.IGNORECASE)
+    plain = re.sub(r",\s*net\s*$", "", plain, flags=re.IGNORECASE)
+    # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the
+    # share of noncontrolling (minority) interests is another line and keeps its words.
+    return re.sub(r"\s+attributable\s+to\b(?!.*\b(?:non-?controlling|minority|redeemable)\b).*$", "", plain,
+                  flags=re.IGNORECASE)
+
+
+def year_column(view: TableView, year: int) -> str | None:
+    """The value column for a fiscal year: the first whose name or header holds the year and is not a
+    change or a percent."""
+    digits = str(year)
+    for column in view.data_columns:
+        text = f"{column.name} {column.header}"
+        if digits in text and not re.search(r"change|%|percent|vs\.?|variance", text, re.IGNORECASE):
+            return column.name
+    return None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A row that may stand for a quantity: its table, row, label and fit."""
+
+    view: TableView
+    row: int
+    label: str
+    score: float
+    column: str | None = None
+    """For a quantity asked without a year: the column that names it ("Budget"), else None (the years')."""
+
+    @property
+    def key(self) -> str:
+        column = f", {column_title(self.view, self.column)}" if self.column else ""
+        return f"{self.label}{column} \u2014 {self.view.info.caption or self.view.info.heading or self.view.name}"
+
+
+Chooser = Callable[[dict[str, list[str]]], dict[str, str]]
+"""Given quantity words -> option keys, returns quantity words -> the chosen key (may leave some out)."""
+
+
+def candidates(words: str, years: Sequence[int], views: Sequence[TableView], question: str) -> list[Candidate]:
+    """Rows that may stand for ``words`` in every one of ``years``, best first. Without years, a cell is
+    named by its row label and column header together ("Housing budget": row Housing, column Budget)."""
+    named = statements_asked(question)
+    home = home_statement(words)
+    found: list[Candidate] = []
+    for view in views:
+        columns = [year_column(view, y) for y in years]
+        if any(c is None for c in columns):
+            continue
+        positions = [view.column_position(c) for c in columns if c is not None]
+        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        bonus = NAMED_STATEMENT_BONUS if any(is_statement(k, title) for k in named) else (
+            STATEMENT_BONUS if _is_primary(view) else 0.0)
+        bonus += HOME_BONUS if home is not None and is_statement(home, title) else 0.0
+        bonus += SIZE_BONUS * min(1.0, len(view.rows) / 40)
+        for choice in view.rows:
+            values = view.values.get(choice.row, ())
+            if not years:
+                for column in view.data_columns:
+                    position = view.column_position(column.name)
+                    if position < len(values) and is_number(values[position]):
+                        score = fit(words, f"{choice.label} {column_title(view, column.name)}")
+                        if score >= MIN_FIT:
+                            found.append(Candidate(view, choice.row, choice.label, score + bonus, column.name))
+                continue
+            if not all(p < len(values) and is_number(values[p]) for p in positions):
+                continue
+            score = fit(words, choice.label)
+            if score >= MIN_FIT:
+                found.append(Candidate(view, choice.row, choice.label, score + bonus))
+    # Where the document has primary statements that print the item, they are its source: a note or a
+    # hedging table repeating a fragment of it ("in earnings") is not.
+    in_statements = [c for c in found if _is_primary(c.view)]
+    found = in_statements or found
+    found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
+    return found
+
+
+def _is_primary(view: TableView) -> bool:
+    title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+    return any(is_statement(kind, title) for kind in STATEMENTS)
+
+
+def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser | None = None) -> dict[str, BoundCell]:
+    """Each quantity of the plan bound to a cell; raises LookupError naming a quantity no row fits."""
+    groups: dict[str, list[Quantity]] = {}
+    for quantity in plan.quantities:
+        groups.setdefault(quantity.words.lower(), []).append(quantity)
+    chosen: dict[str, Candidate] = {}
+    ambiguous: dict[str, list[Candidate]] = {}
+    for words, quantities in groups.items():
+        years = sorted({q.year for q in quantities if q.year is not None})
+        found = candidates(words, years, views, question)
+        if not found:
+            raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
+        distinct = list({c.key: c for c in found}.values())
+        chosen[words] = distinct[0]
+        if len(distinct) > 1 and distinct[0].score - distinct[1].score < CLOSE_FIT:
+            ambiguous[words] = distinct[:MAX_OPTIONS]
+    if ambiguous and choose is not None:
+        picks = choose({words: [c.key for c in options] for words, options in ambiguous.items()})
+        for words, key in picks.items():
+            match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
+            if match is not None:
+                chosen[words] = match
+    bound: dict[str, BoundCell] = {}
+    scales = [view_scale for c in chosen.values() if (view_scale := _money_scale(c))]
+    common = max(sorted(set(scales)), key=scales.count) if scales else ""
+    for words, quantities in groups.items():
+        pick = chosen[words]
+        view = pick.view
+        for quantity in quantities:
+            column = year_column(view, quantity.year) if quantity.year is not None else pick.column
+            if column is None:
+                raise LookupError(f"No column for {quantity.year or quantity.words} in {view.name}.")
+            value = float(view.values[pick.row][view.column_position(column)])
+            # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a
+            # formula means the amount paid, so the figure is read without its sign (and the answer says so).
+            outflow = value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
+                and bool(_OUTFLOW.search(pick.label))
+            scale = view.cell_scale(pick.row, column)
+            # Figures of tables in different scales (thousands here, millions there) are put in one scale.
+            factor = SCALE_FACTORS[scale] / SCALE_FACTORS[common] if common and scale and scale in SCALE_FACTORS \
+                and scale != common else 1.0
+            value = (abs(value) if outflow else value) * factor
+            bound[quantity.name] = BoundCell(
+                quantity.name, view.name, view.info.id, pick.row, column, value, pick.label,
+                column_title(view, column), common if factor != 1.0 else scale, absolute=outflow, factor=factor)
+    return bound
+
+
+def _money_scale(candidate: Candidate) -> str:
+    """The thousand/million/billion scale of a candidate row's figures, or "" (none stated, a percent)."""
+    view = candidate.view
+    scale = view.cell_scale(candidate.row, view.data_columns[0].name) if view.data_columns else ""
+    return scale if scale and scale in SCALE_FACTORS else ""

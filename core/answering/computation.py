@@ -1,0 +1,154 @@
+"""A computed measure, end to end: plan, connected tables, bound cells, one SQL statement, the words.
+
+The answering loop hands over a question that ``metrics.plan_for`` reads as a formula ("the FY2020
+working capital ratio", "the 3 year average net profit margin"). This module gathers the connected tables
+(the statements of the documents the question's search reached, plus the tables search finds for each
+quantity), binds each quantity to a cell (``binding``), compiles the formula over those cells into one
+read-only statement run by the SQL runner (``formula``), and says what was computed, from which cells,
+in which unit: "Working capital ratio, FY2020 = 7,806.1 / 11,322.3 = 0.69; 7,806.1: Total current
+assets, May 31, 2020 (Consolidated Balance Sheets) ...". Every figure in the sentence is a cell or the
+SQL result; the model only picks between close candidate rows when the words cannot.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from core.answering import formula
+from core.answering.binding import Chooser, bind, fit
+from core.answering.metrics import Plan
+from core.answering.operations import TableView, amount, format_number, in_scale, is_number, wanted_scale
+from core.answering.vocabulary import STATEMENTS, is_statement, report_words
+from core.library import Library
+from core.sql_runner import SqlResult, SqlRunner
+from models.types import Chunk
+
+MAX_DOCUMENTS = 2
+TABLES_PER_QUANTITY = 6
+
+
+@dataclass(frozen=True)
+class Computation:
+    """A measure computed over bound cells: the plan, the cells, the SQL and its result, in words."""
+
+    plan: Plan
+    cells: dict[str, formula.BoundCell]
+    sql: str
+    result: SqlResult
+    value: float
+    shown: str
+    """The result as the answer states it ("0.69", "10.3%", "$3,215.4 million")."""
+    sentence: str
+    views: dict[int, TableView]
+    """Table id -> view, for the tables the cells are in."""
+
+
+def connected_views(plan: Plan, retrieved: Sequence[Chunk], library: Library,
+                    search: Callable[[str, Sequence[int]], Sequence[Chunk]],
+                    load_view: Callable[[int], TableView | None]) -> list[TableView]:
+    """The tables a computation may read: the statements of the documents search reached first, and the
+    tables search finds for each quantity's words in those documents."""
+    documents = list(dict.fromkeys(c.document_id for c in retrieved))[:MAX_DOCUMENTS]
+    table_ids: list[int] = []
+    for document_id in documents:
+        for info in library.tables(document_id):
+            if any(is_statement(kind, f"{info.caption} {info.heading} {info.name}") for kind in STATEMENTS):
+                table_ids.append(info.id)
+    for words in dict.fromkeys(q.words for q in plan.quantities):
+        found = search(f"{words} {report_words(words)}".strip(), documents)
+        table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:TABLES_PER_QUANTITY])
+    views = [load_view(table_id) for table_id in dict.fromkeys(table_ids)]
+    return [v for v in views if v is not None]
+
+
+PRINTED_FIT = 0.75
+"""A row fitting a measure's name this well prints the measure itself ("Free cash flow", "Gross margin")."""
+
+
+def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
+    """Whether a report prints the common measure a plan would compute as a line of its own (a company's
+    "Adjusted EBITDA", "Free cash flow"): its own figure, defined its own way, is the one to give."""
+    if plan.source != "named" or not plan.subject:
+        return False
+    return any(fit(plan.subject, row.label) >= PRINTED_FIT and any(is_number(v) for v in view.values.get(row.row, ()))
+               for view in views for row in view.rows)
+
+
+def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,
+            choose: Chooser | None = None) -> Computation:
+    """Bind, compile, run and word a plan; raises LookupError (no row for a quantity) or FormulaError."""
+    cells = bind(plan, views, question, choose)
+    tree = formula.parse(plan.formula, list(cells))
+    sql = formula.to_sql(tree, cells)
+    result = runner.run(sql)
+    value = formula.result_of(result.rows)
+    by_id = {v.info.id: v for v in views}
+    used = {c.table_id: by_id[c.table_id] for c in cells.values()}
+    shown, restated = _shown(plan, tree, cells, used, value, question)
+    figures = {name: _figure(cell) for name, cell in cells.items()}
+    computed = formula.filled(tree, figures)
+    measure = plan.measure[0].upper() + plan.measure[1:] if plan.measure else "The result"
+    sources = "; ".join(f"{figures[name]}: {cell.label}, {cell.period}"
+                        + (" (paid out, printed in brackets)" if cell.absolute else "")
+                        + f" ({_title(used[cell.table_id])})"
+                        for name, cell in cells.items())
+    sentence = f"{measure} = {computed.replace('avg(', 'average(')} = {shown}{restated}"
+    return Computation(plan, cells, sql, result, value, shown, f"{sentence}. From {sources}", used)
+
+
+def _figure(cell: formula.BoundCell) -> str:
+    text = format_number(cell.value)
+    return f"{text}%" if cell.scale == "%" else text
+
+
+def _title(view: TableView) -> str:
+    info = view.info
+    return " ".join((info.caption or info.heading or info.name).split())
+
+
+def _shown(plan: Plan, tree: ast.expr, cells: dict[str, formula.BoundCell], views: dict[int, TableView],
+           value: float, question: str) -> tuple[str, str]:
+    """The result with its unit: a percent, an amount in the cells' scale and currency, or a bare ratio;
+    and the amount restated in the scale the question asks for ("" when none)."""
+    if plan.percent:
+        return f"{_rounded(value, plan.decimals if plan.decimals is not None else 1)}%", ""
+    if dimension(tree) == 1:
+        scales = {c.scale for c in cells.values()}
+        scale = scales.pop() if len(scales) == 1 else ""
+        view = next(iter(views.values()))
+        return amount(view, value, scale) if plan.decimals is None else _rounded(value, plan.decimals), \
+            in_scale(view, value, scale, wanted_scale(question))
+    return _rounded(value, plan.decimals if plan.decimals is not None else 2), ""
+
+
+def _rounded(value: float, decimals: int) -> str:
+    text = f"{value:,.{decimals}f}" if decimals > 0 else f"{round(value):,}"
+    return text if decimals > 0 else text.split(".")[0]
+
+
+def dimension(tree: ast.expr) -> int | None:
+    """The power of money a formula's result carries: 1 for an amount (a difference, an average of
+    amounts), 0 for a ratio or a count of days, None when the parts do not agree (amount + ratio)."""
+    if isinstance(tree, ast.Constant):
+        return 0
+    if isinstance(tree, ast.Name):
+        return 1
+    if isinstance(tree, ast.UnaryOp):
+        return dimension(tree.operand)
+    if isinstance(tree, ast.BinOp):
+        left, right = dimension(tree.left), dimension(tree.right)
+        if left is None or right is None:
+            return None
+        if isinstance(tree.op, (ast.Add, ast.Sub)):
+            return left if left == right else None
+        return left + right if isinstance(tree.op, ast.Mult) else left - right
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+        if tree.func.id in ("growth", "cagr"):
+            return 0
+        if tree.func.id == "round":
+            return dimension(tree.args[0])
+        parts = {dimension(a) for a in tree.args}
+        return parts.pop() if len(parts) == 1 else None
+    return None

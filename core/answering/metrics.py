@@ -1,0 +1,378 @@
+"""A question's formula in words, read into a formula over named quantities (the values a report prints).
+
+People ask for measures that no table prints: "the FY2020 working capital ratio, defined as total current
+assets divided by total current liabilities", "the 3 year average net profit margin", "the 2 year revenue
+CAGR from FY2020 to FY2022", "DPO = 365 * (average accounts payable between FY2019 and FY2020) / (FY2020
+COGS + change in inventory between FY2019 and FY2020)". This module reads such a question into a
+``Plan``: quantities (what to look up, in the question's words, and for which year) and a formula over
+their names in the grammar of ``core.answering.formula``. It does not look anything up: binding each
+quantity to a cell is ``core.answering.binding``'s job.
+
+Where the formula comes from, in order:
+1. A definition the question gives ("X is defined as: ...", "Define X as ...", "X here is defined as ...");
+   definitions may name each other (CCC = DIO + DSO - DPO, each defined after it).
+2. The common definitions of financial analysis (``DEFINITIONS``: margins, turnover ratios, working
+   capital, free cash flow, EBITDA, retention and payout ratios, days outstanding), as textbooks state them.
+3. Shapes of the question itself: "X as a % of Y", "N year average of M from FY A to FY B", "CAGR of X
+   from A to B", "year-over-year change in X from A to B".
+A question none of these fits gets no plan, and the loop's other steps answer it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.answering import formula
+from core.report_values import YEAR_DIGITS
+
+_YEAR = rf"(?:FY\s?'?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})"
+_YEAR_RE = re.compile(rf"\b(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})\b", re.IGNORECASE)
+_RANGE = re.compile(rf"(?:from\s+|between\s+)?{_YEAR}\s*(?:-|\u2013|to|and|through)\s*{_YEAR}", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value to look up: what the question calls it, and the fiscal year (None: the question's year)."""
+
+    name: str
+    words: str
+    year: int | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to compute what a question asks: the measure's name, a formula, the quantities it names."""
+
+    measure: str
+    formula: str
+    quantities: tuple[Quantity, ...]
+    percent: bool
+    decimals: int | None = None
+    """Decimal places the question asks for ("round to one decimal place"), if any."""
+    source: str = "defined"
+    """Where the formula came from: "defined" (the question defines it), "named" (a common measure the
+    question names: a report may print it as a line of its own), "growth" (CAGR or year-over-year)."""
+    subject: str = ""
+    """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
+
+
+# The common definitions of financial analysis, in the words a definition in a question uses. {y} is the
+# year asked, {p} the year before. Each is a textbook definition, not any one company's.
+DEFINITIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.IGNORECASE), body) for p, body in (
+    (r"\bfree cash flows?\b|\bfcf\b", "cash from operations - capital expenditure"),
+    (r"\bnet working capital\b|\bworking capital(?! ratio)\b", "total current assets - total current liabilities"),
+    (r"\bworking capital ratio\b|\bcurrent ratio\b", "total current assets / total current liabilities"),
+    (r"\bquick ratio\b", "(total current assets - inventories) / total current liabilities"),
+    (r"\boperating cash flow ratio\b", "cash from operations / total current liabilities"),
+    (r"\b(?:total )?asset turnover(?: ratio)?\b", "revenue / (average total assets between FY{p} and FY{y})"),
+    (r"\bfixed asset turnover(?: ratio)?\b",
+     "revenue / (average property plant and equipment net between FY{p} and FY{y})"),
+    (r"\binventory turnover(?: ratio)?\b", "cost of goods sold / (average inventories between FY{p} and FY{y})"),
+    (r"\bretention ratio\b", "(net income - dividends paid) / net income"),
+    (r"\b(?:dividend )?payout ratio\b", "dividends paid / net income"),
+    (r"\bunadjusted ebitda\b|\bebitda\b(?! margin)", "operating income + depreciation and amortization"),
+    (r"\breturn on (?:total )?assets\b|\broa\b", "net income / (average total assets between FY{p} and FY{y})"),
+    (r"\breturn on (?:shareholders'? |stockholders'? )?equity\b|\broe\b",
+     "net income / (average total equity between FY{p} and FY{y})"),
+    (r"\beffective tax rate\b", "income tax expense / income before income taxes * 100"),
+    (r"\binterest coverage(?: ratio)?\b", "operating income / interest expense"),
+    (r"\bdebt[- ]to[- ]equity(?: ratio)?\b", "total liabilities / total equity"),
+    (r"\bdays inventory outstanding\b|\bdio\b",
+     "365 * (average inventories between FY{p} and FY{y}) / cost of goods sold"),
+    (r"\bdays sales outstanding\b|\bdso\b",
+     "365 * (average accounts receivable between FY{p} and FY{y}) / revenue"),
+    (r"\bdays payables? outstanding\b|\bdpo\b",
+     "365 * (average accounts payable between FY{p} and FY{y}) / cost of goods sold"),
+    (r"\bcash conversion cycle\b|\bccc\b", "days inventory outstanding + days sales outstanding - days payable outstanding"),
+))
+_MARGIN = re.compile(r"((?:[a-z&]+\s+){1,3}?)(?:%\s+)?margin\b", re.IGNORECASE)
+_MARGIN_NOISE = re.compile(r"\b(unadjusted|adjusted|average|year|the|a|an|of|%|percent|fy\d*)\b", re.IGNORECASE)
+_AS_SHARE = re.compile(r"(?:of\s+)?((?:[a-z&'()-]+\s+){1,6}?)as\s+a\s+(?:%|percent(?:age)?)\s+of\s+((?:total\s+)?[a-z&'-]+(?:\s+[a-z&'-]+){0,4}?)"
+                       r"(?=\s+(?:from|for|between|in|over|during|\(|,|\?|$)|[?,.(]|$)", re.IGNORECASE)
+_AVERAGE_ASKED = re.compile(r"\baverage\b|\bmean\b", re.IGNORECASE)
+_CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|difference|growth|grew|rose|fell)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"percent|%", re.IGNORECASE)
+_EXPLAINING = re.compile(r"\bwhy\b|^\s*(?:how (?:is|are|was|were|did|does|do)\b(?! much| many))|\bwhat (?:impacted|drove|caused|"
+                         r"affected)\b|\bdriven by\b|\breasons?\b|\bdue to what\b", re.IGNORECASE)
+_PRONOUNS = frozenset({"it", "this", "that", "the ratio", "the measure", "the metric"})
+_ASKED_NAME = re.compile(rf"\b(?:what|how much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:{_YEAR}\s+)?(?P<name>.+?)"
+                         rf"(?:\s+(?:for|in|of|at|during)\s+(?:the\s+)?(?:year\s+)?{_YEAR}|\?|$)", re.IGNORECASE)
+_RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
+_CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.IGNORECASE)
+_YOY = re.compile(r"year[\s-]+over[\s-]+year\s+(?:change|growth)\s+in\s+(.+?)\s+(?:from|between)\s", re.IGNORECASE)
+_CAGR_OF = re.compile(r"(?:\d+\s+year\s+)?(?:total\s+)?([a-z][a-z &'-]*?)\s+cagr\b|cagr\s+(?:of|in|for)\s+([a-z][a-z &'-]*?)\s+"
+                      r"(?:from|between)\b", re.IGNORECASE)
+_DECIMALS = re.compile(r"round(?:ed)?\s+(?:your answer\s+)?to\s+(one|two|three|zero|no|\d)\s+decimal", re.IGNORECASE)
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_DEFINED = re.compile(
+    r"(?:^|[.?:;]\s+|\b)(?:define\s+(?P<a>[^.?]{2,60}?)\s+as:?\s+(?P<abody>.+?)"
+    r"|(?P<b>[A-Za-z][\w&'() -]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as:?\s*(?P<bbody>.+?)"
+    r"|(?P<c>[A-Za-z][\w&'() -]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?))"
+    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$)",
+    re.IGNORECASE)
+
+
+def plan_for(question: str) -> Plan | None:
+    """The formula a question asks to compute, or None when it asks for no computed measure this
+    module knows how to read (a lookup, a plain change, a share within one table, an explanation, or
+    figures asked "respectively")."""
+    text = " ".join(question.split())
+    asked = _asked_part(text)
+    if _EXPLAINING.search(text) or _RESPECTIVE.search(text):
+        return None
+    definitions = _definitions(text)
+    for defined in definitions.values():  # "average" inside a definition is the definition's own
+        asked = asked.replace(defined, " ")
+    year = _main_year(text)
+    years = _range(text)
+    try:
+        measure, body, source = _measure(text, definitions)
+        if body is None:
+            return None
+        subject = measure
+        if _AVERAGE_ASKED.search(asked) and years and source != "growth":
+            parts = [_expression(body, y, definitions) for y in range(years[0], years[1] + 1)]
+            expression = "avg(" + ", ".join(e for e, _ in parts) + ")"
+            quantities = [q for _, qs in parts for q in qs]
+        elif source == "shape":
+            return None  # "X as a % of Y" alone is a percentage within one table: the loop's operations do it
+        elif years and source != "growth" and _CHANGE_ASKED.search(asked):
+            (old, old_quantities), (new, new_quantities) = (_expression(body, y, definitions) for y in years)
+            percent = _PERCENT.search(asked) is not None
+            expression = f"growth({new}, {old})" if percent else f"({new}) - ({old})"
+            quantities = [*new_quantities, *old_quantities]
+            measure = f"{'percent ' if percent else ''}change in {measure}"
+        else:
+            expression, quantities = _expression(body, year if year is not None or not years else years[1],
+                                                 definitions)
+        tree = formula.parse(expression)
+    except (formula.FormulaError, ValueError, RecursionError):
+        return None
+    unique = tuple({q.name: q for q in quantities}.values())
+    if not unique:
+        return None
+    return Plan(measure, expression, unique, formula.is_percent(tree), _decimals(text), source, subject)
+
+
+def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, str]:
+    """The measure asked for and its definition in words (None when there is none)."""
+    asked = _asked_part(text)
+    years = _range(text)
+    if _CAGR.search(asked) and years:
+        match = _CAGR_OF.search(asked)
+        subject = next((g for g in (match.groups() if match else ()) if g), "revenue")
+        subject = _clean_subject(subject) or "revenue"
+        first, last = years
+        return (f"{subject} CAGR", f"cagr(FY{last} {subject}, FY{first} {subject}, {last - first})", "growth")
+    yoy = _YOY.search(asked)
+    if yoy and years:
+        subject = _clean_subject(yoy.group(1))
+        first, last = years
+        if re.search(r"percent|%", text, re.IGNORECASE):
+            return (f"change in {subject}", f"growth(FY{last} {subject}, FY{first} {subject})", "growth")
+        return (f"change in {subject}", f"FY{last} {subject} - FY{first} {subject}", "growth")
+    for name, body in definitions.items():  # the question's own definitions come first
+        if re.search(rf"\b{re.escape(name)}\b", asked, re.IGNORECASE):
+            return name, body, "defined"
+    if definitions:  # a definition given for a measure the question names only by its abbreviation, or "it"
+        name, body = next(iter(definitions.items()))
+        if name in _PRONOUNS:
+            named = _ASKED_NAME.search(asked)
+            name = " ".join(named.group("name").split()) if named else "the result"
+        return name, body, "defined"
+    share = _AS_SHARE.search(asked)
+    if share:
+        part, whole = _clean_subject(share.group(1)), _clean_subject(share.group(2))
+        if part and whole:
+            return (f"{part} as a % of {whole}", f"{part} / {whole} * 100", "shape")
+    for pattern, body in DEFINITIONS:
+        match = pattern.search(asked)
+        if match:
+            return match.group(0), body, "named"
+    margin = _MARGIN.search(asked)
+    if margin:
+        subject = _clean_subject(_MARGIN_NOISE.sub(" ", margin.group(1)))
+        if subject:
+            subject = {"net profit": "net income", "profit": "net income", "gross": "gross profit",
+                       "operating": "operating income", "net": "net income"}.get(subject, subject)
+            return (f"{subject} margin", f"{subject} / revenue * 100", "named")
+    return "", None, ""
+
+
+def _asked_part(text: str) -> str:
+    """The part of a question that asks (without the definitions and instructions that follow it)."""
+    match = re.search(r"\b(what|how much|calculate|compute)\b[^?]*\??", text, re.IGNORECASE)
+    return match.group(0) if match else text
+
+
+def _clean_subject(text: str) -> str:
+    words = [w for w in re.findall(r"[a-z&'-]+", text.lower())
+             if w not in {"the", "a", "an", "of", "in", "for", "s", "company's", "total", "unadjusted", "adjusted",
+                          "year", "average", "what", "is", "was", "proportion", "value", "percentage", "expressed",
+                          "respective", "amount"}]
+    return " ".join(words).strip()
+
+
+def _definitions(text: str) -> dict[str, str]:
+    """name (lower case, with its abbreviation as a second key) -> definition body, as the question gives them."""
+    found: dict[str, str] = {}
+    for match in _DEFINED.finditer(text):
+        name = (match.group("a") or match.group("b") or match.group("c") or "").strip()
+        body = (match.group("abody") or match.group("bbody") or match.group("cbody") or "").strip().rstrip(".")
+        # "What was the asset turnover ratio in 2020, defined as ...": the name without the asking words.
+        name = re.sub(r"^(?:what\s+(?:is|was|were|are)\s+)?(?:and|the|here|where|with)?\s*", "", name, flags=re.IGNORECASE)
+        name = re.sub(rf"\s+(?:in|for|of)\s+{_YEAR}$|\s+{_YEAR}$|^{_YEAR}\s+", "", name, flags=re.IGNORECASE)
+        if not name or not body:
+            continue
+        for key in _names_of(name):
+            found.setdefault(key, body)
+    return found
+
+
+def _names_of(name: str) -> list[str]:
+    """"Days payable outstanding (DPO)" -> ["days payable outstanding (dpo)", "days payable outstanding", "dpo"]."""
+    lowered = name.lower().strip()
+    out = [lowered]
+    abbreviation = re.search(r"\(([a-z&]{2,8})\)", lowered)
+    if abbreviation:
+        out.append(re.sub(r"\s*\([^)]*\)", "", lowered).strip())
+        out.append(abbreviation.group(1))
+    words = lowered.split()
+    if len(words) > 1 and words[-1] in {"here", "ratio"} and words[-1] == "here":
+        out.append(" ".join(words[:-1]))
+    return [o for o in out if o]
+
+
+def _main_year(text: str) -> int | None:
+    """The year the question asks about: the first fiscal year named in its asking part."""
+    asked = _asked_part(text)
+    match = _YEAR_RE.search(asked) or _YEAR_RE.search(text)
+    return int(match.group(1)) if match else None
+
+
+def _range(text: str) -> tuple[int, int] | None:
+    match = _RANGE.search(text)
+    if match is None:
+        return None
+    first, last = sorted((int(match.group(1)), int(match.group(2))))
+    return (first, last) if first < last else None
+
+
+def _decimals(text: str) -> int | None:
+    match = _DECIMALS.search(text)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+# -- a definition in words -> a formula ---------------------------------------------------------------
+
+_OPERATOR_WORDS = (
+    (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
+    (re.compile(r"\b(?:multiplied\s+by|times)\b", re.IGNORECASE), " * "),
+    (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
+    (re.compile(r"\bplus\b", re.IGNORECASE), " + "),
+    (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
+)
+_FUNCTION_CALL = re.compile(r"^(avg|sum|min|max|abs|round|growth|cagr)\($", re.IGNORECASE)
+_AVERAGE_OF = re.compile(rf"^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+?)\s+(?:between|from|for)\s+{_YEAR}\s+(?:and|to|&)\s+{_YEAR}$",
+                         re.IGNORECASE)
+_CHANGE_OF = re.compile(rf"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(.+?)\s+(?:between|from)\s+{_YEAR}\s+(?:and|to)\s+{_YEAR}$",
+                        re.IGNORECASE)
+_LEADING_YEAR = re.compile(rf"^(?:the\s+)?{_YEAR}\s+(.+)$", re.IGNORECASE)
+_TRAILING_YEAR = re.compile(rf"^(.+?)\s+(?:in|for|of|at)?\s*{_YEAR}$", re.IGNORECASE)
+_SKIP_PHRASE = re.compile(r"^(?:the|a|an|and|of|ratio|here)$", re.IGNORECASE)
+
+
+def _expression(body: str, year: int | None, definitions: dict[str, str], depth: int = 0) -> tuple[str, list[Quantity]]:
+    """A definition in words as a formula over quantity names, for ``year`` (None: each quantity's own)."""
+    if depth > 4:
+        raise ValueError("definitions name each other in a circle")
+    if year is not None:
+        body = body.replace("{y}", str(year)).replace("{p}", str(year - 1))
+    elif "{y}" in body or "{p}" in body:
+        raise ValueError("a year is needed")
+    text = body
+    for pattern, symbol in _OPERATOR_WORDS:
+        text = pattern.sub(symbol, text)
+    text = re.sub(r"\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", " / ", text, flags=re.IGNORECASE)
+    out: list[str] = []
+    quantities: list[Quantity] = []
+    for token in _tokens(text):
+        if token in "()+-*/," or _FUNCTION_CALL.match(token) or re.fullmatch(r"\d+(?:\.\d+)?", token):
+            out.append(token.lower() if _FUNCTION_CALL.match(token) else token)
+            continue
+        if _SKIP_PHRASE.match(token):
+            continue
+        expression, found = _phrase(token, year, definitions, depth)
+        out.append(expression)
+        quantities.extend(found)
+    return " ".join(out).replace("( ", "(").replace(" )", ")").replace(" ,", ","), quantities
+
+
+def _tokens(text: str) -> list[str]:
+    """Operators, parentheses, commas, numbers, function calls ("cagr(") and the phrases between them.
+    A hyphen is an operator only between spaces ("year-over-year" stays a word)."""
+    merged: list[str] = []
+    for piece in re.split(r"(\(|\)|\s[+*/-]\s|^-\s|,)", f" {text} "):
+        token = piece.strip()
+        if not token:
+            continue
+        if token == "(" and merged and merged[-1].lower() in formula.FUNCTIONS:
+            merged[-1] = merged[-1].lower() + "("
+            continue
+        merged.append(token)
+    return merged
+
+
+def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: int) -> tuple[str, list[Quantity]]:
+    """One phrase between operators: a quantity (maybe with its year), an average or change over two
+    years, or the name of another definition (expanded in place)."""
+    phrase = phrase.strip().strip(".").strip()
+    lowered = phrase.lower()
+    nested = definitions.get(lowered) or _catalog_body(lowered)
+    if nested is not None and nested.lower() != lowered:
+        expression, found = _expression(nested, year, definitions, depth + 1)
+        return f"({expression})", found
+    match = _AVERAGE_OF.match(phrase)
+    if match:
+        subject, a, b = match.group(1), int(match.group(2)), int(match.group(3))
+        qa, qb = _quantity(subject, a), _quantity(subject, b)
+        return f"avg({qa.name}, {qb.name})", [qa, qb]
+    match = _CHANGE_OF.match(phrase)
+    if match:
+        subject, a, b = match.group(1), int(match.group(2)), int(match.group(3))
+        older, newer = (a, b) if a < b else (b, a)
+        qo, qn = _quantity(subject, older), _quantity(subject, newer)
+        return f"({qn.name} - {qo.name})", [qn, qo]
+    match = _LEADING_YEAR.match(phrase) or None
+    if match:
+        quantity = _quantity(match.group(2), int(match.group(1)))
+        return quantity.name, [quantity]
+    match = _TRAILING_YEAR.match(phrase)
+    if match and not re.search(r"\b(?:between|from)\b", phrase, re.IGNORECASE):
+        quantity = _quantity(match.group(1), int(match.group(2)))
+        return quantity.name, [quantity]
+    quantity = _quantity(phrase, year)
+    return quantity.name, [quantity]
+
+
+def _catalog_body(phrase: str) -> str | None:
+    """A common measure's definition when a definition names it as a whole ("DIO + DSO - DPO")."""
+    for pattern, body in DEFINITIONS:
+        match = pattern.fullmatch(phrase.strip())
+        if match:
+            return body
+    return None
+
+
+def _quantity(words: str, year: int | None) -> Quantity:
+    cleaned = " ".join(re.sub(r"^(?:the|total cash|cash)?\s*", lambda m: m.group(0) if "cash" in m.group(0) else "",
+                              words.strip(), flags=re.IGNORECASE).split())
+    cleaned = re.sub(r"^(?:the|a|an)\s+", "", cleaned, flags=re.IGNORECASE)
+    slug = "_".join(re.findall(r"[a-z0-9]+", cleaned.lower()))[:40].strip("_") or "value"
+    if slug[0].isdigit():
+        slug = f"v_{slug}"
+    return Quantity(f"{slug}_{year}" if year is not None else slug, cleaned, year)

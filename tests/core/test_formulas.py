@@ -1,0 +1,261 @@
+"""Computed measures across tables: the formula grammar and its sandbox, reading a question's formula in
+words, binding quantities to cells of connected statements, and the loop answering with both cells cited.
+
+The report is generated (an income statement, a balance sheet and a cash-flow statement over three years,
+a department table and a budget table), ingested for real (extraction, typing, SQLite, FTS5, vectors from
+a hash embedder), and asked through the real ``Answerer`` with a scripted chat model that fails the test
+if the loop calls it where the words decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.answering import Answerer, formula
+from core.answering.binding import fit
+from core.answering.metrics import plan_for
+from core.errors import UserError
+from core.ingest import Ingestor
+from core.library import Library
+from core.retrieval import Retriever
+from core.sql_runner import SqlRunner
+from tests.conftest import HashEmbedder
+from tests.core.test_answering_library import ScriptedChat
+from tests.support.statements import Figures, build_statements_report, multi_table_questions
+
+pytestmark = pytest.mark.unit
+
+
+# -- the grammar --------------------------------------------------------------------------------------
+
+
+def test_formula_grammar_accepts_arithmetic_and_named_functions() -> None:
+    tree = formula.parse("365 * avg(ap_2019, ap_2020) / (cogs + inv_2020 - inv_2019)")
+    assert formula.names_in(tree) == ["ap_2019", "ap_2020", "cogs", "inv_2020", "inv_2019"]
+    assert formula.is_percent(formula.parse("growth(a, b)"))
+    assert formula.is_percent(formula.parse("avg(a / b * 100, c / d * 100)"))
+    assert not formula.is_percent(formula.parse("a / b"))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("__import__('os').system('rm -rf /')", "Allowed functions"),
+    ("a.b", "Attribute"),
+    ("a ** 2", r"Only \+ - \* /"),
+    ("open('x')", "Allowed functions"),
+    ("'text'", "Only numbers"),
+    ("[a, b]", "List"),
+    ("a if b else c", "IfExp"),
+    ("lambda: 1", "Lambda"),
+    ("cagr(a, b)", "three values"),
+    ("", "empty"),
+    ("a +", "not arithmetic"),
+])
+def test_formula_grammar_refuses_everything_else(text: str, message: str) -> None:
+    with pytest.raises(formula.FormulaError, match=message):
+        formula.parse(text)
+
+
+def test_a_formula_may_only_name_bound_values() -> None:
+    with pytest.raises(formula.FormulaError, match="not one of the values: a, b"):
+        formula.parse("a / c", ["a", "b"])
+
+
+# -- reading the formula in a question -------------------------------------------------------------
+
+
+def test_a_definition_in_the_question_becomes_the_formula() -> None:
+    plan = plan_for("What is the FY2020 days payable outstanding (DPO)? DPO is defined as: 365 * (average accounts "
+                    "payable between FY2019 and FY2020) / (FY2020 COGS + change in inventory between FY2019 and "
+                    "FY2020). Round your answer to two decimal places.")
+    assert plan is not None and plan.source == "defined" and plan.decimals == 2
+    assert plan.formula == ("365 * (avg(accounts_payable_2019, accounts_payable_2020)) / "
+                            "(cogs_2020 + (inventory_2020 - inventory_2019))")
+    assert {(q.words, q.year) for q in plan.quantities} == {
+        ("accounts payable", 2019), ("accounts payable", 2020), ("COGS", 2020), ("inventory", 2020),
+        ("inventory", 2019)}
+
+
+def test_definitions_may_name_each_other() -> None:
+    plan = plan_for("What is the FY2019 cash conversion cycle (CCC)? CCC is defined as: DIO + DSO - DPO. DIO is "
+                    "defined as: 365 * (average inventory between FY2018 and FY2019) / (FY2019 COGS). DSO is defined "
+                    "as: 365 * (average accounts receivable between FY2018 and FY2019) / (FY2019 Revenue). DPO is "
+                    "defined as: 365 * (average accounts payable between FY2018 and FY2019) / (FY2019 COGS).")
+    assert plan is not None
+    assert {q.words.lower() for q in plan.quantities} == {"inventory", "cogs", "accounts receivable", "revenue",
+                                                          "accounts payable"}
+    assert plan.formula.count("365") == 3
+
+
+def test_a_council_defines_its_own_measure() -> None:
+    plan = plan_for("How much was spent per resident in 2023? Define spending per resident as total expenditure "
+                    "divided by population.")
+    assert plan is not None
+    assert plan.formula == "total_expenditure_2023 / population_2023"
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    ("What is the FY2020 working capital ratio?", "total_current_assets_2020 / total_current_liabilities_2020"),
+    ("What was free cash flow in 2021?", "cash_from_operations_2021 - capital_expenditure_2021"),
+    ("What is the 2 year revenue CAGR from FY2020 to FY2022?", "cagr(revenue_2022, revenue_2020, 2)"),
+    ("What is the FY2015 - FY2017 3 year average net profit margin (as a %)?",
+     ("avg(net_income_2015 / revenue_2015 * 100, net_income_2016 / revenue_2016 * 100, "
+     "net_income_2017 / revenue_2017 * 100)")),
+    ("What is the year-over-year change in operating income from FY2015 to FY2016 in percent?",
+     "growth(operating_income_2016, operating_income_2015)"),
+    ("What is the change in current ratio from 2018 to 2019?",
+     ("(total_current_assets_2019 / total_current_liabilities_2019) - "
+     "(total_current_assets_2018 / total_current_liabilities_2018)")),
+])
+def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.formula == formula_text
+
+
+@pytest.mark.parametrize("question", [
+    "What is the FY2018 capital expenditure amount (in USD millions)?",  # a lookup
+    "What was the change in revenue from 2018 to 2019?",  # a plain change: the loop's operations do it
+    "What is revenue as a percentage of total assets in 2019?",  # a share within one table
+    "Why did the gross margin decrease in 2019?",  # an explanation
+    "What are the respective working capital adjustments at June 30 and December 31, 2019?",
+])
+def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> None:
+    assert plan_for(question) is None
+
+
+def test_row_labels_fit_the_words_reports_use() -> None:
+    assert fit("COGS", "Cost of sales") == 1.0
+    assert fit("inventory", "Inventories, net (Note 6)") == 1.0
+    assert fit("net income", "Net earnings attributable to Best Buy Co., Inc. shareholders") > \
+        fit("net income", "Net earnings attributable to redeemable and noncontrolling interests")
+    assert fit("total current liabilities", "Total current liabilities") > fit("total current liabilities",
+                                                                               "Other current liabilities")
+    assert fit("net income", "Net income per share") < 0.5
+
+
+# -- bound cells, one SQL statement, both tables cited --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, Figures]]:
+    directory = tmp_path_factory.mktemp("statements")
+    pdf = directory / "annual_report.pdf"
+    _, figures = build_statements_report(pdf, seed=3)
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(pdf)
+    assert result.status == "added", result
+    yield library, figures
+    library.close()
+
+
+def _answerer(library: Library, chat: ScriptedChat) -> tuple[Answerer, SqlRunner]:
+    runner = SqlRunner(library.path)
+    return Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat), runner
+
+
+def test_the_statements_are_separate_tables(report: tuple[Library, Figures]) -> None:
+    library, _ = report
+    captions = [t.caption for t in library.tables()]
+    assert any("Income" in c for c in captions), captions
+    assert any("Balance Sheet" in c for c in captions), captions
+    assert any("Cash Flows" in c for c in captions), captions
+
+
+def test_a_ratio_across_two_statements_is_exact_and_cites_both_cells(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = multi_table_questions(figures)[0]  # operating cash flow ratio: cash flows over balance sheet
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    expected = f"{question.answer:.2f}"
+    assert answer.value == expected, answer.text
+    year = figures.years[0]
+    cash, liabilities = figures.lines["operating cash"][year], figures.lines["total current liabilities"][year]
+    assert f"{cash:,.0f} / {liabilities:,.0f} = {expected}" in answer.text
+    cited = [c for c in answer.citations if c.sql]
+    assert {c.table for c in cited} == {c.table for c in cited if c.cells} and len(cited) == 2
+    texts = {cell.text.replace(",", "") for c in cited for cell in c.cells}
+    assert {f"{cash:.0f}", f"{liabilities:.0f}"} <= texts
+    assert all(c.sql == cited[0].sql for c in cited) and "SELECT" in (cited[0].sql or "")
+    assert answer.steps[0].sql_result == ((pytest.approx(question.answer),),)
+    assert chat.calls == []
+
+
+def test_an_outflow_is_read_as_the_amount_paid(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = next(q for q in multi_table_questions(figures) if "free cash flow" in q.text)
+    answerer, runner = _answerer(library, ScriptedChat())
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    assert f"{question.answer:,.0f}" in answer.text
+    assert "paid out, printed in brackets" in answer.text
+
+
+def test_a_join_on_a_shared_department(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = multi_table_questions(figures)[-1]
+    answerer, runner = _answerer(library, ScriptedChat())
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    assert f"{question.answer:,.0f}" in answer.text
+    assert {c.table for c in answer.citations if c.sql and c.cells} and \
+        len({c.table for c in answer.citations if c.sql}) == 2
+
+
+def test_close_candidates_go_to_the_model_constrained_to_them(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    # "income" fits "Net income" and "Income tax" alike: the model chooses, among those rows only.
+    question = f"What is the income ratio in {year}? Define it as income divided by revenue."
+    chat = ScriptedChat()
+    chat.fallback = lambda _messages, schema: {
+        key: next(o for o in spec["enum"] if o.startswith("Net income"))
+        for key, spec in (schema or {}).get("properties", {}).items()}
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert len(chat.calls) == 1
+    (options,) = chat.calls[0]["schema"]["properties"].values()
+    assert {o.split(" \u2014 ")[0] for o in options["enum"]} >= {"Net income", "Income tax"}
+    expected = figures.lines["net income"][year] / figures.lines["revenue"][year]
+    assert answer.value == f"{expected:.2f}", answer.text
+
+
+def test_a_missing_value_is_recorded_and_the_loop_goes_on(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = f"What is the ratio in {figures.years[0]}? Define it as goodwill impairment divided by dividends received."
+    chat = ScriptedChat()
+    chat.fallback = lambda _messages, _schema: {"action": "answer", "text": "not stated", "answer": "not stated"}
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert answer.steps and answer.steps[0].sql_error and "No table row" in answer.steps[0].sql_error
+    assert answer.status == "refused"
+
+
+def test_the_sandbox_runs_a_formula_read_only_over_its_cells(report: tuple[Library, Figures]) -> None:
+    library, _ = report
+    table = library.tables()[0]
+    cell = formula.BoundCell("a", table.name, table.id, 1, table.schema.columns[1].name, 1.0, "x", "y")
+    zero = formula.BoundCell("z", table.name, table.id, 10_000, table.schema.columns[1].name, 0.0, "x", "y")
+    runner = SqlRunner(library.path)
+    try:
+        sql = formula.to_sql(formula.parse("a / z"), {"a": cell, "z": zero})
+        with pytest.raises(formula.FormulaError, match="missing or it divides by zero"):
+            formula.result_of(runner.run(sql).rows)
+        with pytest.raises(UserError):
+            runner.run(f"DELETE FROM {table.name}; {sql}")
+    finally:
+        runner.close()
