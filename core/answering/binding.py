@@ -193,30 +193,72 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
             if match is not None:
                 chosen[words] = match
+    common = common_scale(list(chosen.values()))
     bound: dict[str, BoundCell] = {}
-    scales = [view_scale for c in chosen.values() if (view_scale := _money_scale(c))]
-    common = max(sorted(set(scales)), key=scales.count) if scales else ""
     for words, quantities in groups.items():
         pick = chosen[words]
-        view = pick.view
         for quantity in quantities:
-            column = year_column(view, quantity.year) if quantity.year is not None else pick.column
+            column = year_column(pick.view, quantity.year) if quantity.year is not None else pick.column
             if column is None:
-                raise LookupError(f"No column for {quantity.year or quantity.words} in {view.name}.")
-            value = float(view.values[pick.row][view.column_position(column)])
-            # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a
-            # formula means the amount paid, so the figure is read without its sign (and the answer says so).
-            outflow = value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
-                and bool(_OUTFLOW.search(pick.label))
-            scale = view.cell_scale(pick.row, column)
-            # Figures of tables in different scales (thousands here, millions there) are put in one scale.
-            factor = SCALE_FACTORS[scale] / SCALE_FACTORS[common] if common and scale and scale in SCALE_FACTORS \
-                and scale != common else 1.0
-            value = (abs(value) if outflow else value) * factor
-            bound[quantity.name] = BoundCell(
-                quantity.name, view.name, view.info.id, pick.row, column, value, pick.label,
-                column_title(view, column), common if factor != 1.0 else scale, absolute=outflow, factor=factor)
+                raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
+            bound[quantity.name] = cell_of(quantity.name, pick, column, common)
     return bound
+
+
+def common_scale(chosen: Sequence[Candidate]) -> str:
+    """The scale most of the chosen rows are stated in ("million"), "" when none states one."""
+    scales = [scale for c in chosen if (scale := _money_scale(c))]
+    return max(sorted(set(scales)), key=scales.count) if scales else ""
+
+
+def cell_of(name: str, pick: Candidate, column: str, common: str) -> BoundCell:
+    """The bound cell for a chosen row and column, restated in the ``common`` scale."""
+    view = pick.view
+    value = float(view.values[pick.row][view.column_position(column)])
+    # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
+    # means the amount paid, so the figure is read without its sign (and the answer says so).
+    outflow = value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
+        and bool(_OUTFLOW.search(pick.label))
+    scale = view.cell_scale(pick.row, column)
+    # Figures of tables in different scales (thousands here, millions there) are put in one scale.
+    factor = SCALE_FACTORS[scale] / SCALE_FACTORS[common] if common and scale and scale in SCALE_FACTORS \
+        and scale != common else 1.0
+    value = (abs(value) if outflow else value) * factor
+    return BoundCell(name, view.name, view.info.id, pick.row, column, value, pick.label, column_title(view, column),
+                     common if factor != 1.0 else scale, absolute=outflow, factor=factor)
+
+
+MAX_OFFERED_ROWS = 14
+
+
+def offered(question: str, years: Sequence[int], views: Sequence[TableView],
+            limit: int = MAX_OFFERED_ROWS) -> dict[str, tuple[Candidate, str]]:
+    """Cells a model may compose a formula from: option text -> (row, column). The rows are those whose
+    labels the question's words (or the words reports print for them) cover best, statements first; the
+    columns those of the years asked, else each table's first (newest) value column."""
+    asked = stems(question)
+    for _said, printed in translations(question):
+        asked |= stems(printed)
+    rows: list[Candidate] = []
+    for view in views:
+        bonus = STATEMENT_BONUS if _is_primary(view) else 0.0
+        for choice in view.rows:
+            have = stems(_plain_label(choice.label))
+            if have and (share := len(have & asked) / len(have)) >= 0.5:
+                rows.append(Candidate(view, choice.row, choice.label, share + bonus))
+    rows.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
+    out: dict[str, tuple[Candidate, str]] = {}
+    for candidate in rows[:limit]:
+        view = candidate.view
+        columns = [c for y in years if (c := year_column(view, y)) is not None] or \
+            [c.name for c in view.data_columns[:1]]
+        for column in columns:
+            value = view.values.get(candidate.row, ())[view.column_position(column)]
+            if is_number(value):
+                title = view.info.caption or view.info.heading or view.name
+                out[f"{candidate.label}, {column_title(view, column)} \u2014 {' '.join(title.split())[:60]}"] = \
+                    (candidate, column)
+    return out
 
 
 def _money_scale(candidate: Candidate) -> str:

@@ -14,6 +14,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import sqlglot
+import sqlglot.errors
+from sqlglot import exp
+
 from core.errors import UserError
 from core.library import Library, TableInfo
 from core.spreadsheets import cell_range
@@ -24,8 +28,6 @@ SNIPPET_CHARS = 240
 TITLE_CHARS = 70
 MAX_FREE_SQL_ROWS = 50
 
-_KEYWORDS = "(?:WHERE|GROUP|ORDER|LIMIT|HAVING|WINDOW|UNION|INTERSECT|EXCEPT|JOIN|INNER|LEFT|CROSS|NATURAL)"
-_TAIL = re.compile(r"\b(GROUP\s+BY|ORDER\s+BY|LIMIT|HAVING|WINDOW|UNION|INTERSECT|EXCEPT)\b", re.IGNORECASE)
 
 
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
@@ -164,49 +166,78 @@ def cells_for(library: Library, info: TableInfo, cells: Iterable[tuple[int, str]
 
 
 def tables_named(sql: str, tables: Sequence[TableInfo]) -> list[TableInfo]:
-    """The linked tables a statement mentions by name."""
-    return [t for t in tables if re.search(rf'(?<![\w"]){re.escape(t.name)}(?![\w"])|"{re.escape(t.name)}"', sql)]
-
-
-def columns_named(sql: str, info: TableInfo) -> list[str]:
-    return [c.name for c in info.schema.columns
-            if re.search(rf'(?<![\w]){re.escape(c.name)}(?![\w])', sql, re.IGNORECASE)]
-
-
-def rows_read(runner: SqlRunner, sql: str, info: TableInfo) -> list[int]:
-    """The ``_row``s a single-table statement reads: its FROM ... WHERE re-run selecting ``_row``.
-
-    Aggregates, sorting and limits are dropped (an aggregate reads every row its WHERE keeps). A
-    statement this cannot rewrite (joins, subqueries over other tables) gives no rows.
-    """
-    if re.search(r"\bJOIN\b|,\s*\"?\w+\"?\s+(?:WHERE|$)", sql, re.IGNORECASE):
+    """The linked tables a statement reads, in the order it names them (parsed, not pattern-matched)."""
+    tree = _parse(sql)
+    if tree is None:
         return []
-    match = re.search(rf'\bFROM\s+("?){re.escape(info.name)}\1(\s+(?:AS\s+)?(?!{_KEYWORDS}\b)\w+)?', sql,
-                      re.IGNORECASE)
-    if match is None:
-        return []
-    tail = sql[match.end():]
-    cut = _TAIL.search(tail)
-    where = (tail[: cut.start()] if cut else tail).strip().rstrip(";")
-    if where and not re.match(r"WHERE\b", where, re.IGNORECASE):
-        return []
-    alias = re.sub(r"^AS\s+", "", (match.group(2) or "").strip(), flags=re.IGNORECASE)
-    source = f'"{info.name}"' + (f" AS {alias}" if alias else "")
+    by_name = {t.name.lower(): t for t in tables}
+    named = [by_name[t.name.lower()] for t in tree.find_all(exp.Table) if t.name.lower() in by_name]
+    return list({t.id: t for t in named}.values())
+
+
+def _parse(sql: str) -> exp.Expr | None:
     try:
-        result = runner.run(f"SELECT _row FROM {source} {where}")
-    except UserError:
+        return sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return None
+
+
+def cells_read(library: Library, runner: SqlRunner, sql: str,
+               tables: Sequence[TableInfo]) -> list[tuple[TableInfo, list[CellEvidence]]]:
+    """The cells a free SQL statement read, table by table, joins included: the statement is parsed
+    (sqlglot), its FROM, JOINs and WHERE are re-run selecting each table's ``_row`` instead of its
+    results (aggregates, grouping, ordering and limits dropped: an aggregate reads every row its WHERE
+    keeps), and the cells are those rows in the columns the statement names for that table. A
+    statement this cannot rewrite (set operations, sub-queries as sources) cites no cells."""
+    tree = _parse(sql)
+    if not isinstance(tree, exp.Select) or tree.find(exp.Union, exp.Intersect, exp.Except) is not None:
         return []
-    return [int(r[0]) for r in result.rows[:MAX_FREE_SQL_ROWS] if isinstance(r[0], int)]
+    by_name = {t.name.lower(): t for t in tables}
+    sources: dict[str, TableInfo] = {}
+    for table in tree.find_all(exp.Table):
+        info = by_name.get(table.name.lower())
+        if info is not None:
+            sources[table.alias_or_name.lower()] = info
+    if not sources:
+        return []
+    columns: dict[str, set[str]] = {alias: set() for alias in sources}
+    for column in tree.find_all(exp.Column):
+        qualifier = column.table.lower()
+        owners = [qualifier] if qualifier in sources else [
+            alias for alias, info in sources.items() if any(c.name.lower() == column.name.lower()
+                                                           for c in info.schema.columns)] if not qualifier else []
+        if len(owners) == 1:
+            columns[owners[0]].add(column.name.lower())
+    rows = _rows_per_source(runner, tree, list(sources))
+    out = []
+    for alias, info in sources.items():
+        positions = [i for i, c in enumerate(info.schema.columns) if c.name.lower() in columns[alias]]
+        if positions and rows.get(alias):
+            out.append((info, library.cells(info.id, rows[alias], positions)))
+    return out
+
+
+def _rows_per_source(runner: SqlRunner, tree: exp.Select, aliases: Sequence[str]) -> dict[str, list[int]]:
+    """``_row``s of each source that take part in the statement's FROM / JOIN / WHERE."""
+    probe = tree.copy()
+    for key in ("group", "order", "limit", "offset", "having", "distinct", "qualify", "windows"):
+        probe.set(key, None)
+    probe.set("expressions", [exp.column("_row", table=alias).as_(f"r{i}") for i, alias in enumerate(aliases)])
+    try:
+        result = runner.run(probe.sql(dialect="sqlite"))
+    except UserError:
+        return {}
+    found: dict[str, list[int]] = {alias: [] for alias in aliases}
+    for row in result.rows[:MAX_FREE_SQL_ROWS]:
+        for alias, value in zip(aliases, row):
+            if isinstance(value, int) and value not in found[alias]:
+                found[alias].append(value)
+    return found
 
 
 def free_sql_cells(library: Library, runner: SqlRunner, sql: str, info: TableInfo) -> list[CellEvidence]:
-    """Cells a free SQL statement read from ``info``: the rows it kept, the columns it names."""
-    rows = rows_read(runner, sql, info)
-    names = columns_named(sql, info)
-    if not rows or not names:
-        return []
-    positions = [i for i, c in enumerate(info.schema.columns) if c.name in names]
-    return library.cells(info.id, rows, positions)
+    """Cells a free SQL statement read from ``info`` (see ``cells_read``)."""
+    return next((cells for table, cells in cells_read(library, runner, sql, [info]) if table.id == info.id), [])
 
 
 def dedupe(citations: Iterable[Citation]) -> tuple[Citation, ...]:

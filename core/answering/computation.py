@@ -45,18 +45,18 @@ class Computation:
     """Table id -> view, for the tables the cells are in."""
 
 
-def connected_views(plan: Plan, retrieved: Sequence[Chunk], library: Library,
+def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: Library,
                     search: Callable[[str, Sequence[int]], Sequence[Chunk]],
                     load_view: Callable[[int], TableView | None]) -> list[TableView]:
     """The tables a computation may read: the statements of the documents search reached first, and the
-    tables search finds for each quantity's words in those documents."""
+    tables search finds for each of the ``wanted`` quantities' words in those documents."""
     documents = list(dict.fromkeys(c.document_id for c in retrieved))[:MAX_DOCUMENTS]
     table_ids: list[int] = []
     for document_id in documents:
         for info in library.tables(document_id):
             if any(is_statement(kind, f"{info.caption} {info.heading} {info.name}") for kind in STATEMENTS):
                 table_ids.append(info.id)
-    for words in dict.fromkeys(q.words for q in plan.quantities):
+    for words in dict.fromkeys(wanted):
         found = search(f"{words} {report_words(words)}".strip(), documents)
         table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:TABLES_PER_QUANTITY])
     views = [load_view(table_id) for table_id in dict.fromkeys(table_ids)]
@@ -79,7 +79,13 @@ def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
 def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,
             choose: Chooser | None = None) -> Computation:
     """Bind, compile, run and word a plan; raises LookupError (no row for a quantity) or FormulaError."""
-    cells = bind(plan, views, question, choose)
+    return evaluate(plan, bind(plan, views, question, choose), views, question, runner)
+
+
+def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[TableView], question: str,
+             runner: SqlRunner) -> Computation:
+    """Compile, run and word a formula over bound cells (from ``bind``, or chosen by the model); raises
+    FormulaError (outside the grammar, a name not bound, no number) or UserError (the SQL runner's)."""
     tree = formula.parse(plan.formula, list(cells))
     sql = formula.to_sql(tree, cells)
     result = runner.run(sql)

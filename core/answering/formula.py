@@ -30,6 +30,8 @@ FUNCTIONS: dict[str, str] = {
     "cagr": "cagr(end, start, years): compound annual growth rate in percent",
 }
 MAX_NODES = 80
+VALUE_NAMES = ("a", "b", "c", "d", "e", "f")
+"""The names a model gives the values it chooses."""
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.answering import binding, computation, formula, metrics, sentences
 from core.answering import citations as cite
-from core.answering import computation, formula, metrics, sentences
 from core.answering import operations as ops
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
@@ -114,6 +114,8 @@ class SqlOutcome:
     cells: list[Any] = field(default_factory=list)
     words: str = ""
     """The result as a sentence (``operations.describe_in_words``), without its source."""
+    joined: list[tuple[TableInfo, list[Any]]] = field(default_factory=list)
+    """Other tables free SQL read (a join), with the cells it read from each."""
 
     @property
     def ok(self) -> bool:
@@ -204,6 +206,9 @@ class Answerer:
         plan = metrics.plan_for(question)
         if plan is not None and self._formula_step(run, plan, retrieved, on_step):
             chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
+        elif (run.tried or plan is None and self._spans_statements(question)) and \
+                self._model_formula_step(run, retrieved, on_step):
+            chosen = len(run.steps) - 1  # the model composed the formula over cells it chose
         for iteration in range(1, self.max_iterations + 1 if chosen is None and self._is_relevant(question, retrieved)
                                else 1):
             if chosen is not None:
@@ -494,7 +499,7 @@ class Answerer:
         in ``run.tried`` and the loop's own steps go on."""
         self._stage(run, "reading", f"Finding the values for {plan.measure or 'the formula'}")
         views = computation.connected_views(
-            plan, retrieved, self.library,
+            [q.words for q in plan.quantities], retrieved, self.library,
             lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
             lambda table_id: self._view(run, table_id))
         if computation.printed_measure(plan, views):
@@ -507,6 +512,12 @@ class Answerer:
         except (LookupError, formula.FormulaError, UserError) as exc:
             run.tried.append(Step(subquery=subquery, sql_error=str(exc)))
             return False
+        self._record_computation(run, done, retrieved, subquery, on_step)
+        return True
+
+    def _record_computation(self, run: _Run, done: computation.Computation, retrieved: Sequence[Chunk],
+                            subquery: str, on_step: Callable[[Step], None] | None) -> None:
+        """A computed measure as a step and a finding, each table's cells cited beside the one SQL statement."""
         names = run.names or cite.SourceNames(self.library)
         for table_id, view in done.views.items():
             bound = [c for c in done.cells.values() if c.table_id == table_id]
@@ -520,7 +531,70 @@ class Answerer:
         run.findings.append(_Finding(done.sentence + ".", done.shown, "unchecked", True))
         if on_step is not None:
             on_step(step)
-        return True
+
+    @staticmethod
+    def _spans_statements(question: str) -> bool:
+        """Arithmetic that the question says needs two statements ("... using the balance sheet and the
+        cash flow statement, what is ..."): one table per step cannot answer it."""
+        return len(statements_asked(question)) >= 2 and (ops.operation_hint(question) in _COMPUTED
+                                                         or bool(re.search(r"\bratio\b|\bmargin\b|\bturnover\b",
+                                                                           question, re.IGNORECASE)))
+
+    def _model_formula_step(self, run: _Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
+        """The model composes the computation: it names values by choosing cells from a list of the
+        connected tables' rows (an enum: nothing else can be named) and writes a formula over the names
+        in the formula grammar. A formula that fails (outside the grammar, a name not chosen, no number)
+        goes back with the error, at most twice. True when a figure was computed."""
+        question = run.question
+        plan = metrics.Plan("", "", (), False, metrics.decimals_asked(question), "model", "")
+        views = computation.connected_views(
+            [question], retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        options = binding.offered(question, metrics.years_asked(question), views)
+        if len(options) < 2:
+            return False
+        self._stage(run, "computing", "Composing the computation")
+        keys = list(options)
+        schema = {
+            "type": "object",
+            "properties": {
+                "values": {"type": "array", "minItems": 1, "maxItems": len(formula.VALUE_NAMES),
+                           "items": {"type": "object", "required": ["name", "cell"], "properties": {
+                               "name": {"type": "string", "enum": list(formula.VALUE_NAMES)},
+                               "cell": {"type": "string", "enum": keys}}}},
+                "formula": {"type": "string"},
+            },
+            "required": ["values", "formula"],
+        }
+        hint = run.tried[-1].sql_error if run.tried else ""
+        task = render("formula", question=question, hint=f"(Earlier: {hint})" if hint else "") + \
+            "\nCells:\n" + "\n".join(keys)
+        repairs: list[str] = []
+        for _attempt in range(1 + MAX_REPAIRS):
+            data: dict[str, Any] = {}
+            try:
+                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=220)
+                picks = {str(v.get("name")): options[str(v.get("cell"))] for v in data.get("values", [])
+                         if isinstance(v, dict) and str(v.get("cell")) in options}
+                if not picks:
+                    raise formula.FormulaError("No value was chosen from the list.")
+                common = binding.common_scale([c for c, _ in picks.values()])
+                cells = {name: binding.cell_of(name, candidate, column, common)
+                         for name, (candidate, column) in picks.items()}
+                tree = formula.parse(str(data.get("formula", "")), list(cells))
+                composed = dataclasses.replace(plan, formula=str(data.get("formula", "")),
+                                               percent=formula.is_percent(tree),
+                                               measure=metrics.asked_name(question) or "The result")
+                done = computation.evaluate(composed, cells, views, question, self.sql_runner)
+            except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError is a ValueError
+                run.tried.append(Step(subquery=f"Formula: {data.get('formula', '')}", sql_error=str(exc)))
+                repairs.append(render("formula_repair", formula=json.dumps(data.get("formula", "")),
+                                      values=json.dumps(data.get("values", [])), error=str(exc)))
+                continue
+            self._record_computation(run, done, retrieved, f"Formula: {composed.formula}", on_step)
+            return True
+        return False
 
     def _choose_rows(self, run: _Run, plan: metrics.Plan, options: dict[str, list[str]]) -> dict[str, str]:
         """The model's pick among close candidate rows for each value, constrained to the candidates."""
@@ -576,6 +650,8 @@ class Answerer:
             sql_cited = cite.sql_citation(outcome.table, result.sql, result.columns, result.rows, outcome.cells, names,
                                           self._cell_names(run, outcome))
             found.append(sql_cited)
+            for info, cells in outcome.joined:  # the other tables a join read, each with its own cells
+                found.append(cite.sql_citation(info, result.sql, result.columns, result.rows, cells, names))
         if used_text or conflict:
             found.extend(self._context_citations(run, f"{subquery} {answer}"))
         finding: _Finding | None = None
@@ -691,10 +767,13 @@ class Answerer:
                 repairs.append(render("sql_repair", sql=outcome.sql or "(none)", error=str(exc)))
                 continue
             outcome.error = None
-            named = cite.tables_named(result.sql, tables)
+            # Any table of the library may be named (joins included); each one's cells are cited.
+            read = cite.cells_read(self.library, self.sql_runner, result.sql, self.library.tables())
+            named = cite.tables_named(result.sql, self.library.tables())
             outcome.table = named[0] if named else (tables[0] if tables else None)
             if outcome.table is not None:
-                outcome.cells = cite.free_sql_cells(self.library, self.sql_runner, result.sql, outcome.table)
+                outcome.cells = next((cells for info, cells in read if info.id == outcome.table.id), [])
+                outcome.joined = [(info, cells) for info, cells in read if info.id != outcome.table.id]
             outcome.answer = self._describe_free_result(result, outcome.table)
             outcome.words = self._free_words(run, outcome)
             return outcome

@@ -259,6 +259,23 @@ def _range(text: str) -> tuple[int, int] | None:
     return (first, last) if first < last else None
 
 
+def asked_name(text: str) -> str:
+    """What a question asks for, by name ("operating cash flow ratio" in "What is the FY2020 operating
+    cash flow ratio for X?"), or ""."""
+    named = _ASKED_NAME.search(_asked_part(text))
+    return " ".join(named.group("name").split()) if named else ""
+
+
+def decimals_asked(text: str) -> int | None:
+    """Decimal places a question asks for ("round to one decimal place"), or None."""
+    return _decimals(text)
+
+
+def years_asked(text: str) -> list[int]:
+    """The fiscal years a question names, in order ("FY2019", "fiscal 2020", "2018")."""
+    return list(dict.fromkeys(int(m.group(1)) for m in _YEAR_RE.finditer(text)))
+
+
 def _decimals(text: str) -> int | None:
     match = _DECIMALS.search(text)
     if match is None:

@@ -259,3 +259,72 @@ def test_the_sandbox_runs_a_formula_read_only_over_its_cells(report: tuple[Libra
             runner.run(f"DELETE FROM {table.name}; {sql}")
     finally:
         runner.close()
+
+
+def test_free_sql_joining_two_tables_cites_the_cells_of_both(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    spending = next(t for t in library.tables() if "spending" in t.name)
+    budget = next(t for t in library.tables() if "budget" in t.name)
+    department = "Housing"
+    sql = (f'SELECT s.spending - b.budget FROM "{spending.name}" AS s JOIN "{budget.name}" AS b '
+           f"ON s.department = b.department WHERE s.department = '{department}'")
+
+    def reply(_messages: object, schema: dict[str, object] | None) -> dict[str, object]:
+        properties = (schema or {}).get("properties", {})
+        assert isinstance(properties, dict)
+        if "sql" in properties:
+            return {"sql": sql}
+        if "source" in properties:
+            return {"source": "sql", "text_answer": "", "conflict": False}
+        return {"action": "ask", "text": "By how much did Housing spending exceed its budget?"}
+
+    chat = ScriptedChat()
+    chat.fallback = reply
+    runner = SqlRunner(library.path)
+    try:
+        answerer = Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat, sql_style="free")
+        answer = answerer.answer("By how much did Housing spending exceed its budget?")
+    finally:
+        runner.close()
+    expected = figures.spending[department] - figures.budget[department]
+    assert f"{expected:,.0f}" in answer.text, answer.text
+    cited = {c.table: c for c in answer.citations if c.sql}
+    assert set(cited) == {spending.name, budget.name}
+    assert [cell.text.replace(",", "") for cell in cited[spending.name].cells if cell.column == "spending"] == \
+        [f"{figures.spending[department]:.0f}"]
+    assert [cell.text.replace(",", "") for cell in cited[budget.name].cells if cell.column == "budget"] == \
+        [f"{figures.budget[department]:.0f}"]
+
+
+def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    question = (f"Using the balance sheet and the cash flow statement, what is the ratio of purchases of property, "
+                f"plant and equipment to total assets in {year}?")
+    assert plan_for(question) is None  # no rule reads this: the model composes it
+
+    def cell(options: list[str], label: str) -> str:
+        return next(o for o in options if o.startswith(f"{label}, ") and str(year) in o.split(" \u2014 ")[0])
+
+    def reply(_messages: object, schema: dict[str, object] | None) -> dict[str, object]:
+        properties = (schema or {}).get("properties", {})
+        assert isinstance(properties, dict) and "formula" in properties
+        options = properties["values"]["items"]["properties"]["cell"]["enum"]
+        values = [{"name": "a", "cell": cell(options, "Purchases of property, plant and equipment")},
+                  {"name": "b", "cell": cell(options, "Total assets")}]
+        # The first formula names a value it did not choose; the repair gets the error and fixes it.
+        return {"values": values, "formula": "a / c" if len(chat.calls) == 1 else "a / b"}
+
+    chat = ScriptedChat()
+    chat.fallback = reply
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert len(chat.calls) == 2
+    assert "not one of the values: a, b" in chat.prompt(1)
+    expected = abs(figures.lines["capex"][year]) / figures.lines["total assets"][year]
+    assert answer.value == f"{expected:.2f}", answer.text
+    assert answer.steps[0].sql_error and "not one of the values" in answer.steps[0].sql_error
+    assert len({c.table for c in answer.citations if c.sql and c.cells}) == 2
