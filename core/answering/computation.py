@@ -105,8 +105,11 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
 
 
 def _figure(cell: formula.BoundCell) -> str:
+    """A value as the computation uses it; one restated from another scale also as the page prints it."""
     text = format_number(cell.value)
-    return f"{text}%" if cell.scale == "%" else text
+    if cell.scale == "%":
+        return f"{text}%"
+    return f"{text} (printed {format_number(cell.value / cell.factor)})" if cell.factor != 1.0 else text
 
 
 def _title(view: TableView) -> str:

@@ -8,6 +8,15 @@ compiled to SQL; stronger models write free SQL (``"free"``); either way an erro
 result goes back to the model at most twice; (4) the intermediate answer cross-checks the SQL
 result against the text, falls back to the text when SQL failed, and records conflicts.
 
+Before the loop, a question that asks for a computed measure ("the FY2020 working capital ratio, defined
+as ...", "the 3 year average net profit margin", "the revenue CAGR from 2020 to 2022") is read into a
+formula over named quantities (``core.answering.metrics``); each quantity is bound to one cell of the
+connected tables (the document's statements and what search finds for it, ``core.answering.binding``),
+and the formula runs as one read-only SQL statement over those cells (``core.answering.formula``), each
+table's cells cited. Where the question spans statements and no rule reads it, the model composes the
+formula from a list of the connected tables' cells instead. Either way a failure is recorded as a step
+and the loop below goes on.
+
 Numbers in answers come from SQL results formatted in code, never from the model copying them:
 the final answer is a sentence made from the SQL result and the table's labels and units
 (``operations.describe_in_words``), with its source; an answer from the text is kept only when every
