@@ -94,7 +94,7 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
     used = {c.table_id: by_id[c.table_id] for c in cells.values()}
     shown, restated = _shown(plan, tree, cells, used, value, question)
     figures = {name: _figure(cell) for name, cell in cells.items()}
-    computed = formula.filled(tree, figures)
+    computed = formula.filled(tree, {name: figure.split(" (printed")[0] for name, figure in figures.items()})
     measure = plan.measure[0].upper() + plan.measure[1:] if plan.measure else "The result"
     sources = "; ".join(f"{figures[name]}: {cell.label}, {cell.period}"
                         + (" (paid out, printed in brackets)" if cell.absolute else "")
