@@ -11,6 +11,7 @@ from core.report_values import strip_units
 INTERNAL_TABLES = frozenset({
     "documents", "pages", "text_blocks", "chunks", "chunks_fts", "embeddings", "embedding_vectors",
     "extracted_tables", "table_columns", "table_cells", "conversations", "messages", "library_counters",
+    "table_row_facts", "table_periods",
 })
 """Tables of the library schema; an extracted table is never given one of these names."""
 
@@ -18,6 +19,8 @@ _INTERNAL_PREFIXES = ("sqlite_", "chunks_fts_", "embedding_vectors_")  # SQLite,
 
 SECTION_COLUMN = "section"
 """The column in which a statement's rows record the section heading they stand under (see extraction.ledger)."""
+PARENT_COLUMN = "parent"
+"""The column naming the line a row stands under, where that is not its section heading (see core.table_facts)."""
 RESERVED_COLUMNS = frozenset({"_row", "rowid", "oid", "_rowid_"})
 """Names the storage layer uses (``_row``) or SQLite resolves to the row id."""
 
