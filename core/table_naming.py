@@ -84,6 +84,8 @@ _STATEMENT = re.compile(
 
 def statement_title(caption: str) -> str:
     """The financial statement a caption names ("Statement of Cash Flows", "Balance Sheets"), or ""."""
+    # Words some PDFs split before their last letter ("Statement of Incom e", "Equit y"); "a" and "I" are words.
+    caption = re.sub(r"\b([A-Za-z]{3,}) ([b-hj-zB-HJ-Z])\b", r"\1\2", caption)
     found = _STATEMENT.search(caption)
     if found is None:
         return ""
