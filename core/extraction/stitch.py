@@ -23,7 +23,6 @@ from core.table_facts import is_closing_label
 from core.table_naming import statement_title
 from models.types import CellRef, ExtractedTable
 
-
 _CONTINUED = re.compile(r"\bcontinued\b|\bcont'd\b", re.IGNORECASE)
 
 
