@@ -94,6 +94,37 @@ def statement_title(caption: str) -> str:
     return text[0].upper() + text[1:]
 
 
+_FILING_FORM = re.compile(r",\s*Form\s+\S+", re.IGNORECASE)
+_FILLER_WORDS = frozenset(["a", "an", "and", "at", "by", "for", "in", "of", "on", "the", "to"])
+_GENERIC_WORDS = frozenset(["consolidated", "condensed", "combined", "statement", "statements", "table"])
+
+
+_DESIGNATORS = frozenset(["co", "company", "corp", "corporation", "inc", "incorporated", "llc", "lp", "ltd", "limited",
+                          "plc", "sa", "nv", "ag"])
+
+
+def _without_designators(document: str) -> str:
+    """A company's name without "inc", "corporation" and the like, when words of its own are left."""
+    words = [w for w in document.split("_") if w not in _DESIGNATORS]
+    return "_".join(words) if words and words != ["doc"] and not re.fullmatch(r"doc_\w{1,3}", "_".join(words)) else document
+
+
+def _fit(subject: str, room: int, *, statement: bool = False) -> str:
+    """A snake_case subject in ``room`` characters, keeping its distinctive words: filler words go first, then
+    words every statement has ("consolidated", "statement"), then it is cut at a word boundary
+    ("statement_of_cash_flows" in 20: "statement_cash_flows"; in 12: "cash_flows"). A statement's title is
+    cut from the front, where its words are the least telling ("changes_shareholders_equity" in 20:
+    "shareholders_equity")."""
+    words = subject.split("_")
+    for dropped in (_FILLER_WORDS, _GENERIC_WORDS):
+        if len("_".join(words)) <= room:
+            break
+        words = [w for w in words if w not in dropped] or words
+    while statement and len(words) > 1 and len("_".join(words)) > room:
+        words = words[1:]
+    return shorten("_".join(words), room)
+
+
 _TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
@@ -105,17 +136,24 @@ def table_name(document_title: str, caption: str, page: int, index_on_page: int,
     48 characters, never one of the library's own tables, never in ``taken`` (compared without case;
     ``_2``, ``_3``... are appended). ``taken`` is not modified.
     """
+    # A filing's title ("3M COMPANY, Form 10-K, fiscal year ended ...", see core.document_title): its registrant.
+    document_title = _FILING_FORM.split(document_title, maxsplit=1)[0]
     document = shorten(snake_case(document_title, digit_prefix="doc_", fallback="doc"), 20)
     caption_text = statement_title(caption) or strip_units(
         _TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
     subject = snake_case(caption_text, digit_prefix="t_", fallback="") if caption_text else ""
     subject = re.sub(r"^(?:the|a|an)_", "", subject)
-    middle = f"{document}_p{page}"
     if not subject:
         subject = f"table_{index_on_page + 1}"
-    room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
-    base = f"{middle}_{shorten(subject, max(room, 6))}"
-    base = shorten(base, MAX_TABLE_NAME - 3)
+    distinctive = set(subject.split("_")) - _FILLER_WORDS - _GENERIC_WORDS
+    # The company's "Inc."/"Corporation" gives way before the statement's own words do.
+    for part in dict.fromkeys([document, _without_designators(document)]):
+        middle = f"{part}_p{page}"
+        room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
+        fitted = _fit(subject, max(room, 6), statement=bool(statement_title(caption)))
+        if distinctive <= set(fitted.split("_")):
+            break
+    base = shorten(f"{middle}_{fitted}", MAX_TABLE_NAME - 3)
     taken_lower = {name.lower() for name in taken}
 
     def free(name: str) -> bool:
