@@ -109,14 +109,14 @@ def _without_designators(document: str) -> str:
     return "_".join(words) if words and words != ["doc"] and not re.fullmatch(r"doc_\w{1,3}", "_".join(words)) else document
 
 
-def _fit(subject: str, room: int, *, statement: bool = False) -> str:
+def _fit(subject: str, room: int, *, statement: bool = False, named: frozenset[str] = frozenset()) -> str:
     """A snake_case subject in ``room`` characters, keeping its distinctive words: filler words go first, then
-    words every statement has ("consolidated", "statement"), then it is cut at a word boundary
-    ("statement_of_cash_flows" in 20: "statement_cash_flows"; in 12: "cash_flows"). A statement's title is
-    cut from the front, where its words are the least telling ("changes_shareholders_equity" in 20:
-    "shareholders_equity")."""
+    words every statement has ("consolidated", "statement"), then words the document's part of the name
+    says already (``named``), then it is cut at a word boundary ("statement_of_cash_flows" in 20:
+    "statement_cash_flows"). A statement's title is cut from the front, where its words are the least
+    telling ("changes_shareholders_equity" in 20: "shareholders_equity")."""
     words = subject.split("_")
-    for dropped in (_FILLER_WORDS, _GENERIC_WORDS):
+    for dropped in (_FILLER_WORDS, _GENERIC_WORDS, named):
         if len("_".join(words)) <= room:
             break
         words = [w for w in words if w not in dropped] or words
@@ -150,7 +150,8 @@ def table_name(document_title: str, caption: str, page: int, index_on_page: int,
     for part in dict.fromkeys([document, _without_designators(document)]):
         middle = f"{part}_p{page}"
         room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
-        fitted = _fit(subject, max(room, 6), statement=bool(statement_title(caption)))
+        fitted = _fit(subject, max(room, 6), statement=bool(statement_title(caption)),
+                      named=frozenset(part.split("_")))
         if distinctive <= set(fitted.split("_")):
             break
     base = shorten(f"{middle}_{fitted}", MAX_TABLE_NAME - 3)
