@@ -22,6 +22,10 @@ _PERIOD = re.compile(
 )
 _REPORT_DATE = re.compile(r"date of report[^:]*:\s*\(?([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE)
 _REGISTRANT = re.compile(r"exact\s+name\s+of\s+(the\s+)?registrant", re.IGNORECASE)
+_COMPANY_LINE = re.compile(
+    r"^[A-Z0-9][\w&.,'\u2019\- ]{0,60}?,?\s(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|"
+    r"l\.?p|n\.v|s\.a|ag|se|group|holdings)\.?$", re.IGNORECASE)
+_NOT_COMPANY = re.compile(r"\b(?:exchange|act|securities|commission|registered|notes?|stock)\b", re.IGNORECASE)
 _JUNK_TITLE = re.compile(
     r"^(?:\d{7,10}-\d{2}-\d{5,6}|microsoft (?:word|excel|powerpoint)\b.*|untitled.*|document\d*|.*\.(?:pdf|docx?|xlsx?|html?|indd|psd|ai|qxd))$",
     re.IGNORECASE,
@@ -47,6 +51,8 @@ def filing_title(text: str) -> str:
         if _REGISTRANT.search(line) and index > 0:
             registrant = lines[index - 1]
             break
+    # Covers without that caption name the registrant on a line of its own: the first with a company's ending.
+    registrant = registrant or next((ln for ln in lines if _COMPANY_LINE.match(ln) and not _NOT_COMPANY.search(ln)), "")
     parts = [registrant, f"Form {form.group(1).upper()}"]
     flat = " ".join(text.split())
     period = _PERIOD.search(flat)

@@ -27,6 +27,7 @@ from core.db import Connection, connect, inserted_id, quote_identifier
 from core.errors import LibraryError
 from core.migrations import migrate
 from core.spreadsheets import cell_range
+from core.table_facts import ColumnPeriod, RowFacts, load_facts, period_columns, refresh_facts
 from models.protocols import Embedder
 from models.types import (
     BBox,
@@ -91,6 +92,27 @@ class TableInfo:
     row_count: int
     extractor: str
     schema: TableSchema
+    stated_scale: str = ""
+    """The scale its figures are stated in ("thousand", "million", "billion", "crore", "lakh") or "" (core.table_facts)."""
+    currency: str = ""
+    """The currency of its figures as a symbol ("$", "\u20ac", "\u20b9") or ""."""
+    row_facts: tuple[RowFacts, ...] = ()
+    """Each body row's depth, parent line, section and whether it is a total, in ``_row`` order."""
+    periods: tuple[ColumnPeriod, ...] = ()
+    """The period each figure column holds (column name -> fiscal year, end date, quarter, months)."""
+
+    @property
+    def total_rows(self) -> tuple[int, ...]:
+        """The ``_row`` of every total or subtotal line."""
+        return tuple(f.row for f in self.row_facts if f.is_total)
+
+    def parent_of(self, row: int) -> int | None:
+        """The ``_row`` of the line a row stands under, or None."""
+        return next((f.parent_row for f in self.row_facts if f.row == row), None)
+
+    def period_columns(self, question: str) -> tuple[str, ...]:
+        """The columns holding the periods a question names ("FY2018", "fiscal 2018", "2018", "Q2 2023")."""
+        return period_columns(self.periods, question)
 
 
 class Library:
@@ -274,10 +296,12 @@ class Library:
             table_id=table_id, name=r[3], document=r[2], page=r[4], columns=columns, caption=r[10] or r[11],
             unit=r[12], row_count=r[14],
         )
+        facts = load_facts(self.conn, table_id)
         return TableInfo(
             id=table_id, document_id=r[1], document=r[2], name=r[3], page=r[4], last_page=r[5],
             bbox=(r[6], r[7], r[8], r[9]), caption=r[10], heading=r[11], unit=r[12], header_rows=r[13],
-            row_count=r[14], extractor=r[15], schema=schema,
+            row_count=r[14], extractor=r[15], schema=schema, stated_scale=facts.stated_scale,
+            currency=facts.currency, row_facts=facts.rows, periods=facts.periods,
         )
 
     def table_grid(self, table_id: int) -> list[list[str]]:
@@ -393,9 +417,11 @@ class DocumentWriter:
         cells: Iterable[tuple[int, int, bool, int, BBox | None, str]],
         schema_json: dict[str, Any],
     ) -> int:
-        """Create the real SQL table ``name`` and record its metadata and cell map; return its id.
+        """Create the real SQL table ``name`` and record its metadata, cell map and facts (core.table_facts);
+        return its id.
 
-        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found.
+        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found. The page's
+        text must be stored before (the scale is often stated in the lines above a table).
         """
         cur = self.conn.execute(
             "INSERT INTO extracted_tables (document_id, name, page, last_page, x0, y0, x1, y1, caption, heading, "
@@ -423,6 +449,7 @@ class DocumentWriter:
                 for r, c, is_header, p, box, text in cells
             ],
         )
+        refresh_facts(self.conn, table_id)  # needs the rows, the cell map and the page's text, all written by now
         return table_id
 
     def add_chunk(self, document_id: int, kind: str, page: int, text: str, boxes: Sequence[BBox],

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from core.db import Connection, sqlite3
 from core.errors import LibraryError
+from core.table_facts import refresh_facts
 
 EMBEDDING_DIMENSION = 384
 
@@ -199,8 +200,43 @@ def m005_spreadsheets(conn: Connection) -> None:
     )
 
 
+def m006_table_facts(conn: Connection) -> None:
+    """Facts about each table found once and stored (core.table_facts): the scale and currency its figures are
+    stated in, each row's depth, parent line, section and whether it is a total, each figure column's period.
+    Tables stored before are given theirs here, from their stored rows, cell map and page text."""
+    run_script(conn,
+        """
+        ALTER TABLE extracted_tables ADD COLUMN stated_scale TEXT NOT NULL DEFAULT '';
+        ALTER TABLE extracted_tables ADD COLUMN currency TEXT NOT NULL DEFAULT '';
+        -- One row per body row (``row`` is ``_row`` in the data table).
+        CREATE TABLE table_row_facts (
+            table_id INTEGER NOT NULL REFERENCES extracted_tables(id) ON DELETE CASCADE,
+            row INTEGER NOT NULL,
+            depth INTEGER NOT NULL,
+            parent_row INTEGER,
+            is_total INTEGER NOT NULL,
+            section TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (table_id, row)
+        ) WITHOUT ROWID;
+        -- One row per figure column that holds one period, in column order.
+        CREATE TABLE table_periods (
+            table_id INTEGER NOT NULL REFERENCES extracted_tables(id) ON DELETE CASCADE,
+            column_name TEXT NOT NULL,
+            fiscal_year INTEGER NOT NULL,
+            end_date TEXT NOT NULL DEFAULT '',
+            quarter INTEGER NOT NULL DEFAULT 0,
+            months INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX table_periods_table ON table_periods(table_id);
+        """
+    )
+    for (table_id,) in conn.execute("SELECT id FROM extracted_tables ORDER BY id").fetchall():
+        refresh_facts(conn, table_id)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
+    m006_table_facts,
 ]
 
 

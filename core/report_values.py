@@ -283,3 +283,153 @@ def strip_units(text: str) -> str:
                   flags=re.IGNORECASE)
     words = [w for w in text.split() if not is_unit_only(w)]
     return " ".join(words).strip(" ,;:-\u2013")
+
+
+# --------------------------------------------------------------------------------------------------
+# A table's stated scale and currency
+# --------------------------------------------------------------------------------------------------
+
+STATED_SCALES = ("thousand", "million", "billion", "crore", "lakh")
+"""Scales a table's figures can be stated in ("percent" is a kind of figure, not a scale)."""
+_INDIAN_SCALE = re.compile(r"\b(crores?|lakhs?|lacs?)\b", re.IGNORECASE)
+_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000s?)(?![\w'])",
+                             re.IGNORECASE)
+_CURRENCY_SCALE_WORDS = {"m": "million", "mn": "million", "bn": "billion", "b": "billion", "k": "thousand"}
+_RUPEES = re.compile(r"\bRs\.?(?!\w)|\brupees?\b|\u20b9|\bINR\b", re.IGNORECASE)
+
+
+def scale_stated_in(text: str) -> str:
+    """The scale a text states for figures: a unit phrase ("(In millions, except per share data)"), a
+    currency suffix ("\u00a3m", "$'000") or an Indian scale word ("Rs. in crore"); one of ``STATED_SCALES`` or ""."""
+    scale = detect_scale(text)
+    if scale in STATED_SCALES:
+        return scale
+    indian = _INDIAN_SCALE.search(text)
+    if indian is not None:
+        return "lakh" if indian.group(1).lower().startswith("la") else "crore"
+    match = _CURRENCY_SCALE.search(text)
+    if match is None:
+        return ""
+    return _CURRENCY_SCALE_WORDS.get(match.group(1).lower(), "thousand")
+
+
+def currency_stated_in(text: str) -> str:
+    """The currency a text states, as a symbol ("$", "\u20ac", "\u20b9" for rupees, "CHF") or ""."""
+    if _RUPEES.search(text):
+        return "\u20b9"
+    return detect_currency(text)
+
+
+# --------------------------------------------------------------------------------------------------
+# Periods: what a column header or a question says about a fiscal period
+# --------------------------------------------------------------------------------------------------
+
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+_MONTH_DAY = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b",
+                        re.IGNORECASE)
+_FISCAL_YEAR = re.compile(rf"\bFY\s?'?(\d{{2}}|{YEAR_DIGITS})\b|\bfiscal(?:\s+year)?\s+({YEAR_DIGITS})\b"
+                          rf"|\b({YEAR_DIGITS})\s+fiscal\s+year\b", re.IGNORECASE)
+_QUARTER_CODE = re.compile(r"\bQ([1-4])\b|\b([1-4])Q\b", re.IGNORECASE)
+_QUARTER_WORDS = re.compile(r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b", re.IGNORECASE)
+_DURATION = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\b"
+                       r"|\b(?:fiscal\s+)?years?\s+end(?:ed|ing)\b|\bfiscal\s+years?\b|\bfor\s+the\s+years?\b",
+                       re.IGNORECASE)
+_DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12}
+_COMPARISON = re.compile(r"\b(?:over|vs\.?|versus|compared|change|growth)\b|%|\bpercent\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A fiscal period a column holds: its fiscal year (the year it ends in), the day it ends when printed
+    (ISO date), its quarter when it is one, and its length in months when printed (0 for a balance at a
+    date, or unknown)."""
+
+    fiscal_year: int
+    end_date: str = ""
+    quarter: int = 0
+    months: int = 0
+
+    @property
+    def label(self) -> str:
+        """How a person names it: "FY2018", "Q2 2023"."""
+        return f"Q{self.quarter} {self.fiscal_year}" if self.quarter else f"FY{self.fiscal_year}"
+
+
+def _full_year(digits: str) -> int:
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def _quarter(text: str) -> int:
+    if (code := _QUARTER_CODE.search(text)) is not None:
+        return int(code.group(1) or code.group(2))
+    if (spelled := _QUARTER_WORDS.search(text)) is not None:
+        return ("first", "second", "third", "fourth").index(spelled.group(1).lower()) + 1
+    return 0
+
+
+def read_period(header: str, context: str = "") -> Period | None:
+    """The period a column header names ("2018", "FY2019", "December 31, 2018", "Three Months Ended June 30,
+    2023", "2019/20"), with ``context`` (the table's caption and upper headers: "Years ended December 31")
+    filling in the day and length the header leaves out. None for a header that names no single period
+    (no year, two years compared, a change)."""
+    text = SPACES.sub(" ", header).strip()
+    fiscal = _FISCAL_YEAR.search(text)
+    spans = YEAR.findall(text)
+    years = {int(first) if not end else _span_end(first, end) for first, end in spans}
+    if fiscal is not None:
+        years = {_full_year(next(g for g in fiscal.groups() if g))}
+    if len(years) != 1 or _COMPARISON.search(text):
+        return None
+    year = years.pop()
+    both = f"{text} {SPACES.sub(' ', context)}"
+    end_date = ""
+    day = _MONTH_DAY.search(text) or _MONTH_DAY.search(context)
+    if day is not None and 1 <= int(day.group(2)) <= 31:
+        month = next(i for i, name in enumerate(_MONTH_NAMES, start=1) if name.startswith(day.group(1).lower()[:3]))
+        end_date = f"{year:04d}-{month:02d}-{int(day.group(2)):02d}"
+    months = 0
+    if (duration := _DURATION.search(text) or _DURATION.search(context)) is not None:
+        months = _DURATION_MONTHS.get((duration.group(1) or "").lower(), 12)
+    elif fiscal is not None:
+        months = 12
+    quarter = _quarter(text) or (_quarter(both) if months == 3 else 0)
+    if quarter and not months:
+        months = 3
+    return Period(year, end_date, quarter, months)
+
+
+def _span_end(first: str, end: str) -> int:
+    """"2019-20" ends in 2020, "2019/2020" too."""
+    return int(end) if len(end) == 4 else int(first[:2] + end)
+
+
+@dataclass(frozen=True)
+class AskedPeriod:
+    """A period a question names: a fiscal year, and a quarter when it names one."""
+
+    fiscal_year: int
+    quarter: int = 0
+
+    def matches(self, period: Period) -> bool:
+        return period.fiscal_year == self.fiscal_year and (not self.quarter or period.quarter == self.quarter)
+
+
+def asked_periods(text: str) -> list[AskedPeriod]:
+    """The periods a question names, in order: "FY2018", "FY18", "fiscal 2018", "fiscal year 2018", "2018",
+    "Q2 2023", "second quarter of FY2023"."""
+    found: list[tuple[int, int]] = []  # (position, year)
+    taken: list[tuple[int, int]] = []
+    for m in _FISCAL_YEAR.finditer(text):
+        found.append((m.start(), _full_year(next(g for g in m.groups() if g))))
+        taken.append(m.span())
+    for m in YEAR_WORD.finditer(text):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.append((m.start(), int(m.group(1))))
+    quarter = _quarter(text)
+    out: list[AskedPeriod] = []
+    for _, year in sorted(found):
+        asked = AskedPeriod(year, quarter)
+        if asked not in out:
+            out.append(asked)
+    return out

@@ -11,6 +11,7 @@ from core.report_values import strip_units
 INTERNAL_TABLES = frozenset({
     "documents", "pages", "text_blocks", "chunks", "chunks_fts", "embeddings", "embedding_vectors",
     "extracted_tables", "table_columns", "table_cells", "conversations", "messages", "library_counters",
+    "table_row_facts", "table_periods",
 })
 """Tables of the library schema; an extracted table is never given one of these names."""
 
@@ -18,6 +19,8 @@ _INTERNAL_PREFIXES = ("sqlite_", "chunks_fts_", "embedding_vectors_")  # SQLite,
 
 SECTION_COLUMN = "section"
 """The column in which a statement's rows record the section heading they stand under (see extraction.ledger)."""
+PARENT_COLUMN = "parent"
+"""The column naming the line a row stands under, where that is not its section heading (see core.table_facts)."""
 RESERVED_COLUMNS = frozenset({"_row", "rowid", "oid", "_rowid_"})
 """Names the storage layer uses (``_row``) or SQLite resolves to the row id."""
 
@@ -81,12 +84,45 @@ _STATEMENT = re.compile(
 
 def statement_title(caption: str) -> str:
     """The financial statement a caption names ("Statement of Cash Flows", "Balance Sheets"), or ""."""
+    # Words some PDFs split before their last letter ("Statement of Incom e", "Equit y"); "a" and "I" are words.
+    caption = re.sub(r"\b([A-Za-z]{3,}) ([b-hj-zB-HJ-Z])\b", r"\1\2", caption)
     found = _STATEMENT.search(caption)
     if found is None:
         return ""
     text = " ".join(found.group(0).split())
     text = re.sub(r"(?i)\bflow s\b", "Flows", re.sub(r"(?i)\bshee ts?\b", "Sheets", text))
     return text[0].upper() + text[1:]
+
+
+_FILING_FORM = re.compile(r",\s*Form\s+\S+", re.IGNORECASE)
+_FILLER_WORDS = frozenset(["a", "an", "and", "at", "by", "for", "in", "of", "on", "the", "to"])
+_GENERIC_WORDS = frozenset(["consolidated", "condensed", "combined", "statement", "statements", "table"])
+
+
+_DESIGNATORS = frozenset(["co", "company", "corp", "corporation", "inc", "incorporated", "llc", "lp", "ltd", "limited",
+                          "plc", "sa", "nv", "ag"])
+
+
+def _without_designators(document: str) -> str:
+    """A company's name without "inc", "corporation" and the like, when words of its own are left."""
+    words = [w for w in document.split("_") if w not in _DESIGNATORS]
+    return "_".join(words) if words and words != ["doc"] and not re.fullmatch(r"doc_\w{1,3}", "_".join(words)) else document
+
+
+def _fit(subject: str, room: int, *, statement: bool = False, named: frozenset[str] = frozenset()) -> str:
+    """A snake_case subject in ``room`` characters, keeping its distinctive words: filler words go first, then
+    words every statement has ("consolidated", "statement"), then words the document's part of the name
+    says already (``named``), then it is cut at a word boundary ("statement_of_cash_flows" in 20:
+    "statement_cash_flows"). A statement's title is cut from the front, where its words are the least
+    telling ("changes_shareholders_equity" in 20: "shareholders_equity")."""
+    words = subject.split("_")
+    for dropped in (_FILLER_WORDS, _GENERIC_WORDS, named):
+        if len("_".join(words)) <= room:
+            break
+        words = [w for w in words if w not in dropped] or words
+    while statement and len(words) > 1 and len("_".join(words)) > room:
+        words = words[1:]
+    return shorten("_".join(words), room)
 
 
 _TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
@@ -100,17 +136,25 @@ def table_name(document_title: str, caption: str, page: int, index_on_page: int,
     48 characters, never one of the library's own tables, never in ``taken`` (compared without case;
     ``_2``, ``_3``... are appended). ``taken`` is not modified.
     """
+    # A filing's title ("3M COMPANY, Form 10-K, fiscal year ended ...", see core.document_title): its registrant.
+    document_title = _FILING_FORM.split(document_title, maxsplit=1)[0]
     document = shorten(snake_case(document_title, digit_prefix="doc_", fallback="doc"), 20)
     caption_text = statement_title(caption) or strip_units(
         _TABLE_LABEL.sub("", re.sub(r"\(continued\)", "", caption, flags=re.IGNORECASE)))
     subject = snake_case(caption_text, digit_prefix="t_", fallback="") if caption_text else ""
     subject = re.sub(r"^(?:the|a|an)_", "", subject)
-    middle = f"{document}_p{page}"
     if not subject:
         subject = f"table_{index_on_page + 1}"
-    room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
-    base = f"{middle}_{shorten(subject, max(room, 6))}"
-    base = shorten(base, MAX_TABLE_NAME - 3)
+    distinctive = set(subject.split("_")) - _FILLER_WORDS - _GENERIC_WORDS
+    # The company's "Inc."/"Corporation" gives way before the statement's own words do.
+    for part in dict.fromkeys([document, _without_designators(document)]):
+        middle = f"{part}_p{page}"
+        room = MAX_TABLE_NAME - len(middle) - 1 - 3  # keep room for a "_NN" suffix
+        fitted = _fit(subject, max(room, 6), statement=bool(statement_title(caption)),
+                      named=frozenset(part.split("_")))
+        if distinctive <= set(fitted.split("_")):
+            break
+    base = shorten(f"{middle}_{fitted}", MAX_TABLE_NAME - 3)
     taken_lower = {name.lower() for name in taken}
 
     def free(name: str) -> bool:

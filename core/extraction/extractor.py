@@ -97,35 +97,56 @@ def native_table(grid: TableGrid, view: PageView) -> ExtractedTable | None:
     )
 
 
-def has_value_columns(words: Sequence[Word], outside: Sequence[pymupdf.Rect] = ()) -> bool:
-    """Whether the page has figures set out in columns (outside the ``outside`` boxes).
+class FigureLayout:
+    """A page's lines cut into pieces at gaps wider than a word space, found once per page: whether the page
+    has figures set out in columns is asked of it several times (may it hold ledgers; are figures left
+    outside its statements; outside its clean ruled tables), each time leaving other boxes out."""
 
-    Lines are cut into pieces at gaps wider than a word space; a short piece with a digit is a figure.
-    It takes three lines with two figures each, and two columns where such figures line up (left or
-    right edges), to call it columns of figures rather than prose that mentions numbers.
-    """
-    free = [w for w in words if not any(w.centre_in(box) for box in outside)] if outside else list(words)
-    edges: Counter[tuple[str, int]] = Counter()
-    value_lines = 0
-    for line in group_lines(free):
-        pieces: list[list[Word]] = [[line[0]]]
-        for left, right in pairwise(line):
-            if right.x0 - left.x1 > 0.8 * min(left.height, right.height):
-                pieces.append([right])
-            else:
-                pieces[-1].append(right)
-        figures = [p for p in pieces if len(p) <= 4 and any(ch.isdigit() for w in p for ch in w.text)]
-        if len(figures) >= 2:
-            value_lines += 1
-            edges.update({("right", round(p[-1].x1 / 4)) for p in figures})
-            edges.update({("left", round(p[0].x0 / 4)) for p in figures})
-    if value_lines < MIN_VALUE_LINES:
-        return False
-    aligned = {
-        edge for (side, edge), n in edges.items()
-        if n + edges.get((side, edge + 1), 0) >= MIN_VALUE_LINES
-    }
-    return len(aligned) >= 2
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.lines: list[list[list[Word]]] = []
+        for line in group_lines(words):
+            pieces: list[list[Word]] = [[line[0]]]
+            for left, right in pairwise(line):
+                if right.x0 - left.x1 > 0.8 * min(left.height, right.height):
+                    pieces.append([right])
+                else:
+                    pieces[-1].append(right)
+            if sum(1 for p in pieces if _is_figure_piece(p)) >= 2:  # the only lines that can count
+                self.lines.append(pieces)
+
+    def has_value_columns(self, outside: Sequence[pymupdf.Rect] = ()) -> bool:
+        """Whether the page has figures set out in columns, outside the ``outside`` boxes.
+
+        A short piece with a digit is a figure. It takes three lines with two figures each, and two columns
+        where such figures line up (left or right edges), to call it columns of figures rather than prose
+        that mentions numbers.
+        """
+        edges: Counter[tuple[str, int]] = Counter()
+        value_lines = 0
+        for pieces in self.lines:
+            if outside:
+                pieces = [kept for p in pieces if (kept := [w for w in p if not any(w.centre_in(b) for b in outside)])]
+            figures = [p for p in pieces if _is_figure_piece(p)]
+            if len(figures) >= 2:
+                value_lines += 1
+                edges.update({("right", round(p[-1].x1 / 4)) for p in figures})
+                edges.update({("left", round(p[0].x0 / 4)) for p in figures})
+        if value_lines < MIN_VALUE_LINES:
+            return False
+        aligned = {
+            edge for (side, edge), n in edges.items()
+            if n + edges.get((side, edge + 1), 0) >= MIN_VALUE_LINES
+        }
+        return len(aligned) >= 2
+
+
+def _is_figure_piece(piece: Sequence[Word]) -> bool:
+    return len(piece) <= 4 and any(ch.isdigit() for w in piece for ch in w.text)
+
+
+def has_value_columns(words: Sequence[Word], outside: Sequence[pymupdf.Rect] = ()) -> bool:
+    """Whether the page has figures set out in columns (outside the ``outside`` boxes); see ``FigureLayout``."""
+    return FigureLayout(words).has_value_columns(outside)
 
 
 class TableExtractor:
@@ -157,13 +178,15 @@ class TableExtractor:
             log.warning("%s page %d: cannot read page (%s)", self.pdf_path.name, page_number, exc)
             return []
         try:
-            ledgers = read_ledgers(view.words, view.number, view.map_rect) if self._may_hold_ledgers(view) else []
+            figures = FigureLayout(view.words)
+            may_hold_ledgers = len(view.words) >= MIN_WORDS and figures.has_value_columns()
+            ledgers = read_ledgers(view.words, view.number, view.map_rect) if may_hold_ledgers else []
             statements = [rect for table, rect in ledgers if _has_currency(table)]
             tables: list[ExtractedTable] = []
             # Statements printing currency signs are read best as ledgers; the generic extractors (about a
             # second a page on filings drawn as thousands of shaded cells) run only if figures remain elsewhere.
-            if not statements or has_value_columns(view.words, statements):
-                drafts = self._choose(view)
+            if not statements or figures.has_value_columns(statements):
+                drafts = self._choose(view, figures, may_hold_ledgers)
                 others = [d.text_rect() for d in drafts]
                 for draft in drafts:
                     tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
@@ -196,12 +219,8 @@ class TableExtractor:
                 drafts.append(draft)
         return drafts
 
-    @staticmethod
-    def _may_hold_ledgers(view: PageView) -> bool:
-        """Ledgers are read on pages with columns of figures; a page ruled all over is left to the ruled extractors."""
-        return len(view.words) >= MIN_WORDS and has_value_columns(view.words)
-
-    def _choose(self, view: PageView) -> list[DraftTable]:
+    def _choose(self, view: PageView, figures: FigureLayout, any_figures: bool) -> list[DraftTable]:
+        """The best candidate tables of the page; ``any_figures`` says whether it has columns of figures at all."""
         words = view.words
         if len(words) < MIN_WORDS:
             return []
@@ -215,7 +234,7 @@ class TableExtractor:
             if self._second_opinion_helps(ruled, rulings):
                 candidates.extend(self._read(self._ruled(second, view), view))
         covered = [d.text_rect() for d in candidates if quality(d, agreement(d, candidates)).clean]
-        if has_value_columns(words, covered):
+        if figures.has_value_columns(covered) if covered else any_figures:
             candidates.extend(
                 self._read(self.camelot.grids(view.source, view.source_page, page, "stream", view.password), view)
             )

@@ -33,6 +33,7 @@ import pymupdf
 
 from core.extraction.page_text import Word
 from core.extraction.values import UNITS_LINE, is_page_number
+from core.table_facts import closed_heading
 from models.types import BBox, CellRef, ExtractedTable
 
 SECTION_HEADER = "Section"
@@ -55,10 +56,6 @@ _LEADERS = re.compile(r"(?:\s?[.\u2024\u2026\u00b7_]){3,}\s*$|^\s*(?:[.\u2024\u2
 _LABEL_NOTE = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z])\)|\*{1,3}|[\u2020\u2021]+)$")
 _NOISE_LINE = re.compile(r"^(?:table of contents|index to financial statements|\d{1,3})$", re.IGNORECASE)
 _PROSE_END = re.compile(r"\b(?:see accompanying|the accompanying notes|see notes to)\b", re.IGNORECASE)
-_CLOSING = re.compile(r"^(?:total|net|less|gross)\b", re.IGNORECASE)
-_GENERIC = frozenset(
-    ["total", "net", "cash", "the", "of", "and", "in", "from", "to", "for", "by", "used", "provided", "activities", "liabilities", "assets", "less", "other"]
-)
 
 
 @dataclass
@@ -523,24 +520,14 @@ def _assign_sections(rows: list[_Row], label_left: float) -> None:
 
 
 def _closed_heading(row: _Row, stack: list[_Row]) -> int | None:
-    """The outermost open heading a total line names ("Net cash used in investing activities" closes
-    "Cash flows from investing activities"), if the line is a total."""
-    if not _CLOSING.match(row.label):
-        return None
-    words = _content_words(row.label)
-    for position, heading in enumerate(stack):
-        if words & _content_words(heading.label):
-            return position
-    return None
+    """The open heading a total line names ("Net cash used in investing activities" closes "Cash flows from
+    investing activities"), if the line is a total (see ``core.table_facts.closed_heading``)."""
+    return closed_heading(row.label, [heading.label for heading in stack])
 
 
 def _depth(row: _Row, label_left: float) -> float:
     """A row's place in the hierarchy: its indent; a heading centred over the page stands at the top."""
     return row.indent if row.indent < label_left + 60 else label_left - 100
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in _GENERIC and len(w) > 2}
 
 
 def _box(words: Sequence[Word]) -> tuple[float, float, float, float] | None:

@@ -372,3 +372,36 @@ def test_running_title_at_the_top_of_the_page_is_not_part_of_a_borderless_table(
     assert len(tables) == 1
     assert [list(r) for r in tables[0].rows] == rows
     assert tables[0].caption == ""
+
+
+def test_a_page_is_cut_into_figure_pieces_once_and_asked_about_several_areas(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.extraction.extractor as extractor_module
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    _prose(page, 60, 4)
+    bottom = _draw_borderless(page, [["Region", "2019", "2018"], *[[f"Region {n}", f"${100 + n:,}", f"{90 + n:,}"]
+                                                                    for n in range(6)]], [72, 300, 380], 140)
+    path = _save(doc, tmp_path / "statement.pdf")
+    opened = pymupdf.open(path)
+    view = open_view(opened, path, 1, None)
+    layout = extractor_module.FigureLayout(view.words)
+    assert layout.has_value_columns()
+    assert not layout.has_value_columns([pymupdf.Rect(60, 130, 400, bottom + 5)])  # every figure inside the box
+    assert layout.has_value_columns([pymupdf.Rect(60, 20, 400, 120)])  # a box over the prose only
+    view.close()
+
+    built: list[int] = []
+    real_init = extractor_module.FigureLayout.__init__
+
+    def counting_init(self: object, words: Sequence[object]) -> None:
+        built.append(1)
+        real_init(self, words)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(extractor_module.FigureLayout, "__init__", counting_init)
+    with TableExtractor(path, opened) as extractor:
+        (table,) = extractor.page_tables(1)
+    assert table.rows[-1][1] == "$105"
+    assert built == [1]  # the ledger gate, the statements' check and the generic extractors share one
+    opened.close()

@@ -54,7 +54,8 @@ def test_cash_flow_statement_is_one_table_with_sections_and_period_columns(tmp_p
     # The statement runs to its last line (it used to stop at operating activities).
     assert _row(table, typed, "Cash and cash equivalents at end of period")["y2018"] == 2853  # "$ 2,853": no "$" column
     assert "Statement of Cash Flows" in table.caption.replace("Flow s", "Flows")
-    assert "_p60_statement_of_cash" in table_name("3M Company Form 10-K", table.caption, 60, 0, set())
+    title = document_title(pymupdf.open(str(FILINGS / "3M_2018_10K.pdf")), FILINGS / "3M_2018_10K.pdf")
+    assert table_name(title, table.caption, 60, 0, set()) == "doc_3m_company_p60_statement_of_cash_flows"
 
 
 def test_balance_sheet_with_dollar_signs_apart_keeps_figures_in_their_columns(tmp_path: Path) -> None:
@@ -81,6 +82,17 @@ def test_junk_metadata_title_gives_way_to_the_cover_page() -> None:
         assert doc.metadata["title"] == "0000764478-19-000009"  # an SEC accession number
         assert document_title(doc, FILINGS / "BESTBUY_2019_10K.pdf") == (
             "BEST BUY CO., INC., Form 10-K, fiscal year ended February 2, 2019")
+    finally:
+        doc.close()
+
+
+def test_a_cover_without_the_registrant_caption_names_the_company() -> None:
+    # 3M's cover prints "3M COMPANY" on a line of its own, without "(Exact name of registrant ...)" under it;
+    # its metadata title is "10-K - 02/07/2019 - 3M Company".
+    doc = pymupdf.open(str(FILINGS / "3M_2018_10K.pdf"))
+    try:
+        assert document_title(doc, FILINGS / "3M_2018_10K.pdf") == (
+            "3M COMPANY, Form 10-K, fiscal year ended December 31, 2018")
     finally:
         doc.close()
 

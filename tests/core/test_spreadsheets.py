@@ -67,7 +67,7 @@ def test_each_format_becomes_typed_tables_with_sheet_cells(kind: str, tmp_path: 
     assert document.kind == "sheet" and document.page_count == 2
     budget, staff = library.tables()
     # Same naming, header detection, report notation and units as a PDF table.
-    assert budget.name == "council_budget_p1_northwind_council_budget_by"
+    assert budget.name == "council_budget_p1_northwind_department"
     assert budget.caption == BUDGET_TITLE and budget.unit == "$ thousand"
     assert [(c.name, c.type) for c in budget.schema.columns] == [
         ("department", "TEXT"), ("y2023", "INTEGER"), ("y2024", "INTEGER"), ("change", "REAL")]

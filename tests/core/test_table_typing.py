@@ -167,6 +167,22 @@ def test_table_name_limits() -> None:
     assert table_name("", "", 1, 0, set()) == "doc_p1_table_1"
 
 
+def test_a_long_name_keeps_the_statements_own_words_and_whole_words() -> None:
+    # A junk title and a long statement title: filler and generic words give way, no word is cut.
+    assert table_name("10-K - 02/07/2019 - 3M Company", "Consolidated Statement of Cash Flows", 60, 0, set()) == (
+        "doc_10_k_02_07_2019_p60_statement_cash_flows")
+    assert table_name("Annual Report", "Consolidated Statement of Changes in Shareholders Equity", 104, 0, set()) == (
+        "annual_report_p104_shareholders_equity")
+    # A filing is named after its registrant; "Incorporated" gives way before the statement's words do.
+    corning = "CORNING INCORPORATED, Form 10-K, fiscal year ended December 31, 2020"
+    assert table_name(corning, "Consolidated Balance Sheets", 52, 0, set()) == "corning_incorporated_p52_balance_sheets"
+    assert table_name(corning, "Consolidated Statements of Comprehensive Income", 160, 0, set()) == (
+        "corning_p160_statements_comprehensive_income")
+    # Other captions keep their first words.
+    assert table_name("Annual Report", "Revenue by reportable segment and geographic region for the year", 14, 0,
+                      set()) == "annual_report_p14_revenue_reportable_segment"
+
+
 def test_table_name_never_takes_an_internal_name() -> None:
     for internal in INTERNAL_TABLES:
         name = table_name("x", "y", 1, 0, set(INTERNAL_TABLES))
@@ -426,3 +442,16 @@ def test_first_tatqa_tables_get_named_columns() -> None:
                 assert not any(r[position].strip() for r in rows[: typed.header_rows]), (rows[:3], names)
     print(f"generic column names in the first 50 TAT-QA tables: {generic}")
     assert generic <= 1
+
+
+def test_filing_cover_names_its_registrant_with_or_without_the_caption_under_it() -> None:
+    from core.document_title import filing_title
+
+    captioned = ("UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nFor the fiscal year ended May 31, 2021\n"
+                 "NIKE, Inc.\n(Exact name of Registrant as specified in its charter)\nOregon\n")
+    assert filing_title(captioned) == "NIKE, Inc., Form 10-K, fiscal year ended May 31, 2021"
+    bare = ("UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+            "For the fiscal year ended December 31, 2018\nCommission file number 1-3285\nHARBOURLINE HOLDINGS PLC\n"
+            "State of Incorporation: Delaware\nNew York Stock Exchange, Inc.\n")
+    assert filing_title(bare) == "HARBOURLINE HOLDINGS PLC, Form 10-K, fiscal year ended December 31, 2018"
+    assert filing_title("FORM 10-K\nNew York Stock Exchange, Inc.\n") == ""  # an exchange is not the registrant
