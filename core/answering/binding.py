@@ -96,8 +96,13 @@ def _plain_label(label: str) -> str:
 
 
 def year_column(view: TableView, year: int) -> str | None:
-    """The value column for a fiscal year: the first whose name or header holds the year and is not a
-    change or a percent."""
+    """The value column for a fiscal year: the first whose period (stored at ingestion) is that fiscal
+    year, else the first whose name or header holds the year and is not a change or a percent."""
+    data = {c.name for c in view.data_columns}
+    stored = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
+              and p.column in data]
+    if stored:
+        return stored[0]
     digits = str(year)
     for column in view.data_columns:
         text = f"{column.name} {column.header}"

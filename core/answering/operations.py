@@ -22,7 +22,7 @@ from core.db import quote_identifier
 from core.library import Library, TableInfo
 from core.report_values import SCALE_FACTORS, YEAR_WORD, detect_currency, detect_scale
 from core.retrieval import STOPWORDS
-from core.table_naming import SECTION_COLUMN
+from core.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from models.types import ColumnSchema
 
 OPERATIONS: dict[str, str] = {
@@ -329,7 +329,8 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
     label = next((c for c in columns if c.type.upper() == "TEXT"), None)
     # A statement's section column says where a row stands; it is no value to compute with.
     section = next((c for c in columns if c.name == SECTION_COLUMN and c is not label and c.type.upper() == "TEXT"), None)
-    data = tuple(c for c in columns if c is not label and c is not section)
+    # Likewise the parent line a statement's row stands under (stored where indentation says more than sections).
+    data = tuple(c for c in columns if c is not label and c is not section and c.name != PARENT_COLUMN)
     names = ", ".join(quote_identifier(c.name) for c in columns)
     rows = conn.execute(f"SELECT _row, {names} FROM {quote_identifier(info.name)} ORDER BY _row").fetchall()
     values = {int(r[0]): tuple(r[1:]) for r in rows}
@@ -360,6 +361,11 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
         choices.append(RowChoice(shown, int(r[0])))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
+    if info.row_facts or info.periods:  # facts stored at ingestion: the scale and currency are read there
+        scale = "" if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in columns))) \
+            else info.stated_scale
+        currency = _CURRENCY_NAMES.get(info.currency, info.currency)
+        return TableView(info, label, data, tuple(choices), values, scale, printed, currency)
     texts = _unit_texts(library, info)
     return TableView(info, label, data, tuple(choices), values, stated_scale(library, info, texts), printed,
                      stated_currency(library, info, texts))
