@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -28,21 +28,24 @@ from app.qt_jobs import Job, JobRunner, Report
 from app.settings import Settings, save_settings
 from core.conversations import Conversation, ConversationStore, Message
 from core.errors import Cancelled, EncryptedPdf, UserError
-from core.ingest import INGESTED_SUFFIXES, IngestResult, expand_paths
 from core.jobs import JobContext
 from core.library import Library, TableInfo
-from core.page_render import RenderedPage, render_page
-from core.pdf_reader import open_pdf
-from core.spreadsheets import SheetWindow, sheet_window
+from core.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.sql_format import format_sql
 from models.protocols import ChatModel, Embedder, capabilities_of
 from models.types import Answer, BBox, Document, ProgressEvent, Step
 
+if TYPE_CHECKING:
+    from core.ingest import IngestResult
+    from core.page_render import RenderedPage
+
 log = logging.getLogger(__name__)
 
 SAMPLE_REPORT = "sample_report.pdf"
-# What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops).
-ACCEPTED_SUFFIXES = tuple(sorted(INGESTED_SUFFIXES))
+# What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops). Spelled here
+# rather than read from core.ingest, which imports the extraction stack (pymupdf, camelot, opencv,
+# onnxruntime: ~1 s) that the window loads only when a file is first read; a test keeps the two equal.
+ACCEPTED_SUFFIXES = tuple(sorted(frozenset({".pdf"}) | SHEET_SUFFIXES))
 
 ChatModelFactory = Callable[[Settings], ChatModel]
 EmbedderFactory = Callable[[], Embedder]
@@ -193,6 +196,8 @@ class Controller(QObject):
 
     def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""
+        from core.ingest import expand_paths
+
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() in ACCEPTED_SUFFIXES]
 
     def sheet_window(self, document_id: int, page: int, boxes: Sequence[BBox] = ()) -> SheetWindow | None:
@@ -207,11 +212,14 @@ class Controller(QObject):
 
     def pdf_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs among ``paths``, folders searched recursively (what a drop would add)."""
+        from core.ingest import expand_paths
+
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() == ".pdf"]
 
     def ingest(self, paths: Sequence[Path], passwords: dict[Path, str] | None = None) -> Job:
         """Add files and folders. The job reports ``("file", IngestResult)`` per file, then finishes
-        with every result; a bad file is reported and the rest go on."""
+        with every result; a bad file is reported and the rest go on. The extraction stack is
+        imported by the worker, so the first drop does not freeze the window while it loads."""
         paths = [Path(p) for p in paths]
         passwords = dict(passwords or {})
         embedder_factory = self._embedder_factory
@@ -233,6 +241,8 @@ class Controller(QObject):
 
     @Slot(str, object)
     def _on_ingest_reported(self, kind: str, value: object) -> None:
+        from core.ingest import IngestResult
+
         if kind == "file" and isinstance(value, IngestResult) and value.status == "added":
             self.documents_changed.emit()
 
@@ -250,6 +260,8 @@ class Controller(QObject):
 
     def render_page(self, document_id: int, page: int, zoom: float = 1.5) -> RenderedPage:
         """Render a document's page; raises ``UserError`` with a message when it cannot be shown."""
+        from core.page_render import render_page
+
         document = self.library.document(document_id)
         if document is None:
             raise UserError("This document is no longer in the library.")
@@ -278,6 +290,8 @@ class Controller(QObject):
     @staticmethod
     def needs_password(path: Path) -> bool:
         """Whether ``path`` is a PDF that cannot be read without a password."""
+        from core.pdf_reader import open_pdf
+
         try:
             open_pdf(Path(path)).close()
         except EncryptedPdf:
@@ -288,6 +302,8 @@ class Controller(QObject):
 
     @staticmethod
     def password_opens(path: Path, password: str) -> bool:
+        from core.pdf_reader import open_pdf
+
         try:
             open_pdf(Path(path), password).close()
         except UserError:
