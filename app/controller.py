@@ -159,6 +159,8 @@ class Controller(QObject):
         self._chat_model: ChatModel | None = None
         self._chat_model_lock = threading.Lock()
         self._model_generation = 0
+        self._answering_ready = threading.Event()
+        self._answering_lock = threading.Lock()
         self._passwords: dict[str, str] = {}
         self._next_provisional = 0
         self._provisional_ids: dict[int, int] = {}
@@ -349,6 +351,7 @@ class Controller(QObject):
                 ctx.report(ProgressEvent("model", "Preparing the language model"))
                 chat = self.chat_model()
                 ctx.check()
+                self._wait_until_ready(chat, ctx)
                 answer = self._answer(library, chat, embedder_factory(), mode, question, ctx,
                                       on_token=lambda text: report("token", text),
                                       on_step=lambda step: report("step", step))
@@ -410,6 +413,33 @@ class Controller(QObject):
             retriever.close()
             runner.close()
 
+    def _wait_until_ready(self, chat: ChatModel, ctx: JobContext) -> None:
+        """Say what the first question waits for (the model still loading, the search stack being read in)
+        rather than leaving the stage at "preparing" for seconds, and get them ready."""
+        warm_up = getattr(chat, "warm_up", None)
+        if getattr(chat, "loaded", True) is False and callable(warm_up):
+            ctx.report(ProgressEvent("model", "Loading the language model"))
+            warm_up()  # waits for a load the model check already started, or loads it
+            ctx.check()
+        if not self._answering_ready.is_set():
+            ctx.report(ProgressEvent("model", "Loading the search index"))
+            self._prepare_answering()
+            ctx.check()
+
+    def _prepare_answering(self) -> None:
+        """Import the answering stack and load the embedder (done after the model loads, in the background,
+        so the first question does not wait for them; or by the first question, whichever comes first)."""
+        with self._answering_lock:
+            if self._answering_ready.is_set():
+                return
+            import core.answering  # noqa: F401  (the import is the work: retrieval, SQL, extraction helpers)
+
+            embedder = self._embedder_factory()
+            warm_up = getattr(embedder, "warm_up", None)
+            if callable(warm_up):
+                warm_up()
+            self._answering_ready.set()
+
     def export_markdown(self, answer: Answer, path: Path) -> Path:
         """Save an answer with its sources as a Markdown file."""
         path = Path(path)
@@ -461,7 +491,13 @@ class Controller(QObject):
             if callable(warm_up):
                 report("status", ModelStatus("loading", settings.backend, name, host=host))
                 warm_up()
-            return ModelStatus("ready", settings.backend, name, host=host)
+            ready = ModelStatus("ready", settings.backend, name, host=host)
+            report("status", ready)
+            try:
+                self._prepare_answering()
+            except Exception:  # the first question meets the same problem and says it
+                log.warning("Preparing the answering stack in the background failed", exc_info=True)
+            return ready
 
         job = self.runner.submit("model", work)
         job.reported.connect(lambda kind, value: self._on_model_reported(generation, kind, value))
@@ -471,7 +507,8 @@ class Controller(QObject):
         return job
 
     def _on_model_reported(self, generation: int, kind: str, value: Any) -> None:
-        if generation == self._model_generation and kind == "status":
+        # "ready" is reported before the search stack is prepared and again when the job finishes: say it once.
+        if generation == self._model_generation and kind == "status" and value != self.model_status:
             self._set_model_status(value)
 
     def _set_model_status(self, status: ModelStatus) -> None:
