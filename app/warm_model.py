@@ -90,18 +90,40 @@ def _start_lock(directory: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _start(path: Path, model: EmbeddedChatModel, idle: float) -> None:
-    """Start the server detached from this process: a short-lived launcher starts it in a session of its
-    own and exits at once, so the server outlives this process, is no child of it and hears no Ctrl-C."""
+_LAUNCHER = """
+import subprocess, sys
+with open(sys.argv[1], "ab") as log:
+    server = subprocess.Popen(sys.argv[2:], start_new_session=True, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+print(server.pid)
+"""
+
+
+def _start(path: Path, model: EmbeddedChatModel, idle: float) -> int:
+    """Start the server detached from this process, and return its pid: a short-lived launcher starts it in
+    a session of its own and exits at once, so the server outlives this process, is no child of it (nothing
+    to reap here) and hears no Ctrl-C typed at this one."""
     server = [sys.executable, "-m", "app.warm_model", "--socket", str(path), "--model", str(model.model_path),
               "--n-ctx", str(model.n_ctx), "--idle", str(idle)]
-    launcher = ("import subprocess, sys; subprocess.Popen(sys.argv[1:], start_new_session=True, "
-                "stdin=subprocess.DEVNULL, stdout=sys.stdout, stderr=sys.stderr)")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PROJECT_ROOT), env.get("PYTHONPATH", "")) if p)
-    with open(path.parent / LOG_NAME, "ab") as log:
-        subprocess.run([sys.executable, "-c", launcher, *server], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                       cwd=path.parent, env=env, check=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", _LAUNCHER, str(path.parent / LOG_NAME), *server],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=path.parent, env=env,
+                          check=True, timeout=60)
+    return int(done.stdout.strip())
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie waiting for a parent to reap it."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True  # no /proc (macOS): kill() said it exists
 
 
 def _log_tail(directory: Path, lines: int = 3) -> str:
@@ -136,12 +158,12 @@ def warm_chat_model(model: EmbeddedChatModel, say: Say = lambda _message: None) 
             say(f"Starting a warm model process, kept for {idle:g} s after the last question "
                 f"({IDLE_ENV}=0 turns it off)")
             try:
-                _start(path, model, idle)
-            except (OSError, subprocess.SubprocessError) as error:
+                pid = _start(path, model, idle)
+            except (OSError, ValueError, subprocess.SubprocessError) as error:
                 say(f"Answering in this process (the warm model process did not start: {error})")
                 return None
             deadline = time.monotonic() + START_TIMEOUT
-            while hello is None and time.monotonic() < deadline:
+            while hello is None and time.monotonic() < deadline and _running(pid):
                 time.sleep(0.2)
                 hello = _hello(path) if path.exists() else None
     if hello is None:
@@ -164,7 +186,11 @@ def stop(path: Path, timeout: float = 10.0) -> int | None:
 def serve(path: Path, model_path: Path, n_ctx: int, idle: float) -> int:
     """Load the model, then answer on ``path`` until idle; the socket file is removed on the way out."""
     model = EmbeddedChatModel(model_path, n_ctx=n_ctx)
-    model.warm_up()  # before listening, so a client that gets an answer to hello gets a loaded model
+    try:
+        model.warm_up()  # before listening, so a client that gets an answer to hello gets a loaded model
+    except ModelUnavailable as error:
+        sys.stderr.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} warm model pid {os.getpid()} not started: {error}\n")
+        return 2
     if path.exists():
         if _hello(path, timeout=2.0) is not None:
             return 0  # another warm process serves this model already

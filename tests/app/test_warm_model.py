@@ -141,6 +141,17 @@ def test_the_process_ends_itself_when_idle(runtime: Path, monkeypatch: pytest.Mo
     assert "serving qwen2.5-coder-0.5b (embedded)" in (runtime / "warm-model.log").read_text()
 
 
+def test_a_model_the_process_cannot_load_is_answered_in_process_at_once(runtime: Path, tmp_path: Path) -> None:
+    weights = tmp_path / "damaged.gguf"
+    weights.write_bytes(b"GGUF and then nothing")
+    said: list[str] = []
+    began = time.monotonic()
+    assert warm_chat_model(EmbeddedChatModel(weights), said.append) is None
+    assert time.monotonic() - began < 60  # it notices the process ended; it does not wait out START_TIMEOUT
+    assert said[-1].startswith("Answering in this process (the warm model process did not come up:")
+    assert "could not load" in said[-1] and not list(runtime.glob("*.sock"))
+
+
 def test_switched_off_the_question_runs_in_its_own_process(runtime: Path, monkeypatch: pytest.MonkeyPatch,
                                                            tmp_path: Path) -> None:
     monkeypatch.setenv(IDLE_ENV, "0")
