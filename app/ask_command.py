@@ -8,6 +8,10 @@ library problem becomes one clear message on stderr and exit code 2. With ``--ba
 server's base URL and model default to the saved settings (the model: else the first one it serves);
 the API key comes from ``$FOLIO_OPENAI_API_KEY`` or the settings file, never from the command line,
 where other users could read it.
+
+The embedded model is kept loaded between questions by a warm model process on a Unix socket (no
+network port), which ends itself after ten idle minutes (``FOLIO_WARM_MODEL_SECONDS``; 0 turns it off);
+the window, which keeps its model loaded while open, is the fastest way to ask many questions.
 """
 
 from __future__ import annotations
@@ -65,13 +69,29 @@ def _progress(event: ProgressEvent) -> None:
 
 def _chat_model(args: argparse.Namespace) -> ChatModel:
     if args.backend != "openai":
-        return make_chat_model(args.backend, ollama_host=args.ollama_host, ollama_model=args.ollama_model)
+        chat = make_chat_model(args.backend, ollama_host=args.ollama_host, ollama_model=args.ollama_model)
+        return _kept_warm(chat)
     saved = load_settings()
     base_url = args.base_url or saved.openai_base_url
     # A model saved for another server is no guide: fall back to it only for the saved server.
     model = args.model or (saved.openai_model if base_url == saved.openai_base_url else None)
     return make_chat_model("openai", openai_base_url=base_url, openai_model=model,
                            openai_api_key=openai_api_key(saved))
+
+
+def _kept_warm(chat: ChatModel) -> ChatModel:
+    """The embedded model runs in the warm model process (started if needed) so the next question finds
+    it loaded; in this process when that is switched off or cannot be reached (see ``app/warm_model.py``)."""
+    from models.llm_embedded import EmbeddedChatModel
+
+    if not isinstance(chat, EmbeddedChatModel):
+        return chat
+    from app.warm_model import warm_chat_model
+
+    def say(message: str) -> None:
+        sys.stderr.write(f"{message}\n")
+
+    return warm_chat_model(chat, say=say) or chat
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -132,4 +152,5 @@ def print_answer(answer: Answer, out: TextIO | None = None) -> None:
         for i, citation in enumerate(answer.citations, 1):
             out.write(f"[{i}] {describe_source(citation)}\n")
     usage = answer.usage
-    sys.stderr.write(f"{usage.calls} model call(s), {usage.prompt_tokens} prompt tokens, {usage.seconds:.1f} s\n")
+    reused = f" ({usage.reused_tokens} read from the model's cache)" if usage.reused_tokens else ""
+    sys.stderr.write(f"{usage.calls} model call(s), {usage.prompt_tokens} prompt tokens{reused}, {usage.seconds:.1f} s\n")

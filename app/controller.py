@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -28,21 +28,24 @@ from app.qt_jobs import Job, JobRunner, Report
 from app.settings import Settings, save_settings
 from core.conversations import Conversation, ConversationStore, Message
 from core.errors import Cancelled, EncryptedPdf, UserError
-from core.ingest import INGESTED_SUFFIXES, IngestResult, expand_paths
 from core.jobs import JobContext
 from core.library import Library, TableInfo
-from core.page_render import RenderedPage, render_page
-from core.pdf_reader import open_pdf
-from core.spreadsheets import SheetWindow, sheet_window
+from core.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.sql_format import format_sql
 from models.protocols import ChatModel, Embedder, capabilities_of
 from models.types import Answer, BBox, Document, ProgressEvent, Step
 
+if TYPE_CHECKING:
+    from core.ingest import IngestResult
+    from core.page_render import RenderedPage
+
 log = logging.getLogger(__name__)
 
 SAMPLE_REPORT = "sample_report.pdf"
-# What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops).
-ACCEPTED_SUFFIXES = tuple(sorted(INGESTED_SUFFIXES))
+# What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops). Spelled here
+# rather than read from core.ingest, which imports the extraction stack (pymupdf, camelot, opencv,
+# onnxruntime: ~1 s) that the window loads only when a file is first read; a test keeps the two equal.
+ACCEPTED_SUFFIXES = tuple(sorted(frozenset({".pdf"}) | SHEET_SUFFIXES))
 
 ChatModelFactory = Callable[[Settings], ChatModel]
 EmbedderFactory = Callable[[], Embedder]
@@ -156,6 +159,8 @@ class Controller(QObject):
         self._chat_model: ChatModel | None = None
         self._chat_model_lock = threading.Lock()
         self._model_generation = 0
+        self._answering_ready = threading.Event()
+        self._answering_lock = threading.Lock()
         self._passwords: dict[str, str] = {}
         self._next_provisional = 0
         self._provisional_ids: dict[int, int] = {}
@@ -193,6 +198,8 @@ class Controller(QObject):
 
     def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""
+        from core.ingest import expand_paths
+
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() in ACCEPTED_SUFFIXES]
 
     def sheet_window(self, document_id: int, page: int, boxes: Sequence[BBox] = ()) -> SheetWindow | None:
@@ -207,11 +214,14 @@ class Controller(QObject):
 
     def pdf_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs among ``paths``, folders searched recursively (what a drop would add)."""
+        from core.ingest import expand_paths
+
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() == ".pdf"]
 
     def ingest(self, paths: Sequence[Path], passwords: dict[Path, str] | None = None) -> Job:
         """Add files and folders. The job reports ``("file", IngestResult)`` per file, then finishes
-        with every result; a bad file is reported and the rest go on."""
+        with every result; a bad file is reported and the rest go on. The extraction stack is
+        imported by the worker, so the first drop does not freeze the window while it loads."""
         paths = [Path(p) for p in paths]
         passwords = dict(passwords or {})
         embedder_factory = self._embedder_factory
@@ -233,6 +243,8 @@ class Controller(QObject):
 
     @Slot(str, object)
     def _on_ingest_reported(self, kind: str, value: object) -> None:
+        from core.ingest import IngestResult
+
         if kind == "file" and isinstance(value, IngestResult) and value.status == "added":
             self.documents_changed.emit()
 
@@ -250,6 +262,8 @@ class Controller(QObject):
 
     def render_page(self, document_id: int, page: int, zoom: float = 1.5) -> RenderedPage:
         """Render a document's page; raises ``UserError`` with a message when it cannot be shown."""
+        from core.page_render import render_page
+
         document = self.library.document(document_id)
         if document is None:
             raise UserError("This document is no longer in the library.")
@@ -278,6 +292,8 @@ class Controller(QObject):
     @staticmethod
     def needs_password(path: Path) -> bool:
         """Whether ``path`` is a PDF that cannot be read without a password."""
+        from core.pdf_reader import open_pdf
+
         try:
             open_pdf(Path(path)).close()
         except EncryptedPdf:
@@ -288,6 +304,8 @@ class Controller(QObject):
 
     @staticmethod
     def password_opens(path: Path, password: str) -> bool:
+        from core.pdf_reader import open_pdf
+
         try:
             open_pdf(Path(path), password).close()
         except UserError:
@@ -333,6 +351,7 @@ class Controller(QObject):
                 ctx.report(ProgressEvent("model", "Preparing the language model"))
                 chat = self.chat_model()
                 ctx.check()
+                self._wait_until_ready(chat, ctx)
                 answer = self._answer(library, chat, embedder_factory(), mode, question, ctx,
                                       on_token=lambda text: report("token", text),
                                       on_step=lambda step: report("step", step))
@@ -394,6 +413,33 @@ class Controller(QObject):
             retriever.close()
             runner.close()
 
+    def _wait_until_ready(self, chat: ChatModel, ctx: JobContext) -> None:
+        """Say what the first question waits for (the model still loading, the search stack being read in)
+        rather than leaving the stage at "preparing" for seconds, and get them ready."""
+        warm_up = getattr(chat, "warm_up", None)
+        if getattr(chat, "loaded", True) is False and callable(warm_up):
+            ctx.report(ProgressEvent("model", "Loading the language model"))
+            warm_up()  # waits for a load the model check already started, or loads it
+            ctx.check()
+        if not self._answering_ready.is_set():
+            ctx.report(ProgressEvent("model", "Loading the search index"))
+            self._prepare_answering()
+            ctx.check()
+
+    def _prepare_answering(self) -> None:
+        """Import the answering stack and load the embedder (done after the model loads, in the background,
+        so the first question does not wait for them; or by the first question, whichever comes first)."""
+        with self._answering_lock:
+            if self._answering_ready.is_set():
+                return
+            import core.answering  # noqa: F401  (the import is the work: retrieval, SQL, extraction helpers)
+
+            embedder = self._embedder_factory()
+            warm_up = getattr(embedder, "warm_up", None)
+            if callable(warm_up):
+                warm_up()
+            self._answering_ready.set()
+
     def export_markdown(self, answer: Answer, path: Path) -> Path:
         """Save an answer with its sources as a Markdown file."""
         path = Path(path)
@@ -445,7 +491,13 @@ class Controller(QObject):
             if callable(warm_up):
                 report("status", ModelStatus("loading", settings.backend, name, host=host))
                 warm_up()
-            return ModelStatus("ready", settings.backend, name, host=host)
+            ready = ModelStatus("ready", settings.backend, name, host=host)
+            report("status", ready)
+            try:
+                self._prepare_answering()
+            except Exception:  # the first question meets the same problem and says it
+                log.warning("Preparing the answering stack in the background failed", exc_info=True)
+            return ready
 
         job = self.runner.submit("model", work)
         job.reported.connect(lambda kind, value: self._on_model_reported(generation, kind, value))
@@ -455,7 +507,8 @@ class Controller(QObject):
         return job
 
     def _on_model_reported(self, generation: int, kind: str, value: Any) -> None:
-        if generation == self._model_generation and kind == "status":
+        # "ready" is reported before the search stack is prepared and again when the job finishes: say it once.
+        if generation == self._model_generation and kind == "status" and value != self.model_status:
             self._set_model_status(value)
 
     def _set_model_status(self, status: ModelStatus) -> None:

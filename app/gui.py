@@ -95,7 +95,9 @@ def run_gui(args: argparse.Namespace) -> int:
         return 2
     window = MainWindow(controller)
     window.resize(*WINDOW_SIZE)
-    controller.check_model()
+    # The model is checked and loaded in the background once the event loop runs, so the window's
+    # first paint does not share the CPU with it; the status bar shows "loading" until it is ready.
+    QTimer.singleShot(0, controller.check_model)
     try:
         if getattr(args, "screenshot", None):
             saved = take_screenshot(window, Path(args.screenshot), getattr(args, "ask", None),

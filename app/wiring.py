@@ -1,19 +1,25 @@
 """Construction of the engine's objects: the one place libraries, embedders, ingestors, SQL runners
-and chat models are built and connected. Everything else receives them ready-made."""
+and chat models are built and connected. Everything else receives them ready-made.
+
+The heavy parts (the extraction stack behind ``core.ingest``: pymupdf, camelot, opencv, onnxruntime; the
+ONNX embedder; retrieval) are imported when first built, not when this module is, so the window starts
+without them (``tests/app/test_startup_imports.py``)."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.paths import library_file
-from core.ingest import Ingestor
 from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
-from core.vector_index import VectorIndex
-from models.embedding import MiniLMEmbedder
 from models.protocols import Embedder
+
+if TYPE_CHECKING:
+    from core.ingest import Ingestor
+    from core.retrieval import Retriever
+    from core.sql_runner import SqlRunner
+    from core.vector_index import VectorIndex
 
 _embedder: Embedder | None = None
 _embedder_lock = threading.Lock()
@@ -26,6 +32,8 @@ def shared_embedder() -> Embedder:
     global _embedder
     with _embedder_lock:
         if _embedder is None:
+            from models.embedding import MiniLMEmbedder
+
             _embedder = MiniLMEmbedder()
         return _embedder
 
@@ -35,12 +43,16 @@ def open_library(directory: Path) -> Library:
 
 
 def make_ingestor(library: Library, embedder: Embedder | None = None) -> Ingestor:
+    from core.ingest import Ingestor
+
     return Ingestor(library, embedder or shared_embedder())
 
 
 def vector_index(library_path: Path) -> VectorIndex:
     """One in-memory vector index per library file for the process, so its vectors load once and
     every retriever on that library (one per question) shares them."""
+    from core.vector_index import VectorIndex
+
     key = Path(library_path).resolve()
     with _vector_indexes_lock:
         index = _vector_indexes.get(key)
@@ -51,8 +63,12 @@ def vector_index(library_path: Path) -> VectorIndex:
 
 def make_retriever(library: Library, embedder: Embedder | None = None) -> Retriever:
     """Hybrid search over ``library``. Close it when done."""
+    from core.retrieval import Retriever
+
     return Retriever(library.conn, embedder or shared_embedder(), vector_index=vector_index(library.path))
 
 
 def make_sql_runner(directory: Path, *, max_rows: int = 200, timeout_seconds: float = 10.0) -> SqlRunner:
+    from core.sql_runner import SqlRunner
+
     return SqlRunner(library_file(directory), max_rows=max_rows, timeout_seconds=timeout_seconds)

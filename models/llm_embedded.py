@@ -3,7 +3,12 @@
 Owns loading the weights (lazily, once, under a lock), rendering the model's own chat template,
 JSON-schema-constrained output through llama.cpp grammars, token streaming, usage counts, and the
 KV cache between calls: llama-cpp-python keeps the tokens of the previous call and evaluates only
-what follows their longest common prefix, so calls that share a long system prompt pay for it once.
+what follows their longest common prefix, so calls that share a long prefix (instructions, then the
+question's context) pay for it once, across the calls of a question and across questions, for as long
+as the model stays loaded (the window's life, or the warm process's behind ``folio ask``). Each call
+counts the prompt tokens it did not evaluate again (``Usage.reused_tokens``) from what llama.cpp was
+actually given to evaluate. llama-cpp-python's ``LlamaRAMCache`` is not used: each saved state copies
+the logits buffer too (n_batch x vocabulary floats, ~300 MB for Qwen2.5), which its capacity does not count.
 One ``Llama`` object is not thread-safe, so every use of it holds the lock.
 """
 
@@ -118,6 +123,9 @@ class EmbeddedChatModel:
         self._lock = threading.Lock()
         self._llama: Llama | None = None
         self._formatter: Jinja2ChatFormatter | None = None
+        self._evaluated: list[int] = []
+        """How many tokens each ``Llama.eval`` of the current call evaluated: the first is the prompt's part
+        the KV cache did not hold; the rest are sampled tokens, one at a time."""
         self.load_seconds: float | None = None
         """How long loading took, once it happened."""
 
@@ -128,6 +136,12 @@ class EmbeddedChatModel:
     @property
     def n_ctx(self) -> int:
         return self._n_ctx
+
+    @property
+    def model_path(self) -> Path:
+        """The GGUF file this model loads (the installed default unless one was given); raises
+        ``ModelUnavailable`` when it is not installed."""
+        return self._model_path or find_weights(DEFAULT)
 
     @property
     def capabilities(self) -> ChatCapabilities:
@@ -186,6 +200,7 @@ class EmbeddedChatModel:
                 "stopping_criteria": StoppingCriteriaList([sampled]),
                 "grammar": grammar,
             }
+            self._evaluated.clear()
             try:
                 if on_token is None:
                     completion: Any = llama.create_completion(prompt, stream=False, **request)
@@ -199,9 +214,11 @@ class EmbeddedChatModel:
             except (RuntimeError, ValueError) as error:
                 raise ModelError(f"llama.cpp failed while answering: {error}") from error
             seconds = time.perf_counter() - started
+            reused = len(prompt) - self._evaluated[0] if self._evaluated else 0
         if schema is not None:
             _check_json(text, finish_reason, max_tokens)
-        usage = Usage(calls=1, prompt_tokens=len(prompt), completion_tokens=completion_tokens, seconds=seconds)
+        usage = Usage(calls=1, prompt_tokens=len(prompt), completion_tokens=completion_tokens, seconds=seconds,
+                      reused_tokens=max(0, reused))
         return ChatReply(text=text, usage=usage)
 
     def _stream_locked(
@@ -226,7 +243,7 @@ class EmbeddedChatModel:
     def _load_locked(self) -> Llama:
         if self._llama is not None:
             return self._llama
-        path = self._model_path or find_weights(DEFAULT)
+        path = self.model_path
         if not path.is_file():
             raise ModelUnavailable(f"The model file {path} does not exist.")
         try:
@@ -268,8 +285,22 @@ class EmbeddedChatModel:
             stop_token_ids=[eos],
         )
         self.load_seconds = time.perf_counter() - started
+        self._count_evaluations(llama)
         self._llama = llama
         return llama
+
+    def _count_evaluations(self, llama: Llama) -> None:
+        """Record the size of every batch llama.cpp evaluates. ``Llama.generate`` first evaluates what
+        the KV cache lacks of the prompt (nothing at all when it holds the whole prompt), then each sampled
+        token: so the first record tells how many prompt tokens were reused."""
+        evaluate = llama.eval
+        evaluated = self._evaluated
+
+        def counted(tokens: Sequence[int]) -> None:
+            evaluated.append(len(tokens))
+            evaluate(tokens)
+
+        llama.eval = counted  # type: ignore[method-assign]
 
 
 def _check_json(text: str, finish_reason: str | None, max_tokens: int) -> None:

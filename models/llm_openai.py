@@ -534,12 +534,16 @@ def _is_complete_json(text: str) -> bool:
 def _usage(reported: Any) -> Usage:
     if not isinstance(reported, dict):
         return Usage(calls=1)
+    # The OpenAI API's count of prompt tokens served from the server's prefix cache (llama-server, vLLM).
+    details = reported.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
     return Usage(calls=1, prompt_tokens=int(reported.get("prompt_tokens") or 0),
-                 completion_tokens=int(reported.get("completion_tokens") or 0))
+                 completion_tokens=int(reported.get("completion_tokens") or 0), reused_tokens=int(cached or 0))
 
 
 def _timed(usage: Usage, started: float) -> Usage:
-    return Usage(usage.calls, usage.prompt_tokens, usage.completion_tokens, time.perf_counter() - started)
+    return Usage(usage.calls, usage.prompt_tokens, usage.completion_tokens, time.perf_counter() - started,
+                 reused_tokens=usage.reused_tokens)
 
 
 def _with_schema_instruction(chat: list[dict[str, str]], schema: dict[str, Any]) -> list[dict[str, str]]:

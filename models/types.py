@@ -244,6 +244,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    reused_tokens: int = 0
+    """Of ``prompt_tokens``, how many the backend did not evaluate again because its KV cache already held
+    them (a prefix shared with the previous call); 0 where a backend cannot tell."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -251,6 +254,7 @@ class Usage:
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.seconds + other.seconds,
+            self.reused_tokens + other.reused_tokens,
         )
 
 
@@ -326,5 +330,6 @@ class Answer:
             "llm_calls": self.usage.calls,
             "prompt_tokens": self.usage.prompt_tokens,
             "completion_tokens": self.usage.completion_tokens,
+            "reused_tokens": self.usage.reused_tokens,
             "seconds": round(self.usage.seconds, 3),
         }

@@ -14,6 +14,9 @@ import pytest
 from models.embedding import switch_off_telemetry
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# `folio ask` run by tests answers in its own process: a warm model process would outlive the test
+# (tests/app/test_warm_model.py starts and stops its own).
+os.environ.setdefault("FOLIO_WARM_MODEL_SECONDS", "0")
 switch_off_telemetry()  # the test process imports onnxruntime (through pymupdf) too
 
 REPO = Path(__file__).resolve().parents[1]

@@ -257,7 +257,7 @@ class Answerer:
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), (*run.tried, *run.steps), usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value), on_token)
 
@@ -472,7 +472,8 @@ class Answerer:
         # Every generated token checks for a stop request, so Stop ends even a long call.
         reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens,
                                on_token=lambda _token: ctx.check())
-        run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds)
+        run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds,
+                                      reused_tokens=reply.usage.reused_tokens)
         return parse_json_object(reply.text)
 
     def _needs_table_arithmetic(self, run: _Run) -> bool:

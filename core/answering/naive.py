@@ -34,7 +34,7 @@ def naive_answer(question: str, retriever: Retriever, chat: ChatModel, *, ctx: J
     if on_step is not None:
         on_step(step)
     usage = Usage(reply.usage.calls or 1, reply.usage.prompt_tokens, reply.usage.completion_tokens,
-                  time.perf_counter() - started)
+                  time.perf_counter() - started, reused_tokens=reply.usage.reused_tokens)
     citations = dedupe(
         chunk_citation(c, table=table_names(c.table_id) if table_names and c.table_id is not None else None)
         for c in chunks

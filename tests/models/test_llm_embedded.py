@@ -113,6 +113,30 @@ def test_usage_is_counted_by_llama_cpp(model: EmbeddedChatModel) -> None:
 
 
 @pytest.mark.slow
+def test_the_kv_cache_serves_a_shared_prefix_and_the_reused_tokens_are_counted(model: EmbeddedChatModel) -> None:
+    instructions = ChatMessage("system", "You read tables from council budget reports and answer with one word. " * 8)
+    context = ChatMessage("user", "Table 1: Parks 1,200 in 2023 and 1,350 in 2024; Roads 2,400 and 2,650. "
+                                  "Which department spent more in 2024?")
+    model.chat([ChatMessage("system", "Unrelated instructions about poetry."), ChatMessage("user", "Hi.")], max_tokens=2)
+
+    first = model.chat([instructions, context], max_tokens=4)
+    assert first.usage.reused_tokens < 10  # only the chat template's opening was in the cache
+
+    # The same prompt again (the next call of the same question): all but the last token come from the cache.
+    again = model.chat([instructions, context], max_tokens=4)
+    assert again.usage.prompt_tokens == first.usage.prompt_tokens
+    assert again.usage.reused_tokens == again.usage.prompt_tokens - 1
+    assert again.text == first.text
+
+    # The same instructions and context with another task at the end: the shared prefix is reused, the task is not.
+    task = ChatMessage("user", "Now name the department that spent less in 2023, in one word.")
+    follow = model.chat([instructions, context, task], max_tokens=4)
+    shared = model.count_tokens(instructions.content) + model.count_tokens(context.content)
+    assert shared < follow.usage.reused_tokens < follow.usage.prompt_tokens - model.count_tokens(task.content) + 5
+    assert (follow.usage + again.usage).reused_tokens == follow.usage.reused_tokens + again.usage.reused_tokens
+
+
+@pytest.mark.slow
 def test_the_model_is_loaded_once_across_calls_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     installed_default_weights()
     import llama_cpp

@@ -410,3 +410,13 @@ def test_against_llama_cpp_server_on_the_small_model() -> None:
         with pytest.raises(ContextTooSmall) as caught:
             model.chat([ChatMessage("user", "budget " * 1500)], max_tokens=8)
         assert caught.value.context_tokens == 1024 and model.capabilities.context_tokens == 1024
+
+
+def test_prompt_tokens_a_server_served_from_its_cache_are_counted() -> None:
+    from models.llm_openai import _usage
+
+    reported = {"prompt_tokens": 1200, "completion_tokens": 9, "prompt_tokens_details": {"cached_tokens": 1150}}
+    usage = _usage(reported)
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.reused_tokens) == (1200, 9, 1150)
+    assert _usage({"prompt_tokens": 30, "completion_tokens": 2}).reused_tokens == 0  # a server that does not say
+    assert _usage({"prompt_tokens": 30, "prompt_tokens_details": None}).reused_tokens == 0
