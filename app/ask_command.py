@@ -95,20 +95,12 @@ def _kept_warm(chat: ChatModel) -> ChatModel:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from core.answering import Answerer
-
     directory = library_dir(getattr(args, "library", None))
     try:
         with wiring.open_library(directory) as library:
             chat = _chat_model(args)
-            runner = wiring.make_sql_runner(directory)
-            retriever = wiring.make_retriever(library)
-            try:
-                answerer = Answerer(library, retriever, runner, chat, mode=args.mode, sql_style=args.sql_style)
+            with wiring.answerer(directory, library, chat, mode=args.mode, sql_style=args.sql_style) as answerer:
                 answer = answerer.answer(args.question, JobContext(_progress))
-            finally:
-                retriever.close()
-                runner.close()
     except (ModelError, FolioError) as exc:
         sys.stderr.write(f"folio: {messages.describe(exc)}\n")
         return 2

@@ -402,16 +402,8 @@ class Controller(QObject):
 
     def _answer(self, library: Library, chat: ChatModel, embedder: Embedder, mode: str, question: str,
                 ctx: JobContext, on_token: Callable[[str], None], on_step: Callable[[Step], None]) -> Answer:
-        from core.answering import Answerer
-
-        runner = wiring.make_sql_runner(self.library_dir)
-        retriever = wiring.make_retriever(library, embedder)
-        try:
-            answerer = Answerer(library, retriever, runner, chat, mode=mode)
+        with wiring.answerer(self.library_dir, library, chat, mode=mode, embedder=embedder) as answerer:
             return answerer.answer(question, ctx, on_token=on_token, on_step=on_step)
-        finally:
-            retriever.close()
-            runner.close()
 
     def _wait_until_ready(self, chat: ChatModel, ctx: JobContext) -> None:
         """Say what the first question waits for (the model still loading, the search stack being read in)

@@ -8,14 +8,17 @@ without them (``tests/app/test_startup_imports.py``)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.paths import library_file
 from core.library import Library
-from models.protocols import Embedder
+from models.protocols import ChatModel, Embedder
 
 if TYPE_CHECKING:
+    from core.answering import Answerer
     from core.ingest import Ingestor
     from core.retrieval import Retriever
     from core.sql_runner import SqlRunner
@@ -72,3 +75,19 @@ def make_sql_runner(directory: Path, *, max_rows: int = 200, timeout_seconds: fl
     from core.sql_runner import SqlRunner
 
     return SqlRunner(library_file(directory), max_rows=max_rows, timeout_seconds=timeout_seconds)
+
+
+@contextmanager
+def answerer(directory: Path, library: Library, chat: ChatModel, *, mode: str = "tablerag", sql_style: str = "auto",
+             embedder: Embedder | None = None) -> Iterator[Answerer]:
+    """The question answerer over an open library, with its own retriever and read-only SQL runner, both
+    closed when the block ends. The window and ``folio ask`` both build it here."""
+    from core.answering import Answerer
+
+    runner = make_sql_runner(directory)
+    retriever = make_retriever(library, embedder)
+    try:
+        yield Answerer(library, retriever, runner, chat, mode=mode, sql_style=sql_style)
+    finally:
+        retriever.close()
+        runner.close()
