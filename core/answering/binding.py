@@ -171,6 +171,10 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     return found
 
 
+def _same_line(label: str) -> str:
+    return " ".join(sorted(stems(_plain_label(label))))
+
+
 def _is_primary(view: TableView) -> bool:
     title = f"{view.info.caption} {view.info.heading} {view.info.name}"
     return any(is_statement(kind, title) for kind in STATEMENTS)
@@ -190,8 +194,12 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
         chosen[words] = distinct[0]
-        if len(distinct) > 1 and distinct[0].score - distinct[1].score < CLOSE_FIT:
-            ambiguous[words] = distinct[:MAX_OPTIONS]
+        # Two lines that fit almost equally are a question for the model; the same line printed in two
+        # tables is not: the order above (the statement it lives in, the whole statement) decides.
+        rivals = [c for c in distinct[1:MAX_OPTIONS] if distinct[0].score - c.score < CLOSE_FIT
+                  and _same_line(c.label) != _same_line(distinct[0].label)]
+        if rivals:
+            ambiguous[words] = [distinct[0], *rivals]
     if ambiguous and choose is not None:
         picks = choose({words: [c.key for c in options] for words, options in ambiguous.items()})
         for words, key in picks.items():
