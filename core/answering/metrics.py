@@ -91,7 +91,10 @@ _MARGIN_NOISE = re.compile(r"\b(unadjusted|adjusted|average|year|the|a|an|of|%|p
 _AS_SHARE = re.compile(r"(?:of\s+)?((?:[a-z&'()-]+\s+){1,6}?)as\s+a\s+(?:%|percent(?:age)?)\s+of\s+((?:total\s+)?[a-z&'-]+(?:\s+[a-z&'-]+){0,4}?)"
                        r"(?=\s+(?:from|for|between|in|over|during|\(|,|\?|$)|[?,.(]|$)", re.IGNORECASE)
 _AVERAGE_ASKED = re.compile(r"\baverage\b|\bmean\b", re.IGNORECASE)
-_CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|difference|growth|grew|rose|fell)\b", re.IGNORECASE)
+_CHANGE_ASKED = re.compile(r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|growth|grew|rose|fell)\b",
+                           re.IGNORECASE)
+_COMPANY_DEFINED = re.compile(r"\b(?:adjusted|non[- ]?gaap|underlying|organic|core|normali[sz]ed)\b", re.IGNORECASE)
+"""Words for a measure a company defines its own way: the textbook formula does not compute it."""
 _PERCENT = re.compile(r"percent|%", re.IGNORECASE)
 _EXPLAINING = re.compile(r"\bwhy\b|^\s*(?:how (?:is|are|was|were|did|does|do)\b(?! much| many))|\bwhat (?:impacted|drove|caused|"
                          r"affected)\b|\bdriven by\b|\breasons?\b|\bdue to what\b", re.IGNORECASE)
@@ -131,6 +134,8 @@ def plan_for(question: str) -> Plan | None:
         if body is None:
             return None
         subject = measure
+        if source == "named" and _COMPANY_DEFINED.search(asked):
+            return None  # "Adjusted EBITDA" is the company's figure, found in its text or tables, not ours
         if _AVERAGE_ASKED.search(asked) and years and source != "growth":
             parts = [_expression(body, y, definitions) for y in range(years[0], years[1] + 1)]
             expression = "avg(" + ", ".join(e for e, _ in parts) + ")"

@@ -104,6 +104,9 @@ def test_a_council_defines_its_own_measure() -> None:
      "net_income_2017 / revenue_2017 * 100)")),
     ("What is the year-over-year change in operating income from FY2015 to FY2016 in percent?",
      "growth(operating_income_2016, operating_income_2015)"),
+    ("How much has the effective tax rate changed between FY2021 and FY2022?",
+     "(income_tax_expense_2022 / income_before_income_taxes_2022 * 100) - "
+     "(income_tax_expense_2021 / income_before_income_taxes_2021 * 100)"),
     ("What is the change in current ratio from 2018 to 2019?",
      ("(total_current_assets_2019 / total_current_liabilities_2019) - "
      "(total_current_assets_2018 / total_current_liabilities_2018)")),
@@ -119,6 +122,7 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
     "What is revenue as a percentage of total assets in 2019?",  # a share within one table
     "Why did the gross margin decrease in 2019?",  # an explanation
     "What are the respective working capital adjustments at June 30 and December 31, 2019?",
+    "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure
 ])
 def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> None:
     assert plan_for(question) is None
