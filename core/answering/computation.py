@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.answering import formula
-from core.answering.binding import Chooser, bind, fit
+from core.answering.binding import Chooser, bind, fit, stems
 from core.answering.metrics import Plan
 from core.answering.operations import TableView, amount, format_number, in_scale, is_number, wanted_scale
 from core.answering.vocabulary import STATEMENTS, is_statement, report_words
@@ -72,8 +72,10 @@ def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
     "Adjusted EBITDA", "Free cash flow"): its own figure, defined its own way, is the one to give."""
     if plan.source != "named" or not plan.subject:
         return False
-    return any(fit(plan.subject, row.label) >= PRINTED_FIT and any(is_number(v) for v in view.values.get(row.row, ()))
-               for view in views for row in view.rows)
+    words = plan.subject.lower().split()
+    head = stems(words[-1]) if words else set()  # "margin", "ratio", "flow": the label must name the measure
+    return any(fit(plan.subject, row.label) >= PRINTED_FIT and head <= stems(row.label)
+               and any(is_number(v) for v in view.values.get(row.row, ())) for view in views for row in view.rows)
 
 
 def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,

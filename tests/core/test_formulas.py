@@ -332,3 +332,13 @@ def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(re
     assert answer.value == f"{expected:.2f}", answer.text
     assert answer.steps[0].sql_error and "not one of the values" in answer.steps[0].sql_error
     assert len({c.table for c in answer.citations if c.sql and c.cells}) == 2
+
+
+def test_a_measure_is_looked_up_only_where_a_line_names_it(report: tuple[Library, Figures]) -> None:
+    from core.answering.computation import printed_measure
+    from core.answering.operations import load_table_view
+
+    library, figures = report
+    views = [load_table_view(library, t) for t in library.tables()]
+    margin = plan_for(f"What is the {figures.years[0]} net profit margin?")
+    assert margin is not None and not printed_measure(margin, views)  # "Net income" is not the margin
