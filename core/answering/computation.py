@@ -43,6 +43,8 @@ class Computation:
     sentence: str
     views: dict[int, TableView]
     """Table id -> view, for the tables the cells are in."""
+    read: str = ""
+    """What was read, table by table: "Balance Sheets: Total current assets (2020), ...; Statements of ..."."""
 
 
 def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: Library,
@@ -103,7 +105,11 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
                         + f" ({_title(used[cell.table_id])})"
                         for name, cell in cells.items())
     sentence = f"{measure} = {computed.replace('avg(', 'average(')} = {shown}{restated}"
-    return Computation(plan, cells, sql, result, value, shown, f"{sentence}. From {sources}", used)
+    by_table: dict[int, list[str]] = {}
+    for cell in cells.values():
+        by_table.setdefault(cell.table_id, []).append(f"{cell.label} ({cell.period})")
+    read = "; ".join(f"{_title(used[table_id])}: {', '.join(dict.fromkeys(parts))}" for table_id, parts in by_table.items())
+    return Computation(plan, cells, sql, result, value, shown, f"{sentence}. From {sources}", used, read)
 
 
 def _figure(cell: formula.BoundCell) -> str:

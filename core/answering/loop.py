@@ -536,7 +536,8 @@ class Answerer:
             run.citations.append(cite.sql_citation(view.info, done.sql, done.result.columns, done.result.rows, cells,
                                                    names, cell_names))
         step = Step(subquery=subquery, chunk_ids=tuple(c.id for c in retrieved), sql=done.sql,
-                    sql_columns=done.result.columns, sql_result=done.result.rows, intermediate_answer=done.shown)
+                    sql_columns=done.result.columns, sql_result=done.result.rows,
+                    intermediate_answer=f"{done.shown} (used: {done.read})")
         run.steps.append(step)
         run.findings.append(_Finding(done.sentence + ".", done.shown, "unchecked", True))
         if on_step is not None:

@@ -186,6 +186,8 @@ def test_a_ratio_across_two_statements_is_exact_and_cites_both_cells(report: tup
     assert {f"{cash:.0f}", f"{liabilities:.0f}"} <= texts
     assert all(c.sql == cited[0].sql for c in cited) and "SELECT" in (cited[0].sql or "")
     assert answer.steps[0].sql_result == ((pytest.approx(question.answer),),)
+    used = answer.steps[0].intermediate_answer
+    assert "Balance Sheet" in used and "Total current liabilities" in used and "Cash Flows" in used, used
     assert chat.calls == []
 
 
