@@ -243,9 +243,8 @@ def _names_of(name: str) -> list[str]:
     if abbreviation:
         out.append(re.sub(r"\s*\([^)]*\)", "", lowered).strip())
         out.append(abbreviation.group(1))
-    words = lowered.split()
-    if len(words) > 1 and words[-1] in {"here", "ratio"} and words[-1] == "here":
-        out.append(" ".join(words[:-1]))
+    if lowered.endswith(" here"):  # "FCF here is defined as"
+        out.append(lowered[: -len(" here")])
     return [o for o in out if o]
 
 
@@ -369,7 +368,7 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
         older, newer = (a, b) if a < b else (b, a)
         qo, qn = _quantity(subject, older), _quantity(subject, newer)
         return f"({qn.name} - {qo.name})", [qn, qo]
-    match = _LEADING_YEAR.match(phrase) or None
+    match = _LEADING_YEAR.match(phrase)
     if match:
         quantity = _quantity(match.group(2), int(match.group(1)))
         return quantity.name, [quantity]
