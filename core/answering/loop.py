@@ -48,8 +48,8 @@ from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
+from core.answering.question import Question, analyse, topic_of
 from core.answering.table_choice import label_words, question_words, rank_tables
-from core.answering.vocabulary import statements_asked
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
@@ -71,16 +71,6 @@ _ARITHMETIC = frozenset({"difference", "percent_change", "sum", "average", "rati
 EMPTY_LIBRARY = "Add a PDF first: the library is empty, so there is nothing to answer from."
 REFUSAL = "The library does not seem to hold the answer to this question, so I give no figure."
 CLOSEST_TEXTS = 2
-_COMPUTED = frozenset({"difference", "percent_change", "sum", "average", "ratio", "percentage", "product"})
-"""Operations whose result no single cell holds."""
-# Words a question uses for how it asks, not for what it asks about: they make no passage relevant.
-_ASKING_WORDS = frozenset(ops.words(
-    "much many more most less least larger largest smaller smallest higher highest lower lowest grew grow growth "
-    "change changed increase decrease difference than compared between there give tell show list listed percent "
-    "percentage average sum ratio all any each per number can you me about according report document please "
-    "table tables respective respectively above below first second third based values items components "
-    "proportion share portion rate"))
-
 _NO_ANSWER_TEXT = re.compile(
     r"^\W*(unknown|n/?a|none|no answer|no (information|data|figure)\b|not (reported|stated|given|mentioned|"
     r"available|found|provided|specified|disclosed)\b|(it is |this is |that is )?not (in|stated in|given in|"
@@ -149,6 +139,8 @@ class _Run:
     """Parallel to ``steps``: what each step found, in words, or None."""
     read: list[str] = field(default_factory=list)
     """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
+    asked: Question | None = None
+    """The question analysed once (``core.answering.question``)."""
     tried: list[Step] = field(default_factory=list)
     """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
     read_passages: list[str] = field(default_factory=list)
@@ -164,11 +156,6 @@ class _Finding:
     value: str
     status: str
     from_sql: bool
-
-def topic_words(question: str) -> set[str]:
-    """What a question asks about: its content words without years, figures and asking words."""
-    return {w for w in question_words(question) if not any(ch.isdigit() for ch in w)} - _ASKING_WORDS
-
 
 class Answerer:
     """Answers questions over a library, TableRAG-style or NaiveRAG-style, with cited evidence."""
@@ -205,17 +192,17 @@ class Answerer:
         started = time.perf_counter()
         self.sql_runner.allow_only(self.library.table_names())  # the model's SQL reads data, not the library's own tables
         run = _Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
-                   names=cite.SourceNames(self.library))
+                   names=cite.SourceNames(self.library), asked=analyse(question))
         self._stage(run, "searching", "Searching the library")
         retrieved = self._retrieve(question)
         self._add_to_context(run, question, retrieved)
         final: str | None = None
         chosen: int | None = None
         asked: set[str] = set()
-        plan = metrics.plan_for(question)
+        plan = run.asked.plan if run.asked is not None else None
         if plan is not None and self._formula_step(run, plan, retrieved, on_step):
             chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
-        elif (run.tried or plan is None and self._spans_statements(question)) and \
+        elif (run.tried or plan is None and self._spans_statements(self._asked(run))) and \
                 self._model_formula_step(run, retrieved, on_step):
             chosen = len(run.steps) - 1  # the model composed the formula over cells it chose
         for iteration in range(1, self.max_iterations + 1 if chosen is None and self._is_relevant(question, retrieved)
@@ -287,7 +274,7 @@ class Answerer:
         nowhere in them ("spent on defence and the armed forces" against a council report that only
         says "spent"), the library does not hold the answer and no model call could find it there.
         (On TAT-QA dev, with each question's whole context as the chunks, 1,623 of 1,655 pass.)"""
-        asked = topic_words(question)
+        asked = topic_of(question)
         if not asked:
             return bool(chunks)
         found = asked & set().union(*(ops.words(chunk.text) for chunk in chunks))
@@ -350,7 +337,7 @@ class Answerer:
         figures = {self._figure(f) for f in _FIGURE.findall(text)} - {None}
         if not figures:
             return True
-        computed = ops.operation_hint(run.question) in _COMPUTED
+        computed = self._asked(run).computed
         known: set[float] = set()
         sources = [*(run.read_passages if computed else run.read), *(c.text for c in run.context.texts),
                    *(s.intermediate_answer for s in run.steps if s.sql and not s.sql_error)]
@@ -479,8 +466,9 @@ class Answerer:
     def _needs_table_arithmetic(self, run: _Run) -> bool:
         """Arithmetic over a table (by the question's wording), or a figure from a statement the question
         names ("... shown in the cash flow statement"), with no step taken yet: SQL must come first."""
-        return (not run.steps and bool(run.context.tables) and not ops.asks_for_explanation(run.question)
-                and (ops.operation_hint(run.question) in _ARITHMETIC or bool(statements_asked(run.question))))
+        asked = self._asked(run)
+        return (not run.steps and bool(run.context.tables) and not asked.explains
+                and (asked.hint in _ARITHMETIC or bool(asked.statements)))
 
     def _decompose(self, run: _Run) -> tuple[str, str]:
         must_ask = self._needs_table_arithmetic(run)
@@ -544,12 +532,17 @@ class Answerer:
             on_step(step)
 
     @staticmethod
-    def _spans_statements(question: str) -> bool:
+    def _spans_statements(asked: Question) -> bool:
         """Arithmetic that the question says needs two statements ("... using the balance sheet and the
         cash flow statement, what is ..."): one table per step cannot answer it."""
-        return len(statements_asked(question)) >= 2 and (ops.operation_hint(question) in _COMPUTED
-                                                         or bool(re.search(r"\bratio\b|\bmargin\b|\bturnover\b",
-                                                                           question, re.IGNORECASE)))
+        return len(asked.statements) >= 2 and (asked.computed or bool(
+            re.search(r"\bratio\b|\bmargin\b|\bturnover\b", asked.text, re.IGNORECASE)))
+
+    @staticmethod
+    def _asked(run: _Run) -> Question:
+        if run.asked is None:
+            run.asked = analyse(run.question)
+        return run.asked
 
     def _model_formula_step(self, run: _Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
         """The model composes the computation: it names values by choosing cells from a list of the
@@ -630,7 +623,7 @@ class Answerer:
         ranked = self._add_to_context(run, subquery, retrieved)
         view = self._pick_table(run, ranked, subquery)
         names = run.names or cite.SourceNames(self.library)
-        if ops.asks_for_explanation(subquery) or (ops.asks_for_explanation(run.question)
+        if ops.asks_for_explanation(subquery) or (self._asked(run).explains
                                                   and ops.operation_hint(subquery) not in _ARITHMETIC):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
         elif view is None:
@@ -755,7 +748,7 @@ class Answerer:
                   result: SqlResult, answer: str) -> SqlOutcome:
         """A structured step's result made whole: its answer, the sentence saying it, the cells it read."""
         outcome.answer = answer
-        outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, ops.wanted_scale(run.question))
+        outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, self._asked(run).wanted_scale)
         outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
         return outcome
 
