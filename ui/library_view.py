@@ -11,9 +11,14 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QStackedWidget,
     QStyle,
@@ -33,12 +38,57 @@ TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_WORDS = {"ready": "Ready", "partial": "Partly read", "ingesting": "Adding\u2026"}
 QUIET_STATUSES = ("ready",)
 """Statuses the list leaves blank (the tooltip still says them): the name gets the room."""
+DOCUMENT_TYPES = ("10-K", "10-Q", "8-K", "20-F", "annual report", "interim report", "earnings release", "budget",
+                  "statistics release", "financial statements", "report")
+DETAIL_FIELDS = (("issuer", "Issuer"), ("doc_type", "Type"), ("period", "Period"), ("fiscal_year", "Fiscal year"),
+                 ("quarter", "Quarter"), ("currency", "Currency"), ("scale", "Scale"))
+"""What a person can correct about a document (core.document_metadata.EDITABLE), with its label."""
+ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN = 4, 5, 6
+"""Logical columns after name, pages, tables and status; shown right after the name (moved sections)."""
+
+
+class DocumentDetailsDialog(QDialog):
+    """Correct what Folio read about a document: issuer, type, period, currency, scale."""
+
+    def __init__(self, name: str, metadata: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Details of {name}")
+        form = QFormLayout(self)
+        self.edits: dict[str, QLineEdit] = {}
+        for field, label in DETAIL_FIELDS:
+            value = getattr(metadata, field, "") if metadata is not None else ""
+            if field == "doc_type":
+                combo = QComboBox()
+                combo.setEditable(True)
+                combo.addItems(DOCUMENT_TYPES)
+                combo.setCurrentText(str(value or ""))
+                edit = combo.lineEdit()
+                assert edit is not None
+            else:
+                edit = QLineEdit("" if value is None else str(value))
+                combo = None
+            edit.setObjectName(field)
+            self.edits[field] = edit
+            form.addRow(label, combo if combo is not None else edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self._initial = self.values()
+
+    def values(self) -> dict[str, str]:
+        return {field: edit.text().strip() for field, edit in self.edits.items()}
+
+    def changes(self) -> dict[str, object]:
+        """The fields the person changed."""
+        return {k: v for k, v in self.values().items() if v != self._initial.get(k)}
 
 
 class LibraryView(QWidget):
     add_files_requested = Signal()
     sample_requested = Signal()
     remove_requested = Signal(int)  # document id
+    details_changed = Signal(int, dict)  # document id, {field: new value}
     table_requested = Signal(int)  # table id
     page_requested = Signal(int, int)  # document id, page
 
@@ -55,12 +105,20 @@ class LibraryView(QWidget):
         self.remove_button.clicked.connect(self._on_remove_clicked)
         header = QHBoxLayout()
         header.addWidget(heading, 1)
+        self.details_button = QPushButton("Details\u2026")
+        self.details_button.setToolTip("See and correct what Folio read about the selected document: issuer, type, "
+                                       "period, currency and scale (questions are routed by them)")
+        self.details_button.setEnabled(False)
+        self.details_button.clicked.connect(self._on_details_clicked)
         header.addWidget(self.add_button)
+        header.addWidget(self.details_button)
         header.addWidget(self.remove_button)
+        self._metadata: dict[int, Any] = {}
+        self._names: dict[int, str] = {}
 
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Document", "Pages", "Tables", ""])
+        self.tree.setColumnCount(7)
+        self.tree.setHeaderLabels(["Document", "Pages", "Tables", "", "Issuer", "Type", "Period"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
         # Report names share long prefixes and end in years: keep both ends, the tooltip has all of it.
@@ -68,8 +126,10 @@ class LibraryView(QWidget):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.header().setStretchLastSection(False)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in (1, 2, 3, 4, 5, 6):
             self.tree.header().setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for visual, column in enumerate((ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN), start=1):
+            self.tree.header().moveSection(self.tree.header().visualIndex(column), visual)
         self.tree.itemSelectionChanged.connect(self._on_selection_changed)
         self.tree.itemActivated.connect(self._on_item_activated)
 
@@ -109,8 +169,12 @@ class LibraryView(QWidget):
     def set_sample_available(self, available: bool) -> None:
         self.sample_button.setVisible(available)
 
-    def set_documents(self, documents: Sequence[Document], tables_by_document: Mapping[int, Sequence[Any]]) -> None:
-        """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children."""
+    def set_documents(self, documents: Sequence[Document], tables_by_document: Mapping[int, Sequence[Any]],
+                      metadata: Mapping[int, Any] | None = None) -> None:
+        """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children;
+        ``metadata`` (core.document_metadata.DocumentMetadata by document id) in the issuer, type and period columns."""
+        self._metadata = dict(metadata or {})
+        self._names = {d.id: d.file_name for d in documents}
         selected = self.selected_document_id()
         expanded = {item.data(0, DOCUMENT_ROLE) for item in self._document_items() if item.isExpanded()}
         self.tree.clear()
@@ -119,13 +183,22 @@ class LibraryView(QWidget):
             label = document.file_name
             if names[label] > 1:  # same name, different files: say which folder each is in
                 label = f"{label} ({Path(document.path).parent.name})"
+            details = self._metadata.get(document.id)
             item = QTreeWidgetItem([label, str(document.page_count), str(document.table_count),
                                     "" if document.status in QUIET_STATUSES else
-                                    STATUS_WORDS.get(document.status, document.status.capitalize())])
+                                    STATUS_WORDS.get(document.status, document.status.capitalize()),
+                                    getattr(details, "issuer", ""), getattr(details, "doc_type", ""),
+                                    getattr(details, "period", "")])
             item.setData(0, DOCUMENT_ROLE, document.id)
             tip = f"{label}\n{document.title}\n{document.path}" + (f"\n{document.note}" if document.note else "")
             item.setToolTip(0, tip)
             item.setToolTip(3, document.note or STATUS_WORDS.get(document.status, document.status))
+            if details is not None:
+                described = ", ".join(filter(None, [details.describe(), " ".join(filter(None, [details.currency,
+                                                                                             details.scale]))]))
+                for column in (ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN):
+                    item.setToolTip(column, described + ("\n(corrected by you)" if details.edited else
+                                                         "\nRead from the document; Details\u2026 to correct it"))
             if document.status == "partial":  # part of it could not be read: say so where it is listed
                 item.setIcon(3, self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
             for column in (1, 2):
@@ -163,6 +236,19 @@ class LibraryView(QWidget):
     @Slot()
     def _on_selection_changed(self) -> None:
         self.remove_button.setEnabled(self.selected_document_id() is not None)
+        self.details_button.setEnabled(self.selected_document_id() is not None)
+
+    def details_dialog(self, document_id: int) -> DocumentDetailsDialog:
+        return DocumentDetailsDialog(self._names.get(document_id, "the document"), self._metadata.get(document_id), self)
+
+    @Slot()
+    def _on_details_clicked(self) -> None:
+        document_id = self.selected_document_id()
+        if document_id is None:
+            return
+        dialog = self.details_dialog(document_id)
+        if dialog.exec() == QDialog.DialogCode.Accepted and (changes := dialog.changes()):
+            self.details_changed.emit(document_id, changes)
 
     @Slot()
     def _on_remove_clicked(self) -> None:

@@ -1,0 +1,43 @@
+"""The library panel shows what each document is (issuer, type, period) and lets a person correct it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from core.document_metadata import DocumentMetadata
+from models.types import Document
+from ui.library_view import ISSUER_COLUMN, PERIOD_COLUMN, TYPE_COLUMN, DocumentDetailsDialog, LibraryView
+
+pytestmark = pytest.mark.ui
+
+
+def test_details_are_shown_and_a_correction_is_sent(qtbot: Any) -> None:
+    view = LibraryView()
+    qtbot.addWidget(view)
+    details = DocumentMetadata(issuer="3M COMPANY", doc_type="10-K", period="FY2018", fiscal_year=2018,
+                               currency="$", scale="million")
+    view.set_documents([Document(7, "a", "3M_2018_10K.pdf", "/d/3M_2018_10K.pdf", "3M", 160, "ready", "2024-01-01")],
+                       {}, {7: details})
+    item = view.tree.topLevelItem(0)
+    assert item is not None
+    assert [item.text(c) for c in (ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN)] == ["3M COMPANY", "10-K", "FY2018"]
+    header = view.tree.header()
+    assert [header.logicalIndex(v) for v in range(4)] == [0, ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN]
+    assert "$ million" in item.toolTip(ISSUER_COLUMN)
+    assert not view.details_button.isEnabled()
+    item.setSelected(True)
+    assert view.details_button.isEnabled()
+
+    def correct() -> None:
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, DocumentDetailsDialog) and w.isVisible())
+        dialog.edits["period"].setText("FY2019")
+        dialog.accept()
+
+    QTimer.singleShot(0, correct)
+    with qtbot.waitSignal(view.details_changed, timeout=5000) as signal:
+        view.details_button.click()
+    assert signal.args == [7, {"period": "FY2019"}]
