@@ -64,23 +64,23 @@ class DocumentMetadata:
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ORDINAL = r"(first|second|third|fourth|1st|2nd|3rd|4th)"
-_FISCAL_QUARTER = (
+FISCAL_QUARTER = (
     re.compile(rf"\b{_ORDINAL}\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)({YEAR_DIGITS})\b", re.IGNORECASE),
     re.compile(rf"\bfiscal\s+(?:year\s+)?({YEAR_DIGITS})\s+{_ORDINAL}\s+quarter\b", re.IGNORECASE),
     re.compile(rf"\bq([1-4])\s*(?:of\s+)?(?:fy|fiscal\s*)\s?'?({YEAR_DIGITS}|\d\d)\b", re.IGNORECASE),
     re.compile(rf"\b([1-4])q\s*(?:fy)?\s?'?({YEAR_DIGITS}|\d\d)\b", re.IGNORECASE),
 )
-_CALENDAR_QUARTER = (
+CALENDAR_QUARTER = (
     re.compile(rf"\b{_ORDINAL}\s+quarter\s+(?:of\s+)?({YEAR_DIGITS})\b", re.IGNORECASE),
     re.compile(rf"\bq([1-4])\s*(?:of\s+)?'?({YEAR_DIGITS})\b", re.IGNORECASE),
 )
 _MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.IGNORECASE)
-_YEAR_SPAN = re.compile(rf"(?<![\d.,])({YEAR_DIGITS})\s?[/\-\u2013]\s?(\d{{2}}|{YEAR_DIGITS})(?![\d.,])")
-_YEAR = re.compile(rf"(?<![\d.,$])({YEAR_DIGITS})(?![\d,]|\.\d)")
+YEAR_SPAN = re.compile(rf"(?<![\d.,])({YEAR_DIGITS})\s?[/\-\u2013]\s?(\d{{2}}|{YEAR_DIGITS})(?![\d.,])")
+_YEAR = re.compile(rf"(?<![\d.,$])({YEAR_DIGITS})(?!\d|[.,]\d)")
 _FISCAL_YEAR = re.compile(rf"\b(?:fiscal(?:\s+year)?|fy)\s?'?({YEAR_DIGITS})\b", re.IGNORECASE)
 
 
-def _quarter_number(token: str) -> int:
+def quarter_number(token: str) -> int:
     return _ORDINALS.get(token.lower()) or int(token)
 
 
@@ -112,11 +112,11 @@ def span_end(start: str, end: str) -> int:
 def _fiscal_quarter(text: str) -> tuple[int, int] | None:
     """The (quarter, fiscal year) a text says most often ("second quarter of fiscal 2024", "Q2 FY24")."""
     seen: Counter[tuple[int, int]] = Counter()
-    for pattern in _FISCAL_QUARTER:
+    for pattern in FISCAL_QUARTER:
         for m in pattern.finditer(text):
             a, b = m.group(1), m.group(2)
             quarter, year = (b, a) if a.isdigit() and len(a) == 4 else (a, b)
-            seen[(_quarter_number(quarter), _full_year(year))] += 1
+            seen[(quarter_number(quarter), _full_year(year))] += 1
     return seen.most_common(1)[0][0] if seen else None
 
 
@@ -164,11 +164,11 @@ def _fiscal_year_named(text: str, end: date | None) -> int | None:
 def _latest_year(text: str) -> tuple[int, str] | None:
     """The latest year or span a text names, with its printed form ("2019-20")."""
     found: list[tuple[int, str]] = []
-    for m in _YEAR_SPAN.finditer(text):
+    for m in YEAR_SPAN.finditer(text):
         end = span_end(m.group(1), m.group(2))
         if 0 < end - int(m.group(1)) <= 1:
             found.append((end, m.group(0).replace(" ", "")))
-    spans = "".join(ch if not any(a <= i < b for a, b in ((m.start(), m.end()) for m in _YEAR_SPAN.finditer(text)))
+    spans = "".join(ch if not any(a <= i < b for a, b in ((m.start(), m.end()) for m in YEAR_SPAN.finditer(text)))
                     else " " for i, ch in enumerate(text))
     found += [(int(m.group(1)), m.group(1)) for m in _YEAR.finditer(spans)]
     return max(found) if found else None
@@ -192,9 +192,9 @@ def read_period(cover: str, title: str, body: str, headers: Sequence[str], file_
     for text in (title, flat[:1500]):
         if (named := _fiscal_quarter(text)) is not None:
             return f"Q{named[0]} FY{named[1]}", named[1], named[0], ""
-        for pattern in _CALENDAR_QUARTER:
+        for pattern in CALENDAR_QUARTER:
             if (m := pattern.search(text)) is not None:
-                return f"Q{_quarter_number(m.group(1))} {m.group(2)}", int(m.group(2)), _quarter_number(m.group(1)), ""
+                return f"Q{quarter_number(m.group(1))} {m.group(2)}", int(m.group(2)), quarter_number(m.group(1)), ""
         if (fiscal := _FISCAL_YEAR.search(text)) is not None:
             return f"FY{fiscal.group(1)}", int(fiscal.group(1)), None, ""
         if (latest := _latest_year(text)) is not None:

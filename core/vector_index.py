@@ -12,6 +12,7 @@ one indexed read per query.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,9 +47,11 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self._snapshot.ids)
 
-    def nearest(self, conn: Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+    def nearest(self, conn: Connection, query: np.ndarray, k: int,
+                among: Sequence[int] | None = None) -> list[tuple[int, float]]:
         """The ``k`` embedding ids most similar to ``query`` with their cosine similarity, best first
-        (ties broken by id so results are stable)."""
+        (ties broken by id so results are stable); only ids in ``among`` when it is given (a search
+        inside some documents compares only their vectors, however large the library)."""
         snapshot = self._current(conn)
         if k <= 0 or not len(snapshot.ids):
             return []
@@ -56,11 +59,24 @@ class VectorIndex:
         norm = float(np.linalg.norm(vector))
         if norm == 0.0:
             return []
-        scores = snapshot.matrix @ (vector / norm)
+        if among is not None:
+            # The snapshot's ids are sorted (read in rowid order): find each wanted id by bisection.
+            wanted = np.unique(np.asarray(list(among), dtype=np.int64))
+            rows = np.searchsorted(snapshot.ids, wanted)
+            inside = rows < len(snapshot.ids)
+            rows, wanted = rows[inside], wanted[inside]
+            rows = rows[snapshot.ids[rows] == wanted]
+            if not len(rows):
+                return []
+            scores = snapshot.matrix[rows] @ (vector / norm)
+            ids = snapshot.ids[rows]
+        else:
+            scores = snapshot.matrix @ (vector / norm)
+            ids = snapshot.ids
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), int(snapshot.ids[i])))
-        return [(int(snapshot.ids[i]), float(scores[i])) for i in order]
+        order = sorted(top.tolist(), key=lambda i: (-float(scores[i]), int(ids[i])))
+        return [(int(ids[i]), float(scores[i])) for i in order]
 
     def _current(self, conn: Connection) -> _Snapshot:
         generation = embeddings_generation(conn)
