@@ -6,7 +6,8 @@ is built without SIMD: 24 ms at 50,000 x 384 here. The same exact search as one 
 numpy (BLAS) takes about 1.5 ms, so the index copies the vectors into a float32 matrix once
 (1.5 KB per vector: 77 MB at 50,000 chunks) and reloads it only when the library's embeddings
 change. A trigger-maintained counter (``library_counters``, migration 3) tells when that is, with
-one indexed read per query.
+one indexed read per query. When the only change is vectors added (a document ingested), only they are
+read and appended; a removal reloads the whole matrix.
 """
 
 from __future__ import annotations
@@ -85,8 +86,33 @@ class VectorIndex:
             return snapshot
         with self._lock:
             if self._snapshot.generation != generation:
-                self._snapshot = self._load(conn)
+                self._snapshot = self._extended(conn, self._snapshot) or self._load(conn)
             return self._snapshot
+
+    @staticmethod
+    def _extended(conn: Connection, snapshot: _Snapshot) -> _Snapshot | None:
+        """The snapshot with the vectors added since it was taken, read alone, or None when anything else
+        changed (a removal, a reused id): then the whole index is read again. Adding a document to a large
+        library thus reads that document's vectors, not the library's.
+
+        Every insert or delete bumps the counter once; when the counter moved by exactly the number of rows
+        now above the snapshot's last id, every change was an insert above it: nothing was removed."""
+        if not len(snapshot.ids):
+            return None
+        own_transaction = not conn.in_transaction
+        if own_transaction:
+            conn.execute("BEGIN")
+        try:
+            generation = embeddings_generation(conn)
+            rows = conn.execute("SELECT rowid, embedding FROM embedding_vectors WHERE rowid > ? ORDER BY rowid",
+                                (int(snapshot.ids[-1]),)).fetchall()
+        finally:
+            if own_transaction:
+                conn.execute("COMMIT")
+        if generation - snapshot.generation != len(rows):
+            return None
+        ids, matrix = _matrix(rows)
+        return _Snapshot(generation, np.concatenate([snapshot.ids, ids]), np.concatenate([snapshot.matrix, matrix]))
 
     @staticmethod
     def _load(conn: Connection) -> _Snapshot:
@@ -100,10 +126,14 @@ class VectorIndex:
         finally:
             if own_transaction:
                 conn.execute("COMMIT")
-        if not rows:
-            return _Snapshot(generation, _EMPTY.ids, _EMPTY.matrix)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        raw = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
-        norms = np.linalg.norm(raw, axis=1, keepdims=True)
-        matrix = np.ascontiguousarray(raw / np.where(norms == 0.0, 1.0, norms), dtype=np.float32)
-        return _Snapshot(generation, ids, matrix)
+        return _Snapshot(generation, *_matrix(rows))
+
+
+def _matrix(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, unit-length float32 matrix) from (rowid, vector blob) rows."""
+    if not rows:
+        return _EMPTY.ids, _EMPTY.matrix
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    raw = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
+    norms = np.linalg.norm(raw, axis=1, keepdims=True)
+    return ids, np.ascontiguousarray(raw / np.where(norms == 0.0, 1.0, norms), dtype=np.float32)
