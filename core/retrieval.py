@@ -22,6 +22,8 @@ from models.protocols import Embedder
 from models.types import Chunk
 
 RRF_K = 60
+MAX_RANGE_QUERIES = 32
+"""Up to this many documents, a search inside them reads each one's chunk-id range in the full-text index."""
 _EMBEDDING_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embedding")
 _WORD = re.compile(r"[\w][\w.%-]*", re.UNICODE)
 STOPWORDS = frozenset(
@@ -84,15 +86,27 @@ class Retriever:
         match = fts_query(query)
         if not match:
             return []
-        sql = "SELECT f.rowid, bm25(chunks_fts) AS s FROM chunks_fts f"
-        params: list[object] = [match]
-        if document_ids:
-            sql += " JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ? AND c.document_id IN (" + ",".join("?" * len(document_ids)) + ")"
-            params += list(document_ids)
+        if not document_ids:
+            rows = self.conn.execute("SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
+                                     "ORDER BY s LIMIT ?", (match, k)).fetchall()
+            return [Candidate(r[0], -r[1]) for r in rows]
+        # Inside some documents: a document's chunks have neighbouring ids (it is added in one transaction), so
+        # FTS5 reads only their id ranges. Joining on the document instead makes SQLite run the whole MATCH once
+        # per chunk of the document: seconds for a large one in a large library.
+        inside = ",".join("?" * len(document_ids))
+        ranges = self.conn.execute(f"SELECT MIN(id), MAX(id) FROM chunks WHERE document_id IN ({inside}) "
+                                   "GROUP BY document_id ORDER BY 1", list(document_ids)).fetchall()
+        sql = (f"SELECT f.rowid, bm25(chunks_fts) AS s FROM chunks_fts f CROSS JOIN chunks c ON c.id = f.rowid "
+               f"WHERE chunks_fts MATCH ? AND c.document_id IN ({inside})")
+        found: list[tuple[int, float]] = []
+        if len(ranges) <= MAX_RANGE_QUERIES:
+            for low, high in ranges:
+                found += self.conn.execute(sql + " AND f.rowid BETWEEN ? AND ? ORDER BY s LIMIT ?",
+                                           [match, *document_ids, low, high, k]).fetchall()
         else:
-            sql += " WHERE chunks_fts MATCH ?"
-        rows = self.conn.execute(sql + " ORDER BY s LIMIT ?", [*params, k]).fetchall()
-        return [Candidate(r[0], -r[1]) for r in rows]
+            found = self.conn.execute(sql + " ORDER BY s LIMIT ?", [match, *document_ids, k]).fetchall()
+        found.sort(key=lambda r: (r[1], r[0]))
+        return [Candidate(r[0], -r[1]) for r in found[:k]]
 
     def vector(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
         """The ``k`` chunks whose embeddings are nearest the query's (exact cosine similarity)."""

@@ -43,6 +43,8 @@ DOCUMENT_TYPES = ("10-K", "10-Q", "8-K", "20-F", "annual report", "interim repor
 DETAIL_FIELDS = (("issuer", "Issuer"), ("doc_type", "Type"), ("period", "Period"), ("fiscal_year", "Fiscal year"),
                  ("quarter", "Quarter"), ("currency", "Currency"), ("scale", "Scale"))
 """What a person can correct about a document (core.document_metadata.EDITABLE), with its label."""
+FILTER_FROM = 8
+"""Libraries of this many documents or more show the filter box."""
 ISSUER_COLUMN, TYPE_COLUMN, PERIOD_COLUMN = 4, 5, 6
 """Logical columns after name, pages, tables and status; shown right after the name (moved sections)."""
 
@@ -133,6 +135,14 @@ class LibraryView(QWidget):
         self.tree.itemSelectionChanged.connect(self._on_selection_changed)
         self.tree.itemActivated.connect(self._on_item_activated)
 
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter by name, issuer, type or period")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setToolTip("Show only the documents whose name, title, issuer, type or period hold every "
+                                    "word typed (\u201cCouncil budget 2019\u201d)")
+        self.filter_edit.textChanged.connect(self._on_filter_changed)
+        self.filter_edit.setVisible(False)
+
         self.empty = QWidget()
         self.empty_label = QLabel(
             "<p style='font-size:15px'><b>Your library is empty</b></p>"
@@ -162,6 +172,7 @@ class LibraryView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(style.SPACING, style.SPACING, 0, style.SPACING)
         layout.addLayout(header)
+        layout.addWidget(self.filter_edit)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.ingest_view)
         self.set_sample_available(False)
@@ -218,7 +229,20 @@ class LibraryView(QWidget):
             if document.id == selected:
                 item.setSelected(True)
         self.stack.setCurrentWidget(self.tree if documents else self.empty)
+        self.filter_edit.setVisible(len(documents) >= FILTER_FROM)
+        self._on_filter_changed(self.filter_edit.text())
         self._on_selection_changed()
+
+    @Slot(str)
+    def _on_filter_changed(self, text: str) -> None:
+        wanted = text.lower().split()
+        for item in self._document_items():
+            said = " ".join([item.text(0), item.toolTip(0), *(item.text(c) for c in (ISSUER_COLUMN, TYPE_COLUMN,
+                                                                                    PERIOD_COLUMN))]).lower()
+            item.setHidden(not all(word in said for word in wanted))
+
+    def visible_count(self) -> int:
+        return sum(not item.isHidden() for item in self._document_items())
 
     def document_names(self) -> list[str]:
         return [item.text(0) for item in self._document_items()]

@@ -177,3 +177,16 @@ def test_real_filings_route_each_dev_question_to_its_filing() -> None:
         routed = route(q["question"], documents)
         right += routed.document_ids is not None and routed.document_ids[0] == by_name[f"{q['doc_name']}.pdf"]
     assert right / len(questions) >= 0.9, right
+
+
+def test_a_search_inside_documents_reads_their_id_ranges_or_the_whole_match_alike(generated: Any, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import core.retrieval
+
+    library, embedder, ids = generated
+    retriever = Retriever(library.conn, embedder)
+    inside = [ids["Acme_2018"], ids["Cobalt_2019"], ids["Borealis_2017"]]
+    by_ranges = retriever.bm25("purchases of property plant equipment invested", 10, inside)
+    monkeypatch.setattr(core.retrieval, "MAX_RANGE_QUERIES", 0)
+    whole = retriever.bm25("purchases of property plant equipment invested", 10, inside)
+    assert by_ranges == whole and len(by_ranges) >= 3
+    assert {c.document_id for c in library.chunks([c.chunk_id for c in whole])} <= set(inside)

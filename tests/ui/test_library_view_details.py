@@ -41,3 +41,24 @@ def test_details_are_shown_and_a_correction_is_sent(qtbot: Any) -> None:
     with qtbot.waitSignal(view.details_changed, timeout=5000) as signal:
         view.details_button.click()
     assert signal.args == [7, {"period": "FY2019"}]
+
+
+def test_a_large_library_is_filtered_by_issuer_type_and_period(qtbot: Any) -> None:
+    view = LibraryView()
+    qtbot.addWidget(view)
+    documents, details = [], {}
+    for i in range(40):
+        issuer = ("Northfield City Council", "Acme Industries Inc.")[i % 2]
+        kind, year = ("budget", "annual report")[i % 2], 2000 + i // 2
+        documents.append(Document(i + 1, str(i), f"report{i}.pdf", f"/d/report{i}.pdf", "Report", 3, "ready", "2024"))
+        details[i + 1] = DocumentMetadata(issuer=issuer, doc_type=kind, period=str(year), fiscal_year=year)
+    view.set_documents(documents, {}, details)
+    assert view.filter_edit.isVisibleTo(view) and view.visible_count() == 40
+    view.filter_edit.setText("council 2010")
+    assert view.visible_count() == 1
+    view.filter_edit.setText("acme annual")
+    assert view.visible_count() == 20
+    view.set_documents(documents[:30], {}, details)  # a refresh keeps the filter
+    assert view.visible_count() == 15
+    view.filter_edit.clear()
+    assert view.visible_count() == 30
