@@ -146,10 +146,7 @@ def question_scope(question: str) -> QuestionScope:
 
 
 def _issuer_names(document: RoutedDocument) -> frozenset[str]:
-    if document.metadata.issuer:
-        return issuer_key(document.metadata.issuer)
-    stem = re.split(r"[_\s-]", document.name.rsplit(".", 1)[0])[0]
-    return frozenset({stem.lower()}) if sum(ch.isalpha() for ch in stem) >= 2 else frozenset()
+    return issuer_key(document.metadata.issuer) if document.metadata.issuer else frozenset()
 
 
 def _proper_words(question: str) -> set[str]:
@@ -241,7 +238,9 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     reason = (f"{', '.join(names[d.id] for d in chosen[:3])}" + (" and more" if len(chosen) > 3 else "")
               + f": {'issuer and ' if named else ''}{_period_words(scope)}"
               + (" (the filing of that period is not in the library: a later one's comparatives)" if best > 1 else ""))
-    return Route(tuple(d.id for d in chosen), reason, matched, names, decisive)
+    # A document whose period could not be read cannot be ruled out: it stays, after the ones that fit.
+    unknown = tuple(d.id for d in pool if d.metadata.fiscal_year is None and scope.year is not None)
+    return Route(tuple(d.id for d in chosen) + unknown, reason, matched + unknown, names, decisive and not unknown)
 
 
 def _period_words(scope: QuestionScope) -> str:

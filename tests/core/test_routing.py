@@ -190,3 +190,9 @@ def test_a_search_inside_documents_reads_their_id_ranges_or_the_whole_match_alik
     whole = retriever.bm25("purchases of property plant equipment invested", 10, inside)
     assert by_ranges == whole and len(by_ranges) >= 3
     assert {c.document_id for c in library.chunks([c.chunk_id for c in whole])} <= set(inside)
+
+
+def test_a_document_of_unknown_period_is_never_ruled_out_by_the_period() -> None:
+    library = [_doc(1, "", "report", 2013), RoutedDocument(2, "population.pdf", DocumentMetadata(doc_type="report")),
+               _doc(3, "", "report", 2002)]
+    assert route("What was the population growth in 2001?", library).document_ids == (3, 2)
