@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from datetime import date, datetime
 
 from core.db import Connection
-from core.document_title import PERIOD_ENDED, registrant, sec_form
+from core.document_title import PERIOD_ENDED, REPORT_DATE, registrant, sec_form
 from core.report_values import YEAR_DIGITS, detect_currency, detect_scale
 
 FIRST_PAGES = 3
@@ -161,6 +161,14 @@ def _fiscal_year_named(text: str, end: date | None) -> int | None:
     return named.most_common(1)[0][0] if named else end.year
 
 
+def _common_year(text: str) -> tuple[int, str] | None:
+    """The year (or span) a text names most often, the latest on a tie: a cover's "Notes due 2027" is not its period."""
+    found = Counter(y for m in re.finditer(r"\S+(?:\s?[/\-\u2013]\s?\d+)?", text) if (y := _latest_year(m.group(0))))
+    if not found:
+        return None
+    return max(found.items(), key=lambda item: (item[1], item[0]))[0]
+
+
 def _latest_year(text: str) -> tuple[int, str] | None:
     """The latest year or span a text names, with its printed form ("2019-20")."""
     found: list[tuple[int, str]] = []
@@ -189,6 +197,8 @@ def read_period(cover: str, title: str, body: str, headers: Sequence[str], file_
         return label, year, quarter, end.isoformat() if end else ""
     if end is not None:
         return f"FY{end.year}", end.year, None, end.isoformat()
+    if (reported := REPORT_DATE.search(flat)) is not None and (day := parse_date(reported.group(1))) is not None:
+        return day.isoformat(), day.year, None, day.isoformat()  # a current report (8-K) is of its date
     for text in (title, flat[:1500]):
         if (named := _fiscal_quarter(text)) is not None:
             return f"Q{named[0]} FY{named[1]}", named[1], named[0], ""
@@ -197,7 +207,7 @@ def read_period(cover: str, title: str, body: str, headers: Sequence[str], file_
                 return f"Q{quarter_number(m.group(1))} {m.group(2)}", int(m.group(2)), quarter_number(m.group(1)), ""
         if (fiscal := _FISCAL_YEAR.search(text)) is not None:
             return f"FY{fiscal.group(1)}", int(fiscal.group(1)), None, ""
-        if (latest := _latest_year(text)) is not None:
+        if (latest := _latest_year(text) if text is title else _common_year(text)) is not None:
             return latest[1], latest[0], None, ""
     # The statements' column headers: the latest year most of them show.
     latest_by_table = Counter(y for header in headers if (y := _latest_year(header)) is not None)

@@ -20,7 +20,7 @@ _FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|S-1|11-K)\b", re.IGNO
 PERIOD_ENDED = re.compile(
     r"\bfor the (fiscal year|quarterly period|year|period) ended:?\s+([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE
 )
-_REPORT_DATE = re.compile(r"date of report[^:]*:\s*\(?([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE)
+REPORT_DATE = re.compile(r"date of report[^:]*:\s*\(?([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE)
 _REGISTRANT = re.compile(r"\(?\s*exact\s+name\s+of\s+(the\s+)?registrant", re.IGNORECASE)
 _FILE_NUMBER = re.compile(r"commission\s+file\s+(?:number|no\.?)[:\s]*[\d-]+", re.IGNORECASE)
 _JUNK_TITLE = re.compile(
@@ -93,7 +93,7 @@ def filing_title(text: str) -> str:
     period = PERIOD_ENDED.search(flat)
     if period is not None:
         parts.append(f"{period.group(1).lower()} ended {' '.join(period.group(2).split())}")
-    elif (reported := _REPORT_DATE.search(flat)) is not None:
+    elif (reported := REPORT_DATE.search(flat)) is not None:
         parts.append(f"dated {' '.join(reported.group(1).split())}")
     return ", ".join(p for p in parts if p) if name else ""
 
