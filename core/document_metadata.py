@@ -26,6 +26,8 @@ from core.report_values import YEAR_DIGITS, detect_currency, detect_scale
 FIRST_PAGES = 3
 """Pages whose text says what a document is (a cover, a contents page, the first words)."""
 SUMMARY_CHARS = 600
+EARLIEST_PERIOD = 1950
+"""Years before this in a report's text are taken for counts, not for the period it covers."""
 TABLE_NAME = "document_metadata"
 """The table questions' SQL may read (no file paths in it: only the file's name)."""
 EDITABLE = ("issuer", "doc_type", "period", "fiscal_year", "quarter", "currency", "scale")
@@ -179,6 +181,7 @@ def _latest_year(text: str) -> tuple[int, str] | None:
     spans = "".join(ch if not any(a <= i < b for a, b in ((m.start(), m.end()) for m in YEAR_SPAN.finditer(text)))
                     else " " for i, ch in enumerate(text))
     found += [(int(m.group(1)), m.group(1)) for m in _YEAR.finditer(spans)]
+    found = [f for f in found if f[0] >= EARLIEST_PERIOD]  # "1825" in a report is a count, not its period
     return max(found) if found else None
 
 
