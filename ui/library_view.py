@@ -4,7 +4,7 @@ An empty library shows how to start (drop files, add files, or open the sample r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from ui.ingest_view import IngestView
 
 DOCUMENT_ROLE = Qt.ItemDataRole.UserRole
 TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
+KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 STATUS_WORDS = {"ready": "Ready", "partial": "Partly read", "ingesting": "Adding\u2026"}
 QUIET_STATUSES = ("ready",)
 """Statuses the list leaves blank (the tooltip still says them): the name gets the room."""
@@ -134,6 +135,8 @@ class LibraryView(QWidget):
             self.tree.header().moveSection(self.tree.header().visualIndex(column), visual)
         self.tree.itemSelectionChanged.connect(self._on_selection_changed)
         self.tree.itemActivated.connect(self._on_item_activated)
+        self.tree.itemExpanded.connect(self._on_item_expanded)
+        self._tables_loader: Callable[[int], Sequence[Any]] | None = None
 
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by name, issuer, type or period")
@@ -180,12 +183,15 @@ class LibraryView(QWidget):
     def set_sample_available(self, available: bool) -> None:
         self.sample_button.setVisible(available)
 
-    def set_documents(self, documents: Sequence[Document], tables_by_document: Mapping[int, Sequence[Any]],
+    def set_documents(self, documents: Sequence[Document],
+                      tables_by_document: Mapping[int, Sequence[Any]] | Callable[[int], Sequence[Any]],
                       metadata: Mapping[int, Any] | None = None) -> None:
-        """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children;
+        """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children, given
+        by document id or, for a large library, read by a function when a document is unfolded;
         ``metadata`` (core.document_metadata.DocumentMetadata by document id) in the issuer, type and period columns."""
         self._metadata = dict(metadata or {})
         self._names = {d.id: d.file_name for d in documents}
+        self._tables_loader = tables_by_document if callable(tables_by_document) else None
         selected = self.selected_document_id()
         expanded = {item.data(0, DOCUMENT_ROLE) for item in self._document_items() if item.isExpanded()}
         self.tree.clear()
@@ -214,15 +220,12 @@ class LibraryView(QWidget):
                 item.setIcon(3, self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
             for column in (1, 2):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            for table in tables_by_document.get(document.id, ()):
-                label = " ".join((table.caption or table.heading or table.name).split())
-                where = f"sheet {table.page}" if document.kind == "sheet" else f"p.{table.page}"
-                child = QTreeWidgetItem([label, where, plural(table.row_count, "row"), ""])
-                child.setData(0, DOCUMENT_ROLE, document.id)
-                child.setData(0, TABLE_ROLE, table.id)
-                child.setToolTip(0, f"{label}\nPage {table.page}, {plural(table.row_count, 'row')}; SQL table "
-                                    f"{table.name}\nDouble-click to see its cells")
-                item.addChild(child)
+            if callable(tables_by_document):
+                if document.table_count:  # read when unfolded: a large library lists at once
+                    item.setData(0, KIND_ROLE, document.kind)
+                    item.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
+            else:
+                self._add_tables(item, document.id, document.kind, tables_by_document.get(document.id, ()))
             self.tree.addTopLevelItem(item)
             if document.id in expanded:
                 item.setExpanded(True)
@@ -243,6 +246,25 @@ class LibraryView(QWidget):
 
     def visible_count(self) -> int:
         return sum(not item.isHidden() for item in self._document_items())
+
+    def _add_tables(self, item: QTreeWidgetItem, document_id: int, kind: str, tables: Sequence[Any]) -> None:
+        for table in tables:
+            label = " ".join((table.caption or table.heading or table.name).split())
+            where = f"sheet {table.page}" if kind == "sheet" else f"p.{table.page}"
+            child = QTreeWidgetItem([label, where, plural(table.row_count, "row"), ""])
+            child.setData(0, DOCUMENT_ROLE, document_id)
+            child.setData(0, TABLE_ROLE, table.id)
+            child.setToolTip(0, f"{label}\nPage {table.page}, {plural(table.row_count, 'row')}; SQL table "
+                                f"{table.name}\nDouble-click to see its cells")
+            item.addChild(child)
+
+    @Slot(QTreeWidgetItem)
+    def _on_item_expanded(self, item: QTreeWidgetItem) -> None:
+        loader = self._tables_loader
+        if loader is None or item.childCount() or item.data(0, TABLE_ROLE) is not None:
+            return
+        document_id = int(item.data(0, DOCUMENT_ROLE))
+        self._add_tables(item, document_id, str(item.data(0, KIND_ROLE) or "pdf"), loader(document_id))
 
     def document_names(self) -> list[str]:
         return [item.text(0) for item in self._document_items()]

@@ -37,6 +37,8 @@ from ui.settings_dialog import SettingsDialog
 from ui.table_view import TableDialog
 
 LIBRARY_MIN_WIDTH = 220
+LAZY_TABLES_FROM = 200
+"""Libraries of this many documents read a document's tables only when it is unfolded in the list."""
 LIBRARY_OPEN_WIDTH = 250
 """The library's width while evidence is open (it gives way first; its names elide in the middle)."""
 CHAT_MIN_WIDTH = 440
@@ -198,7 +200,9 @@ class MainWindow(QMainWindow):
     @Slot()
     def refresh_library(self) -> None:
         documents = self.controller.documents()
-        tables = {d.id: self.controller.tables(d.id) for d in documents if d.table_count}
+        # A large library lists at once and reads a document's tables when it is unfolded.
+        tables = self.controller.tables if len(documents) >= LAZY_TABLES_FROM else \
+            {d.id: self.controller.tables(d.id) for d in documents if d.table_count}
         self.library_view.set_documents(documents, tables, self.controller.document_metadata())
 
     @Slot()

@@ -62,3 +62,24 @@ def test_a_large_library_is_filtered_by_issuer_type_and_period(qtbot: Any) -> No
     assert view.visible_count() == 15
     view.filter_edit.clear()
     assert view.visible_count() == 30
+
+
+def test_a_large_library_reads_a_documents_tables_when_it_is_unfolded(qtbot: Any) -> None:
+    from core.library import TableInfo
+
+    view = LibraryView()
+    qtbot.addWidget(view)
+    asked: list[int] = []
+
+    def tables(document_id: int) -> list[Any]:
+        asked.append(document_id)
+        return [TableInfo(10 + document_id, document_id, "r.pdf", f"t{document_id}", 3, 3, (0, 0, 1, 1), "Cash flows",
+                          "", "", 1, 4, "", None)]  # type: ignore[arg-type]
+
+    view.set_documents([Document(i, str(i), f"r{i}.pdf", f"/d/r{i}.pdf", "R", 5, "ready", "2024", table_count=1)
+                        for i in (1, 2)], tables)
+    first = view.tree.topLevelItem(0)
+    assert first is not None and first.childCount() == 0 and asked == []
+    first.setExpanded(True)
+    assert asked == [1] and first.childCount() == 1 and first.child(0).text(0) == "Cash flows"
+    assert first.child(0).text(1) == "p.3"
