@@ -238,9 +238,31 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     reason = (f"{', '.join(names[d.id] for d in chosen[:3])}" + (" and more" if len(chosen) > 3 else "")
               + f": {'issuer and ' if named else ''}{_period_words(scope)}"
               + (" (the filing of that period is not in the library: a later one's comparatives)" if best > 1 else ""))
+    # A year asked that the chosen filings' comparatives do not reach ("from FY2015 to FY2022") brings its own.
+    earlier = _earlier_years(scope, pool, chosen, summary)
+    if earlier:
+        reason += "; " + ", ".join(names[d.id] for d in earlier) + " for the earlier years"
     # A document whose period could not be read cannot be ruled out: it stays, after the ones that fit.
     unknown = tuple(d.id for d in pool if d.metadata.fiscal_year is None and scope.year is not None)
-    return Route(tuple(d.id for d in chosen) + unknown, reason, matched + unknown, names, decisive and not unknown)
+    ids = tuple(d.id for d in [*chosen, *earlier])
+    return Route(ids + unknown, reason, tuple(dict.fromkeys(ids + matched + unknown)), names, decisive and not unknown)
+
+
+def _earlier_years(scope: QuestionScope, pool: Sequence[RoutedDocument], chosen: Sequence[RoutedDocument],
+                   summary: Mapping[int, float]) -> list[RoutedDocument]:
+    """For each year asked that no chosen filing covers (its own year or its comparatives), the filing of it."""
+    added: list[RoutedDocument] = []
+    for year in sorted(set(scope.years) - {scope.year}, reverse=True):
+        covered = [*chosen, *added]
+        if any(d.metadata.fiscal_year is not None and 0 <= d.metadata.fiscal_year - year <= COMPARATIVE_YEARS
+               for d in covered):
+            continue
+        alone = QuestionScope(scope.words, (year,), None, scope.doc_types)
+        ranked = [(rank, d) for d in pool if d not in covered and (rank := _period_rank(d.metadata, alone)) is not None]
+        if ranked:
+            added.append(min(ranked, key=lambda r: (r[0], r[1].metadata.doc_type not in _ANNUAL_TYPES,
+                                                    -summary.get(r[1].id, 0.0)))[1])
+    return added
 
 
 def _period_words(scope: QuestionScope) -> str:

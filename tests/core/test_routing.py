@@ -196,3 +196,11 @@ def test_a_document_of_unknown_period_is_never_ruled_out_by_the_period() -> None
     library = [_doc(1, "", "report", 2013), RoutedDocument(2, "population.pdf", DocumentMetadata(doc_type="report")),
                _doc(3, "", "report", 2002)]
     assert route("What was the population growth in 2001?", library).document_ids == (3, 2)
+
+
+def test_years_beyond_one_filings_comparatives_bring_their_own_filing() -> None:
+    library = [_doc(1, "Acme Corp", "10-K", 2015), _doc(2, "Acme Corp", "10-K", 2018), _doc(3, "Acme Corp", "10-K", 2022)]
+    assert route("How did Acme's capex change from FY2015 to FY2022?", library).document_ids == (3, 1)
+    assert route("How did Acme's capex change from FY2021 to FY2022?", library).document_ids == (3,)  # comparatives
+    assert route("Acme's capex in FY2014, FY2018 and FY2022", library).document_ids == (3, 2, 1)  # 2014: comparatives
+    assert route("Acme's capex in FY2011 and FY2022", library).document_ids == (3,)  # no filing holds 2011
