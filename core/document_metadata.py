@@ -247,6 +247,7 @@ _BOILERPLATE = re.compile(r"securities and exchange commission|identification no
 _RELEASE_SUBJECT = re.compile(r"^\s*([A-Z0-9][\w&.,'\u2019 -]{0,60}?)\s+(?:reports|announces|posts|delivers|publishes)\b")
 _TITLE_STOP = re.compile(
     rf"\b(?:annual|budget|report|review|quarterly|interim|results|accounts|fiscal|fy|q[1-4]|[1-4]q|form|exhibit|"
+    rf"statistical|bulletin|release|"
     rf"proxy|{_ORDINAL[1:-1]}|quarter|{YEAR_DIGITS})\b",
     re.IGNORECASE,
 )

@@ -54,6 +54,8 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("earnings release", re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.IGNORECASE)),
     ("budget", re.compile(r"\bbudget\b", re.IGNORECASE)),
     ("annual report", re.compile(r"\bannual report\b", re.IGNORECASE)),
+    ("statistics release", re.compile(r"\bstatistic(?:s|al) (?:release|bulletin)\b", re.IGNORECASE)),
+    ("interim report", re.compile(r"\b(?:interim|quarterly|half[- ]year(?:ly)?) report\b", re.IGNORECASE)),
 )
 _ANNUAL_TYPES = frozenset({"10-K", "20-F", "annual report", "budget", "financial statements"})
 
@@ -210,6 +212,9 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     if not named:  # "Cobalt" for Cobalt Mining Corp: the issuer's first name word, written as a name
         proper = _proper_words(question)
         named = [d for d in documents if (first := _first_name_word(d)) and first in proper]
+    if len({d.metadata.issuer for d in named}) > 1:  # "Calder Statistics Office" over "Calder City Council"
+        said = {d.id: len(words_of(d.metadata.issuer) & scope.words) for d in named}
+        named = [d for d in named if said[d.id] == max(said.values())]
     pool = named or list(documents)
     summary = _summary_scores(scope, documents)
     if not named and scope.year is None:

@@ -204,3 +204,10 @@ def test_years_beyond_one_filings_comparatives_bring_their_own_filing() -> None:
     assert route("How did Acme's capex change from FY2021 to FY2022?", library).document_ids == (3,)  # comparatives
     assert route("Acme's capex in FY2014, FY2018 and FY2022", library).document_ids == (3, 2, 1)  # 2014: comparatives
     assert route("Acme's capex in FY2011 and FY2022", library).document_ids == (3,)  # no filing holds 2011
+
+
+def test_the_issuer_the_question_names_most_fully_wins() -> None:
+    library = [_doc(1, "Calder City Council", "budget", 2022), _doc(2, "Calder Statistics Office", "statistics release", 2022)]
+    assert route("What were Calder Statistics Office's school places in 2022?", library).document_ids == (2,)
+    assert route("What did Calder City Council spend on roads in 2022?", library).document_ids == (1,)
+    assert route("Calder's statistical bulletin for 2022: school places", library).document_ids == (2,)
