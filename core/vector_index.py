@@ -104,15 +104,18 @@ class VectorIndex:
             conn.execute("BEGIN")
         try:
             generation = embeddings_generation(conn)
-            rows = conn.execute("SELECT rowid, embedding FROM embedding_vectors WHERE rowid > ? ORDER BY rowid",
-                                (int(snapshot.ids[-1]),)).fetchall()
+            # The new ids come from the plain table; the vectors by rowid, one lookup each (sqlite-vec scans
+            # its whole table for a rowid range).
+            added = conn.execute("SELECT id FROM embeddings WHERE id > ? ORDER BY id", (int(snapshot.ids[-1]),))
+            rows = [row for (vector_id,) in added.fetchall() if (row := conn.execute(
+                "SELECT rowid, embedding FROM embedding_vectors WHERE rowid = ?", (vector_id,)).fetchone()) is not None]
         finally:
             if own_transaction:
                 conn.execute("COMMIT")
         if generation - snapshot.generation != len(rows):
             return None
         ids, matrix = _matrix(rows)
-        return _Snapshot(generation, np.concatenate([snapshot.ids, ids]), np.concatenate([snapshot.matrix, matrix]))
+        return _Snapshot(generation, np.concatenate([snapshot.ids, ids]), _appended(snapshot.matrix, matrix))
 
     @staticmethod
     def _load(conn: Connection) -> _Snapshot:
@@ -127,6 +130,19 @@ class VectorIndex:
             if own_transaction:
                 conn.execute("COMMIT")
         return _Snapshot(generation, *_matrix(rows))
+
+
+def _appended(matrix: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``matrix`` with ``rows`` below it. The matrix is a view into a larger buffer: rows are written into the
+    free space after it (readers of the older snapshot see only their own rows), and the buffer grows by a
+    quarter when full, so adding a document does not copy a large library's matrix."""
+    size, extra = len(matrix), len(rows)
+    buffer = matrix.base if isinstance(matrix.base, np.ndarray) and matrix.base.ndim == 2 else None
+    if buffer is None or len(buffer) < size + extra or not np.shares_memory(buffer[:1], matrix[:1]):
+        buffer = np.empty((max(size + extra, int(size * 1.25) + 1024), EMBEDDING_DIMENSION), dtype=np.float32)
+        buffer[:size] = matrix
+    buffer[size:size + extra] = rows
+    return buffer[:size + extra]
 
 
 def _matrix(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:

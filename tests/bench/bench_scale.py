@@ -195,11 +195,18 @@ def grow(library: Library, target: int, rng: np.random.Generator) -> float:
                      "VALUES ('synthetic', 'synthetic.pdf', '/dev/null', 'Synthetic chunks', 1, 'ready', 0, '')")
         row = conn.execute("SELECT id FROM documents WHERE sha256 = 'synthetic'").fetchone()
     document = row[0]
-    words = np.array(WORDS)
+    # Report-like text: words drawn Zipf-wise from a 20,000-word vocabulary (made-up words, so they are
+    # spread as words in reports are), with two of the report words questions use in every chunk. Drawing
+    # every word from the few report words would make each of them match half the library, a case no
+    # real library shows.
+    vocabulary = np.array([f"w{n}x" for n in range(20_000)])
+    report_words = np.array(WORDS)
     step = 20_000
     for start in range(have, target, step):
         n = min(step, target - start)
-        texts = [" ".join(words[rng.integers(0, len(words), 24)]) + f" item {start + i}" for i in range(n)]
+        ranks = np.minimum(rng.zipf(1.2, size=(n, 22)) - 1, len(vocabulary) - 1)
+        picked = report_words[rng.integers(0, len(report_words), size=(n, 2))]
+        texts = [" ".join([*vocabulary[ranks[i]], *picked[i]]) + f" item {start + i}" for i in range(n)]
         hashes = [content_hash(t) for t in texts]
         conn.executemany("INSERT INTO chunks (document_id, kind, page, text, content_hash) VALUES (?, 'text', 1, ?, ?)",
                          [(document, t, h) for t, h in zip(texts, hashes, strict=True)])
@@ -237,7 +244,7 @@ def latency(library_path: Path, sizes: list[int], queries: int, embedder, extra_
             began = time.perf_counter()
             retriever.search(q, k=5)
             times.append(time.perf_counter() - began)
-        one = library.documents()[0].id
+        one = next(d.id for d in library.documents() if d.sha256 != "synthetic")  # a generated report
         retriever.limit_to([one])
         scoped = []
         for q in questions:

@@ -132,6 +132,11 @@ def test_adding_a_document_reads_only_its_vectors(tmp_path: Path, hash_embedder,
         "SELECT rowid FROM embedding_vectors WHERE embedding MATCH ? AND k = 10 ORDER BY distance", (query.tobytes(),)
     ).fetchall()
     assert [i for i, _ in index.nearest(library.conn, query, 10)] == [r[0] for r in expected]
+    more = _unit(rng, 30)  # written into the room the first append left: the earlier rows stay as they were
+    _add_chunks(library, hash_embedder, "c" * 64, [f"third {i}" for i in range(30)], more)
+    assert index.nearest(library.conn, more[3], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert index.nearest(library.conn, added[7], 1)[0][1] == pytest.approx(1.0, abs=1e-5) and len(index) == 380
+    assert full_loads == []
     library.delete_document(library.documents()[0].id)  # a removal: the whole index is read again
-    assert len(index.nearest(library.conn, query, 400)) == 50 and full_loads == [1]
+    assert len(index.nearest(library.conn, query, 400)) == 80 and full_loads == [1]
     library.close()
