@@ -139,7 +139,7 @@ def _appended(matrix: np.ndarray, rows: np.ndarray) -> np.ndarray:
     size, extra = len(matrix), len(rows)
     buffer = matrix.base if isinstance(matrix.base, np.ndarray) and matrix.base.ndim == 2 else None
     if buffer is None or len(buffer) < size + extra or not np.shares_memory(buffer[:1], matrix[:1]):
-        buffer = np.empty((max(size + extra, int(size * 1.25) + 1024), EMBEDDING_DIMENSION), dtype=np.float32)
+        buffer = np.empty((_capacity(size + extra), EMBEDDING_DIMENSION), dtype=np.float32)
         buffer[:size] = matrix
     buffer[size:size + extra] = rows
     return buffer[:size + extra]
@@ -152,4 +152,12 @@ def _matrix(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     raw = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), EMBEDDING_DIMENSION)
     norms = np.linalg.norm(raw, axis=1, keepdims=True)
-    return ids, np.ascontiguousarray(raw / np.where(norms == 0.0, 1.0, norms), dtype=np.float32)
+    # Rows for later additions are reserved now, untouched (the system backs them only when written): a
+    # document added to a large library is written in place, not into a fresh copy of the whole matrix.
+    buffer = np.empty((_capacity(len(rows)), EMBEDDING_DIMENSION), dtype=np.float32)
+    np.divide(raw, np.where(norms == 0.0, 1.0, norms), out=buffer[: len(rows)])
+    return ids, buffer[: len(rows)]
+
+
+def _capacity(rows: int) -> int:
+    return int(rows * 1.25) + 4096
