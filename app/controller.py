@@ -27,6 +27,7 @@ from app import messages, wiring
 from app.qt_jobs import Job, JobRunner, Report
 from app.settings import Settings, save_settings
 from core.conversations import Conversation, ConversationStore, Message
+from core.document_metadata import DocumentMetadata
 from core.errors import Cancelled, EncryptedPdf, UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
@@ -186,6 +187,24 @@ class Controller(QObject):
 
     def document(self, document_id: int) -> Document | None:
         return self.library.document(document_id)
+
+    def document_metadata(self) -> dict[int, DocumentMetadata]:
+        """What each document is (issuer, type, period, currency, scale), by document id."""
+        return self.library.document_metadata()
+
+    def set_document_metadata(self, document_id: int, changes: dict[str, object]) -> Job:
+        """Store a person's corrections to a document's metadata (a bad value fails the job with its reason)."""
+        def work(ctx: JobContext, report: Report) -> int:
+            with wiring.open_library(self.library_dir) as library:
+                try:
+                    library.set_document_metadata(document_id, changes)
+                except ValueError as exc:
+                    raise UserError(f"That cannot be stored: {exc}.") from exc
+            return document_id
+
+        job = self.write_runner.submit("metadata", work)
+        job.ended.connect(self.documents_changed)
+        return job
 
     def tables(self, document_id: int) -> list[TableInfo]:
         return self.library.tables(document_id)

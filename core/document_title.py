@@ -17,15 +17,12 @@ import pymupdf
 COVER_PAGES = 2
 MAX_TITLE_WORDS = 14
 _FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|S-1|11-K)\b", re.IGNORECASE)
-_PERIOD = re.compile(
+PERIOD_ENDED = re.compile(
     r"\bfor the (fiscal year|quarterly period|year|period) ended:?\s+([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE
 )
-_REPORT_DATE = re.compile(r"date of report[^:]*:\s*\(?([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE)
-_REGISTRANT = re.compile(r"exact\s+name\s+of\s+(the\s+)?registrant", re.IGNORECASE)
-_COMPANY_LINE = re.compile(
-    r"^[A-Z0-9][\w&.,'\u2019\- ]{0,60}?,?\s(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|"
-    r"l\.?p|n\.v|s\.a|ag|se|group|holdings)\.?$", re.IGNORECASE)
-_NOT_COMPANY = re.compile(r"\b(?:exchange|act|securities|commission|registered|notes?|stock)\b", re.IGNORECASE)
+REPORT_DATE = re.compile(r"date of report[^:]*:\s*\(?([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.IGNORECASE)
+_REGISTRANT = re.compile(r"\(?\s*exact\s+name\s+of\s+(the\s+)?registrant", re.IGNORECASE)
+_FILE_NUMBER = re.compile(r"commission\s+file\s+(?:number|no\.?)[:\s]*[\d-]+", re.IGNORECASE)
 _JUNK_TITLE = re.compile(
     r"^(?:\d{7,10}-\d{2}-\d{5,6}|microsoft (?:word|excel|powerpoint)\b.*|untitled.*|document\d*|.*\.(?:pdf|docx?|xlsx?|html?|indd|psd|ai|qxd))$",
     re.IGNORECASE,
@@ -40,27 +37,71 @@ def metadata_title(doc: pymupdf.Document) -> str:
     return title
 
 
+def _upper_word(word: str) -> bool:
+    return word == "&" or (any(ch.isalpha() for ch in word) and not any(ch.islower() for ch in word))
+
+
+def _upper_run(words: list[str], *, leading: bool) -> list[str]:
+    """The capitalised words at the end (or start) of a line: "Commission File Number: 0-15175 ADOBE
+    SYSTEMS INCORPORATED" -> ADOBE SYSTEMS INCORPORATED."""
+    run: list[str] = []
+    for word in (words if leading else reversed(words)):
+        if not _upper_word(word):
+            break
+        run.append(word)
+    return run if leading else run[::-1]
+
+
+def registrant(text: str) -> str:
+    """The registrant's name a filing's cover prints, or "".
+
+    Covers set it in capitals above "(Exact name of registrant ...)", sometimes broken over lines ("AMCOR" /
+    "PLC"), at the end of the commission file number's line, or, with no such caption, just after that
+    line ("3M COMPANY State of Incorporation: ...")."""
+    found = _REGISTRANT.search(text)
+    if found is None:
+        file_number = _FILE_NUMBER.search(text)
+        if file_number is None:
+            return ""
+        words = text[file_number.end():].lstrip(" \t\n:").split("\n", 1)[0].split()
+        run = _upper_run(words, leading=True)
+        return " ".join(run) if sum(ch.isalpha() for ch in "".join(run)) >= 2 else ""
+    above = [ln.strip() for ln in text[: found.start()].splitlines() if ln.strip() and not ln.strip().startswith("(")]
+    taken: list[str] = []
+    while above and len(taken) < 4:
+        words = above[-1].split()
+        run = _upper_run(words, leading=False)
+        if run and len(run) == len(words):
+            taken.insert(0, above.pop())
+            continue
+        if run and not taken and sum(ch.isalpha() for ch in "".join(run)) >= 2:
+            taken = [" ".join(run)]
+        break
+    if taken:
+        return " ".join(" ".join(taken).split())
+    return above[-1] if above and len(above[-1]) <= 80 else ""
+
+
 def filing_title(text: str) -> str:
     """"REGISTRANT, Form 10-K, fiscal year ended DATE" from a filing's cover page text, or ""."""
     form = _FORM.search(text)
     if form is None:
         return ""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    registrant = ""
-    for index, line in enumerate(lines):
-        if _REGISTRANT.search(line) and index > 0:
-            registrant = lines[index - 1]
-            break
-    # Covers without that caption name the registrant on a line of its own: the first with a company's ending.
-    registrant = registrant or next((ln for ln in lines if _COMPANY_LINE.match(ln) and not _NOT_COMPANY.search(ln)), "")
-    parts = [registrant, f"Form {form.group(1).upper()}"]
+    name = registrant(text)
+    parts = [name, f"Form {form.group(1).upper()}"]
     flat = " ".join(text.split())
-    period = _PERIOD.search(flat)
+    period = PERIOD_ENDED.search(flat)
     if period is not None:
         parts.append(f"{period.group(1).lower()} ended {' '.join(period.group(2).split())}")
-    elif (reported := _REPORT_DATE.search(flat)) is not None:
+    elif (reported := REPORT_DATE.search(flat)) is not None:
         parts.append(f"dated {' '.join(reported.group(1).split())}")
-    return ", ".join(p for p in parts if p) if registrant else ""
+    return ", ".join(p for p in parts if p) if name else ""
+
+
+def sec_form(text: str) -> str:
+    """The SEC form a filing's cover names ("10-K", "10-Q", "8-K"), or ""."""
+    form = _FORM.search(text)
+    return form.group(1).upper() if form is not None else ""
 
 
 def largest_type_title(page: pymupdf.Page) -> str:

@@ -24,6 +24,14 @@ import numpy as np
 
 from core.chunking import embedding_text
 from core.db import Connection, connect, inserted_id, quote_identifier
+from core.document_metadata import TABLE_NAME as METADATA_TABLE
+from core.document_metadata import (
+    DocumentMetadata,
+    edited_metadata,
+    load_metadata,
+    refresh_metadata,
+    store_metadata,
+)
 from core.errors import LibraryError
 from core.migrations import migrate
 from core.spreadsheets import cell_range
@@ -202,6 +210,25 @@ class Library:
     def document_by_hash(self, sha256: str) -> Document | None:
         return next(iter(self.documents("d.sha256 = ?", (sha256,))), None)
 
+    def document_metadata(self, document_ids: Sequence[int] | None = None) -> dict[int, DocumentMetadata]:
+        """What each document is (issuer, type, period, currency, scale), by document id."""
+        return load_metadata(self.conn, document_ids)
+
+    def set_document_metadata(self, document_id: int, changes: dict[str, object]) -> DocumentMetadata:
+        """Store a person's corrections to a document's metadata (kept from then on); ValueError on a bad value."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = load_metadata(self.conn, [document_id]).get(document_id) or refresh_metadata(self.conn, document_id)
+            if current is None:
+                raise LibraryError("This document is no longer in the library.")
+            updated = edited_metadata(current, changes)
+            store_metadata(self.conn, document_id, updated)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return updated
+
     def delete_document(self, document_id: int) -> None:
         """Remove a document, its data tables and every row that refers to it, in one transaction."""
         self.conn.execute("BEGIN IMMEDIATE")
@@ -270,8 +297,9 @@ class Library:
         return [self._table_info(r) for r in rows]
 
     def table_names(self) -> list[str]:
-        """The names of the SQL tables extracted from the documents: all that questions' SQL may read."""
-        return [r[0] for r in self.conn.execute("SELECT name FROM extracted_tables ORDER BY id")]
+        """The names of the SQL tables extracted from the documents, and the documents' metadata table: all
+        that questions' SQL may read."""
+        return [*(r[0] for r in self.conn.execute("SELECT name FROM extracted_tables ORDER BY id")), METADATA_TABLE]
 
     def table(self, name_or_id: str | int) -> TableInfo | None:
         column = "t.id" if isinstance(name_or_id, int) else "t.name"
@@ -381,7 +409,9 @@ class DocumentWriter:
         return inserted_id(cur)
 
     def finish_document(self, document_id: int, status: str, note: str) -> None:
+        """Set the document's status, and read what it is (core.document_metadata) from its stored pages and tables."""
         self.conn.execute("UPDATE documents SET status = ?, note = ? WHERE id = ?", (status, note, document_id))
+        refresh_metadata(self.conn, document_id)
 
     def add_page(self, document_id: int, number: int, width: float, height: float, text: str,
                  needs_ocr: bool, blocks: Sequence[TextBlock], label: str = "") -> None:

@@ -234,9 +234,38 @@ def m006_table_facts(conn: Connection) -> None:
         refresh_facts(conn, table_id)
 
 
+def m007_document_metadata(conn: Connection) -> None:
+    """What each document is (issuer, type, period, currency, scale; see core.document_metadata), one row
+    per document, readable by the questions' SQL; filled here for the documents already in the library."""
+    from core.document_metadata import refresh_metadata
+
+    run_script(conn,
+        """
+        CREATE TABLE document_metadata (
+            document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            issuer TEXT NOT NULL DEFAULT '',
+            doc_type TEXT NOT NULL DEFAULT '',
+            period TEXT NOT NULL DEFAULT '',
+            fiscal_year INTEGER,
+            quarter INTEGER,
+            period_end TEXT NOT NULL DEFAULT '',
+            currency TEXT NOT NULL DEFAULT '',
+            scale TEXT NOT NULL DEFAULT '',
+            edited INTEGER NOT NULL DEFAULT 0,
+            summary TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX document_metadata_issuer ON document_metadata(issuer, fiscal_year);
+        """
+    )
+    for (document_id,) in conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
+        refresh_metadata(conn, document_id)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
     m006_table_facts,
+    m007_document_metadata,
 ]
 
 

@@ -22,6 +22,8 @@ from models.protocols import Embedder
 from models.types import Chunk
 
 RRF_K = 60
+MAX_RANGE_QUERIES = 32
+"""Up to this many documents, a search inside them reads each one's chunk-id range in the full-text index."""
 _EMBEDDING_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embedding")
 _WORD = re.compile(r"[\w][\w.%-]*", re.UNICODE)
 STOPWORDS = frozenset(
@@ -53,6 +55,7 @@ class Retriever:
 
     The vector side searches ``vector_index`` (an in-memory copy of the library's sqlite-vec vectors,
     see core.vector_index); share one index per library file between retrievers so it is loaded once.
+    ``scope`` (set by ``limit_to``, from core.routing) keeps every search inside some documents.
     """
 
     def __init__(self, conn: Connection, embedder: Embedder, *, bm25_weight: float = 1.0,
@@ -64,39 +67,70 @@ class Retriever:
         self.vector_weight = vector_weight
         self.reranker = reranker
         self.vector_index = vector_index if vector_index is not None else VectorIndex()
+        self.scope: tuple[int, ...] | None = None
+
+    def limit_to(self, document_ids: Sequence[int] | None) -> None:
+        """Search only these documents from now on (None: the whole library); a question's route sets it."""
+        self.scope = tuple(document_ids) if document_ids is not None else None
+
+    def _scoped(self, document_ids: Sequence[int] | None) -> Sequence[int] | None:
+        if self.scope is None:
+            return document_ids
+        return self.scope if not document_ids else [i for i in document_ids if i in self.scope] or [-1]
 
     def close(self) -> None:
         """Nothing to release today; kept so callers need not know what a retriever holds."""
 
     def bm25(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
+        document_ids = self._scoped(document_ids)
         match = fts_query(query)
         if not match:
             return []
-        sql = "SELECT f.rowid, bm25(chunks_fts) AS s FROM chunks_fts f"
-        params: list[object] = [match]
-        if document_ids:
-            sql += " JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ? AND c.document_id IN (" + ",".join("?" * len(document_ids)) + ")"
-            params += list(document_ids)
+        if not document_ids:
+            rows = self.conn.execute("SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
+                                     "ORDER BY s LIMIT ?", (match, k)).fetchall()
+            return [Candidate(r[0], -r[1]) for r in rows]
+        # Inside some documents: a document's chunks have neighbouring ids (it is added in one transaction), so
+        # FTS5 reads only their id ranges. Joining on the document instead makes SQLite run the whole MATCH once
+        # per chunk of the document: seconds for a large one in a large library.
+        inside = ",".join("?" * len(document_ids))
+        ranges = self.conn.execute(f"SELECT MIN(id), MAX(id) FROM chunks WHERE document_id IN ({inside}) "
+                                   "GROUP BY document_id ORDER BY 1", list(document_ids)).fetchall()
+        sql = (f"SELECT f.rowid, bm25(chunks_fts) AS s FROM chunks_fts f CROSS JOIN chunks c ON c.id = f.rowid "
+               f"WHERE chunks_fts MATCH ? AND c.document_id IN ({inside})")
+        found: list[tuple[int, float]] = []
+        if len(ranges) <= MAX_RANGE_QUERIES:
+            for low, high in ranges:
+                found += self.conn.execute(sql + " AND f.rowid BETWEEN ? AND ? ORDER BY s LIMIT ?",
+                                           [match, *document_ids, low, high, k]).fetchall()
         else:
-            sql += " WHERE chunks_fts MATCH ?"
-        rows = self.conn.execute(sql + " ORDER BY s LIMIT ?", [*params, k]).fetchall()
-        return [Candidate(r[0], -r[1]) for r in rows]
+            found = self.conn.execute(sql + " ORDER BY s LIMIT ?", [match, *document_ids, k]).fetchall()
+        found.sort(key=lambda r: (r[1], r[0]))
+        return [Candidate(r[0], -r[1]) for r in found[:k]]
 
     def vector(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
         """The ``k`` chunks whose embeddings are nearest the query's (exact cosine similarity)."""
-        return self._nearest_chunks(self._embed(query), k, document_ids)
+        return self._nearest_chunks(self._embed(query), k, self._scoped(document_ids))
 
     def _embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
 
     def _nearest_chunks(self, vector: np.ndarray, k: int, document_ids: Sequence[int] | None) -> list[Candidate]:
         allowed = set(document_ids) if document_ids else None
-        # One vector can stand for several chunks with the same content, and a document filter drops
-        # some: widen the search until k chunks are found or every vector has been looked at.
-        wanted = k * 2 if allowed is None else k * 8
+        if allowed is not None:
+            # Inside some documents only their vectors are compared, however large the library: each has at
+            # least one chunk in them, so 2k vectors give k chunks or every one there is.
+            among = [r[0] for r in self.conn.execute(
+                "SELECT DISTINCT e.id FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash "
+                "WHERE c.document_id IN (" + ",".join("?" * len(allowed)) + ")", sorted(allowed))]
+            nearest = self.vector_index.nearest(self.conn, vector, k * 2, among=among)
+            return [c for c, document in self._chunks_for(nearest) if document in allowed][:k]
+        # One vector can stand for several chunks with the same content: widen the search until k chunks
+        # are found or every vector has been looked at.
+        wanted = k * 2
         while True:
             nearest = self.vector_index.nearest(self.conn, vector, wanted)
-            out = [c for c in self._chunks_for(nearest) if allowed is None or c[1] in allowed]
+            out = self._chunks_for(nearest)
             if len(out) >= k or len(nearest) < wanted:
                 return [candidate for candidate, _ in out[:k]]
             wanted *= 4
@@ -118,6 +152,7 @@ class Retriever:
 
     def search(self, query: str, k: int = 5, recall: int = 30, document_ids: Sequence[int] | None = None) -> list[Chunk]:
         """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set."""
+        document_ids = self._scoped(document_ids)
         fused: dict[int, float] = {}
         # The query is embedded on a worker thread while SQLite runs BM25 (both release the GIL).
         embedding = _EMBEDDING_POOL.submit(self._embed, query)

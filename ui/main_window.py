@@ -37,6 +37,8 @@ from ui.settings_dialog import SettingsDialog
 from ui.table_view import TableDialog
 
 LIBRARY_MIN_WIDTH = 220
+LAZY_TABLES_FROM = 200
+"""Libraries of this many documents read a document's tables only when it is unfolded in the list."""
 LIBRARY_OPEN_WIDTH = 250
 """The library's width while evidence is open (it gives way first; its names elide in the middle)."""
 CHAT_MIN_WIDTH = 440
@@ -142,6 +144,7 @@ class MainWindow(QMainWindow):
         self.library_view.add_files_requested.connect(self.choose_files)
         self.library_view.sample_requested.connect(self.add_sample_report)
         self.library_view.remove_requested.connect(self.remove_document)
+        self.library_view.details_changed.connect(self.correct_document_details)
         self.library_view.table_requested.connect(self.show_table)
         self.library_view.page_requested.connect(self.show_page)
         self.library_view.ingest_view.password_requested.connect(self.add_with_password)
@@ -197,8 +200,10 @@ class MainWindow(QMainWindow):
     @Slot()
     def refresh_library(self) -> None:
         documents = self.controller.documents()
-        tables = {d.id: self.controller.tables(d.id) for d in documents if d.table_count}
-        self.library_view.set_documents(documents, tables)
+        # A large library lists at once and reads a document's tables when it is unfolded.
+        tables = self.controller.tables if len(documents) >= LAZY_TABLES_FROM else \
+            {d.id: self.controller.tables(d.id) for d in documents if d.table_count}
+        self.library_view.set_documents(documents, tables, self.controller.document_metadata())
 
     @Slot()
     def choose_files(self) -> None:
@@ -277,6 +282,11 @@ class MainWindow(QMainWindow):
         failures = self.library_view.ingest_view.failures()
         if failures:
             self.statusBar().showMessage(f"{plural(len(failures), 'file')} could not be added; see the list.", 8000)
+
+    @Slot(int, dict)
+    def correct_document_details(self, document_id: int, changes: dict) -> None:
+        job = self.controller.set_document_metadata(document_id, changes)
+        job.failed.connect(lambda message, _: QMessageBox.warning(self, "Document details", message))
 
     @Slot(int)
     def remove_document(self, document_id: int) -> None:

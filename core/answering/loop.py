@@ -54,6 +54,7 @@ from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
 from core.retrieval import Retriever
+from core.routing import route_question
 from core.sql_runner import SqlResult, SqlRunner
 from models.errors import ModelOutputError
 from models.protocols import ChatModel, capabilities_of
@@ -183,6 +184,8 @@ class Answerer:
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
+        route = route_question(question, self.library)  # the documents first (core.routing), then tables and passages
+        self.retriever.limit_to(route.document_ids)
         if not self._has_documents():  # nothing to answer from: no search, no model call
             return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
                                              status="refused"), on_token)
@@ -243,6 +246,7 @@ class Answerer:
         ctx.check()
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
+        text = " ".join(filter(None, [text, route.note(c.document_id for c in run.citations)]))
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), (*run.tried, *run.steps), usage,

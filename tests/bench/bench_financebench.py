@@ -11,7 +11,10 @@ Reads ../shared/bench/financebench-dev (from the repository root); never copies 
    beside it). For each page, Folio extracts and types the tables as ingestion does, loads them into an
    in-memory SQLite database, and runs ``SELECT <year column> FROM t WHERE label = ?``; a triple is
    found when a table of that page returns exactly its value (sign included, in the table's scale).
-2. Answers: each filing is ingested into its own library (or all into one with ``--shared``), pages per
+2. Answers: each filing is ingested into its own library (or every filing of the folder, asked about or
+   not, into one with ``--shared``, which also prints routing accuracy: before any model call, whether
+   the question's own filing is routed first and among the routed (core.routing); per answer, whether it
+   is among the cited filings, and the only one cited), pages per
    second are timed, and every dev question is asked in each mode. Scored: numeric accuracy (the
    answer's first figure, converted to the scale the question names, equals the gold figure within half
    a unit of the gold's printed precision, sign included; and a lenient count within 1 %), per question
@@ -202,9 +205,13 @@ class Outcome:
     prompt_tokens: int
     seconds: float
     error: str = ""
+    routed: bool = False
+    """The question's own filing is among the cited ones (--shared: the library holds every filing)."""
+    routed_only: bool = False
+    """Only the question's own filing is cited."""
 
 
-def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
+def summarize(outcomes: list[Outcome], modes: list[str], shared: bool = False) -> str:
     lines = [f"{'':44}" + "".join(f"{m:>12}" for m in modes)]
 
     def row(name: str, pick: Any, fn: Any) -> None:
@@ -227,6 +234,9 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
         row(f"  {reasoning[:38]}", lambda o, r=reasoning: metrics(o) and o.reasoning == r, accuracy)
     for qtype in sorted({o.qtype for o in outcomes}):
         row(f"evidence recall, {qtype}", lambda o, t=qtype: o.qtype == t, lambda g: statistics.fmean(o.evidence for o in g))
+    if shared:
+        row("routing: own filing among the cited", lambda o: True, lambda g: statistics.fmean(o.routed for o in g))
+        row("routing: only the own filing cited", lambda o: True, lambda g: statistics.fmean(o.routed_only for o in g))
     row("median prompt tokens", lambda o: True, lambda g: float(statistics.median(o.prompt_tokens for o in g)))
     row("median LLM calls", lambda o: True, lambda g: float(statistics.median(o.calls for o in g)))
     row("median seconds", lambda o: True, lambda g: float(statistics.median(o.seconds for o in g)))
@@ -283,7 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     embedder = MiniLMEmbedder()
     chat = make_chat_model(args.backend)
-    groups = [("shared", docs)] if args.shared else [(d, [d]) for d in docs]
+    # --shared: every filing of the folder in one library, asked or not, so routing has to find the right one.
+    everything = sorted(p.stem for p in DATA.glob("*.pdf"))
+    groups = [("shared", everything)] if args.shared else [(d, [d]) for d in docs]
     pages_total, ingest_seconds = 0, 0.0
     outcomes: list[Outcome] = []
     for name, members in groups:
@@ -299,6 +311,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             ingest_seconds += spent
             print(f"ingested {', '.join(p.stem for p in todo)}: {pages} pages in {spent:.1f} s "
                   f"({pages / max(spent, 1e-9):.1f} pages/s)", flush=True)
+        if args.shared:
+            from core.routing import route_question
+
+            names = {d.id: d.file_name for d in library.documents()}
+            asked = [q for q in questions if q["doc_name"] in members]
+            routed_ids = [route_question(q["question"], library).document_ids or () for q in asked]
+            first = sum(bool(ids) and names[ids[0]] == f"{q['doc_name']}.pdf" for q, ids in zip(asked, routed_ids))
+            within = sum(f"{q['doc_name']}.pdf" in {names[i] for i in ids} for q, ids in zip(asked, routed_ids))
+            print(f"routing before any model call, {len(asked)} questions over {len(names)} filings: own filing routed "
+                  f"first {first}/{len(asked)} = {first / max(len(asked), 1):.3f}, among the routed "
+                  f"{within}/{len(asked)} = {within / max(len(asked), 1):.3f}", flush=True)
         runner = SqlRunner(library.path)
         retriever = make_retriever(library, embedder)
         answerers = {m: Answerer(library, retriever, runner, chat, mode=m) for m in modes}
@@ -311,16 +334,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     text, usage = answer.text, answer.usage
                     evidence = any(c.document == f"{q['doc_name']}.pdf" and c.page - 1 in gold_pages
                                    for c in answer.citations)
+                    cited = {c.document for c in answer.citations}
+                    routed, routed_only = f"{q['doc_name']}.pdf" in cited, cited == {f"{q['doc_name']}.pdf"}
                     calls, tokens, seconds = usage.calls, usage.prompt_tokens, usage.seconds
                 except Exception as exc:  # noqa: BLE001 - a failed question scores 0 and the run goes on
                     text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
+                    routed = routed_only = False
                     error = f"{type(exc).__name__}: {exc}"
                 numeric = is_numeric_gold(q["answer"])
                 exact, lenient = score(text, q["answer"], q["question"]) if numeric else (False, False)
                 outcomes.append(Outcome(mode, q["doc_name"], q["question"], q["question_type"],
                                         q.get("question_reasoning") or "", q["answer"], text, numeric, exact, lenient,
-                                        evidence, calls, tokens, seconds, error))
-                print(f"{mode:8} exact={int(exact)} ev={int(evidence)} calls={calls} tok={tokens} {seconds:5.1f}s | "
+                                        evidence, calls, tokens, seconds, error, routed, routed_only))
+                print(f"{mode:8} exact={int(exact)} ev={int(evidence)} routed={int(routed)} calls={calls} tok={tokens} {seconds:5.1f}s | "
                       f"{q['doc_name']} {q['question'][:60]!r} -> {text[:80]!r} (gold {q['answer'][:30]!r})"
                       f"{' ERROR ' + error if error else ''}", flush=True)
                 if args.out:
@@ -331,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if pages_total:
         print(f"ingestion: {pages_total} pages in {ingest_seconds:.1f} s = {pages_total / ingest_seconds:.2f} pages/s")
     print(f"FinanceBench dev, {len(questions)} questions, model {chat.name}, {'one shared library' if args.shared else 'a library per filing'}")
-    print(summarize(outcomes, modes))
+    print(summarize(outcomes, modes, shared=args.shared))
     return 0
 
 

@@ -105,8 +105,8 @@ def test_a_council_defines_its_own_measure() -> None:
     ("What is the year-over-year change in operating income from FY2015 to FY2016 in percent?",
      "growth(operating_income_2016, operating_income_2015)"),
     ("How much has the effective tax rate changed between FY2021 and FY2022?",
-     "(income_tax_expense_2022 / income_before_income_taxes_2022 * 100) - "
-     "(income_tax_expense_2021 / income_before_income_taxes_2021 * 100)"),
+     ("(income_tax_expense_2022 / income_before_income_taxes_2022 * 100) - "
+     "(income_tax_expense_2021 / income_before_income_taxes_2021 * 100)")),
     ("What is the change in current ratio from 2018 to 2019?",
      ("(total_current_assets_2019 / total_current_liabilities_2019) - "
      "(total_current_assets_2018 / total_current_liabilities_2018)")),

@@ -111,3 +111,32 @@ def test_upgrading_a_library_counts_its_existing_embeddings(tmp_path: Path, hash
     assert before == 2
     conn.execute("DELETE FROM embeddings WHERE content_hash = 'h2'")
     assert embeddings_generation(conn) == before + 1
+
+
+def test_adding_a_document_reads_only_its_vectors(tmp_path: Path, hash_embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(9)
+    library = Library(tmp_path / "lib.sqlite3")
+    _add_chunks(library, hash_embedder, "a" * 64, [f"first {i}" for i in range(300)], _unit(rng, 300))
+    index = VectorIndex()
+    query = _unit(rng, 1)[0]
+    index.nearest(library.conn, query, 5)
+    full_loads: list[int] = []
+    load = VectorIndex._load
+    monkeypatch.setattr(VectorIndex, "_load", staticmethod(lambda conn: full_loads.append(1) or load(conn)))
+    added = _unit(rng, 50)
+    _add_chunks(library, hash_embedder, "b" * 64, [f"second {i}" for i in range(50)], added)
+    got = index.nearest(library.conn, added[7], 1)
+    assert full_loads == [] and len(index) == 350  # appended, not reloaded
+    assert got[0][1] == pytest.approx(1.0, abs=1e-5)
+    expected = library.conn.execute(
+        "SELECT rowid FROM embedding_vectors WHERE embedding MATCH ? AND k = 10 ORDER BY distance", (query.tobytes(),)
+    ).fetchall()
+    assert [i for i, _ in index.nearest(library.conn, query, 10)] == [r[0] for r in expected]
+    more = _unit(rng, 30)  # written into the room the first append left: the earlier rows stay as they were
+    _add_chunks(library, hash_embedder, "c" * 64, [f"third {i}" for i in range(30)], more)
+    assert index.nearest(library.conn, more[3], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert index.nearest(library.conn, added[7], 1)[0][1] == pytest.approx(1.0, abs=1e-5) and len(index) == 380
+    assert full_loads == []
+    library.delete_document(library.documents()[0].id)  # a removal: the whole index is read again
+    assert len(index.nearest(library.conn, query, 400)) == 80 and full_loads == [1]
+    library.close()
