@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pymupdf
+if TYPE_CHECKING:  # pymupdf loads onnxruntime through pymupdf4llm: only the callers' documents need it
+    import pymupdf
+
 
 COVER_PAGES = 2
 MAX_TITLE_WORDS = 14

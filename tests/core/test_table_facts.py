@@ -118,11 +118,11 @@ def test_migration_gives_tables_stored_before_it_the_same_facts(tmp_path: Path) 
     library = _ingest(tmp_path, _statement(tmp_path))
     (before,) = library.tables()
     conn = library.conn
-    # Back to the schema before m006: no facts, no parent column.
+    # Back to the schema before m006: no facts, no parent column (and none of the later migrations).
     conn.execute(f"ALTER TABLE {quote_identifier(before.name)} DROP COLUMN parent")
     conn.execute("DELETE FROM table_columns WHERE name = 'parent'")
     conn.execute("DELETE FROM table_cells WHERE col = 4")
-    for statement in ("DROP TABLE table_row_facts", "DROP TABLE table_periods",
+    for statement in ("DROP TABLE table_row_facts", "DROP TABLE table_periods", "DROP TABLE document_metadata",
                       "ALTER TABLE extracted_tables DROP COLUMN stated_scale",
                       "ALTER TABLE extracted_tables DROP COLUMN currency"):
         conn.execute(statement)
