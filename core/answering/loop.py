@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.answering import answer_types, compose, sentences, text_facts  # answer types (issue 13)
 from core.answering import citations as cite
 from core.answering import operations as ops
-from core.answering import sentences
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
 from core.answering.table_choice import label_words, question_words, rank_tables
@@ -141,6 +141,7 @@ class _Run:
     read_passages: list[str] = field(default_factory=list)
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
+    answer_type: answer_types.AnswerType | None = None  # answer types (issue 13)
 
 
 @dataclass(frozen=True)
@@ -198,8 +199,16 @@ class Answerer:
         self._add_to_context(run, question, retrieved)
         final: str | None = None
         chosen: int | None = None
+        # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
+        # titles are composed from the table, and then the loop below has nothing left to do.
+        run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables],
+                                              lambda task, schema: self._call(run, task, schema, max_tokens=16))
+        composed = self._compose_to_type(run, retrieved)
+        if composed is not None:
+            chosen = 0
         asked: set[str] = set()
-        for iteration in range(1, self.max_iterations + 1 if self._is_relevant(question, retrieved) else 1):
+        relevant = self._is_relevant(question, retrieved) and composed is None  # answer types (issue 13)
+        for iteration in range(1, self.max_iterations + 1 if relevant else 1):
             ctx.check()
             if iteration == 1 and self._needs_table_arithmetic(run):
                 # The only sub-question a forced first step can usefully ask is the question itself;
@@ -234,10 +243,14 @@ class Answerer:
         ctx.check()
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
+        text, value, status, parts = self._to_type(run, text, value, status, chosen, composed)  # answer types (issue 13)
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started)
-        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), tuple(run.steps), usage,
-                                         mode="tablerag", model=self.chat.name, status=status, value=value), on_token)
+        kind = run.answer_type.kind if run.answer_type else ""
+        steps = tuple(dataclasses.replace(s, answer_type=kind) for s in run.steps)  # answer types (issue 13)
+        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
+                                         mode="tablerag", model=self.chat.name, status=status, value=value,
+                                         answer_type=kind, parts=parts), on_token)
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
@@ -477,6 +490,60 @@ class Answerer:
             return "answer", text
         return "ask", text or run.question
 
+    # -- answer types (issue 13) ----------------------------------------------------------------------
+
+    def _compose_to_type(self, run: _Run, retrieved: Sequence[Chunk]) -> compose.Composed | None:
+        """A header, several figures, labels, a count or a title composed from the likeliest table, added
+        to the run as its one step; None when the answer type is left to the loop or no table fits."""
+        kind = run.answer_type
+        if kind is None or not run.context.tables:
+            return None
+        try:
+            composed = compose.compose(run.context.tables, run.question, kind, self.sql_runner.run,
+                                       lambda task, schema: self._call(run, task, schema, max_tokens=120))
+        except (UserError, ValueError):  # the statement failed: the loop answers as it would without a type
+            return None
+        if composed is None:
+            return None
+        step, citations, sentence = compose.as_step(composed, run.question, [c.id for c in retrieved], self.library,
+                                                    run.names or cite.SourceNames(self.library))
+        run.steps.append(step)
+        run.findings.append(_Finding(sentence, composed.value, "unchecked", True))
+        run.citations.extend(citations)
+        return composed
+
+    def _to_type(self, run: _Run, text: str, value: str, status: str, chosen: int | None,
+                 composed: compose.Composed | None) -> tuple[str, str, str, tuple[str, ...]]:
+        """The final answer made to fit its type: a composed answer's parts; a ranking's label; a figure a
+        passage states outright for the question's subject, cited, and flagged where the table disagrees."""
+        kind = run.answer_type
+        if kind is None:
+            return text, value, status, ()
+        if composed is not None:
+            return text, composed.value, status, composed.parts
+        if kind.kind == answer_types.ROW_LABELS and not kind.several and value:
+            return text, compose.label_of_ranking(value), status, ()
+        if kind.kind not in (answer_types.LOOKUP, answer_types.COMPUTED) or status == "checked":
+            return text, value, status, ()
+        stated = text_facts.stated_figure(run.question, run.context.texts)
+        if stated is None or (value and text_facts.same_figure(stated.figure, value)):
+            return text, value, status, ()
+        if kind.kind == answer_types.COMPUTED and status != "refused" and not text_facts.states_share(stated, run.question):
+            return text, value, status, ()
+        names = run.names or cite.SourceNames(self.library)
+        chunk = stated.chunk
+        run.citations.append(self._narrowed(cite.chunk_citation(
+            chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, stated.clause))
+        quoted = f"\u201c{cite.snippet(stated.clause, 160)}\u201d (p. {chunk.page})"
+        if status in ("refused", "text") or not value:
+            return f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", ()
+        finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+        table_words = finding.sentence if finding is not None else text
+        if stated.coverage > text_facts.label_coverage(run.question, table_words):
+            return ((f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, "
+                     f"which names the question's subject less closely."), stated.figure, "conflict", ())
+        return f"{text} The text states {stated.figure} instead: {quoted}.", value, "conflict", ()
+
     # -- one step ------------------------------------------------------------------------------------
 
     def _run_step(self, run: _Run, subquery: str) -> tuple[Step, list[Citation], _Finding | None]:
@@ -489,6 +556,9 @@ class Answerer:
         if ops.asks_for_explanation(subquery) or (ops.asks_for_explanation(run.question)
                                                   and ops.operation_hint(subquery) not in _ARITHMETIC):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
+        elif run.answer_type is not None and run.answer_type.kind == answer_types.TEXT:  # answer types (issue 13)
+            outcome = SqlOutcome(error=f"The question asks for words from the text, not a figure "
+                                       f"({run.answer_type.describe()}).")
         elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
         else:
