@@ -120,5 +120,6 @@ def label_coverage(question: str, label: str) -> float:
 def states_share(stated: StatedFigure, question: str) -> bool:
     """The passage states the very percentage a "what percentage of" question computes ("51.3% of total
     operating revenues"): the text answers it outright, and no division of table cells should."""
-    return (ops.operation_hint(question) == "percentage" and bool(re.search(r"%|per\s?cent", stated.figure))
+    return (bool(re.search(r"\b(percent(age)?|proportion|share)\s+of\b", question, re.IGNORECASE))
+            and bool(re.search(r"%|per\s?cent", stated.figure))
             and bool(re.search(r"(%|per\s?cent)\s+of\b", stated.clause, re.IGNORECASE)))
