@@ -158,8 +158,10 @@ def type_from_wording(question: str) -> AnswerType | None:
         hint = None  # "total" is as often part of the row's label ("Total assets in 2019") as a sum asked for
     if hint in _COMPUTED:
         return AnswerType(COMPUTED, "wording")
-    if hint in ("max", "min", "count"):
+    if hint in ("max", "min"):
         return AnswerType(COMPUTED, "wording")
+    if hint == "count":  # "how many shares were granted": a figure the report prints (row counts matched above)
+        return AnswerType(LOOKUP, "wording")
     if re.match(r"^\s*(what|how\s+much|how\s+many)\b", q, re.IGNORECASE) and years_in(q):
         return AnswerType(LOOKUP, "wording")
     return None

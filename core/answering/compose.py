@@ -378,9 +378,19 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     finite-lived intangible assets": the rows marked "[Finite-Lived Intangible Assets]"), and to the
     labels carrying the noun it asks for ("scopes of emissions") when some but not all do."""
     ranked = set(ops.ranked_rows(view))
-    rows = [r for r in view.rows if r.row in ranked and _has_values(view, r) and not re.fullmatch(r"row \d+", r.label)
-            and not re.search(r"\(#\d+\)$", r.label)]
     asked = _tokens(question)
+    heading = next((i for i, r in enumerate(view.rows) if not _has_values(view, r) and _tokens(r.label)
+                    and _tokens(r.label) <= asked), None)
+    section = view.rows
+    if heading is not None:  # "components under deferred tax assets": the rows below that heading, to the next
+        below = []
+        for r in view.rows[heading + 1:]:
+            if not _has_values(view, r) or r.row not in ranked:
+                break
+            below.append(r)
+        section = tuple(below) if len(below) >= 2 else view.rows
+    rows = [r for r in section if r.row in ranked and _has_values(view, r) and not re.fullmatch(r"row \d+", r.label)
+            and not re.search(r"\(#\d+\)$", r.label) and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
     sections = {m.group(1) for r in rows if (m := re.search(r"\[([^\]]+)\]$", r.label))}
     named = [sec for sec in sections if _tokens(sec) and _tokens(sec) <= asked]
     if len(named) == 1:
@@ -413,6 +423,20 @@ def labels(view: ops.TableView, question: str, answer: types.AnswerType, run_sql
                      f"WHERE _row IN ({', '.join(str(r.row) for r in rows)}) ORDER BY _row")
     noun = asked_noun(question)
     names = [shown_label(r.label, noun) for r in rows]
+    rule = criterion(question)
+    years = types.years_in(question)
+    periods = dict(period_columns(view, question))
+    if answer.kind == types.COUNT and rule.kind in ("above", "below", "negative", "positive") and len(years) == 1 \
+            and years[0] in periods:  # "how many components exceeded $50,000 thousand in 2019"
+        column = periods[years[0]]
+        position = view.column_position(column.name)
+        meeting = [(r, n) for r, n in zip(rows, names) if ops.is_number(view.values[r.row][position])
+                   and _meets(float(view.values[r.row][position]), rule, view.cell_scale(r.row, column.name))]
+        count = str(len(meeting))
+        sentence = (f"{count} of the {len(rows)} rows {rule.kind} {ops.format_number(rule.threshold)} in "
+                    f"{ops.column_title(view, column.name)}: {_listing([n for _, n in meeting]) or 'none'}")
+        return Composed(view, result.sql, result, count, (count,), sentence,
+                        tuple((r.row, column.name) for r, _ in meeting))
     if answer.kind == types.COUNT:
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")

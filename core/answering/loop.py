@@ -526,16 +526,16 @@ class Answerer:
         if kind.kind not in (answer_types.LOOKUP, answer_types.COMPUTED) or status == "checked":
             return text, value, status, ()
         stated = text_facts.stated_figure(run.question, run.context.texts)
-        if stated is None or (value and text_facts.same_figure(stated.figure, value)):
-            return text, value, status, ()
-        if kind.kind == answer_types.COMPUTED and status != "refused" and not text_facts.states_share(stated, run.question):
+        if stated is None or status == "text" or (value and text_facts.same_figure(stated.figure, value)):
+            return text, value, status, ()  # a text answer the model gave from the passages stays
+        if kind.kind == answer_types.COMPUTED and not text_facts.states_share(stated, run.question):
             return text, value, status, ()
         names = run.names or cite.SourceNames(self.library)
         chunk = stated.chunk
         run.citations.append(self._narrowed(cite.chunk_citation(
             chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, stated.clause))
         quoted = f"\u201c{cite.snippet(stated.clause, 160)}\u201d (p. {chunk.page})"
-        if status in ("refused", "text") or not value:
+        if status == "refused" or not value:
             return f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", ()
         finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
         table_words = finding.sentence if finding is not None else text

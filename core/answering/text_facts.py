@@ -48,17 +48,26 @@ def subject_words(question: str) -> set[str]:
     return {w for w in ops.words(question) if not any(ch.isdigit() for ch in w)} - _ASKING
 
 
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_UNIT = re.compile(r"[%$\u20ac\u00a3\u00a5]|per\s?cent|million|billion|thousand|\d(?:m|bn|k|p)\b", re.IGNORECASE)
+
+
 def _figures(clause: str) -> list[str]:
+    """The figures a clause states, those with a unit (currency, percent, scale) first; years, dates
+    ("31 December") and bare one-digit numbers left out."""
     out = []
     for match in _STATED.finditer(clause):
-        text = match.group(0).strip()
+        text = match.group(0).strip().rstrip(",.")
         digits = re.sub(r"[^\d.]", "", text)
-        if YEAR_WORD.fullmatch(digits) and text == digits:
-            continue  # a year, not a figure
-        if re.fullmatch(r"\d", digits) and not re.search(r"[%$\u20ac\u00a3]|million|billion|thousand", text):
-            continue  # "Note 3", "one of 2": small counts name things more often than they answer
+        if not _UNIT.search(text):
+            if YEAR_WORD.fullmatch(digits) or re.fullmatch(r"\d", digits):
+                continue  # a year, or a small count that names a thing ("Note 3") more often than it answers
+            before, after = clause[: match.start()], clause[match.end():]
+            if re.match(rf"\s*{_MONTH}\b", after, re.IGNORECASE) or re.search(rf"\b{_MONTH}\s*$", before, re.IGNORECASE):
+                continue  # a day of a date
         out.append(text)
-    return out
+    return sorted(out, key=lambda text: not _UNIT.search(text))
 
 
 def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | None:

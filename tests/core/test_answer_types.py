@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.answering import Answerer
+from core.answering import Answerer, text_facts
 from core.answering import answer_types as types
-from core.answering import text_facts
 from models.types import Chunk
 from tests.core.test_answering_library import ReportFixture, ScriptedChat, report  # noqa: F401
 
