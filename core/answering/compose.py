@@ -30,6 +30,8 @@ from typing import Any
 from core.answering import answer_types as types
 from core.answering import citations as cite
 from core.answering import operations as ops
+from core.answering import text_facts
+from core.answering.table_choice import label_words
 from core.db import quote_identifier
 from core.library import Library
 from core.report_values import SCALE_FACTORS, YEAR_WORD
@@ -144,6 +146,22 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
     shared, covered = best[0], best[1]
     unique = sum(1 for item in scored if item[0] == shared) == 1
     return best[4] if covered >= 0.5 or (shared >= 2 and unique) else None
+
+
+MIN_SUBJECT_COVERAGE = 0.5
+"""Share of a question's subject words a table's labels, headers and title must name for code to answer
+from it: "depreciation expense from continuing operations related to internal use software" is not
+about an earnings-per-share table that has a "Continuing operations" row."""
+
+
+def subject_covered(view: ops.TableView, question: str) -> float:
+    """Share of the question's subject words (no years, figures or asking words) the table names."""
+    asked = text_facts.subject_words(question) - _GENERIC_NOUNS - {"year", "years", "table", "respective",
+                                                                   "respectively", "shown", "information"}
+    if not asked:
+        return 1.0
+    named = label_words(view) | view.asked_words(" ".join(r.label for r in view.rows))
+    return len(asked & named) / len(asked)
 
 
 def names_whole_row(view: ops.TableView, question: str) -> bool:
@@ -458,6 +476,8 @@ def compose(views: Sequence[ops.TableView], question: str, answer: types.AnswerT
     table with a row whose whole label the question names goes before one whose label it only partly names."""
     views = sorted(views, key=lambda view: not names_whole_row(view, question))
     for view in views:
+        if answer.kind != types.TITLE and subject_covered(view, question) < MIN_SUBJECT_COVERAGE:
+            continue  # the table shares a word or two with the question but is about something else
         composed: Composed | None = None
         if answer.kind == types.COLUMN_HEADERS:
             composed = headers(view, question, answer, run_sql)

@@ -2,6 +2,7 @@
 
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
                                       [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
+                                      [--types | --table-choice]   (no model)
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
    repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
@@ -405,15 +406,15 @@ def confusion(outcomes: list[Outcome]) -> str:
 
 
 def per_type(asked: list[tuple[dict, dict]], k: int) -> list[tuple[dict, dict]]:
-    """The first ``k`` questions of each gold answer type, in sample order."""
-    taken: dict[str, int] = {}
-    out = []
+    """The first ``k`` questions of each gold answer type (in sample order), asked in turn by type
+    (multi-span, span, arithmetic, count, then again), so a run stopped early has every type."""
+    by_kind: dict[str, list[tuple[dict, dict]]] = {}
     for context, question in asked:
-        kind = question["answer_type"]
-        if taken.get(kind, 0) < k:
-            taken[kind] = taken.get(kind, 0) + 1
-            out.append((context, question))
-    return out
+        taken = by_kind.setdefault(question["answer_type"], [])
+        if len(taken) < k:
+            taken.append((context, question))
+    order = ("multi-span", "span", "arithmetic", "count")
+    return [by_kind[kind][i] for i in range(k) for kind in order if i < len(by_kind.get(kind, []))]
 
 
 def rescore(saved: list[dict[str, Any]]) -> str:
@@ -455,6 +456,44 @@ def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, di
             f"in the two shown to the model {top_two / total:.3f}, among the candidates {found / total:.3f}")
 
 
+def answer_types_report(library: Any, retriever: Any, runner: Any, asked: list[tuple[dict, dict]]) -> str:
+    """No model: the answer type decided from the wording and the likeliest tables' labels (the model's
+    choice, asked only when both leave it open, is counted as "open"), against the gold type; and the
+    answers composed from the table by code alone (headers, respective figures, labels, counts, titles),
+    scored with TAT-QA's metric. These are the answers TableRAG gives such questions, since composing
+    them calls no model (only respective figures the code cannot place ask the model, counted missing here)."""
+    from core.answering import Answerer, compose
+    from core.answering import answer_types as types
+    from core.answering import operations as ops
+    from core.answering.table_choice import label_words
+
+    answerer = Answerer(library, retriever, runner, _NoChat(), sql_style="structured")  # type: ignore[arg-type]
+    rows: list[tuple[str, str, float | None]] = []
+    for _context, question in asked:
+        views = [ops.load_table_view(library, info) for info in answerer.likely_tables(question["question"])[:2]]
+        decided = types.decide(question["question"], [label_words(v) for v in views])
+        kind = "open" if decided.decided_by == "default" else decided.kind
+        composed = compose.compose(views, question["question"], decided, runner.run) if kind != "open" else None
+        em = tatqa_score(question, prediction_of(composed.value, composed.parts))[0] if composed else None
+        composable = decided.kind in (types.COLUMN_HEADERS, types.FIGURES, types.COUNT, types.TITLE) or (
+            decided.kind == types.ROW_LABELS and decided.several)
+        rows.append((kind, question["answer_type"], em if composed or not composable else 0.0))
+    kinds = sorted({k for k, _, _ in rows})
+    lines = [f"answer types over {len(rows)} questions, no model (decided vs gold; composed-by-code EM in brackets)",
+             f"{'':16}" + "".join(f"{g:>16}" for g in GOLD_TYPES)]
+    for kind in kinds:
+        cells = []
+        for gold in GOLD_TYPES:
+            group = [em for k, g, em in rows if k == kind and g == gold]
+            scored = [em for em in group if em is not None]
+            cells.append(f"{len(group)}" + (f" ({statistics.fmean(scored):.2f})" if scored else "") if group else "-")
+        lines.append(f"{kind:16}" + "".join(f"{c:>16}" for c in cells))
+    composed_ems = [em for _, _, em in rows if em is not None]
+    if composed_ems:
+        lines.append(f"composed by code: {sum(composed_ems):.0f} of {len(composed_ems)} exact")
+    return "\n".join(lines)
+
+
 class _NoChat:
     """Stands in for a chat model where none may be called."""
 
@@ -479,6 +518,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
     parser.add_argument("--per-type", type=int, default=0,
                         help="ask only the first K sampled questions of each gold answer type (0: all)")
+    parser.add_argument("--types", action="store_true",
+                        help="no model: the answer types decided and the answers composed by code, against gold")
     parser.add_argument("--table-choice", action="store_true",
                         help="no model: only score which table the loop would pick for each table question")
     args = parser.parse_args(argv)
@@ -529,6 +570,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.table_choice:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
+        library.close()
+        return 0
+    if args.types:
+        runner = SqlRunner(library.path)
+        runner.allow_only(library.table_names())
+        print(answer_types_report(library, make_retriever(library, embedder), runner, asked))
+        runner.close()
         library.close()
         return 0
     chat = make_chat_model(args.backend, ollama_model=args.ollama_model)
