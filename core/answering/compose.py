@@ -148,6 +148,11 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
     return best[4] if covered >= 0.5 or (shared >= 2 and unique) else None
 
 
+_HOW_WORDS = ops.words(
+    "year years table respective respectively shown show provide information data less than more greater higher lower "
+    "highest lowest largest smallest biggest greatest least most exceed exceeded exceeding above below under over "
+    "negative positive thousand thousands million millions billion billions percent calculated listed there")
+"""Words saying how a question asks (a criterion, a scale, "respective"), not what it is about."""
 MIN_SUBJECT_COVERAGE = 0.5
 """Share of a question's subject words a table's labels, headers and title must name for code to answer
 from it: "depreciation expense from continuing operations related to internal use software" is not
@@ -156,8 +161,7 @@ about an earnings-per-share table that has a "Continuing operations" row."""
 
 def subject_covered(view: ops.TableView, question: str) -> float:
     """Share of the question's subject words (no years, figures or asking words) the table names."""
-    asked = text_facts.subject_words(question) - _GENERIC_NOUNS - {"year", "years", "table", "respective",
-                                                                   "respectively", "shown", "information"}
+    asked = text_facts.subject_words(question) - _GENERIC_NOUNS - _HOW_WORDS
     if not asked:
         return 1.0
     named = label_words(view) | view.asked_words(" ".join(r.label for r in view.rows))

@@ -103,7 +103,7 @@ def test_respective_figures_the_code_cannot_place_are_chosen_by_the_model_as_a_l
     chat = ScriptedChat()
     chat.queue({"operation": "lookup", "cells": [{"row": "Total", "column": "y2019"},
                                                  {"row": "Total", "column": "y2018"}]})
-    answer = make(report, chat).answer("What were the respective overall amounts?")
+    answer = make(report, chat).answer("What were the respective budget totals?")
     assert chat.calls[0]["schema"]["properties"]["operation"]["enum"] == ["lookup"]
     assert answer.parts == ("500.75 million", "477.5 million")
 
