@@ -523,26 +523,15 @@ class Answerer:
             return text, composed.value, status, composed.parts
         if kind.kind == answer_types.ROW_LABELS and not kind.several and value:
             return text, compose.label_of_ranking(value), status, ()
-        if kind.kind not in (answer_types.LOOKUP, answer_types.COMPUTED) or status == "checked":
-            return text, value, status, ()
-        stated = text_facts.stated_figure(run.question, run.context.texts)
-        if stated is None or status == "text" or (value and text_facts.same_figure(stated.figure, value)):
-            return text, value, status, ()  # a text answer the model gave from the passages stays
-        if kind.kind == answer_types.COMPUTED and not text_facts.states_share(stated, run.question):
-            return text, value, status, ()
-        names = run.names or cite.SourceNames(self.library)
-        chunk = stated.chunk
-        run.citations.append(self._narrowed(cite.chunk_citation(
-            chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, stated.clause))
-        quoted = f"\u201c{cite.snippet(stated.clause, 160)}\u201d (p. {chunk.page})"
-        if status == "refused" or not value:
-            return f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", ()
         finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
-        table_words = finding.sentence if finding is not None else text
-        if stated.coverage > text_facts.label_coverage(run.question, table_words):
-            return ((f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, "
-                     f"which names the question's subject less closely."), stated.figure, "conflict", ())
-        return f"{text} The text states {stated.figure} instead: {quoted}.", value, "conflict", ()
+        fixed = text_facts.reconcile(run.question, kind.kind, text, value, status,
+                                     finding.sentence if finding is not None else text, run.context.texts)
+        if fixed is None:
+            return text, value, status, ()
+        chunk, names = fixed.stated.chunk, run.names or cite.SourceNames(self.library)
+        run.citations.append(self._narrowed(cite.chunk_citation(
+            chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, fixed.stated.clause))
+        return fixed.text, fixed.value, fixed.status, ()
 
     # -- one step ------------------------------------------------------------------------------------
 

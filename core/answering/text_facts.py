@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.answering import operations as ops
+from core.answering.citations import snippet
 from core.report_values import YEAR_WORD
 from models.types import Chunk
 
@@ -132,3 +133,38 @@ def states_share(stated: StatedFigure, question: str) -> bool:
     return (bool(re.search(r"\b(percent(age)?|proportion|share)\s+of\b", question, re.IGNORECASE))
             and bool(re.search(r"%|per\s?cent", stated.figure))
             and bool(re.search(r"(%|per\s?cent)\s+of\b", stated.clause, re.IGNORECASE)))
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A final answer changed by what a passage states: its text, bare value and status."""
+
+    text: str
+    value: str
+    status: str
+    stated: StatedFigure
+    """The passage's figure, to be cited."""
+
+
+def reconcile(question: str, kind: str, text: str, value: str, status: str, table_words: str,
+              passages: Sequence[Chunk]) -> Reconciled | None:
+    """The answer to a figure question (``kind`` "lookup" or "computed") given what ``passages`` state
+    outright, or None when it stands as it is: the text confirmed it, the model answered from the text,
+    the passage states the same figure, or none states one. With no figure from the table, the passage's
+    answers. When they differ, the one naming the question's subject more closely is given (the table's
+    by its row label and header, ``table_words``) and the answer is flagged as a conflict; a computed
+    figure gives way only to a passage stating the very share asked for (``states_share``)."""
+    if kind not in ("lookup", "computed") or status in ("checked", "text"):
+        return None
+    stated = stated_figure(question, passages)
+    if stated is None or (value and same_figure(stated.figure, value)):
+        return None
+    if kind == "computed" and not states_share(stated, question):
+        return None
+    quoted = f"\u201c{snippet(stated.clause, 160)}\u201d (p. {stated.chunk.page})"
+    if status == "refused" or not value:
+        return Reconciled(f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", stated)
+    if stated.coverage > label_coverage(question, table_words):
+        return Reconciled(f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, which "
+                          "names the question's subject less closely.", stated.figure, "conflict", stated)
+    return Reconciled(f"{text} The text states {stated.figure} instead: {quoted}.", value, "conflict", stated)

@@ -155,3 +155,21 @@ def test_a_figure_a_passage_states_outright() -> None:
                                     passages) is None
     assert text_facts.stated_figure("What were the pension and benefit charges in 2019?", passages) is None
     assert text_facts.same_figure("51.3%", "51.30%") and not text_facts.same_figure("51.3%", "2,986.24%")
+
+
+def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
+    passages = [_passage("Pension and benefit charges were $126 million in 2019, compared with $118 million in 2018.")]
+    question = "What was the pension and benefit charges in 2019?"
+    # The figure came from another table, whose row names little of the subject: the passage's is given.
+    fixed = text_facts.reconcile(question, types.LOOKUP, "Net income, 2019: 24,459 thousand", "24,459 thousand",
+                                 "unchecked", "Net income, 2019: 24,459 thousand", passages)
+    assert fixed is not None and (fixed.value, fixed.status) == ("$126 million", "conflict")
+    assert "24,459 thousand" in fixed.text and fixed.stated.chunk.page == 3
+    # A row naming the whole subject keeps its figure, flagged with what the text says.
+    fixed = text_facts.reconcile(question, types.LOOKUP, "Pension and benefit charges, 2019: 130", "130",
+                                 "unchecked", "Pension and benefit charges, 2019: 130", passages)
+    assert fixed is not None and (fixed.value, fixed.status) == ("130", "conflict") and "$126 million" in fixed.text
+    # The same figure, a text answer, or a computed figure: nothing to change.
+    assert text_facts.reconcile(question, types.LOOKUP, "126 million", "126 million", "unchecked", "", passages) is None
+    assert text_facts.reconcile(question, types.LOOKUP, "about 126", "about 126", "text", "", passages) is None
+    assert text_facts.reconcile(question, types.COMPUTED, "8", "8", "unchecked", "", passages) is None
