@@ -201,8 +201,9 @@ class Answerer:
         chosen: int | None = None
         # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
         # titles are composed from the table, and then the loop below has nothing left to do.
-        run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables],
-                                              lambda task, schema: self._call(run, task, schema, max_tokens=16))
+        ask_type = (lambda task, schema: self._call(run, task, schema, max_tokens=16)) \
+            if self._is_relevant(question, retrieved) else None  # no model call where the library holds no answer
+        run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables], ask_type)
         composed = self._compose_to_type(run, retrieved)
         if composed is not None:
             chosen = 0
