@@ -283,10 +283,13 @@ class Step:
     intermediate_answer: str = ""
     conflict: str = ""
     """Set when the SQL result and the retrieved text disagree: what the text says instead."""
+    answer_type: str = ""
+    """The kind of answer the question wants (``core.answering.answer_types``), decided once per question."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "subquery": self.subquery,
+            "answer_type": self.answer_type,
             "retrieved_chunk_ids": list(self.chunk_ids),
             "sql": self.sql,
             "sql_columns": list(self.sql_columns),
@@ -316,6 +319,11 @@ class Answer:
     """One of ``ANSWER_STATUSES``."""
     value: str = ""
     """The bare result the sentence in ``text`` states ("1,911 crore"), for scoring and export."""
+    answer_type: str = ""
+    """The kind of answer the question wants ("lookup", "column_headers", ...; see
+    ``core.answering.answer_types``); "" where none was decided (the naive baseline)."""
+    parts: tuple[str, ...] = ()
+    """The answer's spans when it has several (each figure, label or header, in order)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -323,6 +331,8 @@ class Answer:
             "answer": self.text,
             "value": self.value,
             "status": self.status,
+            "answer_type": self.answer_type,
+            "parts": list(self.parts),
             "mode": self.mode,
             "model": self.model,
             "citations": [c.to_json() for c in self.citations],

@@ -43,7 +43,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.answering import binding, computation, formula, metrics, sentences
+from core.answering import (
+    answer_types,
+    binding,
+    compose,
+    computation,
+    formula,
+    metrics,
+    sentences,
+    text_facts,
+)
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.naive import naive_answer
@@ -147,6 +156,7 @@ class _Run:
     read_passages: list[str] = field(default_factory=list)
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
+    answer_type: answer_types.AnswerType | None = None  # answer types (issue 13)
 
 
 @dataclass(frozen=True)
@@ -201,17 +211,27 @@ class Answerer:
         self._add_to_context(run, question, retrieved)
         final: str | None = None
         chosen: int | None = None
-        asked: set[str] = set()
         plan = run.asked.plan if run.asked is not None else None
+        composed: compose.Composed | None = None
         if plan is not None and self._formula_step(run, plan, retrieved, on_step):
             chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
+            run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
         elif (run.tried or plan is None and self._spans_statements(self._asked(run))) and \
                 self._model_formula_step(run, retrieved, on_step):
             chosen = len(run.steps) - 1  # the model composed the formula over cells it chose
-        for iteration in range(1, self.max_iterations + 1 if chosen is None and self._is_relevant(question, retrieved)
-                               else 1):
-            if chosen is not None:
-                break
+            run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
+        else:
+            # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
+            # titles are composed from the table, and then the loop below has nothing left to do.
+            ask_type = (lambda task, schema: self._call(run, task, schema, max_tokens=16)) \
+                if self._is_relevant(question, retrieved) else None  # no model call where the library holds no answer
+            run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables], ask_type)
+            composed = self._compose_to_type(run, retrieved)
+            if composed is not None:
+                chosen = len(run.steps) - 1
+        asked: set[str] = set()
+        relevant = self._is_relevant(question, retrieved) and chosen is None
+        for iteration in range(1, self.max_iterations + 1 if relevant else 1):
             ctx.check()
             if iteration == 1 and self._needs_table_arithmetic(run):
                 # The only sub-question a forced first step can usefully ask is the question itself;
@@ -246,11 +266,18 @@ class Answerer:
         ctx.check()
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
+        if run.answer_type is not None and run.answer_type.decided_by != "formula":
+            text, value, status, parts = self._to_type(run, text, value, status, chosen, composed)  # issue 13
+        else:
+            parts = ()
         text = " ".join(filter(None, [text, route.note(c.document_id for c in run.citations)]))
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
-        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), (*run.tried, *run.steps), usage,
-                                         mode="tablerag", model=self.chat.name, status=status, value=value), on_token)
+        kind = run.answer_type.kind if run.answer_type else ""
+        steps = tuple(dataclasses.replace(s, answer_type=kind) for s in (*run.tried, *run.steps))  # issue 13
+        return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
+                                         mode="tablerag", model=self.chat.name, status=status, value=value,
+                                         answer_type=kind, parts=parts), on_token)
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
@@ -618,6 +645,49 @@ class Answerer:
             return {}
         return {w: str(data[k]) for k, w in keys.items() if k in data}
 
+    # -- answer types (issue 13) ----------------------------------------------------------------------
+
+    def _compose_to_type(self, run: _Run, retrieved: Sequence[Chunk]) -> compose.Composed | None:
+        """A header, several figures, labels, a count or a title composed from the likeliest table, added
+        to the run as its one step; None when the answer type is left to the loop or no table fits."""
+        kind = run.answer_type
+        if kind is None or not run.context.tables:
+            return None
+        try:
+            composed = compose.compose(run.context.tables, run.question, kind, self.sql_runner.run,
+                                       lambda task, schema: self._call(run, task, schema, max_tokens=120))
+        except (UserError, ValueError):  # the statement failed: the loop answers as it would without a type
+            return None
+        if composed is None:
+            return None
+        step, citations, sentence = compose.as_step(composed, run.question, [c.id for c in retrieved], self.library,
+                                                    run.names or cite.SourceNames(self.library))
+        run.steps.append(step)
+        run.findings.append(_Finding(sentence, composed.value, "unchecked", True))
+        run.citations.extend(citations)
+        return composed
+
+    def _to_type(self, run: _Run, text: str, value: str, status: str, chosen: int | None,
+                 composed: compose.Composed | None) -> tuple[str, str, str, tuple[str, ...]]:
+        """The final answer made to fit its type: a composed answer's parts; a ranking's label; a figure a
+        passage states outright for the question's subject, cited, and flagged where the table disagrees."""
+        kind = run.answer_type
+        if kind is None:
+            return text, value, status, ()
+        if composed is not None:
+            return text, composed.value, status, composed.parts
+        if kind.kind == answer_types.ROW_LABELS and not kind.several and value:
+            return text, compose.label_of_ranking(value), status, ()
+        finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+        fixed = text_facts.reconcile(run.question, kind.kind, text, value, status,
+                                     finding.sentence if finding is not None else text, run.context.texts)
+        if fixed is None:
+            return text, value, status, ()
+        chunk, names = fixed.stated.chunk, run.names or cite.SourceNames(self.library)
+        run.citations.append(self._narrowed(cite.chunk_citation(
+            chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, fixed.stated.clause))
+        return fixed.text, fixed.value, fixed.status, ()
+
     # -- one step ------------------------------------------------------------------------------------
 
     def _run_step(self, run: _Run, subquery: str) -> tuple[Step, list[Citation], _Finding | None]:
@@ -630,6 +700,9 @@ class Answerer:
         if ops.asks_for_explanation(subquery) or (self._asked(run).explains
                                                   and ops.operation_hint(subquery) not in _ARITHMETIC):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
+        elif run.answer_type is not None and run.answer_type.kind == answer_types.TEXT:  # answer types (issue 13)
+            outcome = SqlOutcome(error=f"The question asks for words from the text, not a figure "
+                                       f"({run.answer_type.describe()}).")
         elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
         else:

@@ -1,7 +1,8 @@
 """Benchmark: TAT-QA questions answered from PDFs, TableRAG against NaiveRAG on the same model.
 
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
-                                      [--workdir DIR] [--out results.json] [--seed 7]
+                                      [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
+                                      [--types | --table-choice]   (no model)
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
    repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
@@ -10,7 +11,11 @@
 2. Ingests the PDFs for real (``core.ingest.Ingestor`` with the MiniLM embedder) into a fresh library.
 3. Asks each sampled question in every mode and scores it with TAT-QA's official rules (exact match
    and numeracy-aware F1 with scale, ported below), evidence recall (a citation on a page of the gold
-   context), LLM calls, prompt tokens and seconds per question. Prints both modes side by side.
+   context), LLM calls, prompt tokens and seconds per question. Prints both modes side by side, with
+   exact match per TAT-QA answer type (span, multi-span, arithmetic, count) and, for TableRAG, the
+   confusion between the answer type Folio decided (``core.answering.answer_types``) and the gold type.
+   ``--per-type K`` asks only the first K sampled questions of each gold type (same library), a fixed
+   subset for machines too slow for the whole sample.
 
 Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 shared cores: run
 it in the background.
@@ -327,6 +332,8 @@ class Outcome:
     prompt_tokens: int
     seconds: float
     error: str = ""
+    decided: str = ""
+    """The answer type Folio decided (TableRAG), "" for the naive baseline."""
 
 
 def sample(data: list[dict[str, Any]], limit: int, seed: int) -> tuple[list[dict[str, Any]], list[tuple[dict, dict]]]:
@@ -371,9 +378,43 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
     row("median seconds", lambda g: float(statistics.median(o.seconds for o in g)))
     row("mean seconds", lambda g: statistics.fmean(o.seconds for o in g))
     row("errors", lambda g: sum(bool(o.error) for o in g))
-    for kind in ("arithmetic", "span", "multi-span", "count"):
+    for kind in GOLD_TYPES:
+        row(f"questions {kind}", lambda g, k=kind: sum(o.answer_type == k for o in g))
         row(f"EM {kind}", lambda g, k=kind: statistics.fmean([o.em for o in g if o.answer_type == k] or [float("nan")]))
+        row(f"F1 {kind}", lambda g, k=kind: statistics.fmean([o.f1 for o in g if o.answer_type == k] or [float("nan")]))
     return "\n".join(lines)
+
+
+GOLD_TYPES = ("arithmetic", "span", "multi-span", "count")
+
+
+def confusion(outcomes: list[Outcome]) -> str:
+    """Answer type decided (rows) against TAT-QA's gold type (columns), for the answers that carry one."""
+    decided = [o for o in outcomes if o.decided]
+    if not decided:
+        return "answer-type confusion: no answer carries a decided type"
+    kinds = sorted({o.decided for o in decided})
+    lines = ["answer type decided vs gold type (questions; EM in brackets)",
+             f"{'':28}" + "".join(f"{g:>16}" for g in GOLD_TYPES)]
+    for kind in kinds:
+        cells = []
+        for gold in GOLD_TYPES:
+            group = [o for o in decided if o.decided == kind and o.answer_type == gold]
+            cells.append(f"{len(group)} ({statistics.fmean(o.em for o in group):.2f})" if group else "-")
+        lines.append(f"{kind:28}" + "".join(f"{c:>16}" for c in cells))
+    return "\n".join(lines)
+
+
+def per_type(asked: list[tuple[dict, dict]], k: int) -> list[tuple[dict, dict]]:
+    """The first ``k`` questions of each gold answer type (in sample order), asked in turn by type
+    (multi-span, span, arithmetic, count, then again), so a run stopped early has every type."""
+    by_kind: dict[str, list[tuple[dict, dict]]] = {}
+    for context, question in asked:
+        taken = by_kind.setdefault(question["answer_type"], [])
+        if len(taken) < k:
+            taken.append((context, question))
+    order = ("multi-span", "span", "arithmetic", "count")
+    return [by_kind[kind][i] for i in range(k) for kind in order if i < len(by_kind.get(kind, []))]
 
 
 def rescore(saved: list[dict[str, Any]]) -> str:
@@ -381,10 +422,17 @@ def rescore(saved: list[dict[str, Any]]) -> str:
     outcomes = []
     for item in saved:
         question = {"answer": item["gold"], "answer_type": item["answer_type"], "scale": item["scale"]}
-        em, f1 = tatqa_score(question, split_prediction(item["prediction"]))
-        outcomes.append(Outcome(**{**item, "em": em, "f1": f1}))
+        em, f1 = tatqa_score(question, prediction_of(item["prediction"], item.get("parts") or []))
+        fields = {k: v for k, v in item.items() if k in Outcome.__dataclass_fields__}
+        outcomes.append(Outcome(**{**fields, "em": em, "f1": f1}))
     modes = list(dict.fromkeys(o.mode for o in outcomes))
-    return summarize(outcomes, modes)
+    return summarize(outcomes, modes) + "\n" + confusion(outcomes)
+
+
+def prediction_of(text: str, parts: Sequence[str]) -> str | list[str]:
+    """What is scored: the answer's own spans when it has several (labels may hold commas and "and"),
+    else its text split as TAT-QA predictions are."""
+    return list(parts) if len(parts) > 1 else split_prediction(text)
 
 
 def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, dict]], placed: dict[str, ContextDoc]) -> str:
@@ -406,6 +454,44 @@ def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, di
         found += any(hits)
     return (f"table choice over {total} table questions: right table first {first / total:.3f}, "
             f"in the two shown to the model {top_two / total:.3f}, among the candidates {found / total:.3f}")
+
+
+def answer_types_report(library: Any, retriever: Any, runner: Any, asked: list[tuple[dict, dict]]) -> str:
+    """No model: the answer type decided from the wording and the likeliest tables' labels (the model's
+    choice, asked only when both leave it open, is counted as "open"), against the gold type; and the
+    answers composed from the table by code alone (headers, respective figures, labels, counts, titles),
+    scored with TAT-QA's metric. These are the answers TableRAG gives such questions, since composing
+    them calls no model (only respective figures the code cannot place ask the model, counted missing here)."""
+    from core.answering import Answerer, compose
+    from core.answering import answer_types as types
+    from core.answering import operations as ops
+    from core.answering.table_choice import label_words
+
+    answerer = Answerer(library, retriever, runner, _NoChat(), sql_style="structured")  # type: ignore[arg-type]
+    rows: list[tuple[str, str, float | None]] = []
+    for _context, question in asked:
+        views = [ops.load_table_view(library, info) for info in answerer.likely_tables(question["question"])[:2]]
+        decided = types.decide(question["question"], [label_words(v) for v in views])
+        kind = "open" if decided.decided_by == "default" else decided.kind
+        composed = compose.compose(views, question["question"], decided, runner.run) if kind != "open" else None
+        em = tatqa_score(question, prediction_of(composed.value, composed.parts))[0] if composed else None
+        composable = decided.kind in (types.COLUMN_HEADERS, types.FIGURES, types.COUNT, types.TITLE) or (
+            decided.kind == types.ROW_LABELS and decided.several)
+        rows.append((kind, question["answer_type"], em if composed or not composable else 0.0))
+    kinds = sorted({k for k, _, _ in rows})
+    lines = [f"answer types over {len(rows)} questions, no model (decided vs gold; composed-by-code EM in brackets)",
+             f"{'':16}" + "".join(f"{g:>16}" for g in GOLD_TYPES)]
+    for kind in kinds:
+        cells = []
+        for gold in GOLD_TYPES:
+            group = [em for k, g, em in rows if k == kind and g == gold]
+            scored = [em for em in group if em is not None]
+            cells.append(f"{len(group)}" + (f" ({statistics.fmean(scored):.2f})" if scored else "") if group else "-")
+        lines.append(f"{kind:16}" + "".join(f"{c:>16}" for c in cells))
+    composed_ems = [em for _, _, em in rows if em is not None]
+    if composed_ems:
+        lines.append(f"composed by code: {sum(composed_ems):.0f} of {len(composed_ems)} exact")
+    return "\n".join(lines)
 
 
 class _NoChat:
@@ -430,6 +516,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--rescore", type=Path, default=None,
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
+    parser.add_argument("--per-type", type=int, default=0,
+                        help="ask only the first K sampled questions of each gold answer type (0: all)")
+    parser.add_argument("--types", action="store_true",
+                        help="no model: the answer types decided and the answers composed by code, against gold")
     parser.add_argument("--table-choice", action="store_true",
                         help="no model: only score which table the loop would pick for each table question")
     args = parser.parse_args(argv)
@@ -460,6 +550,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     pdf_dir = workdir / "pdfs"
     pdf_dir.mkdir(exist_ok=True)
     placed = render_pdfs(contexts, pdf_dir)
+    if args.per_type:
+        asked = per_type(asked, args.per_type)
     pages = sum(len(d.pages) for d in placed.values())
     print(f"{len(asked)} questions over {len(contexts)} contexts in {len(list(pdf_dir.glob('*.pdf')))} PDFs "
           f"(~{pages} context pages); work dir {workdir}", flush=True)
@@ -480,38 +572,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
         library.close()
         return 0
+    if args.types:
+        runner = SqlRunner(library.path)
+        runner.allow_only(library.table_names())
+        print(answer_types_report(library, make_retriever(library, embedder), runner, asked))
+        runner.close()
+        library.close()
+        return 0
     chat = make_chat_model(args.backend, ollama_model=args.ollama_model)
     runner = SqlRunner(library.path)
     retriever = make_retriever(library, embedder)
     answerers = {m: Answerer(library, retriever, runner, chat, mode=m, sql_style=args.sql_style) for m in modes}
     outcomes: list[Outcome] = []
+    all_parts: list[tuple[str, ...]] = []
     for n, (context, question) in enumerate(asked, 1):
         gold_doc = placed[context["table"]["uid"]]
         for mode in modes:
             error = ""
+            parts: tuple[str, ...] = ()
+            decided = ""
             try:
                 answer = answerers[mode].answer(question["question"])
                 text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
+                parts = tuple(getattr(answer, "parts", ()))
+                decided = str(getattr(answer, "answer_type", ""))
                 calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
                 evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
             except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
                 text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
                 error = f"{type(exc).__name__}: {exc}"
-            em, f1 = tatqa_score(question, split_prediction(text))
+            em, f1 = tatqa_score(question, prediction_of(text, parts))
             outcome = Outcome(mode, question["uid"], question["question"], question["answer_type"],
                               question["answer_from"], question["answer"], question["scale"], text, em, f1, evidence,
-                              calls, tokens, seconds, error)
+                              calls, tokens, seconds, error, decided)
             outcomes.append(outcome)
-            print(f"[{n}/{len(asked)}] {mode:8} em={em:.0f} f1={f1:.2f} ev={int(evidence)} calls={calls} "
+            all_parts.append(parts)
+            print(f"[{n}/{len(asked)}] {mode:8} {decided or '-':14} em={em:.0f} f1={f1:.2f} ev={int(evidence)} calls={calls} "
                   f"tok={tokens} {seconds:5.1f}s | {question['question'][:70]!r} -> {text[:60]!r} "
                   f"(gold {question['answer']!r} {question['scale']}){' ERROR ' + error if error else ''}", flush=True)
         if n % 5 == 0:
             print(summarize(outcomes, modes), flush=True)
         if args.out:
-            args.out.write_text(json.dumps([o.__dict__ for o in outcomes], indent=1, default=str))
+            args.out.write_text(json.dumps([{**o.__dict__, "parts": list(p)} for o, p in zip(outcomes, all_parts)],
+                                           indent=1, default=str))
     print()
     print(f"TAT-QA dev, {len(asked)} questions, model {chat.name}, seed {args.seed}")
     print(summarize(outcomes, modes))
+    print(confusion(outcomes))
     runner.close()
     library.close()
     return 0

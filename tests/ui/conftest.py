@@ -86,8 +86,12 @@ class ScriptedChat:
             time.sleep(self.delay)
         key = "text"
         if schema is not None:
-            key = next(k for k in ("action", "operation", "source", "answer") if k in schema.get("properties", {}))
-        reply = self.replies[key]
+            key = next(k for k in ("action", "operation", "source", "answer", "answer_type")
+                       if k in schema.get("properties", {}))
+        if key == "answer_type" and key not in self.replies:  # the answer type (issue 13): the enum's first choice
+            reply: Any = {"answer_type": schema["properties"]["answer_type"]["enum"][0]} if schema else {}
+        else:
+            reply = self.replies[key]
         if callable(reply):
             reply = reply(schema)
         text = json.dumps(reply) if isinstance(reply, dict) else str(reply)

@@ -1,0 +1,170 @@
+"""Figures a passage states outright, found without the model.
+
+"Top ten customers account for 51.3% of total operating revenues in 2019" answers "what percentage of
+total operating revenues do the top ten customers account for in 2019" directly; SQL over a table that
+merely shares words with the question computes something else. This module finds, in the passages the
+loop retrieved, the clause that names (nearly) all of what the question asks about, the year it names
+if any, and a figure; that figure, cited to the passage, answers a lookup, and a table result that
+disagrees with it is flagged rather than preferred blindly (``core.answering.loop`` decides which
+wins by how well each names the question's subject).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.answering import operations as ops
+from core.answering.citations import snippet
+from core.report_values import YEAR_WORD
+from models.types import Chunk
+
+MIN_COVERAGE = 0.8
+"""Share of the question's subject words a clause must name to state the answer outright."""
+_CLAUSE = re.compile(r"(?<=[.;:])\s+|,\s+(?:and|while|whereas|but|compared)\s+|\s+compared\s+(?:to|with)\s+")
+_STATED = re.compile(
+    r"(?:(?:US|A|C)?[$\u20ac\u00a3\u00a5]\s?)?(?<![\w.])-?\d[\d,]*(?:\.\d+)?"
+    r"(?:\s?(?:%|per\s?cent|percent)|\s(?:thousand|million|billion)s?\b|\s?(?:m|bn|k)\b|p\b)?",
+    re.IGNORECASE)
+_ASKING = frozenset(ops.words(
+    "much many amount value figure number total what which was were is are the company company's group "
+    "percentage percent proportion share rate level balance"))
+
+
+@dataclass(frozen=True)
+class StatedFigure:
+    """A figure a passage states for the question's subject."""
+
+    figure: str
+    """As printed, with its unit ("51.3%", "$126 million")."""
+    clause: str
+    chunk: Chunk
+    coverage: float
+    """Share of the question's subject words the clause names."""
+
+
+def subject_words(question: str) -> set[str]:
+    """What a question asks about: its content words without years, figures and asking words."""
+    return {w for w in ops.words(question) if not any(ch.isdigit() for ch in w)} - _ASKING
+
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_UNIT = re.compile(r"[%$\u20ac\u00a3\u00a5]|per\s?cent|million|billion|thousand|\d(?:m|bn|k|p)\b", re.IGNORECASE)
+
+
+def _figures(clause: str) -> list[str]:
+    """The figures a clause states, those with a unit (currency, percent, scale) first; years, dates
+    ("31 December") and bare one-digit numbers left out."""
+    out = []
+    for match in _STATED.finditer(clause):
+        text = match.group(0).strip().rstrip(",.")
+        digits = re.sub(r"[^\d.]", "", text)
+        if not _UNIT.search(text):
+            if YEAR_WORD.fullmatch(digits) or re.fullmatch(r"\d", digits):
+                continue  # a year, or a small count that names a thing ("Note 3") more often than it answers
+            before, after = clause[: match.start()], clause[match.end():]
+            if re.match(rf"\s*{_MONTH}\b", after, re.IGNORECASE) or re.search(rf"\b{_MONTH}\s*$", before, re.IGNORECASE):
+                continue  # a day of a date
+        out.append(text)
+    return sorted(out, key=lambda text: not _UNIT.search(text))
+
+
+def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | None:
+    """The figure the best-matching clause of ``passages`` states for ``question``'s subject, when that
+    clause names at least ``MIN_COVERAGE`` of the subject and every year the question names; None else,
+    or when two clauses that match equally well state different figures."""
+    asked = subject_words(question)
+    if len(asked) < 2:
+        return None
+    years = set(YEAR_WORD.findall(question))
+    wants_percent = bool(re.search(r"percent|%|proportion|share of", question, re.IGNORECASE))
+    found: list[StatedFigure] = []
+    for chunk in passages:
+        if chunk.kind != "text":
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(chunk.text.split())):
+            sentence_years = set(YEAR_WORD.findall(sentence))
+            if years and not years <= sentence_years:
+                continue
+            for clause in _CLAUSE.split(sentence):
+                figures = _figures(clause)
+                if wants_percent:
+                    figures = [f for f in figures if re.search(r"%|per\s?cent", f, re.IGNORECASE)]
+                if not figures:
+                    continue
+                coverage = len(asked & ops.words(clause)) / len(asked)
+                if coverage >= MIN_COVERAGE:
+                    found.append(StatedFigure(figures[0], clause, chunk, coverage))
+    if not found:
+        return None
+    best = max(f.coverage for f in found)
+    top = [f for f in found if f.coverage == best]
+    if len({_number(f.figure) for f in top}) > 1:
+        return None
+    return top[0]
+
+
+def _number(figure: str) -> float | None:
+    digits = re.sub(r"[^\d.\-]", "", figure)
+    try:
+        return round(float(digits), 4)
+    except ValueError:
+        return None
+
+
+def same_figure(stated: str, value: str) -> bool:
+    """The passage's figure and a table result agree (to the rounding reports use)."""
+    a = _number(stated)
+    found = [_number(m) for m in re.findall(r"-?\d[\d,]*(?:\.\d+)?", value.replace(",", ""))]
+    return a is not None and any(b is not None and abs(abs(a) - abs(b)) <= max(0.01, 0.005 * abs(a)) for b in found)
+
+
+def label_coverage(question: str, label: str) -> float:
+    """Share of the question's subject words a table row's label (with its column's header) names."""
+    asked = subject_words(question)
+    return len(asked & ops.words(label)) / len(asked) if asked else 0.0
+
+
+def states_share(stated: StatedFigure, question: str) -> bool:
+    """The passage states the very percentage a "what percentage of" question computes ("51.3% of total
+    operating revenues"): the text answers it outright, and no division of table cells should."""
+    return (bool(re.search(r"\b(percent(age)?|proportion|share)\s+of\b", question, re.IGNORECASE))
+            and bool(re.search(r"%|per\s?cent", stated.figure))
+            and bool(re.search(r"(%|per\s?cent)\s+of\b", stated.clause, re.IGNORECASE)))
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A final answer changed by what a passage states: its text, bare value and status."""
+
+    text: str
+    value: str
+    status: str
+    stated: StatedFigure
+    """The passage's figure, to be cited."""
+
+
+def reconcile(question: str, kind: str, text: str, value: str, status: str, table_words: str,
+              passages: Sequence[Chunk]) -> Reconciled | None:
+    """The answer to a figure question (``kind`` "lookup" or "computed") given what ``passages`` state
+    outright, or None when it stands as it is: the text confirmed it, the model answered from the text,
+    the passage states the same figure, or none states one. With no figure from the table, the passage's
+    answers. When they differ, the one naming the question's subject more closely is given (the table's
+    by its row label and header, ``table_words``) and the answer is flagged as a conflict; a computed
+    figure gives way only to a passage stating the very share asked for (``states_share``)."""
+    if kind not in ("lookup", "computed") or status in ("checked", "text"):
+        return None
+    stated = stated_figure(question, passages)
+    if stated is None or (value and same_figure(stated.figure, value)):
+        return None
+    if kind == "computed" and not states_share(stated, question):
+        return None
+    quoted = f"\u201c{snippet(stated.clause, 160)}\u201d (p. {stated.chunk.page})"
+    if status == "refused" or not value:
+        return Reconciled(f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", stated)
+    if stated.coverage > label_coverage(question, table_words):
+        return Reconciled(f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, which "
+                          "names the question's subject less closely.", stated.figure, "conflict", stated)
+    return Reconciled(f"{text} The text states {stated.figure} instead: {quoted}.", value, "conflict", stated)
