@@ -193,9 +193,20 @@ def test_a_search_inside_documents_reads_their_id_ranges_or_the_whole_match_alik
 
 
 def test_a_document_of_unknown_period_is_never_ruled_out_by_the_period() -> None:
-    library = [_doc(1, "", "report", 2013), RoutedDocument(2, "population.pdf", DocumentMetadata(doc_type="report")),
-               _doc(3, "", "report", 2002)]
+    office = "Calder Statistics Office"
+    library = [_doc(1, office, "report", 2013),
+               RoutedDocument(2, "population.pdf", DocumentMetadata(issuer=office, doc_type="report")),
+               _doc(3, office, "report", 2002)]
     assert route("What was the population growth in 2001?", library).document_ids == (3, 2)
+
+
+def test_a_period_alone_does_not_route_among_several_organisations_reports() -> None:
+    # Reports of several organisations, or whose issuer could not be read: each may hold the year asked, and
+    # a misread period (an excerpt's "2017/18") must not rule the right one out.
+    unread = [_doc(1, "", "report", 2019), _doc(2, "", "10-K", 2018), _doc(3, "", "report", 2019)]
+    assert route("What was the change in profit before taxation from 2018 to 2019?", unread).document_ids is None
+    mixed = [_doc(1, "Calder City Council", "budget", 2019), _doc(2, "Acme Corp", "10-K", 2018)]
+    assert route("What was spent on roads in 2019?", mixed).document_ids is None
 
 
 def test_years_beyond_one_filings_comparatives_bring_their_own_filing() -> None:
