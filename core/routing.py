@@ -219,8 +219,8 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     summary = _summary_scores(scope, documents)
     if not named and scope.year is None:
         return Route(None, "the question names no issuer or period: the whole library is searched")
-    issuers = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
-    if not named and (len(issuers) != 1 or issuers == {""}):
+    organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
+    if not named and (len(organisations) != 1 or organisations == {""}):
         # A period alone singles out one organisation's report of that year only where the library is one
         # organisation's series; among several organisations' reports (or reports whose issuer could not be
         # read) every one of them may hold that year, and a misread period would rule the right one out.
