@@ -20,7 +20,7 @@ from typing import Any
 from core.answering.vocabulary import is_statement, report_words
 from core.db import quote_identifier
 from core.library import Library, TableInfo
-from core.report_values import SCALE_FACTORS, YEAR_WORD, detect_currency, detect_scale
+from core.report_values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
 from core.retrieval import STOPWORDS
 from core.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from models.types import ColumnSchema
@@ -51,9 +51,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _YEAR = YEAR_WORD
 # Words that name no particular row or column, on top of the search stopwords.
 _STOP = STOPWORDS | {"between", "during", "year", "years", "total", "value", "amount"}
-_SCALE_WORDS = ("thousand", "million", "billion", "crore", "lakh")
-_INDIAN_SCALE = re.compile(r"\b(crores?|lakhs?|lacs?)\b", re.IGNORECASE)
-_RUPEES = re.compile(r"\bRs\.?(?!\w)|\brupees?\b|\u20b9|\bINR\b", re.IGNORECASE)
+_SCALE_WORDS = STATED_SCALES
 _CURRENCY_NAMES = {"\u20b9": "rupees", "RMB": "yuan", "CHF": "francs", "\u00a5": "yen"}
 """Currencies written after the figure as a word; the others ($, \u20ac, \u00a3) go before it as a symbol."""
 
@@ -267,25 +265,6 @@ def _cell(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000s?)(?![\w'])",
-                             re.IGNORECASE)
-_CURRENCY_SCALE_WORDS = {"m": "million", "mn": "million", "bn": "billion", "b": "billion", "k": "thousand"}
-
-
-def _scale_in(text: str) -> str:
-    """A thousand/million/billion scale a text states, as a unit phrase or a currency suffix ("£m")."""
-    scale = detect_scale(text)
-    if scale in _SCALE_WORDS:
-        return scale
-    indian = _INDIAN_SCALE.search(text)
-    if indian is not None:
-        return "lakh" if indian.group(1).lower().startswith("la") else "crore"
-    match = _CURRENCY_SCALE.search(text)
-    if match is None:
-        return ""
-    return _CURRENCY_SCALE_WORDS.get(match.group(1).lower(), "thousand")
-
-
 def _unit_texts(library: Library, info: TableInfo) -> list[str]:
     """Where a table states its units: caption, heading, header cells, column headers, and the lines just
     above it (reports often say it in the sentence that introduces the table)."""
@@ -306,18 +285,14 @@ def stated_scale(library: Library, info: TableInfo, texts: Sequence[str] | None 
     if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in info.schema.columns))):
         return ""
     texts = _unit_texts(library, info) if texts is None else texts
-    return next((scale for text in texts if text and (scale := _scale_in(text))), "")
+    return next((scale for text in texts if text and (scale := scale_stated_in(text))), "")
 
 
 def stated_currency(library: Library, info: TableInfo, texts: Sequence[str] | None = None) -> str:
     """The currency of a table's figures as a symbol ("$", "\u20ac") or a word ("rupees"), or ""."""
     texts = _unit_texts(library, info) if texts is None else texts
     for text in [info.unit, *(c.unit for c in info.schema.columns), *texts]:
-        if not text:
-            continue
-        if _RUPEES.search(text):
-            return "rupees"
-        if currency := detect_currency(text):
+        if text and (currency := currency_stated_in(text)):
             return _CURRENCY_NAMES.get(currency, currency)
     return ""
 

@@ -10,6 +10,7 @@ import pytest
 
 from core.answering import operations as ops
 from core.library import TableInfo
+from core.report_values import currency_stated_in, scale_stated_in
 from models.types import ColumnSchema, TableSchema
 
 pytestmark = pytest.mark.unit
@@ -128,9 +129,9 @@ def test_the_question_wording_chooses_the_operation(question: str, operation: st
 
 
 def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
-    assert ops._scale_in("(In crores of Rupees)") == "crore"
-    assert ops._scale_in("Rs. in lakhs") == "lakh"
-    assert ops._RUPEES.search("(Rs. in crore)") is not None
+    assert scale_stated_in("(In crores of Rupees)") == "crore"
+    assert scale_stated_in("Rs. in lakhs") == "lakh"
+    assert currency_stated_in("(Rs. in crore)") == "\u20b9"
 
 
 def test_a_figure_is_restated_in_the_scale_the_question_asks_for() -> None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from core.answering import operations as ops
+from core.report_values import scale_stated_in
 from tests.core.test_answering_library import TABLE_NAME, ReportFixture, report  # noqa: F401
 
 pytestmark = pytest.mark.unit
@@ -122,7 +123,7 @@ def test_invalid_choices_are_explained(report: ReportFixture, data: dict, messag
     ("the domestic income tax rate of 19.0%", ""), ("Revenue by segment", ""),
 ])
 def test_scale_stated_in_headers_and_intro_lines(text: str, scale: str) -> None:
-    assert ops._scale_in(text) == scale
+    assert scale_stated_in(text) == scale
 
 
 def test_cell_scale_follows_the_printed_cell(report: ReportFixture) -> None:  # noqa: F811
