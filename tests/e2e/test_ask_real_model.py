@@ -16,23 +16,10 @@ from core.library import Library
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
-from models.errors import ModelUnavailable
 from models.types import Answer
-from models.weights import find_weights
 from tests.support.report_builder import Section, TableSpec, build_report
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def chat() -> Iterator[object]:
-    try:
-        find_weights()
-    except ModelUnavailable as exc:
-        pytest.skip(f"embedded model weights are not installed: {exc}")
-    from models.llm_embedded import EmbeddedChatModel
-
-    yield EmbeddedChatModel()
 
 
 @pytest.fixture(scope="module")
