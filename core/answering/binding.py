@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.answering.formula import BoundCell
 from core.answering.metrics import Plan, Quantity
@@ -64,14 +65,11 @@ def fit(quantity_words: str, label: str) -> float:
     word reports use for the line item it is part of ("COGS" is covered by "Cost of sales"); the label's
     own words count as relevant when they are the quantity's or such report words."""
     have = stems(_plain_label(label))
-    asked = stems(quantity_words)
+    asked, names, relevant = _wanted(quantity_words)
     if not have or not asked:
         return 0.0
     covered = asked & have
-    relevant = set(asked)
-    for said, printed in translations(quantity_words):
-        named, report = stems(said), stems(printed)
-        relevant |= report
+    for named, report in names:
         if have & report or named <= have:
             covered |= named
     recall = len(covered & asked) / len(asked)
@@ -80,6 +78,16 @@ def fit(quantity_words: str, label: str) -> float:
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
     return score
+
+
+@lru_cache(maxsize=256)
+def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...],
+                                          frozenset[str]]:
+    """A quantity's stemmed words, each line-item name in it with the words reports print for it, and all
+    the words a label may relevantly hold; read once per quantity, not once per row scored."""
+    asked = frozenset(stems(quantity_words))
+    names = tuple((frozenset(stems(said)), frozenset(stems(printed))) for said, printed in translations(quantity_words))
+    return asked, names, asked.union(*(report for _, report in names))
 
 
 def _plain_label(label: str) -> str:

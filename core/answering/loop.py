@@ -849,8 +849,9 @@ class Answerer:
                 continue
             outcome.error = None
             # Any table of the library may be named (joins included); each one's cells are cited.
-            read = cite.cells_read(self.library, self.sql_runner, result.sql, self.library.tables())
-            named = cite.tables_named(result.sql, self.library.tables())
+            stored = self.library.tables()
+            read = cite.cells_read(self.library, self.sql_runner, result.sql, stored)
+            named = cite.tables_named(result.sql, stored)
             outcome.table = named[0] if named else (tables[0] if tables else None)
             if outcome.table is not None:
                 outcome.cells = next((cells for info, cells in read if info.id == outcome.table.id), [])
