@@ -157,7 +157,7 @@ def plan_for(question: str) -> Plan | None:
     unique = tuple({q.name: q for q in quantities}.values())
     if not unique:
         return None
-    return Plan(measure, expression, unique, formula.is_percent(tree), _decimals(text), source, subject)
+    return Plan(measure, expression, unique, formula.is_percent(tree), decimals_asked(text), source, subject)
 
 
 def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, str]:
@@ -270,17 +270,13 @@ def asked_name(text: str) -> str:
     return " ".join(named.group("name").split()) if named else ""
 
 
-def decimals_asked(text: str) -> int | None:
-    """Decimal places a question asks for ("round to one decimal place"), or None."""
-    return _decimals(text)
-
-
 def years_asked(text: str) -> list[int]:
     """The fiscal years a question names, in order ("FY2019", "fiscal 2020", "2018")."""
     return list(dict.fromkeys(int(m.group(1)) for m in _YEAR_RE.finditer(text)))
 
 
-def _decimals(text: str) -> int | None:
+def decimals_asked(text: str) -> int | None:
+    """Decimal places a question asks for ("round to one decimal place"), or None."""
     match = _DECIMALS.search(text)
     if match is None:
         return None
