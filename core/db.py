@@ -7,6 +7,7 @@ SQLite) is used instead where that is so. Every thread opens its own connection 
 from __future__ import annotations
 
 import sqlite3 as _stdlib_sqlite3
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -53,9 +54,27 @@ def connect(path: Path | str, *, read_only: bool = False, timeout: float = 30.0)
     load_vec(conn)
     conn.execute("PRAGMA foreign_keys = ON")
     if not read_only:
-        conn.execute("PRAGMA journal_mode = WAL")
+        _use_write_ahead_log(conn, timeout)
         conn.execute("PRAGMA synchronous = NORMAL")
     return conn
+
+
+def _use_write_ahead_log(conn: Connection, timeout: float) -> None:
+    """Switch the file to WAL mode (once per file: the mode is stored in it). SQLite answers "database is
+    locked" at once, without waiting, when another process opens a new library at the same moment, so the
+    switch is retried until ``timeout`` runs out."""
+    deadline = time.monotonic() + timeout
+    delay = 0.01
+    while True:
+        try:
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
 
 def inserted_id(cursor: Cursor) -> int:

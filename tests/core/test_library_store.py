@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,23 @@ def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
     Library(path).close()
     Library(path).close()
     assert connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def _open_and_close(path: str) -> str:
+    try:
+        Library(Path(path)).close()
+    except LibraryError as exc:
+        return str(exc)
+    return "opened"
+
+
+def test_processes_opening_a_new_library_at_once_all_open_it(tmp_path: Path) -> None:
+    """Several `folio ingest` processes started together on a new library: SQLite refuses the switch to WAL
+    at once ("database is locked") when two processes make it together; every one must still open it."""
+    paths = [str(tmp_path / f"library-{i}" / "library.sqlite3") for i in range(40) for _ in range(4)]
+    with ProcessPoolExecutor(4) as pool:
+        outcomes = list(pool.map(_open_and_close, paths))
+    assert [o for o in outcomes if o != "opened"] == []
 
 
 def test_newer_library_is_refused(tmp_path: Path) -> None:
