@@ -76,8 +76,6 @@ MAX_TABLES = 2
 MAX_TEXTS = 3
 MODES = ("tablerag", "naive")
 SQL_STYLES = ("auto", "structured", "free")
-_ARITHMETIC = frozenset({"difference", "percent_change", "sum", "average", "ratio", "percentage", "count", "top_row",
-                         "bottom_row"})
 EMPTY_LIBRARY = "Add a PDF first: the library is empty, so there is nothing to answer from."
 REFUSAL = "The library does not seem to hold the answer to this question, so I give no figure."
 CLOSEST_TEXTS = 2
@@ -499,7 +497,7 @@ class Answerer:
         names ("... shown in the cash flow statement"), with no step taken yet: SQL must come first."""
         asked = self._asked(run)
         return (not run.steps and bool(run.context.tables) and not asked.explains
-                and (asked.hint in _ARITHMETIC or bool(asked.statements)))
+                and (asked.hint in ops.COMPUTING or bool(asked.statements)))
 
     def _decompose(self, run: _Run) -> tuple[str, str]:
         must_ask = self._needs_table_arithmetic(run)
@@ -698,7 +696,7 @@ class Answerer:
         view = self._pick_table(run, ranked, subquery)
         names = run.names or cite.SourceNames(self.library)
         if ops.asks_for_explanation(subquery) or (self._asked(run).explains
-                                                  and ops.operation_hint(subquery) not in _ARITHMETIC):
+                                                  and ops.operation_hint(subquery) not in ops.COMPUTING):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
         elif run.answer_type is not None and run.answer_type.kind == answer_types.TEXT:  # answer types (issue 13)
             outcome = SqlOutcome(error=f"The question asks for words from the text, not a figure "
@@ -781,7 +779,7 @@ class Answerer:
         hint = ops.operation_hint(subquery, [r.label for r in rows])
         task = render(
             "operation", subquery=subquery, table=view.name,
-            operations="; ".join(f"{k}: {v}" for k, v in ops.OPERATIONS.items()),
+            operations="; ".join(f"{k}: {v.meaning}" for k, v in ops.OPERATIONS.items()),
             hint=f"Hint: the sub-question looks like a {hint.replace('_', ' ')}." if hint else "",
         )
         # "Which department grew most?" is a ranking beyond doubt; a small model still reaches for a

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,24 +24,6 @@ from core.report_values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency
 from core.retrieval import STOPWORDS
 from core.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from models.types import ColumnSchema
-
-OPERATIONS: dict[str, str] = {
-    "lookup": "the cells' values",
-    "difference": "first minus second (change, increase)",
-    "percent_change": "(first - second) / second * 100",
-    "sum": "total of the cells",
-    "average": "mean of the cells",
-    "ratio": "first / second",
-    "percentage": "first as % of second",
-    "product": "cells multiplied",
-    "max": "largest cell",
-    "min": "smallest cell",
-    "top_row": "which row is highest: name one column (its largest value), or two columns (the row that grew most, first minus second)",
-    "bottom_row": "which row is lowest: one column (its smallest value), or two columns (the row that grew least)",
-    "count": "number of cells",
-    "none": "the table cannot answer; use the text",
-}
-"""Operation names the model may choose, with the meaning shown to it."""
 
 MAX_ROW_CHOICES = 14
 MAX_COLUMN_CHOICES = 10
@@ -426,8 +408,6 @@ class InvalidChoice(ValueError):
     """The model's choice names no cells, unknown ones, or too few for the operation."""
 
 
-_NEEDS_TWO = frozenset({"difference", "percent_change", "ratio", "percentage"})
-RANKINGS = frozenset({"top_row", "bottom_row"})
 _TOTAL_LABEL = re.compile(r"^\s*(grand\s+|sub-?\s*)?totals?\b|^\s*(all|overall)\b", re.IGNORECASE)
 
 
@@ -452,7 +432,7 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str) -> Operat
             cells.append(cell)
     if not cells:
         raise InvalidChoice("No cells were chosen.")
-    if operation in _NEEDS_TWO and len(cells) != 2:
+    if OPERATIONS[operation].operands == "two" and len(cells) != 2:
         raise InvalidChoice(f"{operation} needs exactly two cells, {len(cells)} were chosen.")
     if operation in RANKINGS:
         # A ranking reads whole columns: keep one cell per column, at most two (a change between them).
@@ -509,38 +489,38 @@ def _newer_first(cells: list[CellChoice], question: str) -> list[CellChoice]:
 
 
 def compile_sql(view: TableView, choice: OperationChoice) -> str:
-    """One SQLite statement computing the operation from the chosen cells.
+    """One SQLite statement computing the operation from the chosen cells (the operation's own ``sql``)."""
+    sql = OPERATIONS[choice.operation].sql
+    if sql is None:
+        raise InvalidChoice(f"{choice.operation} is not computed by SQL.")
+    return sql(view, choice)
 
-    Each cell is a scalar subquery by ``_row`` so the statement itself says which cells it read.
-    """
-    table = quote_identifier(view.name)
-    if choice.operation in RANKINGS:
-        return _ranking_sql(view, choice)
-    if choice.operation == "lookup" or choice.operation == "count":
-        label = [quote_identifier(view.label_column.name)] if view.label_column else []
-        columns = list(dict.fromkeys(c.column for c in choice.cells))
-        rows = sorted({c.row for c in choice.cells})
-        if choice.operation == "count":
-            return f"SELECT COUNT(*) AS count FROM {table} WHERE _row IN ({', '.join(map(str, rows))})"
-        selected = ", ".join(["_row", *label] + [quote_identifier(c) for c in columns])
-        return f"SELECT {selected} FROM {table} WHERE _row IN ({', '.join(map(str, rows))}) ORDER BY _row"
-    names = [f"v{i + 1}" for i in range(len(choice.cells))]
-    values = ", ".join(
-        f"(SELECT {quote_identifier(c.column)} FROM {table} WHERE _row = {c.row}) AS {n}"
-        for c, n in zip(choice.cells, names)
-    )
-    expression = {
-        "difference": "v1 - v2",
-        "percent_change": "(v1 - v2) * 100.0 / v2",
-        "sum": " + ".join(names),
-        "average": "(" + " + ".join(names) + f") / {float(len(names))}",
-        "ratio": "v1 * 1.0 / v2",
-        "percentage": "v1 * 100.0 / v2",
-        "product": " * ".join(names),
-        "max": f"MAX({', '.join(names)})" if len(names) > 1 else "v1",
-        "min": f"MIN({', '.join(names)})" if len(names) > 1 else "v1",
-    }[choice.operation]
-    return f"WITH v AS (SELECT {values}) SELECT {expression} AS {choice.operation} FROM v"
+
+def _cells_sql(view: TableView, choice: OperationChoice) -> str:
+    """The chosen cells themselves, with their row labels, by ``_row`` (a lookup)."""
+    label = [quote_identifier(view.label_column.name)] if view.label_column else []
+    columns = list(dict.fromkeys(c.column for c in choice.cells))
+    rows = sorted({c.row for c in choice.cells})
+    selected = ", ".join(["_row", *label] + [quote_identifier(c) for c in columns])
+    return (f"SELECT {selected} FROM {quote_identifier(view.name)} WHERE _row IN ({', '.join(map(str, rows))}) "
+            f"ORDER BY _row")
+
+
+def _count_sql(view: TableView, choice: OperationChoice) -> str:
+    rows = sorted({c.row for c in choice.cells})
+    return f"SELECT COUNT(*) AS count FROM {quote_identifier(view.name)} WHERE _row IN ({', '.join(map(str, rows))})"
+
+
+def _over_cells(expression: Callable[[list[str]], str]) -> Callable[[TableView, OperationChoice], str]:
+    """SQL for an arithmetic operation: each chosen cell a scalar subquery by ``_row`` named v1, v2, ... (so
+    the statement itself says which cells it read), and ``expression`` over those names."""
+    def sql(view: TableView, choice: OperationChoice) -> str:
+        table = quote_identifier(view.name)
+        names = [f"v{i + 1}" for i in range(len(choice.cells))]
+        values = ", ".join(f"(SELECT {quote_identifier(c.column)} FROM {table} WHERE _row = {c.row}) AS {n}"
+                           for c, n in zip(choice.cells, names))
+        return f"WITH v AS (SELECT {values}) SELECT {expression(names)} AS {choice.operation} FROM v"
+    return sql
 
 
 def ranked_rows(view: TableView) -> list[int]:
@@ -610,11 +590,11 @@ def cells_used(choice: OperationChoice, rows: Sequence[Sequence[Any]]) -> list[t
 
 
 def result_scale(view: TableView, choice: OperationChoice) -> str:
-    """The scale a result is stated in: percents for percent operations, none for ratios and counts."""
-    if choice.operation in ("percent_change", "percentage"):
-        return "%"
-    if choice.operation in ("ratio", "count"):
-        return ""
+    """The scale a result is stated in: the operation's own ("%" for percents, none for ratios and counts),
+    else the chosen cells' common scale."""
+    scale = OPERATIONS[choice.operation].scale
+    if scale != "cells":
+        return scale
     scales = {view.cell_scale(c.row, c.column) for c in choice.cells}
     return scales.pop() if len(scales) == 1 else ""
 
@@ -785,44 +765,63 @@ def _words(view: TableView, choice: OperationChoice, columns: Sequence[str], row
     if not is_number(raw):
         return ""
     result = float(raw)
-    scale = result_scale(view, choice)
-    values = [_operand(view, c) for c in cells]
-    names = _names(view, cells)
-    operands = [f"{n} ({_bare(view, c, v)})" for n, c, v in zip(names, cells, values)]
-    if operation == "difference":
-        return _difference_words(view, cells, values, names, result, scale)
-    if operation == "percent_change":
-        if len({c.row for c in cells}) == 1 and len(cells) == 2:
-            verb = "rose" if result > 0 else "fell" if result < 0 else "was unchanged,"
-            change = f" {format_number(abs(result))}%" if result else ""
-            return (f"{cells[0].label} {verb}{change} from {amount(view, values[1], view.cell_scale(cells[1].row, cells[1].column))}"
-                    f" ({names[1]}) to {amount(view, values[0], view.cell_scale(cells[0].row, cells[0].column))} ({names[0]})")
-        direction = "higher" if result >= 0 else "lower"
-        return f"{operands[0]} is {format_number(abs(result))}% {direction} than {operands[1]}"
-    restated = in_scale(view, result, scale, wanted)
-    if operation == "sum":
-        return f"{_listing(operands)} add up to {amount(view, result, scale)}{restated}"
-    if operation == "average":
-        return f"The average of {_listing(operands)} is {amount(view, result, scale)}{restated}"
-    if operation == "ratio":
-        return f"The ratio of {operands[0]} to {operands[1]} is {format_number(result)}"
-    if operation == "percentage":
-        return f"{operands[0]} is {format_number(result)}% of {operands[1]}"
-    if operation == "product":
-        return " \u00d7 ".join(operands) + f" = {format_number(result)}"
-    if operation in ("max", "min"):
-        winner = next((n for n, v in zip(names, values) if is_number(v) and abs(float(v) - result) < 1e-9),
-                      names[0])
-        word = "largest" if operation == "max" else "smallest"
-        return (f"{winner} is the {word}, at {amount(view, result, scale)}" if len(cells) > 1
-                else f"{names[0]}: {amount(view, result, scale)}")
-    if operation == "count":
-        return f"{format_number(result)} of {_listing(names)} have a value"
-    return amount(view, result, scale) + restated
+    words_of = OPERATIONS[operation].words
+    told = Operands(view, tuple(cells), tuple(_operand(view, c) for c in cells), tuple(_names(view, cells)), result,
+                    result_scale(view, choice), wanted)
+    return words_of(told) if words_of is not None else amount(view, result, told.scale) + told.restated
 
 
-def _difference_words(view: TableView, cells: Sequence[CellChoice], values: Sequence[Any], names: Sequence[str],
-                      result: float, scale: str) -> str:
+@dataclass(frozen=True)
+class Operands:
+    """What an operation's sentence is made of: the cells chosen, their figures and names, the result."""
+
+    view: TableView
+    cells: tuple[CellChoice, ...]
+    values: tuple[Any, ...]
+    names: tuple[str, ...]
+    result: float
+    scale: str
+    wanted: str = ""
+    """The scale the question asked for; a result in another scale is restated in it."""
+
+    @property
+    def shown(self) -> list[str]:
+        """Each operand as "name (figure)"."""
+        return [f"{n} ({_bare(self.view, c, v)})" for n, c, v in zip(self.names, self.cells, self.values)]
+
+    @property
+    def total(self) -> str:
+        """The result with its scale and currency, restated in the scale asked for where that differs."""
+        return amount(self.view, self.result, self.scale) + self.restated
+
+    @property
+    def restated(self) -> str:
+        return in_scale(self.view, self.result, self.scale, self.wanted)
+
+
+def _percent_change_words(o: Operands) -> str:
+    view, cells, values, names, result = o.view, o.cells, o.values, o.names, o.result
+    if len({c.row for c in cells}) == 1 and len(cells) == 2:
+        verb = "rose" if result > 0 else "fell" if result < 0 else "was unchanged,"
+        change = f" {format_number(abs(result))}%" if result else ""
+        return (f"{cells[0].label} {verb}{change} from {amount(view, values[1], view.cell_scale(cells[1].row, cells[1].column))}"
+                f" ({names[1]}) to {amount(view, values[0], view.cell_scale(cells[0].row, cells[0].column))} ({names[0]})")
+    direction = "higher" if result >= 0 else "lower"
+    return f"{o.shown[0]} is {format_number(abs(result))}% {direction} than {o.shown[1]}"
+
+
+def _extreme_words(word: str) -> Callable[[Operands], str]:
+    def words_of(o: Operands) -> str:
+        if len(o.cells) == 1:
+            return f"{o.names[0]}: {amount(o.view, o.result, o.scale)}"
+        winner = next((n for n, v in zip(o.names, o.values) if is_number(v) and abs(float(v) - o.result) < 1e-9),
+                      o.names[0])
+        return f"{winner} is the {word}, at {amount(o.view, o.result, o.scale)}"
+    return words_of
+
+
+def _difference_words(o: Operands) -> str:
+    view, cells, values, names, result, scale = o.view, o.cells, o.values, o.names, o.result, o.scale
     if len(cells) != 2:
         return amount(view, result, scale)
     (first, second), (a, b) = cells, values
@@ -870,3 +869,62 @@ def _ranking_words(view: TableView, choice: OperationChoice, rows: Sequence[Sequ
         how = "amount"
     return (f"{label} grew {most} {span}: {change}, from {amount(view, start, scale)} to "
             f"{amount(view, end, scale)} (ranked by {how}; {compared})")
+
+
+# -- the operations, one record each -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Operation:
+    """Everything about one operation the model may choose, in one place."""
+
+    name: str
+    meaning: str
+    """What the model is told it does."""
+    operands: str
+    """"cells": one or more cells; "two": exactly two (first, second); "columns": one or two whole columns,
+    every body row compared (a ranking)."""
+    sql: Callable[[TableView, OperationChoice], str] | None
+    """The one SQLite statement computing it from the chosen cells (None: "none", nothing to compute)."""
+    scale: str
+    """The result's scale: "cells" (the chosen cells' own), "%" or "" (a plain number)."""
+    words: Callable[[Operands], str] | None = None
+    """The result as a sentence from its operands (lookups and rankings have their own, reading rows)."""
+    computes: bool = False
+    """Arithmetic over a table: when the question asks for it, SQL runs before any answer from the text."""
+
+
+OPERATIONS: dict[str, Operation] = {op.name: op for op in (
+    Operation("lookup", "the cells' values", "cells", _cells_sql, "cells"),
+    Operation("difference", "first minus second (change, increase)", "two", _over_cells(lambda v: "v1 - v2"), "cells",
+              _difference_words, computes=True),
+    Operation("percent_change", "(first - second) / second * 100", "two",
+              _over_cells(lambda v: "(v1 - v2) * 100.0 / v2"), "%", _percent_change_words, computes=True),
+    Operation("sum", "total of the cells", "cells", _over_cells(" + ".join), "cells",
+              lambda o: f"{_listing(o.shown)} add up to {o.total}", computes=True),
+    Operation("average", "mean of the cells", "cells",
+              _over_cells(lambda v: "(" + " + ".join(v) + f") / {float(len(v))}"), "cells",
+              lambda o: f"The average of {_listing(o.shown)} is {o.total}", computes=True),
+    Operation("ratio", "first / second", "two", _over_cells(lambda v: "v1 * 1.0 / v2"), "",
+              lambda o: f"The ratio of {o.shown[0]} to {o.shown[1]} is {format_number(o.result)}", computes=True),
+    Operation("percentage", "first as % of second", "two", _over_cells(lambda v: "v1 * 100.0 / v2"), "%",
+              lambda o: f"{o.shown[0]} is {format_number(o.result)}% of {o.shown[1]}", computes=True),
+    Operation("product", "cells multiplied", "cells", _over_cells(" * ".join), "",
+              lambda o: " \u00d7 ".join(o.shown) + f" = {format_number(o.result)}"),
+    Operation("max", "largest cell", "cells", _over_cells(lambda v: f"MAX({', '.join(v)})" if len(v) > 1 else "v1"),
+              "cells", _extreme_words("largest")),
+    Operation("min", "smallest cell", "cells", _over_cells(lambda v: f"MIN({', '.join(v)})" if len(v) > 1 else "v1"),
+              "cells", _extreme_words("smallest")),
+    Operation("top_row", "which row is highest: name one column (its largest value), or two columns (the row that "
+              "grew most, first minus second)", "columns", _ranking_sql, "cells", computes=True),
+    Operation("bottom_row", "which row is lowest: one column (its smallest value), or two columns (the row that grew "
+              "least)", "columns", _ranking_sql, "cells", computes=True),
+    Operation("count", "number of cells", "cells", _count_sql, "",
+              lambda o: f"{format_number(o.result)} of {_listing(o.names)} have a value", computes=True),
+    Operation("none", "the table cannot answer; use the text", "cells", None, ""),
+)}
+"""The operations the model may choose, in the order shown to it."""
+
+RANKINGS = frozenset(name for name, op in OPERATIONS.items() if op.operands == "columns")
+COMPUTING = frozenset(name for name, op in OPERATIONS.items() if op.computes)
+"""Operations whose hint in a question makes SQL come first (``Answerer``: a table step before any text answer)."""

@@ -91,6 +91,27 @@ def test_compiled_sql_computes_over_the_table(report: ReportFixture, operation: 
     assert ops.describe_result(view, choice, result.columns, result.rows) == text
 
 
+def test_every_operation_in_the_registry_runs_and_is_worded(report: ReportFixture) -> None:  # noqa: F811
+    """One record per operation is all it takes: each one the model may choose compiles to SQL that runs over
+    the real table and gives a sentence naming what it read; "none" computes nothing."""
+    cells = {"two": [("Schools", "y2019"), ("Schools", "y2018")], "cells": [("Roads", "y2019"), ("Parks", "y2019")],
+             "columns": [("Roads", "y2019"), ("Roads", "y2018")]}
+    for name, operation in ops.OPERATIONS.items():
+        if name == "none":
+            view, choice = choose(report, name, [], "q")
+            with pytest.raises(ops.InvalidChoice):
+                ops.compile_sql(view, choice)
+            continue
+        view, choice = choose(report, name, cells[operation.operands], "question")
+        result = report.runner.run(ops.compile_sql(view, choice))
+        sentence = ops.describe_in_words(view, choice, result.columns, result.rows)
+        assert result.rows and sentence, name
+        assert ("Schools" in sentence or "Roads" in sentence or "Parks" in sentence
+                or "2019" in sentence), (name, sentence)
+    assert ops.COMPUTING == {"difference", "percent_change", "sum", "average", "ratio", "percentage", "count",
+                             "top_row", "bottom_row"}
+
+
 def test_lookup_returns_the_cells_with_scale(report: ReportFixture) -> None:  # noqa: F811
     info = report.library.table(TABLE_NAME)
     assert info is not None
