@@ -80,15 +80,18 @@ def answer_from_json(text: str) -> Answer:
             subquery=s["subquery"], chunk_ids=tuple(s.get("retrieved_chunk_ids", [])), sql=s.get("sql"),
             sql_columns=tuple(s.get("sql_columns", [])), sql_result=tuple(tuple(r) for r in s.get("sql_result", [])),
             sql_error=s.get("sql_error"), intermediate_answer=s.get("intermediate_answer", ""),
-            conflict=s.get("conflict", "") or "",
+            conflict=s.get("conflict", "") or "", answer_type=s.get("answer_type", "") or "",
+            failures=tuple(s.get("failures", [])),
         )
         for s in data.get("steps", [])
     )
     usage = Usage(int(data.get("llm_calls", 0)), int(data.get("prompt_tokens", 0)),
-                  int(data.get("completion_tokens", 0)), float(data.get("seconds", 0.0)))
+                  int(data.get("completion_tokens", 0)), float(data.get("seconds", 0.0)),
+                  reused_tokens=int(data.get("reused_tokens", 0)))
     return Answer(question=data["question"], text=data["answer"], citations=tuple(citations), steps=steps,
                   usage=usage, mode=data.get("mode", "tablerag"), model=data.get("model", ""),
-                  status=data.get("status", "unchecked"), value=data.get("value", ""))
+                  status=data.get("status", "unchecked"), value=data.get("value", ""),
+                  answer_type=data.get("answer_type", "") or "", parts=tuple(data.get("parts", [])))
 
 
 def title_from_question(question: str) -> str:

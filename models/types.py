@@ -285,11 +285,15 @@ class Step:
     """Set when the SQL result and the retrieved text disagree: what the text says instead."""
     answer_type: str = ""
     """The kind of answer the question wants (``core.answering.answer_types``), decided once per question."""
+    failures: tuple[str, ...] = ()
+    """What failed on the way to this step, in order, each with its error: a model reply outside the lists
+    (repaired or given up), a statement SQLite refused, a model call that gave no usable JSON."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "subquery": self.subquery,
             "answer_type": self.answer_type,
+            "failures": list(self.failures),
             "retrieved_chunk_ids": list(self.chunk_ids),
             "sql": self.sql,
             "sql_columns": list(self.sql_columns),

@@ -69,6 +69,8 @@ def steps_html(steps: Sequence[Step]) -> str:
         if step.sql:
             part.append(f"<p style='margin-left:12px; font-family:monospace; white-space:pre-wrap'>"
                         f"{html.escape(step.sql)}</p>")
+        for failure in step.failures:
+            part.append(f"<p style='margin-left:12px; color:#8a5a00'>Tried and failed: {html.escape(failure)}</p>")
         if step.sql_error:
             part.append(f"<p style='margin-left:12px'>SQL error: {html.escape(step.sql_error)}</p>")
         if step.sql_columns:

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from core.answering import (
     answer_types,
@@ -68,6 +68,8 @@ from core.sql_runner import SqlResult, SqlRunner
 from models.errors import ModelOutputError
 from models.protocols import ChatModel, capabilities_of
 from models.types import Answer, ChatMessage, Chunk, Citation, ProgressEvent, Step, Usage
+
+_T = TypeVar("_T")
 
 MAX_ITERATIONS = 5
 MAX_REPAIRS = 2
@@ -155,6 +157,13 @@ class _Run:
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
     answer_type: answer_types.AnswerType | None = None  # answer types (issue 13)
+    failures: list[str] = field(default_factory=list)
+    """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+
+    def take_failures(self) -> tuple[str, ...]:
+        """The failures to record on the step being made (and none left for the next one)."""
+        taken, self.failures = tuple(self.failures), []
+        return taken
 
 
 @dataclass(frozen=True)
@@ -221,7 +230,7 @@ class Answerer:
         else:
             # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
             # titles are composed from the table, and then the loop below has nothing left to do.
-            ask_type = (lambda task, schema: self._call(run, task, schema, max_tokens=16)) \
+            ask_type = self._model_for(run, "Answer type", 16) \
                 if self._is_relevant(question, retrieved) else None  # no model call where the library holds no answer
             run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables], ask_type)
             composed = self._compose_to_type(run, retrieved)
@@ -272,6 +281,8 @@ class Answerer:
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
         kind = run.answer_type.kind if run.answer_type else ""
+        if run.failures and run.steps:  # a call after the last step failed (the final planning): shown on it
+            run.steps[-1] = dataclasses.replace(run.steps[-1], failures=run.steps[-1].failures + run.take_failures())
         steps = tuple(dataclasses.replace(s, answer_type=kind) for s in (*run.tried, *run.steps))  # issue 13
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
@@ -492,6 +503,47 @@ class Answerer:
                                       reused_tokens=reply.usage.reused_tokens)
         return parse_json_object(reply.text)
 
+    def _model_for(self, run: _Run, what: str, max_tokens: int) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+        """A model call for a module that handles a failed reply itself (answer types, composition); the
+        failure is still recorded on the next step."""
+        def call(task: str, schema: dict[str, Any]) -> dict[str, Any]:
+            try:
+                return self._call(run, task, schema, max_tokens=max_tokens)
+            except (ModelOutputError, ValueError) as exc:
+                run.failures.append(f"{what}: {exc}")
+                raise
+        return call
+
+    def _ask_model(self, run: _Run, what: str, task: str, schema: dict[str, Any], max_tokens: int) -> dict[str, Any] | None:
+        """One model call whose failure (no JSON, a reply outside the schema) is recorded on the next step
+        as ``what: error``; None when it failed and the caller goes on without it."""
+        try:
+            return self._call(run, task, schema, max_tokens=max_tokens)
+        except (ModelOutputError, ValueError) as exc:
+            run.failures.append(f"{what}: {exc}")
+            return None
+
+    def _with_repairs(self, run: _Run, what: str, task: str, schema: dict[str, Any], max_tokens: int,
+                      attempt: Callable[[dict[str, Any]], _T],
+                      repair: Callable[[dict[str, Any] | None, Exception], str]) -> tuple[_T | None, str]:
+        """The one repair loop every step shares: ask the model, try its reply with ``attempt``; a reply that
+        fails (no JSON, a choice outside the lists, a formula outside the grammar, SQL that errs or finds
+        nothing) goes back with ``repair``'s message naming the error, at most ``MAX_REPAIRS`` times. Each
+        failure is recorded (``run.failures``, shown on the step). Returns what ``attempt`` gave, or None and
+        the last error."""
+        repairs: list[str] = []
+        error = ""
+        for _attempt in range(1 + MAX_REPAIRS):
+            data: dict[str, Any] | None = None
+            try:
+                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens)
+                return attempt(data), ""
+            except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
+                error = str(exc)
+                run.failures.append(f"{what}: {error}")
+                repairs.append(repair(data, exc))
+        return None, error
+
     def _needs_table_arithmetic(self, run: _Run) -> bool:
         """Arithmetic over a table (by the question's wording), or a figure from a statement the question
         names ("... shown in the cash flow statement"), with no step taken yet: SQL must come first."""
@@ -507,9 +559,8 @@ class Answerer:
             "properties": {"action": {"type": "string", "enum": actions}, "text": {"type": "string"}},
             "required": ["action", "text"],
         }
-        try:
-            data = self._call(run, render("decompose"), schema, max_tokens=80)
-        except (ModelOutputError, ValueError):
+        data = self._ask_model(run, "Planning", render("decompose"), schema, 80)
+        if data is None:
             return "ask", run.question
         action = str(data.get("action", "ask"))
         text = " ".join(str(data.get("text", "")).split())
@@ -537,7 +588,7 @@ class Answerer:
             done = computation.compute(plan, views, run.question, self.sql_runner,
                                        choose=lambda options: self._choose_rows(run, plan, options))
         except (LookupError, formula.FormulaError, UserError) as exc:
-            run.tried.append(Step(subquery=subquery, sql_error=str(exc)))
+            run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))
             return False
         self._record_computation(run, done, retrieved, subquery, on_step)
         return True
@@ -554,7 +605,7 @@ class Answerer:
                                                    names, cell_names))
         step = Step(subquery=subquery, chunk_ids=tuple(c.id for c in retrieved), sql=done.sql,
                     sql_columns=done.result.columns, sql_result=done.result.rows,
-                    intermediate_answer=f"{done.shown} (used: {done.read})")
+                    intermediate_answer=f"{done.shown} (used: {done.read})", failures=run.take_failures())
         run.steps.append(step)
         run.findings.append(_Finding(done.sentence + ".", done.shown, "unchecked", True))
         if on_step is not None:
@@ -603,31 +654,29 @@ class Answerer:
         hint = run.tried[-1].sql_error if run.tried else ""
         task = render("formula", question=question, hint=f"(Earlier: {hint})" if hint else "") + \
             "\nCells:\n" + "\n".join(keys)
-        repairs: list[str] = []
-        for _attempt in range(1 + MAX_REPAIRS):
-            data: dict[str, Any] = {}
-            try:
-                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=220)
-                picks = {str(v.get("name")): options[str(v.get("cell"))] for v in data.get("values", [])
-                         if isinstance(v, dict) and str(v.get("cell")) in options}
-                if not picks:
-                    raise formula.FormulaError("No value was chosen from the list.")
-                common = binding.common_scale([c for c, _ in picks.values()])
-                cells = {name: binding.cell_of(name, candidate, column, common)
-                         for name, (candidate, column) in picks.items()}
-                tree = formula.parse(str(data.get("formula", "")), list(cells))
-                composed = dataclasses.replace(plan, formula=str(data.get("formula", "")),
-                                               percent=formula.is_percent(tree),
-                                               measure=metrics.asked_name(question) or "The result")
-                done = computation.evaluate(composed, cells, views, question, self.sql_runner)
-            except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError is a ValueError
-                run.tried.append(Step(subquery=f"Formula: {data.get('formula', '')}", sql_error=str(exc)))
-                repairs.append(render("formula_repair", formula=json.dumps(data.get("formula", "")),
-                                      values=json.dumps(data.get("values", [])), error=str(exc)))
-                continue
-            self._record_computation(run, done, retrieved, f"Formula: {composed.formula}", on_step)
-            return True
-        return False
+
+        def attempt(data: dict[str, Any]) -> computation.Computation:
+            picks = {str(v.get("name")): options[str(v.get("cell"))] for v in data.get("values", [])
+                     if isinstance(v, dict) and str(v.get("cell")) in options}
+            if not picks:
+                raise formula.FormulaError("No value was chosen from the list.")
+            common = binding.common_scale([c for c, _ in picks.values()])
+            cells = {name: binding.cell_of(name, candidate, column, common) for name, (candidate, column) in picks.items()}
+            tree = formula.parse(str(data.get("formula", "")), list(cells))
+            composed = dataclasses.replace(plan, formula=str(data.get("formula", "")), percent=formula.is_percent(tree),
+                                           measure=metrics.asked_name(question) or "The result")
+            return computation.evaluate(composed, cells, views, question, self.sql_runner)
+
+        done, error = self._with_repairs(
+            run, "Formula", task, schema, 220, attempt,
+            lambda data, exc: render("formula_repair", formula=json.dumps((data or {}).get("formula", "")),
+                                     values=json.dumps((data or {}).get("values", [])), error=str(exc)))
+        if done is None:
+            run.tried.append(Step(subquery="Formula composed from the connected tables' cells", sql_error=error,
+                                  failures=run.take_failures()))
+            return False
+        self._record_computation(run, done, retrieved, f"Formula: {done.plan.formula}", on_step)
+        return True
 
     def _choose_rows(self, run: _Run, plan: metrics.Plan, options: dict[str, list[str]]) -> dict[str, str]:
         """The model's pick among close candidate rows for each value, constrained to the candidates."""
@@ -637,9 +686,8 @@ class Answerer:
         listing = "\n".join(f"{k} = {w}: " + " | ".join(options[w]) for k, w in keys.items())
         task = render("choose_rows", quantities=", ".join(dict.fromkeys(q.words for q in plan.quantities))) \
             + "\n" + listing
-        try:
-            data = self._call(run, task, schema, max_tokens=40 * len(keys))
-        except (ModelOutputError, ValueError):
+        data = self._ask_model(run, "Row choice", task, schema, 40 * len(keys))
+        if data is None:
             return {}
         return {w: str(data[k]) for k, w in keys.items() if k in data}
 
@@ -653,14 +701,14 @@ class Answerer:
             return None
         try:
             composed = compose.compose(run.context.tables, run.question, kind, self.sql_runner.run,
-                                       lambda task, schema: self._call(run, task, schema, max_tokens=120))
+                                       self._model_for(run, "Composing the answer", 120))
         except (UserError, ValueError):  # the statement failed: the loop answers as it would without a type
             return None
         if composed is None:
             return None
         step, citations, sentence = compose.as_step(composed, run.question, [c.id for c in retrieved], self.library,
                                                     run.names or cite.SourceNames(self.library))
-        run.steps.append(step)
+        run.steps.append(dataclasses.replace(step, failures=run.take_failures()))
         run.findings.append(_Finding(sentence, composed.value, "unchecked", True))
         run.citations.extend(citations)
         return composed
@@ -721,7 +769,7 @@ class Answerer:
         step = Step(
             subquery=subquery, chunk_ids=chunk_ids, sql=outcome.sql,
             sql_columns=result.columns if result else (), sql_result=result.rows if result else (),
-            sql_error=outcome.error, intermediate_answer=answer, conflict=conflict,
+            sql_error=outcome.error, intermediate_answer=answer, conflict=conflict, failures=run.take_failures(),
         )
         found: list[Citation] = []
         sql_cited: Citation | None = None
@@ -788,35 +836,30 @@ class Answerer:
         allowed = [hint, "none"] if hint in ops.RANKINGS or (hint == "difference" and ops.asks_difference(subquery)) \
             else None
         schema = ops.operation_schema(view, rows, columns, allowed)
-        repairs: list[str] = []
-        outcome = SqlOutcome(view.info)
-        for _attempt in range(1 + MAX_REPAIRS):
-            raw: dict[str, Any] | str = ""
-            try:
-                raw = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=160)
-                choice = ops.parse_choice(view, raw, subquery)
-                if choice.operation == "none":
-                    return SqlOutcome(view.info, error="The model found no cells in the table for this.")
-                sql = ops.compile_sql(view, choice)
-                outcome.sql = sql
-                result = self.sql_runner.run(sql)
-                if ops.sql_is_empty(result.rows) and (total := ops.filled_total_choice(view, choice, subquery)):
-                    # The column chosen is blank for a row and the question names none: use the rows'
-                    # totals (the sentence names the column, so the substitution is visible).
-                    choice, sql = total, ops.compile_sql(view, total)
-                    outcome.sql = sql
-                    result = self.sql_runner.run(sql)
-                outcome.result = result
-                answer = ops.describe_result(view, choice, result.columns, result.rows)
-                if ops.sql_is_empty(result.rows) or not answer:
-                    raise ops.InvalidChoice(f"the chosen cells are empty (no number there).{ops.filled_hint(view, choice)}")
-            except (ModelOutputError, ValueError, UserError) as exc:
-                outcome.error = str(exc)
-                repairs.append(render("operation_repair", choice=json.dumps(raw) if raw else "(no valid JSON)",
-                                      error=str(exc)))
-                continue
-            outcome.error = None
-            return self._computed(run, outcome, view, choice, result, answer)
+        tried = SqlOutcome(view.info)  # the last statement tried, kept when every attempt fails
+
+        def attempt(raw: dict[str, Any]) -> SqlOutcome:
+            choice = ops.parse_choice(view, raw, subquery)
+            if choice.operation == "none":
+                return SqlOutcome(view.info, error="The model found no cells in the table for this.")
+            tried.sql = ops.compile_sql(view, choice)
+            result = tried.result = self.sql_runner.run(tried.sql)
+            if ops.sql_is_empty(result.rows) and (total := ops.filled_total_choice(view, choice, subquery)):
+                # The column chosen is blank for a row and the question names none: use the rows'
+                # totals (the sentence names the column, so the substitution is visible).
+                choice, tried.sql = total, ops.compile_sql(view, total)
+                result = tried.result = self.sql_runner.run(tried.sql)
+            answer = ops.describe_result(view, choice, result.columns, result.rows)
+            if ops.sql_is_empty(result.rows) or not answer:
+                raise ops.InvalidChoice(f"the chosen cells are empty (no number there).{ops.filled_hint(view, choice)}")
+            return self._computed(run, SqlOutcome(view.info, sql=tried.sql, result=result), view, choice, result, answer)
+
+        outcome, error = self._with_repairs(
+            run, "Operation choice", task, schema, 160, attempt,
+            lambda raw, exc: render("operation_repair", choice=json.dumps(raw) if raw else "(no valid JSON)", error=str(exc)))
+        if outcome is None:
+            tried.error = error
+            return tried
         return outcome
 
     def _computed(self, run: _Run, outcome: SqlOutcome, view: ops.TableView, choice: ops.OperationChoice,
@@ -830,22 +873,14 @@ class Answerer:
     def _free_sql(self, run: _Run, subquery: str) -> SqlOutcome:
         tables = [v.info for v in run.context.tables]
         schema = {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]}
-        repairs: list[str] = []
-        outcome = SqlOutcome()
-        for _attempt in range(1 + MAX_REPAIRS):
-            try:
-                data = self._call(run, "\n\n".join([render("sql", subquery=subquery), *repairs]), schema, 200)
-                sql = str(data.get("sql", "")).strip()
-                outcome.sql = sql
-                result = self.sql_runner.run(sql)
-                outcome.result = result
-                if ops.sql_is_empty(result.rows):
-                    raise ValueError("The query returned no rows (or only NULLs).")
-            except (ModelOutputError, ValueError, UserError) as exc:
-                outcome.error = str(exc)
-                repairs.append(render("sql_repair", sql=outcome.sql or "(none)", error=str(exc)))
-                continue
-            outcome.error = None
+        tried = SqlOutcome()
+
+        def attempt(data: dict[str, Any]) -> SqlOutcome:
+            tried.sql = str(data.get("sql", "")).strip()
+            result = tried.result = self.sql_runner.run(tried.sql)
+            if ops.sql_is_empty(result.rows):
+                raise ValueError("The query returned no rows (or only NULLs).")
+            outcome = SqlOutcome(sql=tried.sql, result=result)
             # Any table of the library may be named (joins included); each one's cells are cited.
             stored = self.library.tables()
             read = cite.cells_read(self.library, self.sql_runner, result.sql, stored)
@@ -857,6 +892,13 @@ class Answerer:
             outcome.answer = self._describe_free_result(result, outcome.table)
             outcome.words = self._free_words(run, outcome)
             return outcome
+
+        outcome, error = self._with_repairs(
+            run, "SQL", render("sql", subquery=subquery), schema, 200, attempt,
+            lambda _data, exc: render("sql_repair", sql=tried.sql or "(none)", error=str(exc)))
+        if outcome is None:
+            tried.error = error
+            return tried
         return outcome
 
     def _free_words(self, run: _Run, outcome: SqlOutcome) -> str:
@@ -904,9 +946,8 @@ class Answerer:
             "required": ["source", "text_answer", "conflict"],
         }
         task = render("intermediate", subquery=subquery, sql=outcome.sql, result=outcome.answer)
-        try:
-            data = self._call(run, task, schema, max_tokens=80)
-        except (ModelOutputError, ValueError):
+        data = self._ask_model(run, "Check against the text", task, schema, 80)
+        if data is None:
             return outcome.answer, "", False, False
         text_answer = " ".join(str(data.get("text_answer", "")).split())
         conflict = bool(data.get("conflict")) and bool(text_answer) and text_answer != outcome.answer
@@ -929,8 +970,8 @@ class Answerer:
     def _text_answer(self, run: _Run, subquery: str, outcome: SqlOutcome) -> str:
         reason = f"SQL could not answer it ({outcome.error})." if outcome.error else "SQL could not answer it."
         schema = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
-        try:
-            data = self._call(run, render("text_answer", subquery=subquery, reason=reason), schema, max_tokens=96)
-        except (ModelOutputError, ValueError):
+        data = self._ask_model(run, "Answer from the text", render("text_answer", subquery=subquery, reason=reason),
+                               schema, 96)
+        if data is None:
             return ""
         return " ".join(str(data.get("answer", "")).split())

@@ -97,11 +97,25 @@ def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: Rep
     assert "SQL could not answer it" in chat.prompt(4)
     step = answer.steps[0]
     assert step.sql_error is not None and "Bridges" in step.sql_error
+    # Every failed attempt is on the step, not only the last one.
+    assert step.failures == ("Operation choice: There is no row labelled 'Bridges'.",) * 3
     # Neither SQL nor the text answered: a refusal naming the closest table and passages, no figure.
     assert answer.status == "refused" and answer.value == ""
     assert answer.text.startswith("The library does not seem to hold the answer")
     assert "The closest I found, in City Budget Report 2019: Table 1: Budget by department (p. 1); " in answer.text
     assert answer.citations and all(not c.sql for c in answer.citations)
+
+
+def test_a_model_reply_that_fails_is_shown_on_the_step_not_swallowed(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue({"operation": "difference", "cells": [{"row": "Roads", "column": "y2019"},
+                                                     {"row": "Roads", "column": "y2018"}]},
+               "I am not sure the text says anything about it.")  # the cross-check reply is not JSON
+    answer = make(report, chat).answer(DIFFERENCE_QUESTION)
+
+    assert answer.value == "10.5 million"  # the figure stands: SQL computed it
+    assert len(answer.steps[0].failures) == 1
+    assert answer.steps[0].failures[0].startswith("Check against the text: The model replied without JSON")
 
 
 def test_free_sql_error_is_fed_back_and_repaired(report: ReportFixture) -> None:  # noqa: F811

@@ -26,10 +26,13 @@ def _answer() -> Answer:
                      boxes=((50.0, 60.0, 500.0, 75.0), (50.0, 76.0, 300.0, 90.0))),
         ),
         steps=(Step("total budget 2024", (4, 5), "SELECT SUM(y2024) FROM budget_p2", ("total",), ((4321,),),
-                    None, "4,321", "the text says 4,300"),),
-        usage=Usage(3, 1200, 80, 12.5),
+                    None, "4,321", "the text says 4,300", answer_type="computed",
+                    failures=("Operation choice: There is no row labelled 'Bridges'.",)),),
+        usage=Usage(3, 1200, 80, 12.5, reused_tokens=900),
         mode="tablerag",
         model="scripted",
+        answer_type="computed",
+        parts=("4,321",),
     )
 
 

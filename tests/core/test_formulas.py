@@ -332,7 +332,9 @@ def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(re
     assert "not one of the values: a, b" in chat.prompt(1)
     expected = abs(figures.lines["capex"][year]) / figures.lines["total assets"][year]
     assert answer.value == f"{expected:.2f}", answer.text
-    assert answer.steps[0].sql_error and "not one of the values" in answer.steps[0].sql_error
+    # The failed formula is recorded on the step that computed the figure, with its error.
+    assert answer.steps[0].failures == ("Formula: The formula names 'c', which is not one of the values: a, b.",)
+    assert answer.steps[0].sql and not answer.steps[0].sql_error
     assert len({c.table for c in answer.citations if c.sql and c.cells}) == 2
 
 

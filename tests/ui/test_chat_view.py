@@ -31,11 +31,13 @@ def test_an_answer_without_markers_gets_them_at_the_end() -> None:
 def test_steps_show_sql_results_errors_and_conflicts() -> None:
     steps = [Step("total 2024", sql="SELECT SUM(y2024) FROM t", sql_columns=("total",), sql_result=((4000,),),
                   intermediate_answer="4000", conflict="the text says 3,900; SQL gave 4000"),
-             Step("libraries", sql="SELECT x FROM t", sql_error="no such column: x")]
+             Step("libraries", sql="SELECT x FROM t", sql_error="no such column: x",
+                  failures=("SQL: no such column: amount_2019",))]
     rendered = steps_html(steps)
     assert "Step 1." in rendered and "SELECT SUM(y2024) FROM t" in rendered and "<td>4000</td>" in rendered
     assert "Sources disagree:" in rendered and "3,900" in rendered
     assert "SQL error: no such column: x" in rendered
+    assert "Tried and failed: SQL: no such column: amount_2019" in rendered
 
 
 def test_a_card_streams_then_shows_the_answer(qtbot: Any) -> None:
