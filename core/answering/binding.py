@@ -80,6 +80,19 @@ def fit(quantity_words: str, label: str) -> float:
     return score
 
 
+def covers(quantity_words: str, label: str) -> bool:
+    """Every word of the quantity is in the label (or its report wording is): "other assets" is not "Other",
+    "interest income" is not "Interest cost". Required of a line the question names in its own words
+    (a shape plan), where no textbook definition vouches for the name."""
+    have = stems(_plain_label(label))
+    asked, names, _relevant = _wanted(quantity_words)
+    covered = asked & have
+    for named, report in names:
+        if have & report or named <= have:
+            covered |= named
+    return bool(asked) and asked <= covered
+
+
 @lru_cache(maxsize=256)
 def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...],
                                           frozenset[str]]:
@@ -140,9 +153,11 @@ Chooser = Callable[[dict[str, list[str]]], dict[str, str]]
 """Given quantity words -> option keys, returns quantity words -> the chosen key (may leave some out)."""
 
 
-def candidates(words: str, years: Sequence[int], views: Sequence[TableView], question: str) -> list[Candidate]:
+def candidates(words: str, years: Sequence[int], views: Sequence[TableView], question: str,
+               whole: bool = False) -> list[Candidate]:
     """Rows that may stand for ``words`` in every one of ``years``, best first. Without years, a cell is
-    named by its row label and column header together ("Housing budget": row Housing, column Budget)."""
+    named by its row label and column header together ("Housing budget": row Housing, column Budget).
+    ``whole``: only rows whose label holds every word of ``words`` (``covers``)."""
     named = statements_asked(question)
     home = home_statement(words)
     found: list[Candidate] = []
@@ -169,7 +184,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if not all(p < len(values) and is_number(values[p]) for p in positions):
                 continue
             score = fit(words, choice.label)
-            if score >= MIN_FIT:
+            if score >= MIN_FIT and (not whole or covers(words, choice.label)):
                 found.append(Candidate(view, choice.row, choice.label, score + bonus))
     # Where the document has primary statements that print the item, they are its source: a note or a
     # hedging table repeating a fragment of it ("in earnings") is not.
@@ -197,7 +212,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     ambiguous: dict[str, list[Candidate]] = {}
     for words, quantities in groups.items():
         years = sorted({q.year for q in quantities if q.year is not None})
-        found = candidates(words, years, views, question)
+        found = candidates(words, years, views, question, whole=plan.source == "shape")
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())

@@ -130,7 +130,7 @@ def _shown(plan: Plan, tree: ast.expr, cells: dict[str, formula.BoundCell], view
     """The result with its unit: a percent, an amount in the cells' scale and currency, or a bare ratio;
     and the amount restated in the scale the question asks for ("" when none)."""
     if plan.percent:
-        return f"{_rounded(value, plan.decimals if plan.decimals is not None else 1)}%", ""
+        return (f"{_rounded(value, plan.decimals)}%" if plan.decimals is not None else f"{format_number(value)}%"), ""
     if dimension(tree) == 1:
         scales = {c.scale for c in cells.values()}
         scale = scales.pop() if len(scales) == 1 else ""

@@ -223,7 +223,8 @@ class Answerer:
         if plan is not None and self._formula_step(run, plan, retrieved, on_step):
             chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
             run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
-        elif (run.tried or plan is None and self._spans_statements(self._asked(run))) and \
+        elif (run.tried and plan is not None and plan.source != "shape"
+              or plan is None and self._spans_statements(self._asked(run))) and \
                 self._model_formula_step(run, retrieved, on_step):
             chosen = len(run.steps) - 1  # the model composed the formula over cells it chose
             run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
@@ -283,6 +284,8 @@ class Answerer:
         kind = run.answer_type.kind if run.answer_type else ""
         if run.failures and run.steps:  # a call after the last step failed (the final planning): shown on it
             run.steps[-1] = dataclasses.replace(run.steps[-1], failures=run.steps[-1].failures + run.take_failures())
+        elif run.failures:  # no step was taken (nothing relevant was found): what was tried is still shown
+            run.tried.append(Step(subquery=question, failures=run.take_failures()))
         steps = tuple(dataclasses.replace(s, answer_type=kind) for s in (*run.tried, *run.steps))  # issue 13
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
@@ -504,14 +507,14 @@ class Answerer:
         return parse_json_object(reply.text)
 
     def _model_for(self, run: _Run, what: str, max_tokens: int) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
-        """A model call for a module that handles a failed reply itself (answer types, composition); the
-        failure is still recorded on the next step."""
+        """A model call for a module that handles a failed reply itself (answer types, composition): a reply
+        that cannot be used raises ValueError there, as their contract says, and is recorded on the next step."""
         def call(task: str, schema: dict[str, Any]) -> dict[str, Any]:
             try:
                 return self._call(run, task, schema, max_tokens=max_tokens)
             except (ModelOutputError, ValueError) as exc:
                 run.failures.append(f"{what}: {exc}")
-                raise
+                raise ValueError(str(exc)) from exc
         return call
 
     def _ask_model(self, run: _Run, what: str, task: str, schema: dict[str, Any], max_tokens: int) -> dict[str, Any] | None:
@@ -588,7 +591,10 @@ class Answerer:
             done = computation.compute(plan, views, run.question, self.sql_runner,
                                        choose=lambda options: self._choose_rows(run, plan, options))
         except (LookupError, formula.FormulaError, UserError) as exc:
-            run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))
+            if plan.source == "shape":  # a line in the question's own words that no label names whole:
+                run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this
+            else:
+                run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))
             return False
         self._record_computation(run, done, retrieved, subquery, on_step)
         return True

@@ -14,7 +14,9 @@ Where the formula comes from, in order:
 2. The common definitions of financial analysis (``DEFINITIONS``: margins, turnover ratios, working
    capital, free cash flow, EBITDA, retention and payout ratios, days outstanding), as textbooks state them.
 3. Shapes of the question itself: "X as a % of Y", "N year average of M from FY A to FY B", "CAGR of X
-   from A to B", "year-over-year change in X from A to B".
+   from A to B", "year-over-year change in X from A to B", and for any line a report prints, "the
+   (percentage) change in X from A to B" and "the average X for A and B" (``source`` "shape": code binds
+   X to a row when one clearly fits, else the loop's own steps answer).
 A question none of these fits gets no plan, and the loop's other steps answer it.
 """
 
@@ -101,6 +103,15 @@ _EXPLAINING = re.compile(r"\bwhy\b|^\s*(?:how (?:is|are|was|were|did|does|do)\b(
 _PRONOUNS = frozenset({"it", "this", "that", "the ratio", "the measure", "the metric"})
 _ASKED_NAME = re.compile(rf"\b(?:what|how much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:{_YEAR}\s+)?(?P<name>.+?)"
                          rf"(?:\s+(?:for|in|of|at|during)\s+(?:the\s+)?(?:year\s+)?{_YEAR}|\?|$)", re.IGNORECASE)
+_CHANGE_SHAPE = re.compile(
+    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|difference|decline)"
+    rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s+"
+    rf"(?:(?:from|between)\s+(?:(?:fiscal\s+)?years?\s+)?{_YEAR}\s+(?:to|and)\s+{_YEAR}|(?:in|for)\s+{_YEAR}\s+from\s+{_YEAR})"
+    rf"\s*\??$", re.IGNORECASE)
+_AVERAGE_SHAPE = re.compile(
+    rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s+"
+    rf"(?:for|between|from|in|across|over|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?\s+)?{_YEAR}\s*(?:and|to|&|-|through)\s*{_YEAR}"
+    rf"\s*\??$", re.IGNORECASE)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.IGNORECASE)
 _YOY = re.compile(r"year[\s-]+over[\s-]+year\s+(?:change|growth)\s+in\s+(.+?)\s+(?:from|between)\s", re.IGNORECASE)
@@ -132,7 +143,7 @@ def plan_for(question: str) -> Plan | None:
     try:
         measure, body, source = _measure(text, definitions)
         if body is None:
-            return None
+            return _line_plan(text, asked)
         subject = measure
         if source == "named" and _COMPANY_DEFINED.search(asked):
             return None  # "Adjusted EBITDA" is the company's figure, found in its text or tables, not ours
@@ -203,6 +214,35 @@ def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, s
                        "operating": "operating income", "net": "net income"}.get(subject, subject)
             return (f"{subject} margin", f"{subject} / revenue * 100", "named")
     return "", None, ""
+
+
+def _line_plan(text: str, asked: str) -> Plan | None:
+    """"the (percentage) change in X from A to B", "the average X for A and B": X is any line a report prints
+    ("Appliances", "net cash provided by financing activities"), found only by binding it to a row."""
+    for kind, pattern in (("change", _CHANGE_SHAPE), ("average", _AVERAGE_SHAPE)):
+        match = pattern.search(asked)
+        if match is None:
+            continue
+        subject = _clean_subject(match.group("x"))
+        years = sorted({int(y) for y in match.groups()[pattern.groupindex["x"]:] if y})
+        if not subject or len(subject.split()) > 8 or len(years) != 2:
+            return None
+        first, last = years
+        try:
+            if kind == "average":
+                parts = [_expression(subject, y, {}) for y in range(first, last + 1)]
+                expression, measure = "avg(" + ", ".join(e for e, _ in parts) + ")", f"average {subject}"
+            else:
+                parts = [_expression(subject, y, {}) for y in (last, first)]
+                percent = bool(match.group("percent")) or _PERCENT.search(asked) is not None
+                expression = f"growth({parts[0][0]}, {parts[1][0]})" if percent else f"({parts[0][0]}) - ({parts[1][0]})"
+                measure = f"{'percent ' if percent else ''}change in {subject}"
+            tree = formula.parse(expression)
+        except (formula.FormulaError, ValueError, RecursionError):
+            return None
+        quantities = tuple({q.name: q for _, qs in parts for q in qs}.values())
+        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "shape", subject)
+    return None
 
 
 def _asked_part(text: str) -> str:

@@ -2,7 +2,7 @@
 
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
                                       [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
-                                      [--types | --table-choice]   (no model)
+                                      [--types | --table-choice | --code-only]   (no model)
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
    repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import re
 import statistics
@@ -494,6 +495,45 @@ def answer_types_report(library: Any, retriever: Any, runner: Any, asked: list[t
     return "\n".join(lines)
 
 
+class _RefusingChat:
+    """A chat model that answers nothing: every call fails as an unusable reply would, so the loop goes on
+    with what code alone decides."""
+
+    name = "none"
+
+    def chat(self, *args: Any, **kwargs: Any) -> Any:
+        from models.errors import ModelOutputError
+
+        raise ModelOutputError("no model in this benchmark")
+
+
+def code_only_report(library: Any, retriever: Any, runner: Any, asked: list[tuple[dict, dict]]) -> str:
+    """No model: each question answered by TableRAG with every model call failing, so only what code decides
+    (a formula read from the wording and bound to cells, a lookup code picks, an answer composed to its type)
+    gives an answer. Per gold type: how many got a figure without the model, and how many of those are right.
+    This is the share of questions that cost no model call, and how far it can be trusted."""
+    from core.answering import Answerer
+
+    answerer = Answerer(library, retriever, runner, _RefusingChat(), sql_style="structured")  # type: ignore[arg-type]
+    rows: list[tuple[str, bool, float]] = []
+    for _context, question in asked:
+        answer = answerer.answer(question["question"])
+        answered = answer.status != "refused" and bool(answer.value)
+        em = tatqa_score(question, prediction_of(answer.value or answer.text, answer.parts))[0] if answered else 0.0
+        rows.append((question["answer_type"], answered, em))
+        if answered and not em and os.environ.get("FOLIO_BENCH_VERBOSE"):
+            print(f"  wrong without a model [{answer.answer_type}] {question['question'][:90]!r} -> "
+                  f"{(answer.value or answer.text)[:60]!r} (gold {question['answer']})", flush=True)
+    lines = [f"code alone, no model, over {len(rows)} questions: answered (right of those)"]
+    for gold in GOLD_TYPES:
+        group = [(a, em) for g, a, em in rows if g == gold]
+        done = [em for a, em in group if a]
+        lines.append(f"{gold:16}{len(group):>6} questions {len(done):>6} answered {sum(done):>6.0f} right")
+    done = [em for _, a, em in rows if a]
+    lines.append(f"{'all':16}{len(rows):>6} questions {len(done):>6} answered {sum(done):>6.0f} right")
+    return "\n".join(lines)
+
+
 class _NoChat:
     """Stands in for a chat model where none may be called."""
 
@@ -518,6 +558,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
     parser.add_argument("--per-type", type=int, default=0,
                         help="ask only the first K sampled questions of each gold answer type (0: all)")
+    parser.add_argument("--code-only", action="store_true",
+                        help="no model: the questions code alone answers (every model call fails), per gold type")
     parser.add_argument("--types", action="store_true",
                         help="no model: the answer types decided and the answers composed by code, against gold")
     parser.add_argument("--table-choice", action="store_true",
@@ -570,6 +612,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.table_choice:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
+        library.close()
+        return 0
+    if args.code_only:
+        runner = SqlRunner(library.path)
+        runner.allow_only(library.table_names())
+        print(code_only_report(library, make_retriever(library, embedder), runner, asked))
+        runner.close()
         library.close()
         return 0
     if args.types:

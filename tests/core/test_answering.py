@@ -114,8 +114,10 @@ def test_a_model_reply_that_fails_is_shown_on_the_step_not_swallowed(report: Rep
     answer = make(report, chat).answer(DIFFERENCE_QUESTION)
 
     assert answer.value == "10.5 million"  # the figure stands: SQL computed it
-    assert len(answer.steps[0].failures) == 1
-    assert answer.steps[0].failures[0].startswith("Check against the text: The model replied without JSON")
+    failures = answer.steps[0].failures
+    # The formula code tried first ("roads spending" is no label: the row is "Roads"), then the bad reply.
+    assert len(failures) == 2 and "No table row" in failures[0]
+    assert failures[1].startswith("Check against the text: The model replied without JSON")
 
 
 def test_free_sql_error_is_fed_back_and_repaired(report: ReportFixture) -> None:  # noqa: F811
@@ -282,7 +284,7 @@ def test_stages_are_reported_in_order(report: ReportFixture) -> None:  # noqa: F
     events: list[tuple[str, str]] = []
     make(report, chat).answer(DIFFERENCE_QUESTION, JobContext(lambda e: events.append((e.stage, e.message))))
     stages = [stage for stage, _ in events if stage != "step"]
-    assert stages == ["searching", "reading", "checking", "writing", "done"]
+    assert stages == ["searching", "reading", "computing", "reading", "checking", "writing", "done"]
     assert ("reading", "Reading Table 1: Budget by department") in events
 
 

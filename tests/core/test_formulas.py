@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import fit
+from core.answering.binding import covers, fit
 from core.answering.metrics import plan_for
 from core.errors import UserError
 from core.ingest import Ingestor
@@ -116,9 +116,25 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
     assert plan is not None and plan.formula == formula_text
 
 
+@pytest.mark.parametrize("question, formula_text", [
+    ("What was the change in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
+    ("What was the change in the amount for Appliances in 2019 from 2018?", "(appliances_2019) - (appliances_2018)"),
+    ("What is the percentage change in the total long-lived assets from 2018 to 2019?",
+     "growth(long_lived_assets_2019, long_lived_assets_2018)"),
+    ("What was the increase / (decrease) in the statutory federal income tax from 2018 to 2019?",
+     "(statutory_federal_income_tax_2019) - (statutory_federal_income_tax_2018)"),
+    ("What was the average interest expense for 2018 and 2019?", "avg(interest_expense_2018, interest_expense_2019)"),
+    ("How much was the average spending on parks from 2021 to 2023?",
+     "avg(spending_on_parks_2021, spending_on_parks_2022, spending_on_parks_2023)"),
+])
+def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "shape" and plan.formula == formula_text
+
+
 @pytest.mark.parametrize("question", [
     "What is the FY2018 capital expenditure amount (in USD millions)?",  # a lookup
-    "What was the change in revenue from 2018 to 2019?",  # a plain change: the loop's operations do it
+    "What was the change in revenue in 2019 over 2018 in Europe?",  # not a line and its years
     "What is revenue as a percentage of total assets in 2019?",  # a share within one table
     "Why did the gross margin decrease in 2019?",  # an explanation
     "What are the respective working capital adjustments at June 30 and December 31, 2019?",
@@ -136,6 +152,16 @@ def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("total current liabilities", "Total current liabilities") > fit("total current liabilities",
                                                                                "Other current liabilities")
     assert fit("net income", "Net income per share") < 0.5
+
+
+def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None:
+    """A shape plan ("the change in X from A to B") binds X only to a label holding all of X's words."""
+    assert covers("long-lived assets", "Total long-lived assets")
+    assert covers("COGS", "Cost of sales")  # the words reports print for it count
+    assert covers("other assets", "Other non-current assets")
+    assert not covers("other assets", "Other")
+    assert not covers("interest income", "Interest cost")
+    assert not covers("net sales", "Net income")
 
 
 # -- bound cells, one SQL statement, both tables cited --------------------------------------------
@@ -189,6 +215,30 @@ def test_a_ratio_across_two_statements_is_exact_and_cites_both_cells(report: tup
     used = answer.steps[0].intermediate_answer
     assert "Balance Sheet" in used and "Total current liabilities" in used and "Cash Flows" in used, used
     assert chat.calls == []
+
+
+def test_a_change_in_a_printed_line_is_computed_by_code_and_an_unprinted_one_goes_to_the_loop(
+        report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    new, old = figures.years[0], figures.years[1]
+    chat = ScriptedChat()  # no reply queued: the first answer must call no model
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(f"What was the percentage change in total assets from {old} to {new}?")
+        assert chat.calls == []
+        change = (figures.lines["total assets"][new] - figures.lines["total assets"][old]) \
+            / figures.lines["total assets"][old] * 100
+        assert answer.value == f"{round(change, 2):g}%", answer.text
+        # No label holds "revenue spending": no formula step is made up, the loop's own steps go on.
+        chat.fallback = lambda _messages, _schema: {"action": "answer", "text": "not reported"}
+        answer = answerer.answer(f"What was the change in revenue spending from {old} to {new}?")
+        assert "No table row" in answer.steps[0].failures[0]  # noted on the loop's step, not a step of its own
+        # Where nothing relevant is found and no step is taken, what was tried is still shown.
+        answer = answerer.answer(f"What was the change in marketing spend from {old} to {new}?")
+        assert answer.status == "refused" and "No table row" in answer.steps[0].failures[0]
+    finally:
+        runner.close()
+    assert all("formula" not in (c["schema"] or {}).get("properties", {}) for c in chat.calls)
 
 
 def test_an_outflow_is_read_as_the_amount_paid(report: tuple[Library, Figures]) -> None:
