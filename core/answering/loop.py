@@ -55,6 +55,7 @@ from core.answering import (
 )
 from core.answering import citations as cite
 from core.answering import operations as ops
+from core.answering import planner as planning
 from core.answering.naive import naive_answer
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, render, token_counter
 from core.answering.question import Question, analyse, topic_of
@@ -216,58 +217,31 @@ class Answerer:
         self._stage(run, "searching", "Searching the library")
         retrieved = self._retrieve(question)
         self._add_to_context(run, question, retrieved)
+        chosen, composed = self._compute_first(run, retrieved, on_step)
         final: str | None = None
-        chosen: int | None = None
-        plan = run.asked.plan if run.asked is not None else None
-        composed: compose.Composed | None = None
-        if plan is not None and self._formula_step(run, plan, retrieved, on_step):
-            chosen = len(run.steps) - 1  # the measure is computed: the loop has nothing to add
-            run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
-        elif (run.tried and plan is not None and plan.source != "shape"
-              or plan is None and self._spans_statements(self._asked(run))) and \
-                self._model_formula_step(run, retrieved, on_step):
-            chosen = len(run.steps) - 1  # the model composed the formula over cells it chose
-            run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
-        else:
-            # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
-            # titles are composed from the table, and then the loop below has nothing left to do.
-            ask_type = self._model_for(run, "Answer type", 16) \
-                if self._is_relevant(question, retrieved) else None  # no model call where the library holds no answer
-            run.answer_type = answer_types.decide(question, [label_words(v) for v in run.context.tables], ask_type)
-            composed = self._compose_to_type(run, retrieved)
-            if composed is not None:
-                chosen = len(run.steps) - 1
-        asked: set[str] = set()
         relevant = self._is_relevant(question, retrieved) and chosen is None
-        for iteration in range(1, self.max_iterations + 1 if relevant else 1):
+        planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
+                                   lambda must_ask: self._decompose(run, must_ask, planner.iterations))
+        while True:
             ctx.check()
-            if iteration == 1 and self._needs_table_arithmetic(run):
-                # The only sub-question a forced first step can usefully ask is the question itself;
-                # a small model rewording it loses the years or the rows, so it is not asked to.
-                action, text = "ask", question
-            else:
-                self._stage(run, "planning", "Working out what to look up" if iteration == 1 else
-                            f"Planning step {iteration}", iteration - 1)
-                action, text = self._decompose(run)
-            if action == "answer":
-                final = text
+            decision = planner.next(len(run.steps), bool(run.context.tables))
+            if decision.action == planning.STOP:
+                break
+            if decision.action == planning.ANSWER:
+                final = decision.text
                 if not run.steps:
-                    run.citations.extend(self._context_citations(run, f"{question} {text}"))
+                    run.citations.extend(self._context_citations(run, f"{question} {final}"))
                 break
-            subquery = text or question
-            key = " ".join(sorted(ops.words(subquery)))
-            if key in asked and run.steps:  # the model is going round in circles: stop with what we have
-                break
-            asked.add(key)
+            subquery = decision.text
             ctx.check()
-            ctx.report(ProgressEvent("step", subquery, iteration - 1, self.max_iterations))
+            ctx.report(ProgressEvent("step", subquery, planner.iterations - 1, self.max_iterations))
             step, step_citations, finding = self._run_step(run, subquery)
             run.steps.append(step)
             run.findings.append(finding)
             run.citations.extend(step_citations)
             if on_step is not None:
                 on_step(step)
-            if (finding is not None or step.intermediate_answer) and self._covers_question(subquery, question):
+            if planner.done_after(subquery, finding is not None or bool(step.intermediate_answer)):
                 # The question itself was tried: its answer is final, or neither SQL nor the text has one.
                 chosen = len(run.steps) - 1 if finding is not None else None
                 break
@@ -290,6 +264,30 @@ class Answerer:
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
                                          answer_type=kind, parts=parts), on_token)
+
+    def _compute_first(self, run: _Run, retrieved: Sequence[Chunk],
+                       on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:
+        """The planner's computations (``planner.computations``) tried in order until one answers: the
+        index of the step that answered (None: the loop's steps go on), and the composed answer if any."""
+        asked = self._asked(run)
+        for computation_kind in planning.computations(asked):
+            if computation_kind == planning.FORMULA and asked.plan is not None:
+                done = self._formula_step(run, asked.plan, retrieved, on_step)
+            elif computation_kind == planning.MODEL_FORMULA:
+                done = self._model_formula_step(run, retrieved, on_step)
+            else:
+                # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
+                # titles are composed from the table, and then the loop has nothing left to do.
+                ask_type = self._model_for(run, "Answer type", 16) \
+                    if self._is_relevant(run.question, retrieved) else None  # no call where the library holds no answer
+                run.answer_type = answer_types.decide(run.question, [label_words(v) for v in run.context.tables],
+                                                      ask_type)
+                composed = self._compose_to_type(run, retrieved)
+                return (len(run.steps) - 1, composed) if composed is not None else (None, None)
+            if done:
+                run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
+                return len(run.steps) - 1, None
+        return None, None
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
@@ -487,12 +485,6 @@ class Answerer:
         return dataclasses.replace(citation, boxes=boxes, bbox=cite.union_box(boxes),
                                    snippet=cite.snippet(" ".join(s.text for s in picked)))
 
-    @staticmethod
-    def _covers_question(subquery: str, question: str) -> bool:
-        """The sub-question is the question itself (near enough), so its answer is the final one."""
-        asked, sub = ops.words(question), ops.words(subquery)
-        return bool(asked) and len(asked & sub) >= 0.8 * len(asked)
-
     # -- model calls ---------------------------------------------------------------------------------
 
     def _call(self, run: _Run, task: str, schema: dict[str, Any], max_tokens: int,
@@ -547,15 +539,11 @@ class Answerer:
                 repairs.append(repair(data, exc))
         return None, error
 
-    def _needs_table_arithmetic(self, run: _Run) -> bool:
-        """Arithmetic over a table (by the question's wording), or a figure from a statement the question
-        names ("... shown in the cash flow statement"), with no step taken yet: SQL must come first."""
-        asked = self._asked(run)
-        return (not run.steps and bool(run.context.tables) and not asked.explains
-                and (asked.hint in ops.COMPUTING or bool(asked.statements)))
-
-    def _decompose(self, run: _Run) -> tuple[str, str]:
-        must_ask = self._needs_table_arithmetic(run)
+    def _decompose(self, run: _Run, must_ask: bool, iteration: int) -> tuple[str, str]:
+        """The model's next move (the planner's ``decompose``): ask a sub-question, or answer (not when
+        ``must_ask``: SQL has to come first)."""
+        self._stage(run, "planning", "Working out what to look up" if iteration == 1 else f"Planning step {iteration}",
+                    iteration - 1)
         actions = ["ask"] if must_ask else ["ask", "answer"]
         schema = {
             "type": "object",
@@ -616,13 +604,6 @@ class Answerer:
         run.findings.append(_Finding(done.sentence + ".", done.shown, "unchecked", True))
         if on_step is not None:
             on_step(step)
-
-    @staticmethod
-    def _spans_statements(asked: Question) -> bool:
-        """Arithmetic that the question says needs two statements ("... using the balance sheet and the
-        cash flow statement, what is ..."): one table per step cannot answer it."""
-        return len(asked.statements) >= 2 and (asked.computed or bool(
-            re.search(r"\bratio\b|\bmargin\b|\bturnover\b", asked.text, re.IGNORECASE)))
 
     @staticmethod
     def _asked(run: _Run) -> Question:

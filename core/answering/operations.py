@@ -892,25 +892,30 @@ class Operation:
     """The result as a sentence from its operands (lookups and rankings have their own, reading rows)."""
     computes: bool = False
     """Arithmetic over a table: when the question asks for it, SQL runs before any answer from the text."""
+    new_figure: bool = False
+    """Its result is a figure no single cell holds (a difference, a ratio): a passage stating it is a
+    confirmation, a cell that happens to hold it is not."""
 
 
 OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     Operation("lookup", "the cells' values", "cells", _cells_sql, "cells"),
     Operation("difference", "first minus second (change, increase)", "two", _over_cells(lambda v: "v1 - v2"), "cells",
-              _difference_words, computes=True),
+              _difference_words, computes=True, new_figure=True),
     Operation("percent_change", "(first - second) / second * 100", "two",
-              _over_cells(lambda v: "(v1 - v2) * 100.0 / v2"), "%", _percent_change_words, computes=True),
+              _over_cells(lambda v: "(v1 - v2) * 100.0 / v2"), "%", _percent_change_words, computes=True, new_figure=True),
     Operation("sum", "total of the cells", "cells", _over_cells(" + ".join), "cells",
-              lambda o: f"{_listing(o.shown)} add up to {o.total}", computes=True),
+              lambda o: f"{_listing(o.shown)} add up to {o.total}", computes=True, new_figure=True),
     Operation("average", "mean of the cells", "cells",
               _over_cells(lambda v: "(" + " + ".join(v) + f") / {float(len(v))}"), "cells",
-              lambda o: f"The average of {_listing(o.shown)} is {o.total}", computes=True),
+              lambda o: f"The average of {_listing(o.shown)} is {o.total}", computes=True, new_figure=True),
     Operation("ratio", "first / second", "two", _over_cells(lambda v: "v1 * 1.0 / v2"), "",
-              lambda o: f"The ratio of {o.shown[0]} to {o.shown[1]} is {format_number(o.result)}", computes=True),
+              lambda o: f"The ratio of {o.shown[0]} to {o.shown[1]} is {format_number(o.result)}", computes=True,
+              new_figure=True),
     Operation("percentage", "first as % of second", "two", _over_cells(lambda v: "v1 * 100.0 / v2"), "%",
-              lambda o: f"{o.shown[0]} is {format_number(o.result)}% of {o.shown[1]}", computes=True),
+              lambda o: f"{o.shown[0]} is {format_number(o.result)}% of {o.shown[1]}", computes=True,
+              new_figure=True),
     Operation("product", "cells multiplied", "cells", _over_cells(" * ".join), "",
-              lambda o: " \u00d7 ".join(o.shown) + f" = {format_number(o.result)}"),
+              lambda o: " \u00d7 ".join(o.shown) + f" = {format_number(o.result)}", new_figure=True),
     Operation("max", "largest cell", "cells", _over_cells(lambda v: f"MAX({', '.join(v)})" if len(v) > 1 else "v1"),
               "cells", _extreme_words("largest")),
     Operation("min", "smallest cell", "cells", _over_cells(lambda v: f"MIN({', '.join(v)})" if len(v) > 1 else "v1"),
@@ -928,3 +933,4 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
 RANKINGS = frozenset(name for name, op in OPERATIONS.items() if op.operands == "columns")
 COMPUTING = frozenset(name for name, op in OPERATIONS.items() if op.computes)
 """Operations whose hint in a question makes SQL come first (``Answerer``: a table step before any text answer)."""
+NEW_FIGURES = frozenset(name for name, op in OPERATIONS.items() if op.new_figure)

@@ -22,7 +22,6 @@ _ASKING_WORDS = frozenset(ops.words(
     "table tables respective respectively above below first second third based values items components "
     "proportion share portion rate"))
 """Words a question uses for how it asks, not for what it asks about: they make no passage relevant."""
-_COMPUTED = frozenset({"difference", "percent_change", "sum", "average", "ratio", "percentage", "product"})
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class Question:
     @property
     def computed(self) -> bool:
         """Its answer is a figure no single cell holds (a difference, a sum, a ratio, ...)."""
-        return self.hint in _COMPUTED
+        return self.hint in ops.NEW_FIGURES
 
 
 def topic_of(text: str) -> frozenset[str]:

@@ -110,6 +110,7 @@ def test_every_operation_in_the_registry_runs_and_is_worded(report: ReportFixtur
                 or "2019" in sentence), (name, sentence)
     assert ops.COMPUTING == {"difference", "percent_change", "sum", "average", "ratio", "percentage", "count",
                              "top_row", "bottom_row"}
+    assert ops.NEW_FIGURES == {"difference", "percent_change", "sum", "average", "ratio", "percentage", "product"}
 
 
 def test_lookup_returns_the_cells_with_scale(report: ReportFixture) -> None:  # noqa: F811

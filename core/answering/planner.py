@@ -1,0 +1,118 @@
+"""What the answering loop does next: compute, ask, answer or stop. Decided here; done by the loop.
+
+The ``Answerer`` (``core.answering.loop``) runs steps and assembles the answer; every choice of what to do
+next is a function of this module, over the question analysed once (``core.answering.question``) and what
+the run has found so far:
+
+- ``computations``: before any sub-question, the computations worth trying, in order: the formula the
+  wording gives (``metrics.plan_for``) bound to cells by code; the model composing a formula over the
+  connected tables' cells (only where the question defines or names a measure code could not bind, or says
+  it spans two statements); the answer composed to its type (a header, several figures, labels). The first
+  that gives an answer ends the planning: the loop has nothing left to ask.
+- ``Planner.next``: then, at most ``limit`` times: ask the question itself first when it wants arithmetic
+  over a table (a small model rewording it loses its years or rows); otherwise the model's decomposition
+  says ask (a sub-question) or answer (from what was read); a sub-question asked before means the model is
+  going round in circles, so the loop stops.
+- ``Planner.done_after``: a step that tried the question itself (near enough) ends the loop, its finding
+  final.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from core.answering import operations as ops
+from core.answering.question import Question
+
+FORMULA = "formula"
+"""Compute the formula the question's wording gives, its values bound to cells by code."""
+MODEL_FORMULA = "model formula"
+"""The model composes a formula over values it picks from the connected tables' cells."""
+COMPOSE = "compose"
+"""Decide the answer type and compose a header, several figures, labels, a count or a title."""
+
+ASK, ANSWER, STOP = "ask", "answer", "stop"
+_NEAR_ENOUGH = 0.8
+"""Share of the question's words a sub-question must hold to count as the question itself."""
+
+
+def computations(asked: Question) -> tuple[str, ...]:
+    """The computations to try before any sub-question, in order; the loop stops at the first that answers.
+    The model composes a formula only where code could not bind one the question defines or names (never
+    for a plain shape like "the change in X", which the loop's steps look up), or where the question says
+    its figures span statements."""
+    plan = asked.plan
+    if plan is not None:
+        return (FORMULA, MODEL_FORMULA, COMPOSE) if plan.source != "shape" else (FORMULA, COMPOSE)
+    return (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
+
+
+def spans_statements(asked: Question) -> bool:
+    """Arithmetic that the question says needs two statements ("... using the balance sheet and the cash
+    flow statement, what is ..."): one table per step cannot answer it."""
+    return len(asked.statements) >= 2 and (asked.computed or bool(
+        re.search(r"\bratio\b|\bmargin\b|\bturnover\b", asked.text, re.IGNORECASE)))
+
+
+def needs_table_arithmetic(asked: Question, steps_taken: int, has_tables: bool) -> bool:
+    """Arithmetic over a table (by the question's wording), or a figure from a statement the question names
+    ("... shown in the cash flow statement"), with no step taken yet: SQL must come before any answer."""
+    return (steps_taken == 0 and has_tables and not asked.explains
+            and (asked.hint in ops.COMPUTING or bool(asked.statements)))
+
+
+def covers_question(subquery: str, question: str) -> bool:
+    """The sub-question is the question itself (near enough), so its answer is the final one."""
+    asked, sub = ops.words(question), ops.words(subquery)
+    return bool(asked) and len(asked & sub) >= _NEAR_ENOUGH * len(asked)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the loop does next: ask ``text`` (a sub-question), answer with ``text``, or stop."""
+
+    action: str
+    text: str = ""
+
+
+Decompose = Callable[[bool], tuple[str, str]]
+"""The model's decomposition: given whether it must ask, ("ask" | "answer", text)."""
+
+
+@dataclass
+class Planner:
+    """The loop's next move, one call per iteration, at most ``limit`` of them."""
+
+    asked: Question
+    limit: int
+    decompose: Decompose
+    asked_before: set[str] = field(default_factory=set)
+    iterations: int = 0
+
+    def next(self, steps_taken: int, has_tables: bool) -> Decision:
+        """Ask, answer or stop; asks the model (``decompose``) unless the question must be asked as it is."""
+        if self.iterations >= self.limit:
+            return Decision(STOP)
+        self.iterations += 1
+        must_ask = needs_table_arithmetic(self.asked, steps_taken, has_tables)
+        if must_ask and self.iterations == 1:
+            # The only sub-question a forced first step can usefully ask is the question itself;
+            # a small model rewording it loses the years or the rows, so it is not asked to.
+            action, text = ASK, self.asked.text
+        else:
+            action, text = self.decompose(must_ask)
+        if action == ANSWER and text and not must_ask:
+            return Decision(ANSWER, text)
+        subquery = text or self.asked.text
+        key = " ".join(sorted(ops.words(subquery)))
+        if key in self.asked_before and steps_taken:
+            return Decision(STOP)  # the model is going round in circles: stop with what was found
+        self.asked_before.add(key)
+        return Decision(ASK, subquery)
+
+    def done_after(self, subquery: str, answered: bool) -> bool:
+        """The step just taken tried the question itself and found something (or learnt that neither SQL
+        nor the text has it): the loop ends there."""
+        return answered and covers_question(subquery, self.asked.text)
