@@ -84,7 +84,8 @@ _TITLE = re.compile(
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                      r"(?!.*\b(?:how|which|what|when|why)\b)", re.IGNORECASE)
 _TEXT = re.compile(
-    r"^\s*(?:why|describe|explain|define|list\s+the\s+reasons|who|where|from\s+where)\b"
+    r"^\s*(?:why|describe|explain|define|list\s+the\s+reasons|who|where|from\s+where|when)\b"
+    r"|^\s*what\s+(?:is|are|was|were)\s+(?:being\s+)?excluded\b"
     r"|^\s*what\s+(?:led\s+to|caused|causes|drove|drives|resulted\s+in|results\s+in|contributed\s+to)\b"
     r"|^\s*how\s+(?:is|are|was|were|does|often|will|would|can|should)\b(?!.*\b(?:change|changed|increase|"
     r"decrease|grow|grew|compare|much|many)\b)"

@@ -38,10 +38,13 @@ HOME_BONUS = 0.1
 cash-flow statement)."""
 SIZE_BONUS = 0.03
 """At most this for a long table: a whole statement rather than a summary repeating some of its lines."""
+TOTAL_BONUS = 0.02
+"""A total line, where the question asks for "the total X"."""
 MAX_OPTIONS = 5
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
 _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|dividends?|additions?|capital\s+"
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
+_TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
 
 
@@ -185,12 +188,17 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                 continue
             score = fit(words, choice.label)
             if score >= MIN_FIT and (not whole or covers(words, choice.label)):
+                if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
+                    score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
                 found.append(Candidate(view, choice.row, choice.label, score + bonus))
     # Where the document has primary statements that print the item, they are its source: a note or a
     # hedging table repeating a fragment of it ("in earnings") is not.
     in_statements = [c for c in found if _is_primary(c.view)]
     found = in_statements or found
-    found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
+    # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
+    # for the question; a defined measure's lines, in the statements, by page.
+    rank = {view.info.id: i for i, view in enumerate(views)} if whole else {}
+    found.sort(key=lambda c: (-c.score, rank.get(c.view.info.id, 0), c.view.info.page, c.row))
     return found
 
 
@@ -237,7 +245,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             column = year_column(pick.view, quantity.year) if quantity.year is not None else pick.column
             if column is None:
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
-            bound[quantity.name] = cell_of(quantity.name, pick, column, common)
+            bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "shape")
     return bound
 
 
@@ -247,13 +255,14 @@ def common_scale(chosen: Sequence[Candidate]) -> str:
     return max(sorted(set(scales)), key=scales.count) if scales else ""
 
 
-def cell_of(name: str, pick: Candidate, column: str, common: str) -> BoundCell:
-    """The bound cell for a chosen row and column, restated in the ``common`` scale."""
+def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bool = False) -> BoundCell:
+    """The bound cell for a chosen row and column, restated in the ``common`` scale. ``as_printed``: with
+    its printed sign even where it is money paid out (a change in a line, not a measure using the amount)."""
     view = pick.view
     value = float(view.values[pick.row][view.column_position(column)])
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
     # means the amount paid, so the figure is read without its sign (and the answer says so).
-    outflow = value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
+    outflow = not as_printed and value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
         and bool(_OUTFLOW.search(pick.label))
     scale = view.cell_scale(pick.row, column)
     # Figures of tables in different scales (thousands here, millions there) are put in one scale.

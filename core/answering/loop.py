@@ -571,6 +571,9 @@ class Answerer:
             [q.words for q in plan.quantities], retrieved, self.library,
             lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
             lambda table_id: self._view(run, table_id))
+        if plan.source == "shape":  # a line in the question's own words: first in the tables ranked for the question
+            ranked = list(run.context.tables)
+            views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
         if computation.printed_measure(plan, views):
             return False  # the report prints the measure itself: the loop looks it up
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")

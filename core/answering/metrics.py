@@ -224,6 +224,8 @@ def _line_plan(text: str, asked: str) -> Plan | None:
         if match is None:
             continue
         subject = _clean_subject(match.group("x"))
+        if subject and re.match(r"(?:the\s+)?total\b", match.group("x"), re.IGNORECASE):
+            subject = f"total {subject}"  # "the Total net deferred tax assets": the total line, where both print
         years = sorted({int(y) for y in match.groups()[pattern.groupindex["x"]:] if y})
         if not subject or len(subject.split()) > 8 or len(years) != 2:
             return None

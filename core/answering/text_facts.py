@@ -96,7 +96,8 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
                     continue
                 coverage = len(asked & ops.words(clause)) / len(asked)
                 if coverage >= MIN_COVERAGE:
-                    found.append(StatedFigure(figures[0], clause, chunk, coverage))
+                    figure = _nearest_to_year(clause, figures, years) if len(years) == 1 else figures[0]
+                    found.append(StatedFigure(figure, clause, chunk, coverage))
     if not found:
         return None
     best = max(f.coverage for f in found)
@@ -104,6 +105,19 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
     if len({_number(f.figure) for f in top}) > 1:
         return None
     return top[0]
+
+
+def _nearest_to_year(clause: str, figures: Sequence[str], years: set[str]) -> str:
+    """Of several figures in a clause, the one stated for the year asked: "from 1,501 employees at June 30,
+    2018 to 1,620 employees at June 30, 2019" gives 1,620 for 2019 (the figure the year follows closest),
+    not the 119 the clause opens with."""
+    mentions = [m.start() for year in years for m in re.finditer(year, clause)]
+
+    def distance(figure: str) -> int:
+        end = clause.find(figure) + len(figure)
+        after = [m - end for m in mentions if m >= end]
+        return min(after) if after else 10_000 + min((abs(m - end) for m in mentions), default=0)
+    return min(figures, key=distance)
 
 
 def _number(figure: str) -> float | None:

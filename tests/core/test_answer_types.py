@@ -39,6 +39,9 @@ def make(report: ReportFixture, chat: ScriptedChat) -> Answerer:  # noqa: F811
     ("What was the cash dividend per share in 2019?", types.LOOKUP, False),
     ("What is the Total assets for 2019?", types.LOOKUP, False),  # "total" names the row, no sum asked
     ("Is the discount rate higher in 2019?", types.YES_NO, False),
+    ("When did the Group complete an off-market share buy-back of 58,733,844 ordinary shares?", types.TEXT, False),
+    ("When was revenue highest?", types.COLUMN_HEADERS, False),
+    ("What is excluded from the Operating (non-GAAP) interest expense?", types.TEXT, False),
 ])
 def test_wording_decides_the_type(question: str, kind: str, several: bool) -> None:
     decided = types.type_from_wording(question)
@@ -155,6 +158,16 @@ def test_a_figure_a_passage_states_outright() -> None:
                                     passages) is None
     assert text_facts.stated_figure("What were the pension and benefit charges in 2019?", passages) is None
     assert text_facts.same_figure("51.3%", "51.30%") and not text_facts.same_figure("51.3%", "2,986.24%")
+
+
+def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_taken() -> None:
+    passages = [_passage("Our general and administrative labour resources increased by 119 employees, from 1,501 "
+                         "employees at June 30, 2018 to 1,620 employees at June 30, 2019.")]
+    asked = "How many employees are in the general and administrative labour at Fiscal year {}?"
+    found = text_facts.stated_figure(asked.format(2019), passages)
+    assert found is not None and found.figure == "1,620"
+    found = text_facts.stated_figure(asked.format(2018), passages)
+    assert found is not None and found.figure == "1,501"
 
 
 def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:

@@ -120,7 +120,7 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
     ("What was the change in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
     ("What was the change in the amount for Appliances in 2019 from 2018?", "(appliances_2019) - (appliances_2018)"),
     ("What is the percentage change in the total long-lived assets from 2018 to 2019?",
-     "growth(long_lived_assets_2019, long_lived_assets_2018)"),
+     "growth(total_long_lived_assets_2019, total_long_lived_assets_2018)"),
     ("What was the increase / (decrease) in the statutory federal income tax from 2018 to 2019?",
      "(statutory_federal_income_tax_2019) - (statutory_federal_income_tax_2018)"),
     ("What was the average interest expense for 2018 and 2019?", "avg(interest_expense_2018, interest_expense_2019)"),
