@@ -136,7 +136,7 @@ def describe_source(citation: Citation) -> str:
 def print_answer(answer: Answer, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     out.write(answer.text.strip() + "\n")
-    note = messages.answer_note(answer)
+    note = " ".join(filter(None, [messages.answer_note(answer), messages.answer_kind(answer)]))
     if note:
         out.write(f"Note: {note}\n")
     if answer.citations:

@@ -16,6 +16,20 @@ ANSWER_NOTES = {
 }
 
 
+ANSWER_KINDS = {
+    "lookup": "a figure looked up in a table",
+    "figures": "several figures, in the order asked",
+    "computed": "a computed figure",
+    "row_labels": "row labels of a table",
+    "column_headers": "a year or period (a column header)",
+    "title": "what a table is about",
+    "text": "words from the text",
+    "yes_no": "yes or no",
+    "count": "a count",
+}
+"""What each answer type (``core.answering.answer_types``) is called where people read it."""
+
+
 def describe(error: BaseException) -> str:
     if isinstance(error, Cancelled):
         return "Cancelled."
@@ -44,3 +58,10 @@ def answer_note(answer: Answer) -> str:
         detail = next((s.conflict for s in answer.steps if s.conflict), "")
         return f"{note}: {detail}." if detail else f"{note}."
     return note
+
+
+def answer_kind(answer: Answer) -> str:
+    """The kind of answer the question was taken to want ("Answered as a year or period (a column header)."),
+    so a person sees why a year, a label or a sentence came back rather than a figure; "" for a refusal."""
+    kind = ANSWER_KINDS.get(answer.answer_type, "")
+    return f"Answered as {kind}." if kind and answer.status != "refused" else ""

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller import citation_label, citation_numbers
-from app.messages import answer_note, plural
+from app.messages import answer_kind, answer_note, plural
 from app.qt_jobs import Job
 from models.types import Answer, Step
 from ui import style
@@ -266,7 +266,7 @@ class AnswerCard(QFrame):
                           + answer_markdown_with_links(text, len(answer.citations)))
         self.text.show()
         self.status.hide()
-        note = answer_note(answer)
+        note = " ".join(filter(None, [answer_note(answer), answer_kind(answer)]))
         if took is not None and not refused:
             note = f"{note} ({took} s)" if note else f"Answered in {took} s."
         self.note.setText(note)

@@ -465,6 +465,50 @@ def labels(view: ops.TableView, question: str, answer: types.AnswerType, run_sql
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
 
 
+_UP = re.compile(r"\b(higher|greater|larger|bigger|more|increased?|increasing|rise|rose|risen|grow|grew|grown|"
+                 r"exceed(?:ed|s)?|improved?)\b", re.IGNORECASE)
+_DOWN = re.compile(r"\b(lower|smaller|less|fewer|decreased?|decreasing|decline[ds]?|fall|fell|fallen|drop(?:ped)?|"
+                   r"reduced?)\b", re.IGNORECASE)
+
+
+def yes_no(view: ops.TableView, question: str, run_sql: RunSql) -> Composed | None:
+    """A yes/no comparison of one row between two periods: "Is the discount rate higher in 2019 than in
+    2018?", "Did revenue increase in 2019?" (against the period before it in the table). The answer is
+    "Yes" or "No" with both figures as support; None when the question compares nothing a table holds."""
+    up, down = _UP.search(question), _DOWN.search(question)
+    if bool(up) == bool(down):
+        return None
+    row = match_row(view, question)
+    periods = period_columns(view, question)
+    if row is None or len(periods) < 2:
+        return None
+    by_year = dict(periods)
+    named = [y for y in types.years_in(question) if y in by_year]
+    if len(named) >= 2:
+        first, second = named[0], named[1]
+    elif len(named) == 1:
+        earlier = [y for y, _ in periods if y < named[0]]
+        if not earlier:
+            return None
+        first, second = named[0], max(earlier)  # "did it increase in 2019": against the year before it
+    else:
+        return None
+    columns = [by_year[first].name, by_year[second].name]
+    result = run_sql(_row_sql(view, row.row, columns))
+    if not result.rows:
+        return None
+    values = dict(zip(result.columns, result.rows[0]))
+    a, b = values.get(columns[0]), values.get(columns[1])
+    if not (ops.is_number(a) and ops.is_number(b)):
+        return None
+    holds = float(a) > float(b) if up else float(a) < float(b)
+    answer = "Yes" if holds else "No"
+    shown = [_figure(view, row.row, c, v) for c, v in zip(columns, (a, b))]
+    sentence = f"{answer}: {row.label} was {shown[0]} in {first} against {shown[1]} in {second}"
+    names = {(row.row, c): f"{row.label}, {ops.column_title(view, c)}" for c in columns}
+    return Composed(view, result.sql, result, answer, (answer,), sentence, tuple((row.row, c) for c in columns), names)
+
+
 def title(view: ops.TableView) -> Composed | None:
     info = view.info
     name = " ".join((info.caption or info.heading).split()).rstrip(":")
@@ -494,6 +538,8 @@ def compose(views: Sequence[ops.TableView], question: str, answer: types.AnswerT
             composed = labels(view, question, answer, run_sql)
         elif answer.kind == types.TITLE:
             composed = title(view)
+        elif answer.kind == types.YES_NO:
+            composed = yes_no(view, question, run_sql)
         if composed is not None:
             return composed
     return None

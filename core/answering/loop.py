@@ -126,6 +126,8 @@ class SqlOutcome:
     """The result as a sentence (``operations.describe_in_words``), without its source."""
     joined: list[tuple[TableInfo, list[Any]]] = field(default_factory=list)
     """Other tables free SQL read (a join), with the cells it read from each."""
+    operation: str = ""
+    """The structured operation that computed the result (``operations.OPERATIONS``), "" for free SQL."""
 
     @property
     def ok(self) -> bool:
@@ -175,6 +177,9 @@ class _Finding:
     value: str
     status: str
     from_sql: bool
+    computed: bool = False
+    """SQL computed a figure no single cell holds (a sum, a difference): the answer is a computed figure."""
+
 
 class Answerer:
     """Answers questions over a library, TableRAG-style or NaiveRAG-style, with cited evidence."""
@@ -256,6 +261,9 @@ class Answerer:
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
         kind = run.answer_type.kind if run.answer_type else ""
+        finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+        if kind == answer_types.LOOKUP and final is None and finding is not None and finding.computed:
+            kind = answer_types.COMPUTED  # "the total budget for parks and roads": SQL added two cells
         if run.failures and run.steps:  # a call after the last step failed (the final planning): shown on it
             run.steps[-1] = dataclasses.replace(run.steps[-1], failures=run.steps[-1].failures + run.take_failures())
         elif run.failures:  # no step was taken (nothing relevant was found): what was tried is still shown
@@ -776,7 +784,8 @@ class Answerer:
             words = outcome.words or outcome.answer
             source = f"; source: {cite.short_label(sql_cited.label)}" if sql_cited is not None and sql_cited.label else ""
             status = "conflict" if conflict else ("checked" if confirmed else "unchecked")
-            finding = _Finding(f"{words[0].upper()}{words[1:]}{source}.", outcome.answer, status, True)
+            finding = _Finding(f"{words[0].upper()}{words[1:]}{source}.", outcome.answer, status, True,
+                               outcome.operation in ops.NEW_FIGURES)
         elif self._usable_text(run, answer):
             finding = _Finding(answer, answer, "conflict" if conflict else "text", False)
         return step, found, finding
@@ -856,6 +865,7 @@ class Answerer:
                   result: SqlResult, answer: str) -> SqlOutcome:
         """A structured step's result made whole: its answer, the sentence saying it, the cells it read."""
         outcome.answer = answer
+        outcome.operation = choice.operation
         outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, self._asked(run).wanted_scale)
         outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
         return outcome
@@ -880,6 +890,8 @@ class Answerer:
                 outcome.cells = next((cells for info, cells in read if info.id == outcome.table.id), [])
                 outcome.joined = [(info, cells) for info, cells in read if info.id != outcome.table.id]
             outcome.answer = self._describe_free_result(result, outcome.table)
+            aggregate = re.search(r"\b(SUM|AVG)\s*\(", tried.sql, re.IGNORECASE)
+            outcome.operation = {"SUM": "sum", "AVG": "average"}[aggregate.group(1).upper()] if aggregate else ""
             outcome.words = self._free_words(run, outcome)
             return outcome
 

@@ -83,7 +83,8 @@ def test_ask_prints_answer_and_numbered_sources(library: Path, ollama_server: Lo
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("Roads, 2019 and Parks, 2019 add up to 200.5 million")
-    assert lines[1] == "Note: Not cross-checked: computed from the table; no passage states this figure."
+    assert lines[1] == ("Note: Not cross-checked: computed from the table; no passage states this figure. "
+                        "Answered as a computed figure.")
     assert (f"[1] City Budget Report 2019, p. 1, Table 1: Budget by department (SQL: {GOOD_SQL}); "
             "cells: Roads, 2019: 120.5; Parks, 2019: 80") in out
 

@@ -92,6 +92,19 @@ def test_years_the_table_covers(report: ReportFixture) -> None:  # noqa: F811
     assert answer.parts == ("2019", "2018") and answer.value == "2019 and 2018"
 
 
+def test_yes_no_comparisons_answer_yes_or_no_with_both_figures(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("Was the Roads budget higher in 2019 than in 2018?")
+    assert chat.calls == []
+    assert (answer.value, answer.parts, answer.answer_type) == ("Yes", ("Yes",), types.YES_NO)
+    assert "120.5 million in 2019 against 110 million in 2018" in answer.text
+    assert {(c.column, c.text) for c in next(c for c in answer.citations if c.sql).cells} == {
+        ("y2019", "120.5"), ("y2018", "110.0")}
+    # One year named: compared with the year before it in the table.
+    answer = make(report, ScriptedChat()).answer("Did the Parks budget decrease in 2019?")
+    assert answer.value == "No" and "80 million in 2019 against 75.5 million in 2018" in answer.text
+
+
 def test_respective_figures_in_the_order_asked_never_their_difference(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     answer = make(report, chat).answer("What are the respective Roads budgets in 2018 and 2019?")

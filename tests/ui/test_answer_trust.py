@@ -75,6 +75,7 @@ def test_the_bubble_and_the_status_bar_show_the_stage_and_seconds(qtbot: Any, ma
     assert window.statusBar().currentMessage() == ""
     assert card.answer.text.startswith("In 2024, Parks (1,350) and Roads (2,650) add up to $4,000 thousand")
     assert card.note.isVisible() and card.note.text().startswith("Not cross-checked")
+    assert "Answered as a computed figure." in card.note.text()  # the answer type, in words
     assert re.search(r"\(\d+ s\)$", card.note.text())
 
 
