@@ -499,7 +499,7 @@ def yes_no(view: ops.TableView, question: str, run_sql: RunSql) -> Composed | No
         return None
     values = dict(zip(result.columns, result.rows[0]))
     a, b = values.get(columns[0]), values.get(columns[1])
-    if not (ops.is_number(a) and ops.is_number(b)):
+    if a is None or b is None or not (ops.is_number(a) and ops.is_number(b)):
         return None
     holds = float(a) > float(b) if up else float(a) < float(b)
     answer = "Yes" if holds else "No"
