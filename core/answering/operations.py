@@ -28,6 +28,8 @@ from models.types import ColumnSchema
 MAX_ROW_CHOICES = 14
 MAX_COLUMN_CHOICES = 10
 MAX_CELLS = 8
+SHOWN_ROWS = 12
+"""Rows of a long table the prompt shows for a question (``TableView.markdown``)."""
 
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _YEAR = YEAR_WORD
@@ -224,18 +226,25 @@ class TableView:
         best = sorted(scored, key=lambda t: (t[0], t[1]), reverse=True)[:limit]
         return [c for _, _, c in sorted(best, key=lambda t: -t[1])]
 
-    def markdown(self, max_rows: int = 25) -> str:
-        """The table as the prompt shows it: real column names over typed values, label first."""
+    def markdown(self, max_rows: int = 25, question: str = "") -> str:
+        """The table as the prompt shows it: real column names over typed values, label first. Given the
+        ``question``, a table longer than ``SHOWN_ROWS`` shows only the rows whose labels share most words
+        with it (in table order): the model reads fewer tokens, and every row is still offered in the
+        choices of an operation step."""
         columns = [c for c in ((self.label_column,) if self.label_column else ()) + self.data_columns]
         positions = [self.column_position(c.name) for c in columns]
         lines = ["| " + " | ".join(c.name for c in columns) + " |"]
-        for choice in self.rows[:max_rows]:
+        rows = self.rows
+        if question and len(rows) > SHOWN_ROWS:
+            rows = self.row_choices(question, SHOWN_ROWS)
+            max_rows = len(rows)
+        for choice in rows[:max_rows]:
             values = self.values[choice.row]
             cells = [choice.label if self.label_column is not None and p == positions[0] else _cell(values[p])
                      for p in positions]
             lines.append("| " + " | ".join(cells) + " |")
         if len(self.rows) > max_rows:
-            lines.append(f"| ... {len(self.rows) - max_rows} more rows |")
+            lines.append(f"| ... {len(self.rows) - max_rows} {'other' if question else 'more'} rows |")
         return "\n".join(lines)
 
 

@@ -42,7 +42,7 @@ def token_counter(chat: ChatModel) -> Callable[[str], int]:
     return lambda text: max(1, len(text) // 4)
 
 
-def table_block(view: TableView, *, with_types: bool = False) -> str:
+def table_block(view: TableView, *, with_types: bool = False, question: str = "") -> str:
     info = view.info
     unit = f"; unit: {info.unit or view.page_scale}" if info.unit or view.page_scale else ""
     title = info.caption or info.heading
@@ -55,7 +55,7 @@ def table_block(view: TableView, *, with_types: bool = False) -> str:
         lines.append("Columns: " + ", ".join(
             f"{c.name} {c.type}" + (f" (header: {c.header})" if c.header and c.header != c.name else "")
             for c in info.schema.columns))
-    lines.append(view.markdown())
+    lines.append(view.markdown(question=question))
     return "\n".join(lines)
 
 
@@ -75,7 +75,8 @@ class Context:
     def block(self, steps: Sequence[Step] = ()) -> str:
         parts = []
         if self.tables:
-            parts.append("TABLES\n" + "\n\n".join(table_block(t, with_types=self.with_types) for t in self.tables))
+            parts.append("TABLES\n" + "\n\n".join(table_block(t, with_types=self.with_types, question=self.question)
+                                                   for t in self.tables))
         if self.texts:
             parts.append("TEXT\n" + "\n".join(text_block(i + 1, c) for i, c in enumerate(self.texts)))
         if not parts:
