@@ -236,7 +236,7 @@ class TableView:
         lines = ["| " + " | ".join(c.name for c in columns) + " |"]
         rows = self.rows
         if question and len(rows) > SHOWN_ROWS:
-            rows = self.row_choices(question, SHOWN_ROWS)
+            rows = tuple(self.row_choices(question, SHOWN_ROWS))
             max_rows = len(rows)
         for choice in rows[:max_rows]:
             values = self.values[choice.row]
