@@ -226,7 +226,8 @@ class Answerer:
         final: str | None = None
         relevant = self._is_relevant(question, retrieved) and chosen is None
         planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
-                                   lambda must_ask: self._decompose(run, must_ask, planner.iterations))
+                                   lambda must_ask: self._decompose(run, must_ask, planner.iterations),
+                                   from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
         while True:
             ctx.check()
             decision = planner.next(len(run.steps), bool(run.context.tables))

@@ -10,7 +10,8 @@ the run has found so far:
   it spans two statements); the answer composed to its type (a header, several figures, labels). The first
   that gives an answer ends the planning: the loop has nothing left to ask.
 - ``Planner.next``: then, at most ``limit`` times: ask the question itself first when it wants arithmetic
-  over a table (a small model rewording it loses its years or rows); otherwise the model's decomposition
+  over a table (a small model rewording it loses its years or rows) or words from the text (one passage
+  answer, not a chain of reworded sub-questions); otherwise the model's decomposition
   says ask (a sub-question) or answer (from what was read); a sub-question asked before means the model is
   going round in circles, so the loop stops.
 - ``Planner.done_after``: a step that tried the question itself (near enough) ends the loop, its finding
@@ -90,6 +91,8 @@ class Planner:
     decompose: Decompose
     asked_before: set[str] = field(default_factory=set)
     iterations: int = 0
+    from_text: bool = False
+    """The answer is words from the text (its type, decided before): the question itself is asked first."""
 
     def next(self, steps_taken: int, has_tables: bool) -> Decision:
         """Ask, answer or stop; asks the model (``decompose``) unless the question must be asked as it is."""
@@ -97,7 +100,7 @@ class Planner:
             return Decision(STOP)
         self.iterations += 1
         must_ask = needs_table_arithmetic(self.asked, steps_taken, has_tables)
-        if must_ask and self.iterations == 1:
+        if (must_ask or self.from_text) and self.iterations == 1:
             # The only sub-question a forced first step can usefully ask is the question itself;
             # a small model rewording it loses the years or the rows, so it is not asked to.
             action, text = ASK, self.asked.text

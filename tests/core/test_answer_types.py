@@ -146,8 +146,9 @@ def test_title_answer(report: ReportFixture) -> None:  # noqa: F811
 def test_text_answer_runs_no_sql_and_cites_the_passage(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     question = "What caused the rise in park spending?"
-    chat.queue({"action": "ask", "text": question}, {"answer": "the opening of two new playgrounds"})
+    chat.queue({"answer": "the opening of two new playgrounds"})
     answer = make(report, chat).answer(question)
+    assert len(chat.calls) == 1  # the question itself, put to the passages
     assert answer.answer_type == types.TEXT and answer.text == "the opening of two new playgrounds"
     assert all(s.sql is None for s in answer.steps)
     assert not any("operation" in (c["schema"] or {}).get("properties", {}) for c in chat.calls)

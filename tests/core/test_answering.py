@@ -346,10 +346,10 @@ def test_options_are_checked(report: ReportFixture) -> None:  # noqa: F811
 
 def test_text_only_question_skips_the_table(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    chat.queue(ask("Who employed the gardeners in 2019?"), {"answer": "the parks department"})
+    chat.queue({"answer": "the parks department"})
     answer = make(report, chat).answer("Who employed the gardeners?")
-    # The linked table names no gardeners, so no operation step is asked for.
-    assert len(chat.calls) == 2 and "words from the text" in (answer.steps[0].sql_error or "")
+    # The linked table names no gardeners, so no operation step is asked for: one call, the passage answer.
+    assert len(chat.calls) == 1 and "words from the text" in (answer.steps[0].sql_error or "")
     assert answer.text == "the parks department"
     assert any(c.kind == "text" and c.page == 2 for c in answer.citations)
 
@@ -397,22 +397,22 @@ def test_ranking_question_is_held_to_a_ranking_over_the_rows(report: ReportFixtu
 
 def test_explanation_question_is_answered_from_the_text_even_when_a_table_shares_its_words(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    chat.queue(ask("Why did road spending grow in 2019?"), {"answer": "because of the harsh winter"})
+    chat.queue({"answer": "because of the harsh winter"})
     answer = make(report, chat).answer("Why did road spending grow in 2019?")
     # The budget table has a Roads row and a 2019 column, but "why" is the text's to answer: no SQL.
-    assert len(chat.calls) == 2 and answer.steps[0].sql is None
+    assert len(chat.calls) == 1 and answer.steps[0].sql is None
     assert "explanation" in (answer.steps[0].sql_error or "")
     assert answer.text == "because of the harsh winter"
     assert any(c.kind == "text" and c.page == 1 for c in answer.citations)
 
 
-def test_explanation_question_reworded_by_the_decomposer_still_skips_sql(report: ReportFixture) -> None:  # noqa: F811
+def test_an_explanation_the_text_does_not_give_is_refused_without_sql(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    chat.queue(ask("What was road spending in 2019?"), {"answer": "not stated"},
-               {"action": "answer", "text": "because of the harsh winter"})
+    chat.queue({"answer": "not stated"})
     answer = make(report, chat).answer("Why did road spending grow in 2019?")
-    assert len(chat.calls) == 3 and answer.steps[0].sql is None
-    assert answer.text == "because of the harsh winter"
+    # The question itself was put to the passages, which do not answer it: no sub-questions, no SQL.
+    assert len(chat.calls) == 1 and answer.steps[0].sql is None
+    assert answer.status == "refused" and answer.value == ""
 
 
 @pytest.mark.parametrize(("question", "explanation"), [

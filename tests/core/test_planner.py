@@ -59,3 +59,10 @@ def test_a_step_that_tried_the_question_itself_ends_the_loop() -> None:
     assert planner.done_after("total budget for roads in 2019", answered=True)
     assert not planner.done_after("total budget for roads in 2019", answered=False)
     assert not planner.done_after("parks 2019", answered=True)
+
+
+def test_a_text_answer_asks_the_question_itself_first() -> None:
+    question = "What do financial assets with no interest earned comprise of?"
+    planner = planning.Planner(analyse(question), 5, lambda must_ask: ("ask", "financial assets"), from_text=True)
+    assert planner.next(steps_taken=0, has_tables=True) == planning.Decision(planning.ASK, question)
+    assert planner.done_after(question, answered=True)  # its passage answer ends the loop
