@@ -1,0 +1,147 @@
+"""A computed measure as one step: the formula the question gives, bound by code to cells of the
+connected tables (``metrics``, ``binding``), or composed by the model over cells it picks from a list;
+either way run as one read-only SQL statement, each table's cells cited.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from core.answering import (
+    binding,
+    computation,
+    formula,
+    metrics,
+)
+from core.answering import citations as cite
+from core.answering.prompts import render
+from core.answering.run_state import (
+    RECALL,
+    AnswererBase,
+    Finding,
+    Run,
+)
+from core.errors import UserError
+from models.types import Chunk, Step
+
+
+class FormulaSteps(AnswererBase):
+    """Steps that compute a measure over cells of the connected tables."""
+
+
+    def _formula_step(self, run: Run, plan: metrics.Plan, retrieved: Sequence[Chunk],
+                      on_step: Callable[[Step], None] | None) -> bool:
+        """Compute the measure the question defines or names, over cells bound in the connected tables;
+        True when it was computed (the step and its finding are recorded), else the failure is recorded
+        in ``run.tried`` and the loop's own steps go on."""
+        self._stage(run, "reading", f"Finding the values for {plan.measure or 'the formula'}")
+        views = computation.connected_views(
+            [q.words for q in plan.quantities], retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        if plan.source == "shape":  # a line in the question's own words: first in the tables ranked for the question
+            ranked = list(run.context.tables)
+            views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
+        if computation.printed_measure(plan, views):
+            return False  # the report prints the measure itself: the loop looks it up
+        self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
+        subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
+        try:
+            done = computation.compute(plan, views, run.question, self.sql_runner,
+                                       choose=lambda options: self._choose_rows(run, plan, options))
+        except (LookupError, formula.FormulaError, UserError) as exc:
+            if plan.source == "shape":  # a line in the question's own words that no label names whole:
+                run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this
+            else:
+                run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))
+            return False
+        self._record_computation(run, done, retrieved, subquery, on_step)
+        return True
+
+    def _record_computation(self, run: Run, done: computation.Computation, retrieved: Sequence[Chunk],
+                            subquery: str, on_step: Callable[[Step], None] | None) -> None:
+        """A computed measure as a step and a finding, each table's cells cited beside the one SQL statement."""
+        names = run.names or cite.SourceNames(self.library)
+        for table_id, view in done.views.items():
+            bound = [c for c in done.cells.values() if c.table_id == table_id]
+            cells = cite.cells_for(self.library, view.info, [(c.row, c.column) for c in bound])
+            cell_names = {(c.row, c.column): f"{c.label}, {c.period}" for c in bound}
+            run.citations.append(cite.sql_citation(view.info, done.sql, done.result.columns, done.result.rows, cells,
+                                                   names, cell_names))
+        step = Step(subquery=subquery, chunk_ids=tuple(c.id for c in retrieved), sql=done.sql,
+                    sql_columns=done.result.columns, sql_result=done.result.rows,
+                    intermediate_answer=f"{done.shown} (used: {done.read})", failures=run.take_failures())
+        run.steps.append(step)
+        run.findings.append(Finding(done.sentence + ".", done.shown, "unchecked", True))
+        if on_step is not None:
+            on_step(step)
+
+    def _model_formula_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
+        """The model composes the computation: it names values by choosing cells from a list of the
+        connected tables' rows (an enum: nothing else can be named) and writes a formula over the names
+        in the formula grammar. A formula that fails (outside the grammar, a name not chosen, no number)
+        goes back with the error, at most twice. True when a figure was computed."""
+        question = run.question
+        plan = metrics.Plan("", "", (), False, metrics.decimals_asked(question), "model", "")
+        views = computation.connected_views(
+            [question], retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        options = binding.offered(question, metrics.years_asked(question), views)
+        if len(options) < 2:
+            return False
+        self._stage(run, "computing", "Composing the computation")
+        keys = list(options)
+        schema = {
+            "type": "object",
+            "properties": {
+                "values": {"type": "array", "minItems": 1, "maxItems": len(formula.VALUE_NAMES),
+                           "items": {"type": "object", "required": ["name", "cell"], "properties": {
+                               "name": {"type": "string", "enum": list(formula.VALUE_NAMES)},
+                               "cell": {"type": "string", "enum": keys}}}},
+                "formula": {"type": "string"},
+            },
+            "required": ["values", "formula"],
+        }
+        hint = run.tried[-1].sql_error if run.tried else ""
+        task = render("formula", question=question, hint=f"(Earlier: {hint})" if hint else "") + \
+            "\nCells:\n" + "\n".join(keys)
+
+        def attempt(data: dict[str, Any]) -> computation.Computation:
+            picks = {str(v.get("name")): options[str(v.get("cell"))] for v in data.get("values", [])
+                     if isinstance(v, dict) and str(v.get("cell")) in options}
+            if not picks:
+                raise formula.FormulaError("No value was chosen from the list.")
+            common = binding.common_scale([c for c, _ in picks.values()])
+            cells = {name: binding.cell_of(name, candidate, column, common) for name, (candidate, column) in picks.items()}
+            tree = formula.parse(str(data.get("formula", "")), list(cells))
+            composed = dataclasses.replace(plan, formula=str(data.get("formula", "")), percent=formula.is_percent(tree),
+                                           measure=metrics.asked_name(question) or "The result")
+            return computation.evaluate(composed, cells, views, question, self.sql_runner)
+
+        done, error = self._with_repairs(
+            run, "Formula", task, schema, 220, attempt,
+            lambda data, exc: render("formula_repair", formula=json.dumps((data or {}).get("formula", "")),
+                                     values=json.dumps((data or {}).get("values", [])), error=str(exc)))
+        if done is None:
+            run.tried.append(Step(subquery="Formula composed from the connected tables' cells", sql_error=error,
+                                  failures=run.take_failures()))
+            return False
+        self._record_computation(run, done, retrieved, f"Formula: {done.plan.formula}", on_step)
+        return True
+
+    def _choose_rows(self, run: Run, plan: metrics.Plan, options: dict[str, list[str]]) -> dict[str, str]:
+        """The model's pick among close candidate rows for each value, constrained to the candidates."""
+        keys = {f"v{i}": words for i, words in enumerate(options)}
+        schema = {"type": "object", "properties": {k: {"type": "string", "enum": options[w]} for k, w in keys.items()},
+                  "required": list(keys)}
+        listing = "\n".join(f"{k} = {w}: " + " | ".join(options[w]) for k, w in keys.items())
+        task = render("choose_rows", quantities=", ".join(dict.fromkeys(q.words for q in plan.quantities))) \
+            + "\n" + listing
+        data = self._ask_model(run, "Row choice", task, schema, 40 * len(keys))
+        if data is None:
+            return {}
+        return {w: str(data[k]) for k, w in keys.items() if k in data}

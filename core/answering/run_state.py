@@ -1,0 +1,323 @@
+"""The state of one question as the answering loop goes (``Run``), and what every kind of step uses:
+the model calls with their one repair loop, retrieval into the shared context, and the checks a text
+answer must pass. ``AnswererBase`` holds the library, retriever, SQL runner and model the steps share;
+the steps themselves are ``table_step`` (SQL over a table, checked against the text) and ``formula_step``
+(a formula over cells of connected tables); ``loop`` plans and assembles the answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from core.answering import (
+    answer_types,
+    sentences,
+)
+from core.answering import citations as cite
+from core.answering import operations as ops
+from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, token_counter
+from core.answering.question import Question, analyse
+from core.answering.table_choice import label_words, question_words, rank_tables
+from core.errors import UserError
+from core.jobs import JobContext
+from core.library import Library
+from core.retrieval import Retriever
+from core.sql_runner import SqlRunner
+from models.errors import ModelOutputError
+from models.protocols import ChatModel, capabilities_of
+from models.types import ChatMessage, Chunk, Citation, ProgressEvent, Step, Usage
+
+_T = TypeVar("_T")
+
+MAX_ITERATIONS = 5
+MAX_REPAIRS = 2
+RECALL = 30
+MAX_TABLES = 2
+MAX_TEXTS = 3
+MODES = ("tablerag", "naive")
+SQL_STYLES = ("auto", "structured", "free")
+EMPTY_LIBRARY = "Add a PDF first: the library is empty, so there is nothing to answer from."
+REFUSAL = "The library does not seem to hold the answer to this question, so I give no figure."
+CLOSEST_TEXTS = 2
+_NO_ANSWER_TEXT = re.compile(
+    r"^\W*(unknown|n/?a|none|no answer|no (information|data|figure)\b|not (reported|stated|given|mentioned|"
+    r"available|found|provided|specified|disclosed)\b|(it is |this is |that is )?not (in|stated in|given in|"
+    r"found in|mentioned in) the (text|passages?|library|context|documents?)|cannot be (determined|answered|found)|"
+    r"the (text|passages?|context) (does|do) not)",
+    re.IGNORECASE,
+)
+FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+
+
+def default_sql_style(chat: ChatModel) -> str:
+    """Free SQL for models that declare they can write it (served ones, usually larger), structured otherwise."""
+    return "free" if capabilities_of(chat).supports_free_sql else "structured"
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """The JSON object in a reply (tolerating code fences or chatter around it)."""
+    cleaned = text.strip()
+    try:
+        value = json.loads(cleaned)
+    except json.JSONDecodeError:
+        match = re.search(r"\{.*\}", cleaned, re.DOTALL)
+        if match is None:
+            raise ModelOutputError(f"The model replied without JSON: {cleaned[:120]!r}") from None
+        value = json.loads(match.group(0))
+    if not isinstance(value, dict):
+        raise ModelOutputError("The model's JSON is not an object.")
+    return value
+
+
+@dataclass
+class Run:
+    """The state of one question as the loop goes."""
+
+    question: str
+    context: Context
+    steps: list[Step] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    table_chunks: dict[int, Chunk] = field(default_factory=dict)
+    chunk_ids: list[int] = field(default_factory=list)
+    views: dict[int, ops.TableView | None] = field(default_factory=dict)
+    ctx: JobContext = field(default_factory=JobContext)
+    names: cite.SourceNames | None = None
+    findings: list[Finding | None] = field(default_factory=list)
+    """Parallel to ``steps``: what each step found, in words, or None."""
+    read: list[str] = field(default_factory=list)
+    """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
+    asked: Question | None = None
+    """The question analysed once (``core.answering.question``)."""
+    tried: list[Step] = field(default_factory=list)
+    """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
+    read_passages: list[str] = field(default_factory=list)
+    """The text passages among them: where a computed figure (a difference, a sum) must be found when the
+    text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
+    answer_type: answer_types.AnswerType | None = None  # answer types (issue 13)
+    failures: list[str] = field(default_factory=list)
+    """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+
+    def take_failures(self) -> tuple[str, ...]:
+        """The failures to record on the step being made (and none left for the next one)."""
+        taken, self.failures = tuple(self.failures), []
+        return taken
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A step's answer as the user will read it: the sentence, the bare value, how it was checked."""
+
+    sentence: str
+    value: str
+    status: str
+    from_sql: bool
+    computed: bool = False
+    """SQL computed a figure no single cell holds (a sum, a difference): the answer is a computed figure."""
+
+
+class AnswererBase:
+    """The parts of an answerer every step uses."""
+
+    def __init__(self, library: Library, retriever: Retriever, sql_runner: SqlRunner, chat: ChatModel, *,
+                 mode: str = "tablerag", max_iterations: int = MAX_ITERATIONS, sql_style: str = "auto") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        if sql_style not in SQL_STYLES:
+            raise ValueError(f"sql_style must be one of {SQL_STYLES}, not {sql_style!r}")
+        self.library = library
+        self.retriever = retriever
+        self.sql_runner = sql_runner
+        self.chat = chat
+        self.mode = mode
+        self.max_iterations = max(1, min(max_iterations, MAX_ITERATIONS))
+        self.sql_style = default_sql_style(chat) if sql_style == "auto" else sql_style
+        self._count_tokens = token_counter(chat)
+
+    @staticmethod
+    def _stage(run: Run, stage: str, message: str, done: int = 0) -> None:
+        """Tell the caller which stage the answer is in (the window shows it with the time taken so far)."""
+        run.ctx.check()
+        run.ctx.report(ProgressEvent(stage, message, done, MAX_ITERATIONS))
+
+
+    def _retrieve(self, query: str) -> list[Chunk]:
+        """Every chunk the hybrid search recalls, best first: tables are ranked from all of them."""
+        return self.retriever.search(query, k=RECALL, recall=RECALL)
+
+    def _table_name(self, table_id: int) -> str | None:
+        info = self.library.table(table_id)
+        return info.name if info else None
+
+    def _add_to_context(self, run: Run, query: str, chunks: Sequence[Chunk]) -> list[ops.TableView]:
+        """Append the likeliest tables for ``query`` and the best passages, while the context stays under
+        its token budget; return the candidate tables, likeliest first."""
+        context = run.context
+        for chunk in chunks:
+            if chunk.id not in run.chunk_ids:
+                run.chunk_ids.append(chunk.id)
+                run.read.append(chunk.text)
+                if chunk.kind == "text":
+                    run.read_passages.append(chunk.text)
+            if chunk.kind == "table" and chunk.table_id is not None:
+                run.table_chunks.setdefault(chunk.table_id, chunk)
+        ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
+                             lambda table_id: self._view(run, table_id))
+        for view in ranked:
+            if len(context.tables) >= MAX_TABLES:
+                break
+            if any(t.info.id == view.info.id for t in context.tables):
+                continue
+            context.tables.append(view)
+            if len(context.tables) > 1 and self._count_tokens(context.block()) > CONTEXT_TOKEN_BUDGET:
+                context.tables.pop()
+        for chunk in chunks:
+            if len(context.texts) >= MAX_TEXTS:
+                break
+            if chunk.kind == "text" and all(c.id != chunk.id for c in context.texts):
+                context.texts.append(chunk)
+                if len(context.texts) > 1 and self._count_tokens(context.block()) > CONTEXT_TOKEN_BUDGET:
+                    context.texts.pop()
+        return ranked
+
+    def _view(self, run: Run, table_id: int) -> ops.TableView | None:
+        if table_id not in run.views:
+            info = self.library.table(table_id)
+            run.views[table_id] = ops.load_table_view(self.library, info) if info is not None else None
+        return run.views[table_id]
+
+    def _pick_table(self, run: Run, ranked: Sequence[ops.TableView], subquery: str) -> ops.TableView | None:
+        """The most likely table in the context: the first of the sub-question's ranked candidates that
+        is in the context, then the context's own order; for structured steps, only tables that share
+        a word with the sub-question."""
+        in_context = {v.info.id for v in run.context.tables}
+        ordered: list[ops.TableView] = []
+        for view in [*(v for v in ranked if v.info.id in in_context), *run.context.tables]:
+            if all(view.info.id != seen.info.id for seen in ordered):
+                ordered.append(view)
+        if self.sql_style == "structured":
+            ordered = [v for v in ordered if self._table_is_relevant(v, subquery)]
+        return ordered[0] if ordered else None
+
+    @staticmethod
+    def _table_is_relevant(view: ops.TableView, subquery: str) -> bool:
+        """Worth an operation step: the sub-question shares a word (not a bare year) with the table's
+        row labels, column headers or caption. A small model asked to pick cells always picks some,
+        even from the wrong table or for a question only the text can answer."""
+        return bool(question_words(subquery) & label_words(view))
+
+
+    def _context_citations(self, run: Run, query: str = "") -> list[Citation]:
+        names = run.names or cite.SourceNames(self.library)
+        out = [self._narrowed(cite.chunk_citation(c, label=names.label(c.document_id, c.page, fallback=c.document)),
+                              c, query or run.question)
+               for c in run.context.texts]
+        for view in run.context.tables:
+            chunk = run.table_chunks.get(view.info.id)
+            if chunk is not None:
+                label = names.label(view.info.document_id, chunk.page, view.info, view.info.document)
+                out.append(cite.chunk_citation(chunk, table=view.name, label=label))
+        return out
+
+    def _narrowed(self, citation: Citation, chunk: Chunk, query: str) -> Citation:
+        """A passage's citation highlighting only the sentences that answer ``query`` (never the page's
+        headers, footers or number); unchanged when the PDF cannot be read now."""
+        document = self.library.document(chunk.document_id)
+        if document is None or not chunk.boxes:
+            return citation
+        picked = sentences.answering_sentences(Path(document.path), chunk.page, chunk.boxes, query)
+        if not picked:
+            return citation
+        boxes = tuple(box for sentence in picked for box in sentence.boxes)
+        return dataclasses.replace(citation, boxes=boxes, bbox=cite.union_box(boxes),
+                                   snippet=cite.snippet(" ".join(s.text for s in picked)))
+
+
+    def _call(self, run: Run, task: str, schema: dict[str, Any], max_tokens: int,
+              extra: Sequence[ChatMessage] = ()) -> dict[str, Any]:
+        prompt = messages(run.context, run.steps, task)
+        ctx = run.ctx
+        # Every generated token checks for a stop request, so Stop ends even a long call.
+        reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens,
+                               on_token=lambda _token: ctx.check())
+        run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds,
+                                      reused_tokens=reply.usage.reused_tokens)
+        return parse_json_object(reply.text)
+
+    def _model_for(self, run: Run, what: str, max_tokens: int) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
+        """A model call for a module that handles a failed reply itself (answer types, composition): a reply
+        that cannot be used raises ValueError there, as their contract says, and is recorded on the next step."""
+        def call(task: str, schema: dict[str, Any]) -> dict[str, Any]:
+            try:
+                return self._call(run, task, schema, max_tokens=max_tokens)
+            except (ModelOutputError, ValueError) as exc:
+                run.failures.append(f"{what}: {exc}")
+                raise ValueError(str(exc)) from exc
+        return call
+
+    def _ask_model(self, run: Run, what: str, task: str, schema: dict[str, Any], max_tokens: int) -> dict[str, Any] | None:
+        """One model call whose failure (no JSON, a reply outside the schema) is recorded on the next step
+        as ``what: error``; None when it failed and the caller goes on without it."""
+        try:
+            return self._call(run, task, schema, max_tokens=max_tokens)
+        except (ModelOutputError, ValueError) as exc:
+            run.failures.append(f"{what}: {exc}")
+            return None
+
+    def _with_repairs(self, run: Run, what: str, task: str, schema: dict[str, Any], max_tokens: int,
+                      attempt: Callable[[dict[str, Any]], _T],
+                      repair: Callable[[dict[str, Any] | None, Exception], str]) -> tuple[_T | None, str]:
+        """The one repair loop every step shares: ask the model, try its reply with ``attempt``; a reply that
+        fails (no JSON, a choice outside the lists, a formula outside the grammar, SQL that errs or finds
+        nothing) goes back with ``repair``'s message naming the error, at most ``MAX_REPAIRS`` times. Each
+        failure is recorded (``run.failures``, shown on the step). Returns what ``attempt`` gave, or None and
+        the last error."""
+        repairs: list[str] = []
+        error = ""
+        for _attempt in range(1 + MAX_REPAIRS):
+            data: dict[str, Any] | None = None
+            try:
+                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens)
+                return attempt(data), ""
+            except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
+                error = str(exc)
+                run.failures.append(f"{what}: {error}")
+                repairs.append(repair(data, exc))
+        return None, error
+
+    @staticmethod
+    def _asked(run: Run) -> Question:
+        if run.asked is None:
+            run.asked = analyse(run.question)
+        return run.asked
+
+    def _usable_text(self, run: Run, text: str) -> bool:
+        """A text answer worth giving: it answers (not "not stated"), and each figure in it is in a
+        passage or a table the loop read, or in a step's result."""
+        if not text.strip() or _NO_ANSWER_TEXT.search(text):
+            return False
+        figures = {self._figure(f) for f in FIGURE.findall(text)} - {None}
+        if not figures:
+            return True
+        computed = self._asked(run).computed
+        known: set[float] = set()
+        sources = [*(run.read_passages if computed else run.read), *(c.text for c in run.context.texts),
+                   *(s.intermediate_answer for s in run.steps if s.sql and not s.sql_error)]
+        for source in sources:
+            known.update(f for f in (self._figure(m) for m in FIGURE.findall(source)) if f is not None)
+        for view in run.context.tables if not computed else ():
+            known.update(round(float(v), 4) for row in view.values.values() for v in row if ops.is_number(v))
+        return all(f in known or abs(f) < 10 for f in figures if f is not None)
+
+    @staticmethod
+    def _figure(text: str) -> float | None:
+        try:
+            return round(abs(float(text.replace(",", ""))), 4)
+        except ValueError:
+            return None
