@@ -438,8 +438,9 @@ class Controller(QObject):
             ctx.check()
 
     def _prepare_answering(self) -> None:
-        """Import the answering stack and load the embedder (done after the model loads, in the background,
-        so the first question does not wait for them; or by the first question, whichever comes first)."""
+        """Import the answering stack, load the embedder and the library's search index (done after the model
+        loads, in the background, so the first question does not wait for them; or by the first question,
+        whichever comes first)."""
         with self._answering_lock:
             if self._answering_ready.is_set():
                 return
@@ -449,6 +450,10 @@ class Controller(QObject):
             warm_up = getattr(embedder, "warm_up", None)
             if callable(warm_up):
                 warm_up()
+            # The library's vectors (from the index's cache file, or read out of sqlite-vec the first time:
+            # a minute at 500,000 chunks), so the first search does not wait for them.
+            with wiring.open_library(self.library_dir) as library:
+                wiring.vector_index(library.path).load(library.conn)
             self._answering_ready.set()
 
     def export_markdown(self, answer: Answer, path: Path) -> Path:
