@@ -7,9 +7,10 @@ is built without SIMD: 24 ms at 50,000 x 384 here. The same exact search as one 
 numpy (BLAS) takes about 1.5 ms, so the index copies the vectors into a float32 matrix (1.5 KB per
 vector). At 500,000 vectors that product still reads 0.77 GB per query (60-100 ms on a quiet machine,
 400 ms on a busy one), so above ``exact_up_to`` rows the index first compares 48-byte sign codes (one
-bit per dimension of the vector minus the library's mean vector; Hamming distance, 24 MB at 500,000)
-and re-ranks the ``candidates`` closest rows exactly. ``bench_scale.py`` prints the recall of that
-against exact search on the same library.
+bit per dimension; Hamming distance, 24 MB at 500,000: 7 ms) and re-ranks the closest rows exactly:
+``candidates`` of them, or one in ``share`` of the rows compared when that is more. Sign codes see
+angles coarsely; re-ranking a share rather than a fixed number keeps the recall as the library grows.
+``bench_scale.py`` prints the recall@10 against exact search on the same library.
 
 Reading 500,000 vectors out of sqlite-vec takes a minute, so a large library's index is kept in a
 cache file beside the library (``cache``: the float32 matrix as a ``.npy`` opened memory-mapped, ids
@@ -37,8 +38,10 @@ from core.migrations import EMBEDDING_DIMENSION
 
 EXACT_UP_TO = 50_000
 """Up to this many vectors compared, every one is compared exactly (a few ms)."""
-CANDIDATES = 400
-"""Rows re-ranked exactly after the coarse pass (at least four per result asked)."""
+CANDIDATES = 1000
+"""Rows re-ranked exactly after the coarse pass, at least (and at least four per result asked)."""
+SHARE = 25
+"""One row in this many of those compared is re-ranked exactly, when that is more than ``CANDIDATES``."""
 CACHE_FROM = 20_000
 """Libraries with at least this many vectors keep a cache file (smaller ones read sqlite-vec in < 1 s)."""
 _CODE_WORDS = EMBEDDING_DIMENSION // 64
@@ -53,8 +56,7 @@ class VectorSnapshot:
     ids: np.ndarray  # int64 embedding ids, ascending, one per row (a removed vector's row stays, dead)
     main: np.ndarray  # float32 unit rows 0..len(main)-1 (a read-only memory map when read from the cache)
     tail: np.ndarray  # float32 unit rows after them: a view into a buffer with room for later additions
-    codes: np.ndarray  # uint64 (6, rows): sign bits of each row minus ``center``, one array per 64 dimensions
-    center: np.ndarray  # float32, the mean vector when the codes were made
+    codes: np.ndarray  # uint64 (6, rows): the sign bits of each row, one array per 64 dimensions
     dead: np.ndarray  # bool per row: the vector was removed from the library
     removed: int  # number of dead rows
     unsaved: int  # changes since the cache file was written (or since loading, without a cache)
@@ -85,7 +87,7 @@ class VectorSnapshot:
 def _empty(generation: int = -1) -> VectorSnapshot:
     matrix = np.zeros((0, EMBEDDING_DIMENSION), dtype=np.float32)
     return VectorSnapshot(generation, np.zeros(0, dtype=np.int64), matrix, matrix, np.zeros((_CODE_WORDS, 0), dtype=np.uint64),
-                     np.zeros(EMBEDDING_DIMENSION, dtype=np.float32), np.zeros(0, dtype=bool), 0, 0)
+                          np.zeros(0, dtype=bool), 0, 0)
 
 
 def embeddings_generation(conn: Connection) -> int:
@@ -94,13 +96,13 @@ def embeddings_generation(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def sign_codes(matrix: np.ndarray, center: np.ndarray) -> np.ndarray:
-    """One bit per dimension (row minus ``center`` positive), packed into six uint64 per row and stored
+def sign_codes(matrix: np.ndarray) -> np.ndarray:
+    """One bit per dimension (positive or not), packed into six uint64 per row and stored
     column by column (shape (6, rows)): the Hamming distance is then six passes over contiguous arrays."""
     out = np.empty((_CODE_WORDS, len(matrix)), dtype=np.uint64)
     for start in range(0, len(matrix), 65_536):
         block = np.asarray(matrix[start:start + 65_536])
-        out[:, start:start + len(block)] = np.packbits(block > center, axis=1).view(np.uint64).T
+        out[:, start:start + len(block)] = np.packbits(block > 0, axis=1).view(np.uint64).T
     return out
 
 
@@ -108,16 +110,17 @@ class VectorIndex:
     """Nearest embeddings to a query vector by cosine similarity. Safe to share between threads.
 
     ``cache``: where to keep the cache files of a large library (``<cache>.npy`` and ``<cache>-index.npz``);
-    None keeps nothing on disk. ``exact_up_to``, ``candidates`` and ``cache_from`` default to the module's
+    None keeps nothing on disk. ``exact_up_to``, ``candidates``, ``share`` and ``cache_from`` default to the module's
     constants (tests lower them to run the large-library paths on small libraries)."""
 
     def __init__(self, cache: Path | None = None, *, exact_up_to: int = EXACT_UP_TO, candidates: int = CANDIDATES,
-                 cache_from: int = CACHE_FROM) -> None:
+                 share: int = SHARE, cache_from: int = CACHE_FROM) -> None:
         self._lock = threading.Lock()
         self._snapshot = _empty()
         self.cache = cache
         self.exact_up_to = exact_up_to
         self.candidates = candidates
+        self.share = share
         self.cache_from = cache_from
         self.full_loads = 0  # times every vector was read from sqlite-vec (benchmarks and tests print it)
 
@@ -164,7 +167,7 @@ class VectorIndex:
             if not len(rows):
                 return []
         compared = len(rows) if rows is not None else len(snapshot.ids)
-        pool = max(self.candidates, 4 * k)
+        pool = max(self.candidates, 4 * k, compared // self.share if self.share else 0)
         if exact or compared <= max(self.exact_up_to, pool):
             if rows is None:
                 scores = snapshot.scores(vector)
@@ -187,7 +190,7 @@ class VectorIndex:
     @staticmethod
     def _coarse(snapshot: VectorSnapshot, vector: np.ndarray, rows: np.ndarray | None, pool: int) -> np.ndarray:
         """The ``pool`` rows (of ``rows``, or of all) whose sign codes are nearest the query's in Hamming distance."""
-        code = np.packbits(vector > snapshot.center).view(np.uint64)
+        code = np.packbits(vector > 0).view(np.uint64)
         codes = snapshot.codes if rows is None else snapshot.codes[:, rows]
         distance = np.bitwise_count(codes[0] ^ code[0]).astype(np.uint16)
         word = np.empty(codes.shape[1], dtype=np.uint64)
@@ -196,7 +199,7 @@ class VectorIndex:
             distance += np.bitwise_count(word)
         if rows is None and snapshot.removed:
             distance[snapshot.dead] = _FAR
-        nearest = np.argpartition(distance, pool - 1)[:pool]
+        nearest = np.sort(np.argpartition(distance, pool - 1)[:pool])  # in row order: the re-rank reads forward
         return nearest if rows is None else rows[nearest]
 
     def _current(self, conn: Connection) -> VectorSnapshot:
@@ -261,7 +264,7 @@ class VectorIndex:
         ids, matrix = _matrix(vectors)
         tail = _appended(snapshot.tail, matrix)
         return VectorSnapshot(generation, np.concatenate([snapshot.ids, ids]), snapshot.main, tail,
-                         np.concatenate([snapshot.codes, sign_codes(matrix, snapshot.center)], axis=1), snapshot.center,
+                         np.concatenate([snapshot.codes, sign_codes(matrix)], axis=1),
                          np.concatenate([dead, np.zeros(len(ids), dtype=bool)]), removed,
                          snapshot.unsaved + len(added) + removed - snapshot.removed)
 
@@ -272,8 +275,7 @@ class VectorIndex:
         ids, matrix = _matrix(rows)
         if not len(ids):
             return _empty(generation)
-        center = matrix.mean(axis=0)
-        return VectorSnapshot(generation, ids, matrix, _empty().tail, sign_codes(matrix, center), center,
+        return VectorSnapshot(generation, ids, matrix, _empty().tail, sign_codes(matrix),
                          np.zeros(len(ids), dtype=bool), 0, len(ids))
 
 
@@ -326,17 +328,17 @@ def _read_cache(cache: Path) -> VectorSnapshot | None:
             stat = matrix_file.stat()
             if int(index["matrix_size"]) != stat.st_size or int(index["matrix_mtime"]) != stat.st_mtime_ns:
                 return None
-            ids, codes, center, generation = index["ids"], index["codes"], index["center"], int(index["generation"])
+            ids, codes, generation = index["ids"], index["codes"], int(index["generation"])
         main = np.load(matrix_file, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError, KeyError):
         return None
     if main.shape != (len(ids), EMBEDDING_DIMENSION) or codes.shape != (_CODE_WORDS, len(ids)) or not len(ids):
         return None
-    return VectorSnapshot(generation, ids, main, _empty().tail, codes, center, np.zeros(len(ids), dtype=bool), 0, 0)
+    return VectorSnapshot(generation, ids, main, _empty().tail, codes, np.zeros(len(ids), dtype=bool), 0, 0)
 
 
 def _write_cache(cache: Path, snapshot: VectorSnapshot) -> VectorSnapshot:
-    """Write the live rows to the cache files (new mean vector and codes) and return the snapshot read from
+    """Write the live rows and their codes to the cache files and return the snapshot read from
     them; on a write error (a read-only folder, a full disk) the snapshot as it was."""
     matrix_file, index_file = _cache_files(cache)
     alive = np.flatnonzero(~snapshot.dead)
@@ -345,18 +347,15 @@ def _write_cache(cache: Path, snapshot: VectorSnapshot) -> VectorSnapshot:
     try:
         written = np.lib.format.open_memmap(matrix_tmp, mode="w+", dtype=np.float32,
                                             shape=(len(alive), EMBEDDING_DIMENSION))
-        total = np.zeros(EMBEDDING_DIMENSION, dtype=np.float64)
         for start in range(0, len(alive), 65_536):
             block = snapshot.rows(alive[start:start + 65_536])
             written[start:start + len(block)] = block
-            total += block.sum(axis=0, dtype=np.float64)
-        center = (total / max(len(alive), 1)).astype(np.float32)
-        codes = sign_codes(written, center)
+        codes = sign_codes(written)
         written.flush()
         del written
         stat = matrix_tmp.stat()
         with open(index_tmp, "wb") as out:
-            np.savez(out, ids=snapshot.ids[alive], codes=codes, center=center,
+            np.savez(out, ids=snapshot.ids[alive], codes=codes,
                      generation=np.int64(snapshot.generation), matrix_size=np.int64(stat.st_size),
                      matrix_mtime=np.int64(stat.st_mtime_ns))
         os.replace(matrix_tmp, matrix_file)

@@ -152,7 +152,7 @@ def test_coarse_pass_then_exact_rerank_finds_the_exact_neighbours(tmp_path: Path
     library = Library(tmp_path / "lib.sqlite3")
     vectors = _clustered(rng, 3000)
     _add_chunks(library, hash_embedder, "a" * 64, [f"passage {i}" for i in range(3000)], vectors)
-    coarse = VectorIndex(exact_up_to=0, candidates=200)
+    coarse = VectorIndex(exact_up_to=0, candidates=200, share=0)
     exact = VectorIndex()
     queries = vectors[rng.integers(0, 3000, 20)] + 0.05 * _unit(rng, 20)
     found = 0
@@ -177,18 +177,18 @@ def test_a_large_library_keeps_its_index_in_a_cache_file(tmp_path: Path, hash_em
     vectors = _clustered(rng, 600)
     _add_chunks(library, hash_embedder, "a" * 64, [f"passage {i}" for i in range(600)], vectors)
     cache = tmp_path / "lib.sqlite3-vectors"
-    first = VectorIndex(cache, exact_up_to=0, candidates=100, cache_from=100)
+    first = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
     query = vectors[7]
     expected = first.nearest(library.conn, query, 10)
     assert first.full_loads == 1 and (tmp_path / "lib.sqlite3-vectors.npy").exists()
 
-    opened = VectorIndex(cache, exact_up_to=0, candidates=100, cache_from=100)  # the next process
+    opened = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)  # the next process
     assert opened.nearest(library.conn, query, 10) == expected and opened.full_loads == 0
 
     added = _clustered(rng, 40)
     _add_chunks(library, hash_embedder, "b" * 64, [f"added {i}" for i in range(40)], added)
     library.delete_document(library.documents()[0].id)
-    later = VectorIndex(cache, exact_up_to=0, candidates=100, cache_from=100)
+    later = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
     best, similarity = later.nearest(library.conn, added[3], 1)[0]
     assert similarity == pytest.approx(1.0, abs=1e-5) and len(later) == 40 and later.full_loads == 0
     assert opened.nearest(library.conn, added[3], 1)[0][0] == best and len(opened) == 40
@@ -200,6 +200,6 @@ def test_a_large_library_keeps_its_index_in_a_cache_file(tmp_path: Path, hash_em
     other = Library(tmp_path / "lib.sqlite3")
     fresh = _clustered(rng, 600)
     _add_chunks(other, hash_embedder, "c" * 64, [f"other {i}" for i in range(600)], fresh)
-    replaced = VectorIndex(cache, exact_up_to=0, candidates=100, cache_from=100)
+    replaced = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
     assert replaced.nearest(other.conn, fresh[5], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
     other.close()
