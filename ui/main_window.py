@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(2, 1)
         self.library_view.setMinimumWidth(LIBRARY_MIN_WIDTH)
         self.chat_view.setMinimumWidth(CHAT_MIN_WIDTH)
-        self.splitter.setSizes([340, 620, 560])
+        self.splitter.setSizes([420, 600, 520])  # the library: names beside their type and period
         self.setCentralWidget(self.splitter)
 
         self.model_label = ModelStatusLabel()
