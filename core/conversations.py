@@ -13,7 +13,7 @@ from typing import Any
 
 from core.db import Connection, inserted_id
 from core.library import now_iso
-from models.types import Answer, CellEvidence, Citation, Step, Usage
+from models.types import Alternative, Answer, CellEvidence, Citation, Step, Usage
 
 TITLE_CHARS = 60
 
@@ -88,7 +88,9 @@ def answer_from_json(text: str) -> Answer:
                   int(data.get("completion_tokens", 0)), float(data.get("seconds", 0.0)))
     return Answer(question=data["question"], text=data["answer"], citations=tuple(citations), steps=steps,
                   usage=usage, mode=data.get("mode", "tablerag"), model=data.get("model", ""),
-                  status=data.get("status", "unchecked"), value=data.get("value", ""))
+                  status=data.get("status", "unchecked"), value=data.get("value", ""),
+                  alternatives=tuple(Alternative(int(a["document_id"]), str(a["name"]))
+                                     for a in data.get("alternatives", [])))
 
 
 def title_from_question(question: str) -> str:

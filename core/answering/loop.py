@@ -63,7 +63,7 @@ from core.errors import UserError
 from core.jobs import JobContext
 from core.library import Library, TableInfo
 from core.retrieval import Retriever
-from core.routing import route_question
+from core.routing import Route, route_question
 from core.sql_runner import SqlResult, SqlRunner
 from models.errors import ModelOutputError
 from models.protocols import ChatModel, capabilities_of
@@ -189,12 +189,14 @@ class Answerer:
     # -- entry point ---------------------------------------------------------------------------------
 
     def answer(self, question: str, ctx: JobContext | None = None, on_token: Callable[[str], None] | None = None,
-               on_step: Callable[[Step], None] | None = None) -> Answer:
+               on_step: Callable[[Step], None] | None = None, documents: Sequence[int] | None = None) -> Answer:
         question = " ".join(question.split())
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
-        route = route_question(question, self.library)  # the documents first (core.routing), then tables and passages
+        # The documents first (core.routing), then tables and passages; or the documents the person chose.
+        route = route_question(question, self.library) if documents is None else \
+            Route(tuple(documents), "asked in the documents chosen")
         self.retriever.limit_to(route.document_ids)
         if not self._has_documents():  # nothing to answer from: no search, no model call
             return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
@@ -277,7 +279,8 @@ class Answerer:
         steps = tuple(dataclasses.replace(s, answer_type=kind) for s in (*run.tried, *run.steps))  # issue 13
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
-                                         answer_type=kind, parts=parts), on_token)
+                                         answer_type=kind, parts=parts,
+                                         alternatives=route.alternatives(c.document_id for c in run.citations)), on_token)
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:

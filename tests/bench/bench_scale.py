@@ -266,7 +266,7 @@ def vector_recall(library_path: Path, questions: list[str], embedder, index: Vec
         exact.append(time.perf_counter() - began)
     kept = index.candidates
     said = []
-    for count in (kept, *(c for c in candidates if c != kept)):
+    for count in dict.fromkeys((kept, *candidates)):
         index.candidates = count
         found, fast = 0.0, []
         for vector, truth in zip(vectors, truths, strict=True):
