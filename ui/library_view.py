@@ -480,10 +480,12 @@ class LibraryView(QWidget):
     def _fill_choices(self) -> None:
         """Each filter offers the values the library holds (keeping the one chosen while it still exists)."""
         for column, combo in self.choices.items():
-            values = sorted({LibraryModel._document_text(row, column) for row in self.model.rows()} - {""},
-                            key=lambda v: (column == PERIOD_COLUMN and -len(v), v.lower()))
-            if column == PERIOD_COLUMN:
-                values.sort(reverse=True)  # latest first
+            order: dict[str, str] = {}  # value -> how it sorts: periods by fiscal year and quarter, latest first
+            for number, row in enumerate(self.model.rows()):
+                if value := LibraryModel._document_text(row, column):
+                    key = str(self.model.index(number, column).data(SORT_ROLE))
+                    order[value] = max(order.get(value, key), key)
+            values = sorted(order, key=lambda v: order[v], reverse=column == PERIOD_COLUMN)
             chosen = combo.currentData()
             combo.blockSignals(True)
             combo.clear()

@@ -147,3 +147,16 @@ def test_the_name_keeps_its_room_and_columns_give_way_as_the_panel_narrows(qtbot
     view.set_documents([*documents, partial], {}, details)
     assert not view.tree.isColumnHidden(STATUS_COLUMN)
     assert view.document_index(0).data(Qt.ItemDataRole.ToolTipRole).startswith("LOCKHEEDMARTIN_2020_10K.pdf\n10-K\n")
+
+
+def test_the_period_list_offers_the_latest_first(qtbot: Any) -> None:
+    view = LibraryView()
+    qtbot.addWidget(view)
+    periods = [("FY2018", 2018, None), ("Q2 FY2023", 2023, 2), ("FY2023", 2023, None), ("2019-20", 2020, None)]
+    documents = [Document(i, str(i), f"r{i}.pdf", f"/d/r{i}.pdf", "R", 1, "ready", "2024") for i in range(1, 9)]
+    details = {i: DocumentMetadata(issuer="Acme", doc_type="10-K", period=periods[i % 4][0], fiscal_year=periods[i % 4][1],
+                                   quarter=periods[i % 4][2]) for i in range(1, 9)}
+    view.set_documents(documents, {}, details)
+    combo = view.choices[PERIOD_COLUMN]
+    assert [combo.itemText(i) for i in range(combo.count())] == ["All periods", "Q2 FY2023", "FY2023", "2019-20",
+                                                                 "FY2018"]
