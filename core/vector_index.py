@@ -18,9 +18,10 @@ and codes in a ``.npz``); opening it costs one read of the codes. The cache is o
 checked against the library (row ids, the embeddings counter, one vector) and rewritten when it lags.
 
 A trigger-maintained counter (``library_counters``, migration 3) tells when the library's embeddings
-changed, with one indexed read per query. Then the ids present are compared with the index's: vectors
-added above the last id are read alone and appended, removed ones are masked; anything else (a reused
-id) reads everything again.
+changed, with one indexed read per query. Vectors added above the index's last id are then read alone
+and appended (when the counter moved by exactly their number, nothing else is read: adding a document to
+a 500,000-vector library costs the next search milliseconds); otherwise the ids present are compared with
+the index's and removed ones are masked; anything else (a reused id) reads everything again.
 """
 
 from __future__ import annotations
@@ -242,17 +243,22 @@ class VectorIndex:
         if snapshot.generation < 0 or not len(snapshot.ids):
             return None
         generation = embeddings_generation(conn)
-        present = np.fromiter((r[0] for r in conn.execute("SELECT id FROM embeddings ORDER BY id")), dtype=np.int64)
         last = int(snapshot.ids[-1])
-        split = int(np.searchsorted(present, last, side="right"))
-        known, added = present[:split], present[split:]
-        if not np.isin(known, snapshot.ids, assume_unique=True).all():
-            return None
-        dead = snapshot.dead | ~np.isin(snapshot.ids, known, assume_unique=True)
-        removed = int(dead.sum())
-        if generation - snapshot.generation != removed - snapshot.removed + len(added):
-            return None
-        if len(added) > max(2_000, len(present) // 5):
+        added = np.fromiter((r[0] for r in conn.execute("SELECT id FROM embeddings WHERE id > ? ORDER BY id", (last,))),
+                            dtype=np.int64)
+        if generation - snapshot.generation == len(added):
+            # Only additions above the last id (a document ingested): the library's other ids need no reading.
+            dead, removed, total = snapshot.dead, snapshot.removed, snapshot.live + len(added)
+        else:
+            present = np.fromiter((r[0] for r in conn.execute("SELECT id FROM embeddings WHERE id <= ? ORDER BY id",
+                                                               (last,))), dtype=np.int64)
+            if not np.isin(present, snapshot.ids, assume_unique=True).all():
+                return None
+            dead = snapshot.dead | ~np.isin(snapshot.ids, present, assume_unique=True)
+            removed, total = int(dead.sum()), len(present) + len(added)
+            if generation - snapshot.generation != removed - snapshot.removed + len(added):
+                return None
+        if len(added) > max(2_000, total // 5):
             return None  # reading them one by one would take longer than reading everything
         if not removed < len(snapshot.ids) and not len(added):
             return _empty(generation)
