@@ -352,12 +352,13 @@ class Controller(QObject):
         job.ended.connect(self.conversations_changed)
         return job
 
-    def ask(self, question: str, conversation_id: int | None = None) -> Job:
+    def ask(self, question: str, conversation_id: int | None = None, documents: Sequence[int] | None = None) -> Job:
         """Answer ``question`` in a conversation (a new one when None). The job reports
         ``("token", str)`` as the answer streams and ``("step", Step)`` per reasoning step, and finishes
         with an ``AskOutcome``. Answering only reads; the question and answer are then saved by a job on
         the write runner (so a long ingestion holding the write lock never makes a question fail), and
-        ``conversation_saved(key, id)`` says which conversation they went into."""
+        ``conversation_saved(key, id)`` says which conversation they went into. ``documents``: answer from
+        these documents only (an answer's alternative, "Ask in ..."), instead of routing the question."""
         question = " ".join(question.split())
         if not question:
             raise UserError("Type a question first.")
@@ -373,7 +374,7 @@ class Controller(QObject):
                 self._wait_until_ready(chat, ctx)
                 answer = self._answer(library, chat, embedder_factory(), mode, question, ctx,
                                       on_token=lambda text: report("token", text),
-                                      on_step=lambda step: report("step", step))
+                                      on_step=lambda step: report("step", step), documents=documents)
                 ctx.check()
                 return AskOutcome(key, answer)
 
@@ -420,9 +421,10 @@ class Controller(QObject):
         self.conversations_changed.emit()
 
     def _answer(self, library: Library, chat: ChatModel, embedder: Embedder, mode: str, question: str,
-                ctx: JobContext, on_token: Callable[[str], None], on_step: Callable[[Step], None]) -> Answer:
+                ctx: JobContext, on_token: Callable[[str], None], on_step: Callable[[Step], None],
+                documents: Sequence[int] | None = None) -> Answer:
         with wiring.answerer(self.library_dir, library, chat, mode=mode, embedder=embedder) as answerer:
-            return answerer.answer(question, ctx, on_token=on_token, on_step=on_step)
+            return answerer.answer(question, ctx, on_token=on_token, on_step=on_step, documents=documents)
 
     def _wait_until_ready(self, chat: ChatModel, ctx: JobContext) -> None:
         """Say what the first question waits for (the model still loading, the search stack being read in)
@@ -438,8 +440,9 @@ class Controller(QObject):
             ctx.check()
 
     def _prepare_answering(self) -> None:
-        """Import the answering stack and load the embedder (done after the model loads, in the background,
-        so the first question does not wait for them; or by the first question, whichever comes first)."""
+        """Import the answering stack, load the embedder and the library's search index (done after the model
+        loads, in the background, so the first question does not wait for them; or by the first question,
+        whichever comes first)."""
         with self._answering_lock:
             if self._answering_ready.is_set():
                 return
@@ -449,6 +452,10 @@ class Controller(QObject):
             warm_up = getattr(embedder, "warm_up", None)
             if callable(warm_up):
                 warm_up()
+            # The library's vectors (from the index's cache file, or read out of sqlite-vec the first time:
+            # a minute at 500,000 chunks), so the first search does not wait for them.
+            with wiring.open_library(self.library_dir) as library:
+                wiring.vector_index(library.path).load(library.conn)
             self._answering_ready.set()
 
     def export_markdown(self, answer: Answer, path: Path) -> Path:

@@ -53,14 +53,16 @@ def make_ingestor(library: Library, embedder: Embedder | None = None) -> Ingesto
 
 def vector_index(library_path: Path) -> VectorIndex:
     """One in-memory vector index per library file for the process, so its vectors load once and
-    every retriever on that library (one per question) shares them."""
+    every retriever on that library (one per question) shares them. A large library's index is kept in
+    cache files beside it (``library.sqlite3-vectors.npy`` and ``-vectors-index.npz``), so the next
+    process opens it in one read instead of reading every vector out of sqlite-vec."""
     from core.vector_index import VectorIndex
 
     key = Path(library_path).resolve()
     with _vector_indexes_lock:
         index = _vector_indexes.get(key)
         if index is None:
-            index = _vector_indexes[key] = VectorIndex()
+            index = _vector_indexes[key] = VectorIndex(key.with_name(key.name + "-vectors"))
         return index
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from core.db import Connection, inserted_id
 from core.library import now_iso
-from models.types import Answer, CellEvidence, Citation, Step, Usage
+from models.types import Alternative, Answer, CellEvidence, Citation, Step, Usage
 
 TITLE_CHARS = 60
 
@@ -91,7 +91,9 @@ def answer_from_json(text: str) -> Answer:
     return Answer(question=data["question"], text=data["answer"], citations=tuple(citations), steps=steps,
                   usage=usage, mode=data.get("mode", "tablerag"), model=data.get("model", ""),
                   status=data.get("status", "unchecked"), value=data.get("value", ""),
-                  answer_type=data.get("answer_type", "") or "", parts=tuple(data.get("parts", [])))
+                  answer_type=data.get("answer_type", "") or "", parts=tuple(data.get("parts", [])),
+                  alternatives=tuple(Alternative(int(a["document_id"]), str(a["name"]))
+                                     for a in data.get("alternatives", [])))
 
 
 def title_from_question(question: str) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 
 from core.db import Connection
 from core.library import load_chunks
-from core.vector_index import VectorIndex
+from core.vector_index import VectorIndex, VectorSnapshot
 from models.protocols import Embedder
 from models.types import Chunk
 
@@ -115,25 +115,43 @@ class Retriever:
     def _embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
 
+    def _embed_and_search(self, vectors: VectorSnapshot, query: str, k: int,
+                          among: list[int] | None) -> tuple[np.ndarray, list[tuple[int, float]]]:
+        vector = self._embed(query)
+        return vector, self.vector_index.search(vectors, vector, k, among)
+
     def _nearest_chunks(self, vector: np.ndarray, k: int, document_ids: Sequence[int] | None) -> list[Candidate]:
         allowed = set(document_ids) if document_ids else None
+        vectors = self.vector_index.current(self.conn)
+        among = self._embedding_ids(allowed)
+        nearest = self.vector_index.search(vectors, vector, k * 2, among)
+        return self._chunks_near(vectors, vector, k, allowed, nearest)
+
+    def _embedding_ids(self, allowed: set[int] | None) -> list[int] | None:
+        """The embeddings of these documents' chunks (None: the whole library). Inside some documents only
+        their vectors are compared, however large the library."""
+        if allowed is None:
+            return None
+        return [r[0] for r in self.conn.execute(
+            "SELECT DISTINCT e.id FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash "
+            "WHERE c.document_id IN (" + ",".join("?" * len(allowed)) + ")", sorted(allowed))]
+
+    def _chunks_near(self, vectors: VectorSnapshot, vector: np.ndarray, k: int, allowed: set[int] | None,
+                     nearest: list[tuple[int, float]]) -> list[Candidate]:
+        """The chunks of the ``nearest`` embeddings (asked for 2k), up to ``k``."""
         if allowed is not None:
-            # Inside some documents only their vectors are compared, however large the library: each has at
-            # least one chunk in them, so 2k vectors give k chunks or every one there is.
-            among = [r[0] for r in self.conn.execute(
-                "SELECT DISTINCT e.id FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash "
-                "WHERE c.document_id IN (" + ",".join("?" * len(allowed)) + ")", sorted(allowed))]
-            nearest = self.vector_index.nearest(self.conn, vector, k * 2, among=among)
+            # Each of the documents' vectors has at least one chunk in them, so 2k vectors give k chunks or
+            # every one there is.
             return [c for c, document in self._chunks_for(nearest) if document in allowed][:k]
         # One vector can stand for several chunks with the same content: widen the search until k chunks
         # are found or every vector has been looked at.
         wanted = k * 2
         while True:
-            nearest = self.vector_index.nearest(self.conn, vector, wanted)
             out = self._chunks_for(nearest)
             if len(out) >= k or len(nearest) < wanted:
                 return [candidate for candidate, _ in out[:k]]
             wanted *= 4
+            nearest = self.vector_index.search(vectors, vector, wanted)
 
     def _chunks_for(self, nearest: list[tuple[int, float]]) -> list[tuple[Candidate, int]]:
         """(candidate, document id) for every chunk whose content has one of these embeddings, in the
@@ -154,10 +172,15 @@ class Retriever:
         """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set."""
         document_ids = self._scoped(document_ids)
         fused: dict[int, float] = {}
-        # The query is embedded on a worker thread while SQLite runs BM25 (both release the GIL).
-        embedding = _EMBEDDING_POOL.submit(self._embed, query)
+        allowed = set(document_ids) if document_ids else None
+        vectors = self.vector_index.current(self.conn)
+        among = self._embedding_ids(allowed)
+        # The query is embedded and its nearest vectors found on a worker thread while SQLite runs BM25
+        # (onnxruntime, numpy and SQLite release the GIL); the worker touches no connection.
+        near = _EMBEDDING_POOL.submit(self._embed_and_search, vectors, query, recall * 2, among)
         lexical = self.bm25(query, recall, document_ids)
-        semantic = self._nearest_chunks(embedding.result(), recall, document_ids)
+        vector, nearest = near.result()
+        semantic = self._chunks_near(vectors, vector, recall, allowed, nearest)
         for weight, ranking in ((self.bm25_weight, lexical), (self.vector_weight, semantic)):
             for rank, candidate in enumerate(ranking):
                 fused[candidate.chunk_id] = fused.get(candidate.chunk_id, 0.0) + weight / (RRF_K + rank + 1)

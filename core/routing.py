@@ -33,6 +33,7 @@ from core.document_metadata import (
 )
 from core.library import Library
 from core.report_values import YEAR_DIGITS
+from models.types import Alternative
 
 COMPARATIVE_YEARS = 2
 """How many years back a filing's comparative columns reach (an income statement shows three years)."""
@@ -43,6 +44,8 @@ _GENERIC_NAMES = frozenset(
     ["city", "council", "county", "borough", "district", "state", "national", "federal", "government", "ministry", "department", "office", "bureau", "authority", "agency", "board", "commission", "trust", "foundation", "charity", "society", "association", "university", "college", "hospital", "bank", "fund", "institute", "service", "services", "statistics", "public", "regional", "local", "municipal", "municipality"]
 )
 """Words that say what kind of body an issuer is, not which one ("Springfield City Council" is named by Springfield)."""
+MAX_ALTERNATIVES = 6
+"""Other matching documents an answer offers to ask in, at most."""
 _WORD = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)?")
 _YEAR = re.compile(rf"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})(?!\d|[.,]\d)", re.IGNORECASE)
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d\d)\b", re.IGNORECASE)
@@ -95,6 +98,15 @@ class Route:
     names: Mapping[int, str] | None = None
     decisive: bool = True
     """False when several documents fit equally and the answer should say which one it used."""
+
+    def alternatives(self, cited: Iterable[int]) -> tuple[Alternative, ...]:
+        """The documents ``note`` names as also matching, best first, to ask the question in instead."""
+        if self.decisive or self.document_ids is None or len(self.matched) < 2 or self.names is None:
+            return ()
+        used = set(cited) & set(self.matched)
+        if not used:
+            return ()
+        return tuple(Alternative(i, self.names[i]) for i in self.matched if i not in used)[:MAX_ALTERNATIVES]
 
     def note(self, cited: Iterable[int]) -> str:
         """"Answered from X (also in the library: Y, Z)." when the question did not single a document out."""
@@ -237,26 +249,29 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
                      decisive=not named)
     best = min(rank for rank, _ in ranked)
     chosen = [d for rank, d in ranked if rank == best]
+    answering = chosen
     if scope.year is None and len(chosen) > 1:
-        # No period asked: the issuer's documents all fit; annual reports first, the latest first.
+        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's
+        # first answers (tables of several years would mix their figures); the others are offered instead.
         chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -(d.metadata.fiscal_year or 0),
                                    -summary.get(d.id, 0.0)))
+        answering = list({frozenset(_issuer_names(d)): d for d in reversed(chosen)}.values())[::-1]
     else:  # the annual filing of the period is its authoritative account
         chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -summary.get(d.id, 0.0)))
     issuers = {frozenset(_issuer_names(d)) for d in chosen}
     decisive = len(chosen) == 1 or (bool(named) and len(issuers) == len(chosen))
     matched = tuple(d.id for d in chosen) + tuple(d.id for _, d in sorted(ranked, key=lambda r: r[0])
                                                   if d not in chosen)
-    reason = (f"{', '.join(names[d.id] for d in chosen[:3])}" + (" and more" if len(chosen) > 3 else "")
+    reason = (f"{', '.join(names[d.id] for d in answering[:3])}" + (" and more" if len(answering) > 3 else "")
               + f": {'issuer and ' if named else ''}{_period_words(scope)}"
               + (" (the filing of that period is not in the library: a later one's comparatives)" if best > 1 else ""))
     # A year asked that the chosen filings' comparatives do not reach ("from FY2015 to FY2022") brings its own.
-    earlier = _earlier_years(scope, pool, chosen, summary)
+    earlier = _earlier_years(scope, pool, answering, summary)
     if earlier:
         reason += "; " + ", ".join(names[d.id] for d in earlier) + " for the earlier years"
     # A document whose period could not be read cannot be ruled out: it stays, after the ones that fit.
     unknown = tuple(d.id for d in pool if d.metadata.fiscal_year is None and scope.year is not None)
-    ids = tuple(d.id for d in [*chosen, *earlier])
+    ids = tuple(d.id for d in [*answering, *earlier])
     return Route(ids + unknown, reason, tuple(dict.fromkeys(ids + matched + unknown)), names, decisive and not unknown)
 
 

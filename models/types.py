@@ -311,6 +311,14 @@ not hold the answer, and the text says so instead of giving a figure."""
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """Another document a question matched that its answer did not use: the question can be asked there."""
+
+    document_id: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Answer:
     question: str
     text: str
@@ -328,6 +336,9 @@ class Answer:
     ``core.answering.answer_types``); "" where none was decided (the naive baseline)."""
     parts: tuple[str, ...] = ()
     """The answer's spans when it has several (each figure, label or header, in order)."""
+    alternatives: tuple[Alternative, ...] = ()
+    """The other documents the question matched when routing chose among equals (core.routing): each is
+    one click away in the window ("Ask in ...")."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -337,6 +348,7 @@ class Answer:
             "status": self.status,
             "answer_type": self.answer_type,
             "parts": list(self.parts),
+            "alternatives": [{"document_id": a.document_id, "name": a.name} for a in self.alternatives],
             "mode": self.mode,
             "model": self.model,
             "citations": [c.to_json() for c in self.citations],

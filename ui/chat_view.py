@@ -126,6 +126,7 @@ class AnswerCard(QFrame):
     copy_requested = Signal(object)  # Answer
     export_requested = Signal(object)  # Answer
     progress_changed = Signal(str)  # "Reading Table 1: Budget… 12 s" while working, "" once done
+    ask_in_requested = Signal(str, object)  # the question, the Alternative (document) to ask it in
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -156,6 +157,9 @@ class AnswerCard(QFrame):
         self.sources = QVBoxLayout()
         self.sources.setSpacing(0)
         self.source_buttons: list[ElidedButton] = []
+        self.alternatives = QVBoxLayout()
+        self.alternatives.setSpacing(0)
+        self.alternative_buttons: list[ElidedButton] = []
         self.steps_button = QToolButton()
         self.steps_button.setCheckable(True)
         self.steps_button.setAutoRaise(True)
@@ -191,6 +195,7 @@ class AnswerCard(QFrame):
         layout.addWidget(self.note)
         layout.addWidget(self.status)
         layout.addLayout(self.sources)
+        layout.addLayout(self.alternatives)
         layout.addLayout(self.footer)
         layout.addWidget(self.steps_label)
         self.text.hide()
@@ -292,9 +297,33 @@ class AnswerCard(QFrame):
             button.clicked.connect(lambda _=False, c=citation, n=number: self.citation_clicked.emit(c, n))
             self.sources.addWidget(button)
             self.source_buttons.append(button)
+        self._show_alternatives(answer)
         self._update_steps()
         self.copy_button.show()
         self.export_button.show()
+
+    def _show_alternatives(self, answer: Answer) -> None:
+        """The other documents the question matched (the answer chose one among equals): a click asks the same
+        question in that document."""
+        while self.alternatives.count():
+            item = self.alternatives.takeAt(0)
+            if item is not None and (widget := item.widget()) is not None:
+                widget.deleteLater()
+        self.alternative_buttons = []
+        if not answer.alternatives:
+            return
+        heading = QLabel("Also matching")
+        heading.setStyleSheet(f"color: {style.muted_colour(self)}; margin-top: 6px;")
+        self.alternatives.addWidget(heading)
+        for alternative in answer.alternatives:
+            button = ElidedButton(f"Ask in {alternative.name}")
+            button.setFlat(True)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setStyleSheet(f"text-align: left; padding: 2px 4px; color: {style.link_colour(self)};")
+            button.setToolTip(f"Ask \u201c{answer.question}\u201d again, in {alternative.name} only")
+            button.clicked.connect(lambda _=False, a=alternative: self.ask_in_requested.emit(answer.question, a))
+            self.alternatives.addWidget(button)
+            self.alternative_buttons.append(button)
 
     def _update_steps(self) -> None:
         self.steps_button.setVisible(bool(self.steps))
@@ -326,6 +355,7 @@ class ChatView(QWidget):
     copy_requested = Signal(object)  # Answer
     export_requested = Signal(object)  # Answer
     progress_changed = Signal(str)  # the answer's stage and seconds for the status bar; "" when it ends
+    ask_in_requested = Signal(str, object)  # a question to ask again in one document (an Alternative)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -437,6 +467,7 @@ class ChatView(QWidget):
         card.citation_clicked.connect(self.citation_clicked)
         card.copy_requested.connect(self.copy_requested)
         card.export_requested.connect(self.export_requested)
+        card.ask_in_requested.connect(self._on_ask_in)
         self._add_card(card)
         return card
 
@@ -454,6 +485,11 @@ class ChatView(QWidget):
         text = self.question.text().strip()
         if text and not self.busy:
             self.ask_requested.emit(text)
+
+    @Slot(str, object)
+    def _on_ask_in(self, question: str, alternative: Any) -> None:
+        if not self.busy:
+            self.ask_in_requested.emit(question, alternative)
 
     @Slot()
     def _on_ask_button(self) -> None:

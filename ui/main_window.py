@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(2, 1)
         self.library_view.setMinimumWidth(LIBRARY_MIN_WIDTH)
         self.chat_view.setMinimumWidth(CHAT_MIN_WIDTH)
-        self.splitter.setSizes([340, 620, 560])
+        self.splitter.setSizes([420, 600, 520])  # the library: names beside their type and period
         self.setCentralWidget(self.splitter)
 
         self.model_label = ModelStatusLabel()
@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self.evidence_view.unlock_requested.connect(self.unlock_document)
         self.evidence_view.closed.connect(self._on_evidence_closed)
         self.chat_view.ask_requested.connect(self.ask)
+        self.chat_view.ask_in_requested.connect(self.ask_in)
         self.chat_view.cancel_requested.connect(self.cancel)
         self.chat_view.conversation_selected.connect(self.open_conversation)
         self.chat_view.new_conversation_requested.connect(self.new_conversation)
@@ -334,6 +335,15 @@ class MainWindow(QMainWindow):
             return None
         job = self.controller.ask(question, self.chat_view.conversation_id)
         self.chat_view.follow(job, question)
+        return job
+
+    @Slot(str, object)
+    def ask_in(self, question: str, alternative: Any) -> Job | None:
+        """Ask ``question`` again in one document only (an answer's alternative, ``models.types.Alternative``)."""
+        if self.chat_view.busy:
+            return None
+        job = self.controller.ask(question, self.chat_view.conversation_id, documents=[alternative.document_id])
+        self.chat_view.follow(job, f"{question} \u2014 in {alternative.name}")
         return job
 
     @Slot()

@@ -31,6 +31,11 @@ def muted_colour(widget: QWidget | None = None) -> str:
     return palette.color(QPalette.ColorRole.PlaceholderText).name()
 
 
+def link_colour(widget: QWidget | None = None) -> str:
+    palette = widget.palette() if widget is not None else QApplication.palette()
+    return palette.color(QPalette.ColorRole.Link).name()
+
+
 def card_style(widget: QWidget | None = None) -> str:
     """A subtle frame for chat messages that follows the palette."""
     palette = widget.palette() if widget is not None else QApplication.palette()

@@ -47,7 +47,7 @@ from core.answering.table_step import TableSteps
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library import TableInfo
-from core.routing import route_question
+from core.routing import Route, route_question
 from models.types import Answer, Chunk, ProgressEvent, Step, Usage
 
 
@@ -57,12 +57,14 @@ class Answerer(TableSteps, FormulaSteps):
     what runs next is ``planner``'s decision; this class runs them under the limit and assembles the answer."""
 
     def answer(self, question: str, ctx: JobContext | None = None, on_token: Callable[[str], None] | None = None,
-               on_step: Callable[[Step], None] | None = None) -> Answer:
+               on_step: Callable[[Step], None] | None = None, documents: Sequence[int] | None = None) -> Answer:
         question = " ".join(question.split())
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
-        route = route_question(question, self.library)  # the documents first (core.routing), then tables and passages
+        # The documents first (core.routing), then tables and passages; or the documents the person chose.
+        route = route_question(question, self.library) if documents is None else \
+            Route(tuple(documents), "asked in the documents chosen")
         self.retriever.limit_to(route.document_ids)
         if not self._has_documents():  # nothing to answer from: no search, no model call
             return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
@@ -127,7 +129,8 @@ class Answerer(TableSteps, FormulaSteps):
         steps = tuple(dataclasses.replace(s, answer_type=kind) for s in (*run.tried, *run.steps))  # issue 13
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
-                                         answer_type=kind, parts=parts), on_token)
+                                         answer_type=kind, parts=parts,
+                                         alternatives=route.alternatives(c.document_id for c in run.citations)), on_token)
 
     def _compute_first(self, run: Run, retrieved: Sequence[Chunk],
                        on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:

@@ -70,8 +70,9 @@ def test_the_filing_of_the_period_beats_a_later_filings_comparatives() -> None:
 def test_a_question_naming_nothing_searches_everything_and_several_matches_are_said() -> None:
     assert route("What is the operating margin?", SEC_LIBRARY).document_ids is None
     amcor = route("What industry does AMCOR primarily operate in?", SEC_LIBRARY)
-    assert amcor.document_ids is not None and amcor.document_ids[0] == 8  # the annual report first
-    assert set(amcor.document_ids) == {8, 9, 10} and not amcor.decisive
+    # No period asked: the annual report answers, the issuer's other documents are offered instead.
+    assert amcor.document_ids == (8,) and set(amcor.matched) == {8, 9, 10} and not amcor.decisive
+    assert [a.document_id for a in amcor.alternatives([8])] == [9, 10]
     assert amcor.note([8]) == ("Answered from AMCOR PLC, 10-K, FY2023 (also matching: AMCOR PLC, 10-Q, Q2 FY2023; "
                                "AMCOR PLC, 8-K, FY2022).")
     assert route("What is the FY2018 capex for 3M?", SEC_LIBRARY).note([1]) == ""  # named exactly: nothing to say
@@ -222,3 +223,34 @@ def test_the_issuer_the_question_names_most_fully_wins() -> None:
     assert route("What were Calder Statistics Office's school places in 2022?", library).document_ids == (2,)
     assert route("What did Calder City Council spend on roads in 2022?", library).document_ids == (1,)
     assert route("Calder's statistical bulletin for 2022: school places", library).document_ids == (2,)
+
+
+def test_the_other_matching_report_is_offered_and_asking_there_cites_only_it(tmp_path: Path) -> None:
+    from tests.conftest import HashEmbedder
+
+    embedder = HashEmbedder()
+    library = Library(tmp_path / "lib" / "library.sqlite3")
+    pdfs = [_filing(tmp_path / f"Acme_{year}.pdf", ISSUERS[0], year) for year in (2018, 2019)]
+    ids = {r.path.stem: r.document_id for r in Ingestor(library, embedder).ingest_paths(pdfs)}
+    runner = SqlRunner(library.path)
+    retriever = Retriever(library.conn, embedder)
+
+    def reply(messages: Any, schema: Any) -> str:
+        return json.dumps({"action": "answer", "text": "See the cash-flow statement.", "source": "text",
+                           "text_answer": "", "conflict": False, "operation": "none", "row": "", "rows": [],
+                           "column": "", "sql": ""})
+
+    question = "What were Acme's purchases of property, plant and equipment?"
+    answer = Answerer(library, retriever, runner, ScriptedChat(fallback=reply)).answer(question)
+    used = {c.document_id for c in answer.citations}
+    assert len(used) == 1 and used <= set(ids.values())
+    [other] = [i for i in ids.values() if i not in used]
+    assert [a.document_id for a in answer.alternatives] == [other]
+    assert answer.alternatives[0].name.startswith("Acme Industries Inc., annual report, 20")
+    assert answer.to_json()["alternatives"] == [{"document_id": other, "name": answer.alternatives[0].name}]
+
+    again = Answerer(library, retriever, runner, ScriptedChat(fallback=reply)).answer(question, documents=[other])
+    assert again.citations and {c.document_id for c in again.citations} == {other}
+    assert again.alternatives == () and "Answered from" not in again.text  # asked there: nothing more to offer
+    runner.close()
+    library.close()

@@ -113,20 +113,18 @@ def test_upgrading_a_library_counts_its_existing_embeddings(tmp_path: Path, hash
     assert embeddings_generation(conn) == before + 1
 
 
-def test_adding_a_document_reads_only_its_vectors(tmp_path: Path, hash_embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_adding_a_document_reads_only_its_vectors(tmp_path: Path, hash_embedder) -> None:
     rng = np.random.default_rng(9)
     library = Library(tmp_path / "lib.sqlite3")
     _add_chunks(library, hash_embedder, "a" * 64, [f"first {i}" for i in range(300)], _unit(rng, 300))
     index = VectorIndex()
     query = _unit(rng, 1)[0]
     index.nearest(library.conn, query, 5)
-    full_loads: list[int] = []
-    load = VectorIndex._load
-    monkeypatch.setattr(VectorIndex, "_load", staticmethod(lambda conn: full_loads.append(1) or load(conn)))
+    assert index.full_loads == 1
     added = _unit(rng, 50)
     _add_chunks(library, hash_embedder, "b" * 64, [f"second {i}" for i in range(50)], added)
     got = index.nearest(library.conn, added[7], 1)
-    assert full_loads == [] and len(index) == 350  # appended, not reloaded
+    assert index.full_loads == 1 and len(index) == 350  # appended, not reloaded
     assert got[0][1] == pytest.approx(1.0, abs=1e-5)
     expected = library.conn.execute(
         "SELECT rowid FROM embedding_vectors WHERE embedding MATCH ? AND k = 10 ORDER BY distance", (query.tobytes(),)
@@ -136,7 +134,72 @@ def test_adding_a_document_reads_only_its_vectors(tmp_path: Path, hash_embedder,
     _add_chunks(library, hash_embedder, "c" * 64, [f"third {i}" for i in range(30)], more)
     assert index.nearest(library.conn, more[3], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
     assert index.nearest(library.conn, added[7], 1)[0][1] == pytest.approx(1.0, abs=1e-5) and len(index) == 380
-    assert full_loads == []
-    library.delete_document(library.documents()[0].id)  # a removal: the whole index is read again
-    assert len(index.nearest(library.conn, query, 400)) == 80 and full_loads == [1]
+    assert index.full_loads == 1
+    library.delete_document(library.documents()[0].id)  # a removal: its rows are masked, nothing is read again
+    assert len(index.nearest(library.conn, query, 400)) == 80 and index.full_loads == 1 and len(index) == 80
     library.close()
+
+
+def _clustered(rng: np.random.Generator, n: int, centres: int = 20) -> np.ndarray:
+    """Vectors around a few topics plus a shared direction, as sentence embeddings of reports are."""
+    topics = _unit(rng, centres) + 1.5 * _unit(rng, 1)
+    vectors = topics[rng.integers(0, centres, n)] + 0.35 * _unit(rng, n)
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_coarse_pass_then_exact_rerank_finds_the_exact_neighbours(tmp_path: Path, hash_embedder) -> None:
+    rng = np.random.default_rng(11)
+    library = Library(tmp_path / "lib.sqlite3")
+    vectors = _clustered(rng, 3000)
+    _add_chunks(library, hash_embedder, "a" * 64, [f"passage {i}" for i in range(3000)], vectors)
+    coarse = VectorIndex(exact_up_to=0, candidates=200, share=0)
+    exact = VectorIndex()
+    queries = vectors[rng.integers(0, 3000, 20)] + 0.05 * _unit(rng, 20)
+    found = 0
+    for query in queries:
+        got = coarse.nearest(library.conn, query, 10)
+        expected = exact.nearest(library.conn, query, 10)
+        assert got[0] == pytest.approx(expected[0])  # the nearest one is always found, with its exact score
+        assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+        found += len({i for i, _ in got} & {i for i, _ in expected})
+        assert coarse.nearest(library.conn, query, 10, exact=True) == expected
+    assert found / (10 * len(queries)) >= 0.95
+    # A search inside some documents with more vectors than candidates also goes through the codes.
+    among = list(range(1, 1500))
+    got = coarse.nearest(library.conn, queries[0], 5, among=among)
+    assert {i for i, _ in got} <= set(among) and got[0] == exact.nearest(library.conn, queries[0], 5, among=among)[0]
+    library.close()
+
+
+def test_a_large_library_keeps_its_index_in_a_cache_file(tmp_path: Path, hash_embedder) -> None:
+    rng = np.random.default_rng(13)
+    library = Library(tmp_path / "lib.sqlite3")
+    vectors = _clustered(rng, 600)
+    _add_chunks(library, hash_embedder, "a" * 64, [f"passage {i}" for i in range(600)], vectors)
+    cache = tmp_path / "lib.sqlite3-vectors"
+    first = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
+    query = vectors[7]
+    expected = first.nearest(library.conn, query, 10)
+    assert first.full_loads == 1 and (tmp_path / "lib.sqlite3-vectors.npy").exists()
+
+    opened = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)  # the next process
+    assert opened.nearest(library.conn, query, 10) == expected and opened.full_loads == 0
+
+    added = _clustered(rng, 40)
+    _add_chunks(library, hash_embedder, "b" * 64, [f"added {i}" for i in range(40)], added)
+    library.delete_document(library.documents()[0].id)
+    later = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
+    best, similarity = later.nearest(library.conn, added[3], 1)[0]
+    assert similarity == pytest.approx(1.0, abs=1e-5) and len(later) == 40 and later.full_loads == 0
+    assert opened.nearest(library.conn, added[3], 1)[0][0] == best and len(opened) == 40
+
+    # A cache beside a library that was replaced by another with the same ids is not trusted.
+    library.close()
+    for name in ("lib.sqlite3", "lib.sqlite3-wal", "lib.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    other = Library(tmp_path / "lib.sqlite3")
+    fresh = _clustered(rng, 600)
+    _add_chunks(other, hash_embedder, "c" * 64, [f"other {i}" for i in range(600)], fresh)
+    replaced = VectorIndex(cache, exact_up_to=0, candidates=100, share=0, cache_from=100)
+    assert replaced.nearest(other.conn, fresh[5], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    other.close()

@@ -134,11 +134,11 @@ def test_the_evidence_opens_beside_a_readable_chat_at_1366x768(qtbot: Any, make_
     library, chat, evidence = window.splitter.sizes()
     assert library >= 220 and chat >= 500 and evidence >= 500, (library, chat, evidence)
     assert window.evidence_view.zoom >= 0.85  # fitted, but never below a readable zoom
-    tree = window.library_view.tree
-    assert tree.textElideMode() == Qt.TextElideMode.ElideMiddle
-    document = tree.topLevelItem(0)
-    assert document.toolTip(0).startswith("budget.pdf\n")
-    assert document.child(0).toolTip(0).startswith("Table 1: Budget by department ($ thousands)\nPage 1, 3 rows")
+    view = window.library_view
+    assert view.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert view.document_index(0).data(Qt.ItemDataRole.ToolTipRole).startswith("budget.pdf\n")
+    assert view.table_index(0, 0).data(Qt.ItemDataRole.ToolTipRole).startswith(
+        "Table 1: Budget by department ($ thousands)\nPage 1, 3 rows")
     assert not window.windowTitle().endswith("Folio")  # Qt adds " \u2014 Folio" itself
 
 

@@ -44,10 +44,10 @@ def test_dropped_pdf_is_listed_after_its_progress_completes(qtbot: Any, make_win
     stages = [e.stage for e in events]
     assert stages[0] == "hashing" and "pages" in stages and stages[-1] == "done"
     assert window.library_view.document_names() == ["budget.pdf"]
-    top = window.library_view.tree.topLevelItem(0)
-    assert (top.text(1), top.text(2), top.text(3)) == ("1", "1", "")  # a ready document needs no word
-    assert top.toolTip(3) == "Ready"
-    assert top.child(0).text(1) == "p.1"
+    view = window.library_view
+    assert [view.document_index(0, c).data() for c in (1, 2, 3)] == ["1", "1", ""]  # a ready document needs no word
+    assert view.document_index(0, 3).data(Qt.ItemDataRole.ToolTipRole) == "Ready"
+    assert view.table_index(0, 0, 1).data() == "p.1"
 
 
 def test_folder_drop_adds_every_pdf_and_ignores_other_files(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
@@ -337,8 +337,7 @@ def test_removing_a_document_asks_first_then_removes_it(qtbot: Any, make_window:
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     window = make_window()
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    tree = window.library_view.tree
-    tree.setCurrentItem(tree.topLevelItem(0))
+    window.library_view.tree.setCurrentIndex(window.library_view.document_index(0))
     answers = iter([QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes])
     monkeypatch.setattr("ui.main_window.QMessageBox.question", lambda *a, **k: next(answers))
     qtbot.mouseClick(window.library_view.remove_button, Qt.MouseButton.LeftButton)
@@ -352,9 +351,7 @@ def test_removing_a_document_asks_first_then_removes_it(qtbot: Any, make_window:
 def test_a_table_opens_as_a_grid_with_a_link_to_its_page(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
     window = make_window()
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    tree = window.library_view.tree
-    table_item = tree.topLevelItem(0).child(0)
-    tree.itemActivated.emit(table_item, 0)
+    window.library_view.tree.activated.emit(window.library_view.table_index(0, 0))
     dialog = window.table_dialogs[-1]
     grid = dialog.grid
     assert (grid.rowCount(), grid.columnCount()) == (4, 3)

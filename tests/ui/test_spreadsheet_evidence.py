@@ -34,11 +34,10 @@ def test_dropped_spreadsheets_are_listed_with_their_sheets(qtbot: Any, make_wind
     rows = window.library_view.ingest_view.rows
     assert rows["budget.xlsx"].state == "added" and rows["budget.csv"].state == "added"
     assert sorted(window.library_view.document_names()) == ["budget.csv", "budget.xlsx"]
-    tree = window.library_view.tree
-    top = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
-               if tree.topLevelItem(i).text(0) == "budget.xlsx")
-    assert (top.text(1), top.text(2)) == ("2", "2")
-    assert [top.child(i).text(1) for i in range(top.childCount())] == ["sheet 1", "sheet 2"]
+    view = window.library_view
+    top = next(r for r in range(view.visible_count()) if view.document_index(r).data() == "budget.xlsx")
+    assert (view.document_index(top, 1).data(), view.document_index(top, 2).data()) == ("2", "2")
+    assert [view.table_index(top, t, 1).data() for t in range(2)] == ["sheet 1", "sheet 2"]
 
 
 def test_a_sheet_citation_shows_the_sheet_with_the_cells_highlighted(qtbot: Any, make_window: Any,
