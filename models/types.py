@@ -339,6 +339,9 @@ class Answer:
     alternatives: tuple[Alternative, ...] = ()
     """The other documents the question matched when routing chose among equals (core.routing): each is
     one click away in the window ("Ask in ...")."""
+    task_usage: tuple[tuple[str, int, int], ...] = ()
+    """Model use by kind of call ("Planning", "Operation choice", "Check against the text", ...): (kind,
+    calls, prompt tokens), so where the tokens go can be measured."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -358,4 +361,5 @@ class Answer:
             "completion_tokens": self.usage.completion_tokens,
             "reused_tokens": self.usage.reused_tokens,
             "seconds": round(self.usage.seconds, 3),
+            "task_usage": [list(t) for t in self.task_usage],
         }

@@ -130,7 +130,9 @@ class Answerer(TableSteps, FormulaSteps):
         return self._deliver(ctx, Answer(question, text, cite.dedupe(run.citations), steps, usage,
                                          mode="tablerag", model=self.chat.name, status=status, value=value,
                                          answer_type=kind, parts=parts,
-                                         alternatives=route.alternatives(c.document_id for c in run.citations)), on_token)
+                                         alternatives=route.alternatives(c.document_id for c in run.citations),
+                                         task_usage=tuple((k, c, t) for k, (c, t) in run.task_usage.items())),
+                             on_token)
 
     def _compute_first(self, run: Run, retrieved: Sequence[Chunk],
                        on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:

@@ -101,6 +101,8 @@ class Run:
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
     answer_type: answer_types.AnswerType | None = None  # answer types (issue 13)
+    task_usage: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Kind of call ("Planning", "SQL", ...) -> (calls, prompt tokens), for ``Answer.task_usage``."""
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
 
@@ -239,7 +241,7 @@ class AnswererBase:
                                    snippet=cite.snippet(" ".join(s.text for s in picked)))
 
 
-    def _call(self, run: Run, task: str, schema: dict[str, Any], max_tokens: int,
+    def _call(self, run: Run, task: str, schema: dict[str, Any], max_tokens: int, what: str = "",
               extra: Sequence[ChatMessage] = ()) -> dict[str, Any]:
         prompt = messages(run.context, run.steps, task)
         ctx = run.ctx
@@ -248,6 +250,8 @@ class AnswererBase:
                                on_token=lambda _token: ctx.check())
         run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds,
                                       reused_tokens=reply.usage.reused_tokens)
+        calls, tokens = run.task_usage.get(what, (0, 0))
+        run.task_usage[what] = (calls + 1, tokens + reply.usage.prompt_tokens)
         return parse_json_object(reply.text)
 
     def _model_for(self, run: Run, what: str, max_tokens: int) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
@@ -255,7 +259,7 @@ class AnswererBase:
         that cannot be used raises ValueError there, as their contract says, and is recorded on the next step."""
         def call(task: str, schema: dict[str, Any]) -> dict[str, Any]:
             try:
-                return self._call(run, task, schema, max_tokens=max_tokens)
+                return self._call(run, task, schema, max_tokens=max_tokens, what=what)
             except (ModelOutputError, ValueError) as exc:
                 run.failures.append(f"{what}: {exc}")
                 raise ValueError(str(exc)) from exc
@@ -265,7 +269,7 @@ class AnswererBase:
         """One model call whose failure (no JSON, a reply outside the schema) is recorded on the next step
         as ``what: error``; None when it failed and the caller goes on without it."""
         try:
-            return self._call(run, task, schema, max_tokens=max_tokens)
+            return self._call(run, task, schema, max_tokens=max_tokens, what=what)
         except (ModelOutputError, ValueError) as exc:
             run.failures.append(f"{what}: {exc}")
             return None
@@ -283,7 +287,7 @@ class AnswererBase:
         for _attempt in range(1 + MAX_REPAIRS):
             data: dict[str, Any] | None = None
             try:
-                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens)
+                data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens, what=what)
                 return attempt(data), ""
             except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
                 error = str(exc)

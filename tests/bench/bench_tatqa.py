@@ -335,6 +335,23 @@ class Outcome:
     error: str = ""
     decided: str = ""
     """The answer type Folio decided (TableRAG), "" for the naive baseline."""
+    task_usage: list[Any] = field(default_factory=list)
+    """(kind of call, calls, prompt tokens) for each kind of model call the answer made."""
+
+
+def by_call_kind(outcomes: list[Outcome]) -> str:
+    """Where TableRAG's model calls and prompt tokens go, by kind of call, over all questions."""
+    totals: dict[str, list[int]] = {}
+    for outcome in outcomes:
+        for kind, calls, tokens in outcome.task_usage:
+            entry = totals.setdefault(kind or "other", [0, 0])
+            entry[0] += int(calls)
+            entry[1] += int(tokens)
+    asked = max(1, len({o.question for o in outcomes if o.mode == "tablerag"}))
+    lines = [f"TableRAG model calls by kind over {asked} questions: calls, calls per question, prompt tokens per call"]
+    for kind, (calls, tokens) in sorted(totals.items(), key=lambda item: -item[1][1]):
+        lines.append(f"  {kind:28}{calls:>6}{calls / asked:>8.2f}{tokens / max(1, calls):>10.0f}")
+    return "\n".join(lines)
 
 
 def sample(data: list[dict[str, Any]], limit: int, seed: int) -> tuple[list[dict[str, Any]], list[tuple[dict, dict]]]:
@@ -640,11 +657,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             error = ""
             parts: tuple[str, ...] = ()
             decided = ""
+            task_usage: list[Any] = []
             try:
                 answer = answerers[mode].answer(question["question"])
                 text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
                 parts = tuple(getattr(answer, "parts", ()))
                 decided = str(getattr(answer, "answer_type", ""))
+                task_usage = [list(t) for t in getattr(answer, "task_usage", ())]
                 calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
                 evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
             except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
@@ -653,7 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             em, f1 = tatqa_score(question, prediction_of(text, parts))
             outcome = Outcome(mode, question["uid"], question["question"], question["answer_type"],
                               question["answer_from"], question["answer"], question["scale"], text, em, f1, evidence,
-                              calls, tokens, seconds, error, decided)
+                              calls, tokens, seconds, error, decided, task_usage)
             outcomes.append(outcome)
             all_parts.append(parts)
             print(f"[{n}/{len(asked)}] {mode:8} {decided or '-':14} em={em:.0f} f1={f1:.2f} ev={int(evidence)} calls={calls} "
@@ -668,6 +687,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"TAT-QA dev, {len(asked)} questions, model {chat.name}, seed {args.seed}")
     print(summarize(outcomes, modes))
     print(confusion(outcomes))
+    print(by_call_kind(outcomes))
     runner.close()
     library.close()
     return 0

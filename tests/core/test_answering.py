@@ -51,6 +51,9 @@ def test_arithmetic_question_goes_to_compiled_sql_with_cell_citations(report: Re
     assert answer.value == "10.5 million" and answer.status == "unchecked"  # no passage states the figure
     assert "".join(streamed) == answer.text
     assert answer.usage.calls == 2 == len(chat.calls)
+    # Where the calls and their prompt tokens went, by kind of call.
+    assert [(kind, calls) for kind, calls, _ in answer.task_usage] == [("Operation choice", 1), ("Check against the text", 1)]
+    assert sum(tokens for _, _, tokens in answer.task_usage) == answer.usage.prompt_tokens
     assert "cells" in chat.calls[0]["schema"]["properties"]
     assert [s.subquery for s in steps] == [DIFFERENCE_QUESTION] == [s.subquery for s in answer.steps]
     step = answer.steps[0]
