@@ -22,7 +22,14 @@ from functools import lru_cache
 from core.answering.formula import BoundCell
 from core.answering.metrics import Plan, Quantity
 from core.answering.operations import TableView, column_title, is_number
-from core.answering.vocabulary import STATEMENTS, home_statement, is_statement, statements_asked, translations
+from core.answering.vocabulary import (
+    STATEMENTS,
+    home_statement,
+    is_statement,
+    names_another_item,
+    statements_asked,
+    translations,
+)
 from core.report_values import SCALE_FACTORS
 
 MIN_FIT = 0.34
@@ -80,6 +87,8 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
+    if names_another_item(quantity_words, label):
+        score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     return score
 
 

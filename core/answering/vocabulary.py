@@ -36,7 +36,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE),
      "purchases property plant equipment additions capital expenditures"),
     (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
-    (re.compile(r"\bcogs\b|\bcost\s+of\s+goods\s+sold\b", re.IGNORECASE), "cost sales goods sold"),
+    (re.compile(r"\bcogs\b|\bcost\s+of\s+(?:goods\s+sold|sales|revenues?)\b", re.IGNORECASE), "cost sales goods sold"),
     (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
@@ -87,6 +87,14 @@ def is_statement(kind: str, title: str) -> bool:
 def translations(text: str) -> list[tuple[str, str]]:
     """(the name as the text says it, the words reports print for it) for each line item the text names."""
     return [(match.group(0), words) for pattern, words in TERMS if (match := pattern.search(text)) is not None]
+
+
+def names_another_item(quantity_words: str, label: str) -> bool:
+    """The quantity is a line item with a common name, and the label is the common name of another one:
+    "Cost of sales" is COGS, never revenue, though it prints "sales"; "Operating income" is not net income.
+    A quantity no common name covers ("income") is not judged here."""
+    named = [pattern for pattern, _ in TERMS if pattern.search(quantity_words)]
+    return bool(named) and any(pattern.search(label) and pattern not in named for pattern, _ in TERMS)
 
 
 def report_words(question: str, printed: Callable[[str], bool] | None = None) -> str:

@@ -152,6 +152,11 @@ def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("total current liabilities", "Total current liabilities") > fit("total current liabilities",
                                                                                "Other current liabilities")
     assert fit("net income", "Net income per share") < 0.5
+    # A label that is the common name of another line item is not this one, whatever words it shares.
+    assert fit("revenue", "Cost of sales") <= fit("revenue", "Net sales") / 2
+    assert fit("revenue", "Cost of revenue") <= fit("revenue", "Total revenues") / 2
+    assert fit("net income", "Operating income") <= fit("net income", "Net income") / 2
+    assert fit("COGS", "Cost of sales") == 1.0 and fit("revenue", "Total revenues") == 1.0
 
 
 def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None:
