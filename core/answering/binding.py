@@ -229,7 +229,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     ambiguous: dict[str, list[Candidate]] = {}
     for words, quantities in groups.items():
         years = sorted({q.year for q in quantities if q.year is not None})
-        found = candidates(words, years, views, question, whole=plan.source == "shape")
+        found = candidates(words, years, views, question, whole=plan.source == "line")
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
@@ -254,7 +254,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             column = year_column(pick.view, quantity.year) if quantity.year is not None else pick.column
             if column is None:
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
-            bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "shape")
+            bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "line")
     return bound
 
 

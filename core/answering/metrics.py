@@ -15,7 +15,7 @@ Where the formula comes from, in order:
    capital, free cash flow, EBITDA, retention and payout ratios, days outstanding), as textbooks state them.
 3. Shapes of the question itself: "X as a % of Y", "N year average of M from FY A to FY B", "CAGR of X
    from A to B", "year-over-year change in X from A to B", and for any line a report prints, "the
-   (percentage) change in X from A to B" and "the average X for A and B" (``source`` "shape": code binds
+   (percentage) change in X from A to B" and "the average X for A and B" (``source`` "line": code binds
    X to a row when one clearly fits, else the loop's own steps answer).
 A question none of these fits gets no plan, and the loop's other steps answer it.
 """
@@ -54,7 +54,9 @@ class Plan:
     """Decimal places the question asks for ("round to one decimal place"), if any."""
     source: str = "defined"
     """Where the formula came from: "defined" (the question defines it), "named" (a common measure the
-    question names: a report may print it as a line of its own), "growth" (CAGR or year-over-year)."""
+    question names: a report may print it as a line of its own), "growth" (CAGR or year-over-year), "shape"
+    (an average of a share: "3 year average of X as a % of Y"), "line" (a change or an average of any line the
+    question names in its own words: bound only to a label that names it whole)."""
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
 
@@ -243,7 +245,7 @@ def _line_plan(text: str, asked: str) -> Plan | None:
         except (formula.FormulaError, ValueError, RecursionError):
             return None
         quantities = tuple({q.name: q for _, qs in parts for q in qs}.values())
-        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "shape", subject)
+        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "line", subject)
     return None
 
 

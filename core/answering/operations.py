@@ -457,8 +457,9 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str) -> Operat
 
 def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
     """A lookup code can decide without the model: the question hints at no operation, names one year that
-    exactly one value column is for, and one row's label shares clearly more of the question's words (with
-    the words reports use for the names it uses) than any other row. Else None: the model chooses."""
+    exactly one value column is for, and one row's label shares more of the question's words (with the words
+    reports use for the names it uses) than any other row, or as many and a larger share of its own words.
+    Else None: the model chooses."""
     if operation_hint(question, [r.label for r in view.rows]) is not None:
         return None
     years = set(_YEAR.findall(question))
@@ -469,12 +470,18 @@ def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
     if len(columns) != 1:
         return None
     asked = view.asked_words(question)
-    scored = sorted(((len(asked & words(r.label)), r) for r in view.rows), key=lambda item: -item[0])
-    if not scored or scored[0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
+
+    def named(row: RowChoice) -> tuple[int, float]:
+        """Words the label shares with the question, then the share of the label's words the question names
+        ("Total current assets" over "Prepaid expenses and other current assets" for "total current assets")."""
+        label = words(row.label)
+        return len(asked & label), len(asked & label) / max(1, len(label))
+    position = view.column_position(columns[0].name)
+    filled = [r for r in view.rows if r.row in view.values and is_number(view.values[r.row][position])]
+    scored = sorted(((named(r), r) for r in filled), key=lambda item: item[0], reverse=True)  # headings hold none
+    if not scored or scored[0][0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
         return None
     row = scored[0][1]
-    if not is_number(view.values.get(row.row, ())[view.column_position(columns[0].name)] if row.row in view.values else None):
-        return None
     return OperationChoice("lookup", (CellChoice(row.row, row.label, columns[0].name),))
 
 

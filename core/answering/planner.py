@@ -46,7 +46,7 @@ def computations(asked: Question) -> tuple[str, ...]:
     its figures span statements."""
     plan = asked.plan
     if plan is not None:
-        return (FORMULA, MODEL_FORMULA, COMPOSE) if plan.source != "shape" else (FORMULA, COMPOSE)
+        return (FORMULA, MODEL_FORMULA, COMPOSE) if plan.source != "line" else (FORMULA, COMPOSE)
     return (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
 
 

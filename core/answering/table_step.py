@@ -122,7 +122,9 @@ class TableSteps(AnswererBase):
                 for c in outcome.cells if view.label_column is None or c.column != view.label_column.name}
 
     def _structured_sql(self, run: Run, subquery: str, view: ops.TableView) -> SqlOutcome:
-        rows = view.row_choices(f"{subquery} {run.question}")
+        # Rows holding no figure ("Current assets:", a section heading) can answer nothing: not offered.
+        rows = [r for r in view.row_choices(f"{subquery} {run.question}")
+                if any(ops.is_number(v) for v in view.values.get(r.row, ()))]
         columns = view.column_choices(f"{subquery} {run.question}")
         if not rows or not columns:
             return SqlOutcome(view.info, error=f"Table {view.name} has no rows or value columns to choose from.")

@@ -129,7 +129,7 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
 ])
 def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, formula_text: str) -> None:
     plan = plan_for(question)
-    assert plan is not None and plan.source == "shape" and plan.formula == formula_text
+    assert plan is not None and plan.source == "line" and plan.formula == formula_text
 
 
 @pytest.mark.parametrize("question", [
