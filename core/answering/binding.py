@@ -75,14 +75,10 @@ def fit(quantity_words: str, label: str) -> float:
     word reports use for the line item it is part of ("COGS" is covered by "Cost of sales"); the label's
     own words count as relevant when they are the quantity's or such report words."""
     have = stems(_plain_label(label))
-    asked, names, relevant = _wanted(quantity_words)
+    asked, _names, relevant = _wanted(quantity_words)
     if not have or not asked:
         return 0.0
-    covered = asked & have
-    for named, report in names:
-        if have & report or named <= have:
-            covered |= named
-    recall = len(covered & asked) / len(asked)
+    recall = len(_covered(quantity_words, have) & asked) / len(asked)
     precision = len(have & relevant) / len(have)
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
@@ -96,13 +92,19 @@ def covers(quantity_words: str, label: str) -> bool:
     """Every word of the quantity is in the label (or its report wording is): "other assets" is not "Other",
     "interest income" is not "Interest cost". Required of a line the question names in its own words
     (a shape plan), where no textbook definition vouches for the name."""
-    have = stems(_plain_label(label))
+    asked = _wanted(quantity_words)[0]
+    return bool(asked) and asked <= _covered(quantity_words, stems(_plain_label(label)))
+
+
+def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
+    """The quantity's words a label's stemmed words ``have`` cover: its own, or a line-item name in it whose
+    report wording the label prints."""
     asked, names, _relevant = _wanted(quantity_words)
-    covered = asked & have
+    covered = set(asked & have)
     for named, report in names:
         if have & report or named <= have:
             covered |= named
-    return bool(asked) and asked <= covered
+    return frozenset(covered)
 
 
 @lru_cache(maxsize=256)

@@ -631,17 +631,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
         library.close()
         return 0
-    if args.code_only:
+    if args.code_only or args.types:
         runner = SqlRunner(library.path)
         runner.allow_only(library.table_names())
-        print(code_only_report(library, make_retriever(library, embedder), runner, asked))
-        runner.close()
-        library.close()
-        return 0
-    if args.types:
-        runner = SqlRunner(library.path)
-        runner.allow_only(library.table_names())
-        print(answer_types_report(library, make_retriever(library, embedder), runner, asked))
+        report = code_only_report if args.code_only else answer_types_report
+        print(report(library, make_retriever(library, embedder), runner, asked))
         runner.close()
         library.close()
         return 0

@@ -1,4 +1,5 @@
-"""Shared fixtures of the end-to-end tests: the real embedded model, loaded once per test module."""
+"""Shared fixtures of the end-to-end tests: the real embedded model, loaded once per test module, and a
+question asked of a library through a real answerer (ONNX embedder, read-only SQL runner)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.answering import Answerer
+from core.library import Library
+from core.retrieval import Retriever
+from core.sql_runner import SqlRunner
+from models.embedding import MiniLMEmbedder
 from models.errors import ModelUnavailable
+from models.types import Answer
 from models.weights import find_weights
 
 
@@ -20,3 +27,13 @@ def chat() -> Iterator[object]:
     from models.llm_embedded import EmbeddedChatModel
 
     yield EmbeddedChatModel()
+
+
+def ask(library: Library, chat: object, question: str) -> Answer:
+    """``question`` answered over ``library`` by the real answerer and ``chat``."""
+    runner = SqlRunner(library.path)
+    try:
+        answerer = Answerer(library, Retriever(library.conn, MiniLMEmbedder()), runner, chat)  # type: ignore[arg-type]
+        return answerer.answer(question)
+    finally:
+        runner.close()

@@ -8,14 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.answering import Answerer
 from core.answering import answer_types as types
 from core.ingest import Ingestor
 from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
-from models.types import Answer
+from tests.e2e.conftest import ask
 from tests.support.report_builder import Section, TableSpec, build_report
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -47,17 +44,8 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     lib.close()
 
 
-def _ask(library: Library, chat: object, question: str) -> Answer:
-    runner = SqlRunner(library.path)
-    try:
-        answerer = Answerer(library, Retriever(library.conn, MiniLMEmbedder()), runner, chat)  # type: ignore[arg-type]
-        return answerer.answer(question)
-    finally:
-        runner.close()
-
-
 def test_in_which_year_returns_the_year(library: Library, chat: object) -> None:
-    answer = _ask(library, chat, "In which year was the diluted average shares outstanding the highest?")
+    answer = ask(library, chat, "In which year was the diluted average shares outstanding the highest?")
     assert answer.answer_type == types.COLUMN_HEADERS and answer.value == "2018"
     assert "9,410" in answer.text  # the value selected, as support
     cited = [c for c in answer.citations if c.sql]
@@ -65,14 +53,14 @@ def test_in_which_year_returns_the_year(library: Library, chat: object) -> None:
 
 
 def test_respective_returns_both_figures(library: Library, chat: object) -> None:
-    answer = _ask(library, chat, "What are the respective basic weighted average shares outstanding in 2019 and 2018?")
+    answer = ask(library, chat, "What are the respective basic weighted average shares outstanding in 2019 and 2018?")
     assert answer.answer_type == types.FIGURES
     assert [p.split()[0] for p in answer.parts] == ["8,943", "6,832"]
     assert "2,111" not in answer.text  # never their difference
 
 
 def test_a_question_the_prose_answers_is_answered_from_the_prose(library: Library, chat: object) -> None:
-    answer = _ask(library, chat, "What were the pension and benefit charges in 2019?")
+    answer = ask(library, chat, "What were the pension and benefit charges in 2019?")
     assert "126" in answer.value and "2,191" not in answer.text
     texts = [c for c in answer.citations if c.kind == "text"]
     assert any("126" in c.snippet for c in texts), answer.citations

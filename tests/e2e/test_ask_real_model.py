@@ -10,13 +10,11 @@ from collections.abc import Iterator
 import pymupdf
 import pytest
 
-from core.answering import Answerer
 from core.ingest import Ingestor
 from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
 from models.types import Answer
+from tests.e2e.conftest import ask
 from tests.support.report_builder import Section, TableSpec, build_report
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -46,15 +44,6 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     lib.close()
 
 
-def _ask(library: Library, chat: object, question: str) -> Answer:
-    runner = SqlRunner(library.path)
-    try:
-        answerer = Answerer(library, Retriever(library.conn, MiniLMEmbedder()), runner, chat)  # type: ignore[arg-type]
-        return answerer.answer(question)
-    finally:
-        runner.close()
-
-
 def _number(text: str) -> float:
     found = re.search(r"-?\d+(?:\.\d+)?", text.replace(",", ""))
     assert found, text
@@ -75,7 +64,7 @@ def _check_cells(library: Library, answer: Answer, expected: set[str]) -> None:
 
 
 def test_sum_over_a_table_is_exact(library: Library, chat: object) -> None:
-    answer = _ask(library, chat, "What was the total spending on roads and parks in 2019?")
+    answer = ask(library, chat, "What was the total spending on roads and parks in 2019?")
     assert _number(answer.value) == pytest.approx(200.5)
     assert "200.5 million" in answer.text and "add up to" in answer.text
     assert any(s.sql and s.sql_result and s.sql_result[0][0] == pytest.approx(200.5) for s in answer.steps)
@@ -83,7 +72,7 @@ def test_sum_over_a_table_is_exact(library: Library, chat: object) -> None:
 
 
 def test_difference_over_a_table_is_exact(library: Library, chat: object) -> None:
-    answer = _ask(library, chat, "What was the change in school spending from 2018 to 2019?")
+    answer = ask(library, chat, "What was the change in school spending from 2018 to 2019?")
     assert _number(answer.value) == pytest.approx(20.25)
     assert "rose by 20.25 million" in answer.text
     assert any(s.sql and s.sql_result and s.sql_result[0][0] == pytest.approx(20.25) for s in answer.steps)

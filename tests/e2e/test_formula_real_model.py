@@ -10,13 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.answering import Answerer
 from core.ingest import Ingestor
 from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
 from models.embedding import MiniLMEmbedder
 from models.types import Answer
+from tests.e2e.conftest import ask
 from tests.support.statements import Figures, Question, build_statements_report, multi_table_questions
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -34,15 +32,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, 
     library.close()
 
 
-def _ask(library: Library, chat: object, question: Question) -> Answer:
-    runner = SqlRunner(library.path)
-    try:
-        answerer = Answerer(library, Retriever(library.conn, MiniLMEmbedder()), runner, chat)  # type: ignore[arg-type]
-        return answerer.answer(question.text)
-    finally:
-        runner.close()
-
-
 def _exact(answer: Answer, question: Question) -> None:
     wanted = f"{question.answer:,.{question.decimals}f}" if question.decimals else f"{round(question.answer):,}"
     assert wanted in answer.text, answer.text
@@ -57,4 +46,4 @@ def test_measures_across_tables_are_exact_with_both_tables_cited(report: tuple[L
                                                                   index: int) -> None:
     library, figures = report
     question = multi_table_questions(figures)[index]
-    _exact(_ask(library, chat, question), question)
+    _exact(ask(library, chat, question.text), question)
