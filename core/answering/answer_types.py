@@ -85,6 +85,7 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could
                      r"(?!.*\b(?:how|which|what|when|why)\b)", re.IGNORECASE)
 _TEXT = re.compile(
     r"^\s*(?:why|describe|explain|define|list\s+the\s+reasons|who|where|from\s+where|when)\b"
+    r"|^\s*(?:is|are|was|were)\s+there\s+(?:any|an?)\b"  # "are there any requirements to ...": what they are
     r"|^\s*what\s+(?:is|are|was|were)\s+(?:being\s+)?excluded\b"
     r"|^\s*what\s+(?:led\s+to|caused|causes|drove|drives|resulted\s+in|results\s+in|contributed\s+to)\b"
     r"|^\s*how\s+(?:is|are|was|were|does|often|will|would|can|should)\b(?!.*\b(?:change|changed|increase|"

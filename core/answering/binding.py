@@ -91,9 +91,15 @@ def fit(quantity_words: str, label: str) -> float:
 def covers(quantity_words: str, label: str) -> bool:
     """Every word of the quantity is in the label (or its report wording is): "other assets" is not "Other",
     "interest income" is not "Interest cost". Required of a line the question names in its own words
-    (a shape plan), where no textbook definition vouches for the name."""
-    asked = _wanted(quantity_words)[0]
-    return bool(asked) and asked <= _covered(quantity_words, stems(_plain_label(label)))
+    (a shape plan), where no textbook definition vouches for the name. "Total X" is a line labelled a total,
+    or one that names X and nothing else ("Revenues" for "total revenue")."""
+    asked, _names, relevant = _wanted(quantity_words)
+    have = stems(_plain_label(label))
+    if not asked or not asked <= _covered(quantity_words, have):
+        return False
+    if _TOTAL.match(quantity_words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
+        return have <= relevant  # "total costs" is not "Patent costs": a part of the total names more than it
+    return True
 
 
 def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
@@ -130,20 +136,29 @@ def _plain_label(label: str) -> str:
                   flags=re.IGNORECASE)
 
 
-def year_column(view: TableView, year: int) -> str | None:
-    """The value column for a fiscal year: the first whose period (stored at ingestion) is that fiscal
-    year, else the first whose name or header holds the year and is not a change or a percent."""
+def year_column(view: TableView, year: int, question: str = "") -> str | None:
+    """The value column for a fiscal year: one whose period (stored at ingestion) is that fiscal year, else
+    one whose name or header holds the year and is not a change or a percent. Where the year has several
+    columns ("2019 Number" and "2019 $M"), the one whose header the question names ("in terms of $M"),
+    else the first."""
     data = {c.name for c in view.data_columns}
-    stored = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
-              and p.column in data]
-    if stored:
-        return stored[0]
-    digits = str(year)
-    for column in view.data_columns:
-        text = f"{column.name} {column.header}"
-        if digits in text and not re.search(r"change|%|percent|vs\.?|variance", text, re.IGNORECASE):
-            return column.name
-    return None
+    found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
+             and p.column in data]
+    if not found:
+        digits = str(year)
+        found = [c.name for c in view.data_columns if digits in f"{c.name} {c.header}"
+                 and not re.search(r"change|%|percent|vs\.?|variance", f"{c.name} {c.header}", re.IGNORECASE)]
+    if len(found) > 1 and question:
+        asked = _header_words(question)
+        headers = {c.name: c.header for c in view.data_columns}
+        named = [c for c in found if (_header_words(headers.get(c, "")) - {str(year)}) & asked]
+        found = named or found
+    return found[0] if found else None
+
+
+def _header_words(text: str) -> set[str]:
+    """A header's or question's words and unit marks ("$M", "%", "number"), lower case."""
+    return set(re.findall(r"\$\s?[a-z]+|[a-z0-9]+|%", text.lower().replace("$ ", "$")))
 
 
 @dataclass(frozen=True)
@@ -176,7 +191,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     home = home_statement(words)
     found: list[Candidate] = []
     for view in views:
-        columns = [year_column(view, y) for y in years]
+        columns = [year_column(view, y, question) for y in years]
         if any(c is None for c in columns):
             continue
         positions = [view.column_position(c) for c in columns if c is not None]
@@ -231,7 +246,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     ambiguous: dict[str, list[Candidate]] = {}
     for words, quantities in groups.items():
         years = sorted({q.year for q in quantities if q.year is not None})
-        found = candidates(words, years, views, question, whole=plan.source == "line")
+        found = candidates(words, years, views, question, whole=plan.in_own_words)
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
@@ -253,7 +268,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     for words, quantities in groups.items():
         pick = chosen[words]
         for quantity in quantities:
-            column = year_column(pick.view, quantity.year) if quantity.year is not None else pick.column
+            column = year_column(pick.view, quantity.year, question) if quantity.year is not None else pick.column
             if column is None:
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
             bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "line")
@@ -306,7 +321,7 @@ def offered(question: str, years: Sequence[int], views: Sequence[TableView],
     out: dict[str, tuple[Candidate, str]] = {}
     for candidate in rows[:limit]:
         view = candidate.view
-        columns = [c for y in years if (c := year_column(view, y)) is not None] or \
+        columns = [c for y in years if (c := year_column(view, y, question)) is not None] or \
             [c.name for c in view.data_columns[:1]]
         for column in columns:
             value = view.values.get(candidate.row, ())[view.column_position(column)]

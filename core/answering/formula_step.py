@@ -42,7 +42,7 @@ class FormulaSteps(AnswererBase):
             [q.words for q in plan.quantities], retrieved, self.library,
             lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
             lambda table_id: self._view(run, table_id))
-        if plan.source == "line":  # a line in the question's own words: first in the tables ranked for the question
+        if plan.in_own_words:  # lines in the question's own words: first in the tables ranked for the question
             ranked = list(run.context.tables)
             views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
         if computation.printed_measure(plan, views):
@@ -53,7 +53,7 @@ class FormulaSteps(AnswererBase):
             done = computation.compute(plan, views, run.question, self.sql_runner,
                                        choose=lambda options: self._choose_rows(run, plan, options))
         except (LookupError, formula.FormulaError, UserError) as exc:
-            if plan.source == "line":  # a line in the question's own words that no label names whole:
+            if plan.in_own_words:  # a line in the question's own words that no label names whole:
                 run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this
             else:
                 run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))

@@ -16,7 +16,8 @@ Where the formula comes from, in order:
 3. Shapes of the question itself: "X as a % of Y", "N year average of M from FY A to FY B", "CAGR of X
    from A to B", "year-over-year change in X from A to B", and for any line a report prints, "the
    (percentage) change in X from A to B" and "the average X for A and B" (``source`` "line": code binds
-   X to a row when one clearly fits, else the loop's own steps answer).
+   X to a row when one clearly fits, else the loop's own steps answer), and "X as a percentage of Y in A",
+   "the percentage of X in total Y", "the ratio of X to Y" (``source`` "share", bound the same way).
 A question none of these fits gets no plan, and the loop's other steps answer it.
 """
 
@@ -56,9 +57,16 @@ class Plan:
     """Where the formula came from: "defined" (the question defines it), "named" (a common measure the
     question names: a report may print it as a line of its own), "growth" (CAGR or year-over-year), "shape"
     (an average of a share: "3 year average of X as a % of Y"), "line" (a change or an average of any line the
-    question names in its own words: bound only to a label that names it whole)."""
+    question names in its own words: bound only to a label that names it whole), "share" (one line as a
+    percentage of, or in a ratio to, another, both in the question's own words and bound the same way)."""
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
+
+    @property
+    def in_own_words(self) -> bool:
+        """The quantities are lines named in the question's own words, with no definition vouching for the
+        names: each binds only to a label that names it whole, and a miss leaves the question to the loop."""
+        return self.source in ("line", "share")
 
 
 # The common definitions of financial analysis, in the words a definition in a question uses. {y} is the
@@ -105,15 +113,27 @@ _EXPLAINING = re.compile(r"\bwhy\b|^\s*(?:how (?:is|are|was|were|did|does|do)\b(
 _PRONOUNS = frozenset({"it", "this", "that", "the ratio", "the measure", "the metric"})
 _ASKED_NAME = re.compile(rf"\b(?:what|how much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:{_YEAR}\s+)?(?P<name>.+?)"
                          rf"(?:\s+(?:for|in|of|at|during)\s+(?:the\s+)?(?:year\s+)?{_YEAR}|\?|$)", re.IGNORECASE)
+_DATE = r"(?:(?:[a-z]+\s+\d{1,2}|\d{1,2}\s+[a-z]+),?\s+)?"
+"""A day before a year ("December 31, 2019", "31 March 2020")."""
+_PERIOD = rf"{_DATE}{_YEAR}(?:\s+year[\s-]+end)?"
+_PERIOD_LEAD = (r"(?:(?:from|between|for|in|across|over|during|as\s+(?:of|at)|at|on)\s*,?\s+)?(?:both\s+)?(?:the\s+)?"
+                r"(?:(?:period|(?:fiscal\s+)?years?)\s+(?:ended\s+)?)?")
+_PERIODS = (rf"(?P<tail>{_PERIOD_LEAD}{_PERIOD}(?:\s*,\s*{_PERIOD})?\s*,?\s*(?P<joint>and|to|&|-|\u2013|through)\s+"
+            rf"(?:(?:fiscal\s+)?(?:year\s+)?)?{_PERIOD})")
+"""Two or three periods after a line's name: "from 2018 to 2019 year end", "for December 31, 2018 and 2019",
+"between 2017-2019", "in fiscal 2018 and fiscal 2017", "for 2017, 2018 and 2019"."""
+_SHAPE_END = r"(?:\s+(?:in\s+terms\s+of\s+\S+|altogether|combined|in\s+total))?\s*\??$"
 _CHANGE_SHAPE = re.compile(
     rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|difference|decline)"
-    rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s+"
-    rf"(?:(?:from|between)\s+(?:(?:fiscal\s+)?years?\s+)?{_YEAR}\s+(?:to|and)\s+{_YEAR}|(?:in|for)\s+{_YEAR}\s+from\s+{_YEAR})"
-    rf"\s*\??$", re.IGNORECASE)
+    rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+"
+    rf"(?:{_PERIODS}|(?P<tail2>(?:in|for)\s+{_YEAR}\s+(?:from|compared\s+(?:to|with))\s+{_YEAR})){_SHAPE_END}", re.IGNORECASE)
 _AVERAGE_SHAPE = re.compile(
-    rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s+"
-    rf"(?:for|between|from|in|across|over|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?\s+)?{_YEAR}\s*(?:and|to|&|-|through)\s*{_YEAR}"
-    rf"\s*\??$", re.IGNORECASE)
+    rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}",
+    re.IGNORECASE)
+_SUM_SHAPE = re.compile(
+    rf"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:[\w.&-]+['\u2019]s\s+)?(?:total|sum|combined)\s+"
+    rf"(?:(?:value|amount)\s+)?(?:of\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}", re.IGNORECASE)
+_AT_END_OF = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?end\s+of(?:\s+(?:the\s+)?(?:period|year))?$", re.IGNORECASE)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.IGNORECASE)
 _YOY = re.compile(r"year[\s-]+over[\s-]+year\s+(?:change|growth)\s+in\s+(.+?)\s+(?:from|between)\s", re.IGNORECASE)
@@ -145,7 +165,7 @@ def plan_for(question: str) -> Plan | None:
     try:
         measure, body, source = _measure(text, definitions)
         if body is None:
-            return _line_plan(text, asked)
+            return _share_plan(text, asked) or _line_plan(text, asked)
         subject = measure
         if source == "named" and _COMPANY_DEFINED.search(asked):
             return None  # "Adjusted EBITDA" is the company's figure, found in its text or tables, not ours
@@ -154,7 +174,7 @@ def plan_for(question: str) -> Plan | None:
             expression = "avg(" + ", ".join(e for e, _ in parts) + ")"
             quantities = [q for _, qs in parts for q in qs]
         elif source == "shape":
-            return None  # "X as a % of Y" alone is a percentage within one table: the loop's operations do it
+            return _share_plan(text, asked)  # "X as a % of Y" of one year: two lines the question names
         elif years and source != "growth" and _CHANGE_ASKED.search(asked):
             (old, old_quantities), (new, new_quantities) = (_expression(body, y, definitions) for y in years)
             percent = _PERCENT.search(asked) is not None
@@ -219,23 +239,32 @@ def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, s
 
 
 def _line_plan(text: str, asked: str) -> Plan | None:
-    """"the (percentage) change in X from A to B", "the average X for A and B": X is any line a report prints
-    ("Appliances", "net cash provided by financing activities"), found only by binding it to a row."""
-    for kind, pattern in (("change", _CHANGE_SHAPE), ("average", _AVERAGE_SHAPE)):
+    """"the (percentage) change in X from A to B", "the average X for A and B", "the total X in A and B": X is
+    any line a report prints ("Appliances", "net cash provided by financing activities"), found only by
+    binding it to a row."""
+    for kind, pattern in (("change", _CHANGE_SHAPE), ("average", _AVERAGE_SHAPE), ("sum", _SUM_SHAPE)):
         match = pattern.search(asked)
         if match is None:
             continue
-        subject = _clean_subject(match.group("x"))
-        if subject and re.match(r"(?:the\s+)?total\b", match.group("x"), re.IGNORECASE):
+        said = _AT_END_OF.sub("", match.group("x"))
+        subject = _clean_subject(said)
+        if subject and kind != "sum" and re.match(r"(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?total\b", said,
+                                                  re.IGNORECASE):
             subject = f"total {subject}"  # "the Total net deferred tax assets": the total line, where both print
-        years = sorted({int(y) for y in match.groups()[pattern.groupindex["x"]:] if y})
-        if not subject or len(subject.split()) > 8 or len(years) != 2:
+        tail = match.group("tail") or match.groupdict().get("tail2") or ""
+        listed = [int(y) for y in _YEAR_RE.findall(tail)]
+        years = sorted(set(listed))
+        if not subject or len(subject.split()) > 8 or len(years) < 2 or (kind == "change" and len(years) != 2):
             return None
-        first, last = years
+        first, last = years[0], years[-1]
+        spanned = range(first, last + 1) if len(years) == 2 and (match.groupdict().get("joint") or "").lower() not in (
+            "and", "&") or re.search(r"\bbetween\b", tail, re.IGNORECASE) else years
         try:
-            if kind == "average":
-                parts = [_expression(subject, y, {}) for y in range(first, last + 1)]
-                expression, measure = "avg(" + ", ".join(e for e, _ in parts) + ")", f"average {subject}"
+            if kind in ("average", "sum"):
+                parts = [_expression(subject, y, {}) for y in (spanned if len(years) == 2 else years)]
+                function = "avg" if kind == "average" else "sum"
+                expression = f"{function}(" + ", ".join(e for e, _ in parts) + ")"
+                measure = f"{'average' if kind == 'average' else 'total'} {subject}"
             else:
                 parts = [_expression(subject, y, {}) for y in (last, first)]
                 percent = bool(match.group("percent")) or _PERCENT.search(asked) is not None
@@ -249,6 +278,64 @@ def _line_plan(text: str, asked: str) -> Plan | None:
     return None
 
 
+_SHARE_END = (rf"(?:\s*,?\s+(?:in|for|at|as\s+(?:of|at)|during|of)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?\s+(?:ended\s+)?)?"
+              rf"(?:[a-z]+\s+\d{{1,2}},?\s+)?{_YEAR})?\s*\??$")
+_SHARE_SHAPES: tuple[tuple[re.Pattern[str], bool], ...] = tuple((re.compile(p, re.IGNORECASE), percent) for p, percent in (
+    # "X (expressed) as a percentage of Y", "X as a proportion of Y"
+    (rf"^(?P<x>.+?)\s+(?:expressed\s+)?as\s+a\s+(?:%|percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}",
+     True),
+    # "the percentage (constitution) of X in / among / out of (the) total Y"
+    (rf"^(?:percent(?:age)?|proportion|share)\s+(?:(?:of\s+)?constitution\s+)?of\s+(?:the\s+)?(?P<x>.+?)\s+(?:in|among|out\s+of|within)"
+     rf"\s+(?:the\s+)?(?P<y>total\s+.+?){_SHARE_END}", True),
+    # "the proportion of X over Y"
+    (rf"^(?:percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<x>.+?)\s+over\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}", True),
+    # "what percentage of (the) total Y is made up of / comes from X"
+    (rf"^(?:percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<y>total\s+.+?)\s+(?:is|was|are|were)\s+(?:made\s+up\s+of|"
+     rf"generated\s+from|from|accounted\s+for\s+by)\s+(?:the\s+)?(?P<x>.+?){_SHARE_END}", True),
+    # "the ratio of X to Y"
+    (rf"^ratio\s+of\s+(?:the\s+)?(?P<x>.+?)\s+to\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}", False),
+))
+_SHARE_ASKING = re.compile(r"^(?:what|how\s+much)\s+(?:(?:is|was|were|are)\s+)?(?:the\s+)?(?:value\s+of\s+(?:the\s+)?)?",
+                           re.IGNORECASE)
+_POSSESSIVE = re.compile(r"\b[\w.&-]+['\u2019]s\b\s*", re.IGNORECASE)
+
+
+def _share_plan(text: str, asked: str) -> Plan | None:
+    """"X as a percentage of Y in A", "the percentage of X in total Y", "what percentage of total Y is made
+    up of X", "the ratio of X to Y": two lines the question names in its own words, each of one year (the
+    year the question names, or the one a part names itself: "2019 X as a percentage of 2018 X")."""
+    body = _SHARE_ASKING.sub("", asked.strip()).strip()
+    body = re.sub(r"^(?:(?:total\s+)?(?:percent(?:age)?|proportion)\s+of\s+)(?=.+\bas\s+a\s+)", "", body, flags=re.IGNORECASE)
+    for pattern, percent in _SHARE_SHAPES:
+        match = pattern.search(body)
+        if match is None:
+            continue
+        year_groups = [g for g in match.groups()[2:] if g]
+        year = int(year_groups[0]) if year_groups else _main_year(text)
+        parts = []
+        for group in ("x", "y"):
+            words = _POSSESSIVE.sub("", match.group(group)).strip()
+            if not words or len(words.split()) > 9 or re.search(r"\b(?:between|from|change|difference)\b|[%()]", words,
+                                                                re.IGNORECASE):
+                return None
+            try:
+                parts.append(_phrase(words, year, {}, 0))
+            except (ValueError, RecursionError):
+                return None
+        quantities = tuple({q.name: q for _, qs in parts for q in qs}.values())
+        if len(quantities) != 2 or any(q.year is None or _YEAR_RE.search(q.words) for q in quantities):
+            return None  # a share of one line in itself, or no year to read it for: the loop's steps answer
+        expression = f"{parts[0][0]} / {parts[1][0]}" + (" * 100" if percent else "")
+        try:
+            tree = formula.parse(expression)
+        except formula.FormulaError:
+            return None
+        x, y = (_clean_subject(q.words) or q.words for q in quantities)
+        measure = f"{x} as a % of {y}" if percent else f"ratio of {x} to {y}"
+        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "share", measure)
+    return None
+
+
 def _asked_part(text: str) -> str:
     """The part of a question that asks (without the definitions and instructions that follow it)."""
     match = re.search(r"\b(what|how much|calculate|compute)\b[^?]*\??", text, re.IGNORECASE)
@@ -259,7 +346,7 @@ def _clean_subject(text: str) -> str:
     words = [w for w in re.findall(r"[a-z&'-]+", text.lower())
              if w not in {"the", "a", "an", "of", "in", "for", "s", "company's", "total", "unadjusted", "adjusted",
                           "year", "average", "what", "is", "was", "proportion", "value", "percentage", "expressed",
-                          "respective", "amount"}]
+                          "respective", "amount", "number"}]
     return " ".join(words).strip()
 
 

@@ -45,9 +45,10 @@ def computations(asked: Question) -> tuple[str, ...]:
     for a plain shape like "the change in X", which the loop's steps look up), or where the question says
     its figures span statements."""
     plan = asked.plan
+    composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
     if plan is not None:
-        return (FORMULA, MODEL_FORMULA, COMPOSE) if plan.source != "line" else (FORMULA, COMPOSE)
-    return (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
+        return (FORMULA, *composed) if plan.in_own_words else (FORMULA, MODEL_FORMULA, COMPOSE)
+    return composed
 
 
 def spans_statements(asked: Question) -> bool:

@@ -42,6 +42,8 @@ def make(report: ReportFixture, chat: ScriptedChat) -> Answerer:  # noqa: F811
     ("When did the Group complete an off-market share buy-back of 58,733,844 ordinary shares?", types.TEXT, False),
     ("When was revenue highest?", types.COLUMN_HEADERS, False),
     ("What is excluded from the Operating (non-GAAP) interest expense?", types.TEXT, False),
+    ("Are there any requirements to fulfil to gain access to the performance rights?", types.TEXT, False),
+    ("Was there a material bad debt expense in 2019, 2018 and 2017?", types.TEXT, False),
 ])
 def test_wording_decides_the_type(question: str, kind: str, several: bool) -> None:
     decided = types.type_from_wording(question)

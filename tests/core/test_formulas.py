@@ -135,13 +135,35 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
 @pytest.mark.parametrize("question", [
     "What is the FY2018 capital expenditure amount (in USD millions)?",  # a lookup
     "What was the change in revenue in 2019 over 2018 in Europe?",  # not a line and its years
-    "What is revenue as a percentage of total assets in 2019?",  # a share within one table
+    "What is revenue as a percentage of total assets?",  # a share of no year
+    "What is the total proportion of cost of revenue as a percentage of revenue in 2017 and 2018?",  # two years
     "Why did the gross margin decrease in 2019?",  # an explanation
     "What are the respective working capital adjustments at June 30 and December 31, 2019?",
     "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure
 ])
 def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> None:
     assert plan_for(question) is None
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    ("What is revenue as a percentage of total assets in 2019?", "revenue_2019 / total_assets_2019 * 100"),
+    ("What is the percentage of audit fees in total fees in 2019?", "audit_fees_2019 / total_fees_2019 * 100"),
+    ("In 2019, what is the percentage constitution of warranty reserve among the total accrued liabilities?",
+     "warranty_reserve_2019 / total_accrued_liabilities_2019 * 100"),
+    ("What percentage of the total amortized cost is made up of foreign government obligations in 2018?",
+     "foreign_government_obligations_2018 / total_amortized_cost_2018 * 100"),
+    ("What is the proportion of IMFT\u2019s property, plant, and equipment over total assets in 2018?",
+     "property_plant_and_equipment_2018 / total_assets_2018 * 100"),
+    ("What is the ratio of the council's total current assets to total current liabilities as of March 31, 2023?",
+     "total_current_assets_2023 / total_current_liabilities_2023"),
+    ("What is the 2019 closing balance expressed as a percentage of the 2018 closing balance?",
+     "closing_balance_2019 / closing_balance_2018 * 100"),
+])
+def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_words(question: str,
+                                                                                     formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "share" and plan.in_own_words and plan.formula == formula_text
+    assert plan.percent == formula_text.endswith("* 100")
 
 
 def test_row_labels_fit_the_words_reports_use() -> None:
@@ -167,6 +189,9 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     assert not covers("other assets", "Other")
     assert not covers("interest income", "Interest cost")
     assert not covers("net sales", "Net income")
+    # "total X" is the line labelled a total, or one naming X and nothing more; a part of it is not.
+    assert covers("total costs", "Total costs") and covers("total revenue", "Revenues")
+    assert not covers("total costs", "Patent costs")
 
 
 # -- bound cells, one SQL statement, both tables cited --------------------------------------------
@@ -244,6 +269,26 @@ def test_a_change_in_a_printed_line_is_computed_by_code_and_an_unprinted_one_goe
     finally:
         runner.close()
     assert all("formula" not in (c["schema"] or {}).get("properties", {}) for c in chat.calls)
+
+
+def test_a_share_of_two_printed_lines_is_computed_by_code_with_both_cells_cited(
+        report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        share = answerer.answer(f"What were total current assets as a percentage of total assets in {year}?")
+        ratio = answerer.answer(f"What is the ratio of total liabilities to total assets in {year}?")
+    finally:
+        runner.close()
+    assets, current, liabilities = (figures.lines[k][year] for k in ("total assets", "total current assets",
+                                                                      "total liabilities"))
+    assert share.value == f"{round(current / assets * 100, 2):g}%", share.text
+    assert ratio.value == f"{liabilities / assets:.2f}", ratio.text
+    cells = {cell.text.replace(",", "") for c in share.citations if c.sql for cell in c.cells}
+    assert {f"{current:.0f}", f"{assets:.0f}"} <= cells
+    assert chat.calls == []
 
 
 def test_an_outflow_is_read_as_the_amount_paid(report: tuple[Library, Figures]) -> None:
@@ -360,8 +405,8 @@ def test_free_sql_joining_two_tables_cites_the_cells_of_both(report: tuple[Libra
 def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(report: tuple[Library, Figures]) -> None:
     library, figures = report
     year = figures.years[0]
-    question = (f"Using the balance sheet and the cash flow statement, what is the ratio of purchases of property, "
-                f"plant and equipment to total assets in {year}?")
+    question = (f"Using the balance sheet and the cash flow statement, what ratio do purchases of property, "
+                f"plant and equipment bear to total assets in {year}?")
     assert plan_for(question) is None  # no rule reads this: the model composes it
 
     def cell(options: list[str], label: str) -> str:

@@ -15,8 +15,12 @@ pytestmark = pytest.mark.unit
     ("What is the FY2020 working capital ratio?", (planning.FORMULA, planning.MODEL_FORMULA, planning.COMPOSE)),
     # a plain shape over a line: code binds it, else the loop looks it up (no model-made formula)
     ("What was the change in revenue from 2018 to 2019?", (planning.FORMULA, planning.COMPOSE)),
-    # no formula, but two statements named: the model composes one
+    # lines the question names: code binds them; where two statements are named, else the model composes one
     ("Using the balance sheet and the cash flow statement, what is the ratio of capex to total assets in 2019?",
+     (planning.FORMULA, planning.MODEL_FORMULA, planning.COMPOSE)),
+    ("What is the ratio of capex to total assets in 2019?", (planning.FORMULA, planning.COMPOSE)),
+    # no formula, but two statements named: the model composes one
+    ("Using the balance sheet and the cash flow statement, how does capex compare with total assets in 2019?",
      (planning.MODEL_FORMULA, planning.COMPOSE)),
     ("In which year was revenue highest?", (planning.COMPOSE,)),
 ])
