@@ -275,6 +275,25 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     return bound
 
 
+def printed_years(words: str, views: Sequence[TableView], question: str) -> list[int]:
+    """The fiscal years the table printing a line prints it for, newest first: the line named whole by a
+    label (``covers``), in the first table (in the order given) that holds it with figures in at least two
+    years. For a change or an average asked with no period ("What was the change in closing cash?")."""
+    for view in views:
+        years = sorted({p.period.fiscal_year for p in view.info.periods
+                        if p.period.fiscal_year and not p.period.quarter}, reverse=True)
+        if len(years) < 2:
+            continue
+        rows = sorted((r for r in view.rows if covers(words, r.label)), key=lambda r: -fit(words, r.label))
+        for row in rows:
+            values = view.values.get(row.row, ())
+            printed = [y for y in years if (c := year_column(view, y, question)) is not None
+                       and view.column_position(c) < len(values) and is_number(values[view.column_position(c)])]
+            if len(printed) >= 2:
+                return printed
+    return []
+
+
 def common_scale(chosen: Sequence[Candidate]) -> str:
     """The scale most of the chosen rows are stated in ("million"), "" when none states one."""
     scales = [scale for c in chosen if (scale := _money_scale(c))]

@@ -39,12 +39,20 @@ class FormulaSteps(AnswererBase):
         in ``run.tried`` and the loop's own steps go on."""
         self._stage(run, "reading", f"Finding the values for {plan.measure or 'the formula'}")
         views = computation.connected_views(
-            [q.words for q in plan.quantities], retrieved, self.library,
+            [q.words for q in plan.quantities] or [plan.subject], retrieved, self.library,
             lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
             lambda table_id: self._view(run, table_id))
         if plan.in_own_words:  # lines in the question's own words: first in the tables ranked for the question
             ranked = list(run.context.tables)
             views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
+        if plan.periods_open:  # "the change in closing cash": the periods its table prints (the newest two)
+            years = binding.printed_years(plan.subject, views, run.question)
+            concrete = metrics.over_periods(plan, years[:2] if plan.periods_open == "change" else years)
+            if concrete is None:
+                run.failures.append(f"{plan.periods_open.capitalize()} in {plan.subject}: no table prints it "
+                                    f"for two periods.")
+                return False
+            plan = concrete
         if computation.printed_measure(plan, views):
             return False  # the report prints the measure itself: the loop looks it up
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")

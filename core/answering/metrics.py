@@ -61,6 +61,10 @@ class Plan:
     percentage of, or in a ratio to, another, both in the question's own words and bound the same way)."""
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
+    periods_open: str = ""
+    """"change" or "average" of a line asked with no period ("What was the change in closing cash?"): the
+    periods are those the line's table prints (its newest two for a change), read once the line is found
+    (``over_periods``); the formula and quantities are empty until then."""
 
     @property
     def in_own_words(self) -> bool:
@@ -133,6 +137,11 @@ _AVERAGE_SHAPE = re.compile(
 _SUM_SHAPE = re.compile(
     rf"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:[\w.&-]+['\u2019]s\s+)?(?:total|sum|combined)\s+"
     rf"(?:(?:value|amount)\s+)?(?:of\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}", re.IGNORECASE)
+_OPEN_CHANGE = re.compile(
+    r"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:nominal\s+|net\s+)?(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|decline)(?:\s*/\s*\(?(?:increase|decrease)\)?)?"
+    r"\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?,]+?)\s*\??$", re.IGNORECASE)
+_OPEN_AVERAGE = re.compile(r"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?"
+                           r"(?:the\s+)?(?P<x>[^?,]+?)\s*\??$", re.IGNORECASE)
 _AT_END_OF = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?end\s+of(?:\s+(?:the\s+)?(?:period|year))?$", re.IGNORECASE)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.IGNORECASE)
@@ -241,41 +250,65 @@ def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, s
 def _line_plan(text: str, asked: str) -> Plan | None:
     """"the (percentage) change in X from A to B", "the average X for A and B", "the total X in A and B": X is
     any line a report prints ("Appliances", "net cash provided by financing activities"), found only by
-    binding it to a row."""
+    binding it to a row. Asked with no period at all ("What was the change in closing cash?"), the periods
+    are left open for the line's table to give."""
     for kind, pattern in (("change", _CHANGE_SHAPE), ("average", _AVERAGE_SHAPE), ("sum", _SUM_SHAPE)):
         match = pattern.search(asked)
         if match is None:
             continue
-        said = _AT_END_OF.sub("", match.group("x"))
-        subject = _clean_subject(said)
-        if subject and kind != "sum" and re.match(r"(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?total\b", said,
-                                                  re.IGNORECASE):
-            subject = f"total {subject}"  # "the Total net deferred tax assets": the total line, where both print
+        subject = _line_subject(match.group("x"), kind)
         tail = match.group("tail") or match.groupdict().get("tail2") or ""
-        listed = [int(y) for y in _YEAR_RE.findall(tail)]
-        years = sorted(set(listed))
-        if not subject or len(subject.split()) > 8 or len(years) < 2 or (kind == "change" and len(years) != 2):
+        years = sorted({int(y) for y in _YEAR_RE.findall(tail)})
+        if not subject or len(years) < 2 or (kind == "change" and len(years) != 2):
             return None
-        first, last = years[0], years[-1]
-        spanned = range(first, last + 1) if len(years) == 2 and (match.groupdict().get("joint") or "").lower() not in (
-            "and", "&") or re.search(r"\bbetween\b", tail, re.IGNORECASE) else years
-        try:
-            if kind in ("average", "sum"):
-                parts = [_expression(subject, y, {}) for y in (spanned if len(years) == 2 else years)]
-                function = "avg" if kind == "average" else "sum"
-                expression = f"{function}(" + ", ".join(e for e, _ in parts) + ")"
-                measure = f"{'average' if kind == 'average' else 'total'} {subject}"
-            else:
-                parts = [_expression(subject, y, {}) for y in (last, first)]
-                percent = bool(match.group("percent")) or _PERCENT.search(asked) is not None
-                expression = f"growth({parts[0][0]}, {parts[1][0]})" if percent else f"({parts[0][0]}) - ({parts[1][0]})"
-                measure = f"{'percent ' if percent else ''}change in {subject}"
-            tree = formula.parse(expression)
-        except (formula.FormulaError, ValueError, RecursionError):
-            return None
-        quantities = tuple({q.name: q for _, qs in parts for q in qs}.values())
-        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "line", subject)
+        if len(years) == 2 and ((match.groupdict().get("joint") or "").lower() not in ("and", "&")
+                                or re.search(r"\bbetween\b", tail, re.IGNORECASE)):
+            years = list(range(years[0], years[1] + 1))  # "from 2017 to 2019": every year of the span
+        percent = kind == "change" and (bool(match.group("percent")) or _PERCENT.search(asked) is not None)
+        return over_periods(Plan("", "", (), percent, decimals_asked(text), "line", subject, kind), years)
+    if years_asked(text):
+        return None
+    for kind, pattern in (("change", _OPEN_CHANGE), ("average", _OPEN_AVERAGE)):
+        match = pattern.search(asked)
+        subject = _line_subject(match.group("x"), kind) if match else ""
+        if subject:
+            percent = kind == "change" and (bool(match.group("percent")) or _PERCENT.search(asked) is not None)
+            return Plan("", "", (), percent, decimals_asked(text), "line", subject, kind)
     return None
+
+
+def _line_subject(said: str, kind: str) -> str:
+    """The line a shape names, in plain words ("total inventories" from "the value of Total inventories")."""
+    said = _AT_END_OF.sub("", said)
+    subject = _clean_subject(said)
+    if subject and kind != "sum" and re.match(r"(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?total\b", said,
+                                              re.IGNORECASE):
+        subject = f"total {subject}"  # "the Total net deferred tax assets": the total line, where both print
+    return subject if len(subject.split()) <= 8 else ""
+
+
+def over_periods(plan: Plan, years: list[int]) -> Plan | None:
+    """A line shape ("change", "average" or "sum" in ``plan.periods_open``) as a formula over its line in
+    ``years`` (a change: the newest against the oldest); None when the years cannot make one."""
+    kind, subject = plan.periods_open, plan.subject
+    years = sorted(set(years))
+    if len(years) < 2:
+        return None
+    try:
+        if kind in ("average", "sum"):
+            parts = [_expression(subject, y, {}) for y in years]
+            expression = f"{'avg' if kind == 'average' else 'sum'}(" + ", ".join(e for e, _ in parts) + ")"
+            measure = f"{'average' if kind == 'average' else 'total'} {subject}"
+        else:
+            parts = [_expression(subject, y, {}) for y in (years[-1], years[0])]
+            new, old = parts[0][0], parts[1][0]
+            expression = f"growth({new}, {old})" if plan.percent else f"({new}) - ({old})"
+            measure = f"{'percent ' if plan.percent else ''}change in {subject}"
+        tree = formula.parse(expression)
+    except (formula.FormulaError, ValueError, RecursionError):
+        return None
+    quantities = tuple({q.name: q for _, qs in parts for q in qs}.values())
+    return Plan(measure, expression, quantities, formula.is_percent(tree), plan.decimals, "line", subject)
 
 
 _SHARE_END = (rf"(?:\s*,?\s+(?:in|for|at|as\s+(?:of|at)|during|of)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?\s+(?:ended\s+)?)?"

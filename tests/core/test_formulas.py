@@ -15,7 +15,7 @@ import pytest
 
 from core.answering import Answerer, formula
 from core.answering.binding import covers, fit
-from core.answering.metrics import plan_for
+from core.answering.metrics import over_periods, plan_for
 from core.errors import UserError
 from core.ingest import Ingestor
 from core.library import Library
@@ -130,6 +130,39 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
 def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, formula_text: str) -> None:
     plan = plan_for(question)
     assert plan is not None and plan.source == "line" and plan.formula == formula_text
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    # periods as reports print them
+    ("What is the average Selling, general and administrative expense for December 31, 2018 and 2019?",
+     "avg(selling_general_and_administrative_expen_2018, selling_general_and_administrative_expen_2019)"),
+    ("What was the percentage change in net inventories from 2018 to 2019 year end?",
+     "growth(net_inventories_2019, net_inventories_2018)"),
+    ("How much is the change in additions of financial assets between 2018 year end and 2019 year end?",
+     "(additions_financial_assets_2019) - (additions_financial_assets_2018)"),
+    ("What is the average operating income (loss) across 2017, 2018 and 2019?",
+     "avg(operating_income_loss_2017, operating_income_loss_2018, operating_income_loss_2019)"),
+    ("What is the change in the value of Total inventories between October 31, 2019 and 2018?",
+     "(total_inventories_2019) - (total_inventories_2018)"),
+    # a total over periods
+    ("What is the company's total goodwill impairment in 2018 and 2019?",
+     "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
+    ("What is the total income from continuing operations between 2017 to 2019?",
+     "sum(income_from_continuing_operations_2017, income_from_continuing_operations_2018, "
+     "income_from_continuing_operations_2019)"),
+])
+def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "line" and plan.formula == formula_text
+
+
+def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() -> None:
+    plan = plan_for("What was the percentage change in closing cash?")
+    assert plan is not None and plan.periods_open == "change" and plan.subject == "closing cash" and plan.percent
+    concrete = over_periods(plan, [2019, 2018])
+    assert concrete is not None and concrete.formula == "growth(closing_cash_2019, closing_cash_2018)"
+    assert plan_for("How many components are there in the net change in cash balance?") is None
+    assert plan_for("What is the difference between total net receivables and current net receivables?") is None
 
 
 @pytest.mark.parametrize("question", [
@@ -288,6 +321,23 @@ def test_a_share_of_two_printed_lines_is_computed_by_code_with_both_cells_cited(
     assert ratio.value == f"{liabilities / assets:.2f}", ratio.text
     cells = {cell.text.replace(",", "") for c in share.citations if c.sql for cell in c.cells}
     assert {f"{current:.0f}", f"{assets:.0f}"} <= cells
+    assert chat.calls == []
+
+
+def test_a_change_with_no_period_is_between_the_newest_two_its_table_prints(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    new, old = figures.years[0], figures.years[1]
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer("What was the change in total equity?")
+        total = answerer.answer(f"What were total current liabilities in {new} and {old} combined?")
+    finally:
+        runner.close()
+    change = figures.lines["equity"][new] - figures.lines["equity"][old]
+    assert f"{change:,.0f}".lstrip("-") in answer.value and (change < 0) == answer.value.startswith("-"), answer.text
+    combined = figures.lines["total current liabilities"][new] + figures.lines["total current liabilities"][old]
+    assert f"{combined:,.0f}" in total.value, total.text
     assert chat.calls == []
 
 
