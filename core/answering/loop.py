@@ -50,6 +50,9 @@ from core.library import TableInfo
 from core.routing import Route, route_question
 from models.types import Answer, Chunk, ProgressEvent, Step, Usage
 
+_BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
+"""A model's answer that is a figure and nothing else ("433", "2,154", "(12.5)")."""
+
 
 class Answerer(TableSteps, FormulaSteps):
     """Answers questions over a library, TableRAG-style or NaiveRAG-style, with cited evidence. The steps
@@ -192,11 +195,31 @@ class Answerer(TableSteps, FormulaSteps):
             # The model answered from the steps or the passages; every figure it wrote was read somewhere.
             sql = [f for f in found if f.from_sql]
             status = "conflict" if any(f.status == "conflict" for f in found) else ("unchecked" if sql else "text")
-            return model_text, model_text, status
+            stated = self._with_unit(run, model_text)
+            return stated, stated, status
         finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
         if finding is not None:
             return finding.sentence, finding.value, finding.status
         return self._refusal(run), "", "refused"
+
+    @staticmethod
+    def _with_unit(run: Run, model_text: str) -> str:
+        """A bare figure the model read off a table ("433") with the unit its cell is in ("€433 million"), when
+        every cell of the tables read that holds the figure is in one unit; otherwise the text as written."""
+        if not _BARE_FIGURE.match(model_text) or ops.YEAR_WORD.fullmatch(model_text.strip()):
+            return model_text
+        figure = float(model_text.strip().strip("$").replace(",", "").replace("(", "-").rstrip(")"))
+        units: set[tuple[str, str]] = set()
+        for view in run.context.tables:
+            for row, values in view.values.items():
+                for position, value in enumerate(values):
+                    if ops.is_number(value) and abs(float(value) - figure) < 1e-9:
+                        units.add((view.cell_scale(row, view.info.schema.columns[position].name), view.currency))
+        if len(units) != 1:
+            return model_text
+        scale, _currency = next(iter(units))
+        view = next(v for v in run.context.tables if v.currency == _currency)
+        return ops.amount(view, figure, scale)
 
     def _best_finding(self, run: Run) -> Finding | None:
         """When the loop stops without a final answer: the finding of the step that asked most nearly the

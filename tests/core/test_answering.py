@@ -203,6 +203,19 @@ def test_direct_answer_and_step_answers_by_the_decomposer(report: ReportFixture)
     assert answer.answer_type == "computed" and {s.answer_type for s in answer.steps} == {"computed"}
 
 
+def test_a_bare_figure_the_model_reads_off_a_table_gets_its_cell_s_unit(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue(
+        {"answer_type": "computed"},
+        ask("How much did parks get in 2019?"),
+        {"operation": "lookup", "cells": [{"row": "Parks", "column": "y2019"}]},
+        SQL_OK,
+        {"action": "answer", "text": "80"},  # the figure alone, as small models often write it
+    )
+    answer = make(report, chat).answer("How did park spending develop, and what explains it?")
+    assert answer.text == answer.value == "80 million"
+
+
 def test_conflict_between_sql_and_text_is_flagged(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     question = "How much did schools get in 2019?"
@@ -361,7 +374,9 @@ def test_arithmetic_on_a_table_that_names_nothing_asked_falls_back_to_text(repor
     chat = ScriptedChat()
     answer = make(report, chat).answer("What is the average legal reserve within appropriation of earnings?")
     # Nothing retrieved names a reserve, an appropriation or earnings: refused without a model call.
-    assert chat.calls == [] and answer.steps == () and answer.status == "refused"
+    assert chat.calls == [] and answer.status == "refused"
+    # The only step shows what code tried: no table prints the line for two periods to average.
+    assert [s.sql for s in answer.steps] == [None] and "no table prints it" in answer.steps[0].failures[0]
     assert answer.text.startswith("The library does not seem to hold the answer") and answer.citations
 
 
