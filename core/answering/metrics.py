@@ -122,7 +122,7 @@ _DATE = r"(?:(?:[a-z]+\s+\d{1,2}|\d{1,2}\s+[a-z]+),?\s+)?"
 _PERIOD = rf"{_DATE}{_YEAR}(?:\s+year[\s-]+end)?"
 _PERIOD_LEAD = (r"(?:(?:from|between|for|in|across|over|during|as\s+(?:of|at)|at|on)\s*,?\s+)?(?:both\s+)?(?:the\s+)?"
                 r"(?:(?:period|(?:fiscal\s+)?years?)\s+(?:ended\s+)?)?")
-_PERIODS = (rf"(?P<tail>{_PERIOD_LEAD}{_PERIOD}(?:\s*,\s*{_PERIOD})?\s*,?\s*(?P<joint>and|to|&|-|\u2013|through)\s+"
+_PERIODS = (rf"(?P<tail>{_PERIOD_LEAD}{_PERIOD}(?:\s*,\s*{_PERIOD})?\s*,?\s*(?P<joint>and\b|to\b|through\b|&|-|\u2013)\s*"
             rf"(?:(?:fiscal\s+)?(?:year\s+)?)?{_PERIOD})")
 """Two or three periods after a line's name: "from 2018 to 2019 year end", "for December 31, 2018 and 2019",
 "between 2017-2019", "in fiscal 2018 and fiscal 2017", "for 2017, 2018 and 2019"."""
@@ -130,7 +130,8 @@ _SHAPE_END = r"(?:\s+(?:in\s+terms\s+of\s+\S+|altogether|combined|in\s+total))?\
 _CHANGE_SHAPE = re.compile(
     rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|difference|decline)"
     rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+"
-    rf"(?:{_PERIODS}|(?P<tail2>(?:in|for)\s+{_YEAR}\s+(?:from|compared\s+(?:to|with))\s+{_YEAR})){_SHAPE_END}", re.IGNORECASE)
+    rf"(?:{_PERIODS}|(?P<tail2>(?:in|for)\s+{_YEAR}\s+(?:from|compared\s+(?:to|with))\s+{_YEAR})"
+    rf"|(?P<single>(?:in|for|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?year\s+)?{_YEAR})){_SHAPE_END}", re.IGNORECASE)
 _AVERAGE_SHAPE = re.compile(
     rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}",
     re.IGNORECASE)
@@ -259,6 +260,9 @@ def _line_plan(text: str, asked: str) -> Plan | None:
         subject = _line_subject(match.group("x"), kind)
         tail = match.group("tail") or match.groupdict().get("tail2") or ""
         years = sorted({int(y) for y in _YEAR_RE.findall(tail)})
+        if match.groupdict().get("single"):  # "the change in X in 2019": from the year before
+            year = int(_YEAR_RE.findall(match.group("single"))[0])
+            years = [year - 1, year]
         if not subject or len(years) < 2 or (kind == "change" and len(years) != 2):
             return None
         if len(years) == 2 and ((match.groupdict().get("joint") or "").lower() not in ("and", "&")

@@ -144,6 +144,9 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
      "avg(operating_income_loss_2017, operating_income_loss_2018, operating_income_loss_2019)"),
     ("What is the change in the value of Total inventories between October 31, 2019 and 2018?",
      "(total_inventories_2019) - (total_inventories_2018)"),
+    ("What was the average cost of revenues between 2017-2019?",
+     "avg(cost_revenues_2017, cost_revenues_2018, cost_revenues_2019)"),
+    ("What is the change in sales in 2019?", "(sales_2019) - (sales_2018)"),  # from the year before
     # a total over periods
     ("What is the company's total goodwill impairment in 2018 and 2019?",
      "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
