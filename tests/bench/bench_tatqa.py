@@ -337,6 +337,8 @@ class Outcome:
     """The answer type Folio decided (TableRAG), "" for the naive baseline."""
     task_usage: list[Any] = field(default_factory=list)
     """(kind of call, calls, prompt tokens) for each kind of model call the answer made."""
+    reused_tokens: int = 0
+    """Prompt tokens the model's KV cache served instead of reading them again."""
 
 
 def by_call_kind(outcomes: list[Outcome]) -> str:
@@ -393,8 +395,12 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
     row("LLM calls / question", lambda g: statistics.fmean(o.calls for o in g))
     row("median prompt tokens", lambda g: float(statistics.median(o.prompt_tokens for o in g)))
     row("mean prompt tokens", lambda g: statistics.fmean(o.prompt_tokens for o in g))
+    row("p90 prompt tokens", lambda g: _p90([o.prompt_tokens for o in g]))
+    row("median reused tokens", lambda g: float(statistics.median(o.reused_tokens for o in g)))
     row("median seconds", lambda g: float(statistics.median(o.seconds for o in g)))
+    row("p90 seconds", lambda g: _p90([o.seconds for o in g]))
     row("mean seconds", lambda g: statistics.fmean(o.seconds for o in g))
+    row("no model call", lambda g: statistics.fmean(o.calls == 0 for o in g))
     row("errors", lambda g: sum(bool(o.error) for o in g))
     for kind in GOLD_TYPES:
         row(f"questions {kind}", lambda g, k=kind: sum(o.answer_type == k for o in g))
@@ -404,6 +410,12 @@ def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
 
 
 GOLD_TYPES = ("arithmetic", "span", "multi-span", "count")
+
+
+def _p90(values: list[float]) -> float:
+    """The 90th percentile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return float(ordered[max(0, -(-9 * len(ordered) // 10) - 1)]) if ordered else float("nan")
 
 
 def confusion(outcomes: list[Outcome]) -> str:
@@ -652,6 +664,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parts: tuple[str, ...] = ()
             decided = ""
             task_usage: list[Any] = []
+            reused = 0
             try:
                 answer = answerers[mode].answer(question["question"])
                 text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
@@ -659,6 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 decided = str(getattr(answer, "answer_type", ""))
                 task_usage = [list(t) for t in getattr(answer, "task_usage", ())]
                 calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
+                reused = answer.usage.reused_tokens
                 evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
             except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
                 text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
@@ -666,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             em, f1 = tatqa_score(question, prediction_of(text, parts))
             outcome = Outcome(mode, question["uid"], question["question"], question["answer_type"],
                               question["answer_from"], question["answer"], question["scale"], text, em, f1, evidence,
-                              calls, tokens, seconds, error, decided, task_usage)
+                              calls, tokens, seconds, error, decided, task_usage, reused)
             outcomes.append(outcome)
             all_parts.append(parts)
             print(f"[{n}/{len(asked)}] {mode:8} {decided or '-':14} em={em:.0f} f1={f1:.2f} ev={int(evidence)} calls={calls} "
