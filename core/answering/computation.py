@@ -91,6 +91,8 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
     """Compile, run and word a formula over bound cells (from ``bind``, or chosen by the model); raises
     FormulaError (outside the grammar, a name not bound, no number) or UserError (the SQL runner's)."""
     tree = formula.parse(plan.formula, list(cells))
+    named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    cells = {name: cell for name, cell in cells.items() if name in named}  # a value chosen but not used is not cited
     sql = formula.to_sql(tree, cells)
     result = runner.run(sql)
     value = formula.result_of(result.rows)

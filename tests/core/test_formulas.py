@@ -471,9 +471,12 @@ def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(re
         options = properties["values"]["items"]["properties"]["cell"]["enum"]
         values = [{"name": "a", "cell": cell(options, "Purchases of property, plant and equipment")},
                   {"name": "b", "cell": cell(options, "Total assets")}]
+        unused.extend(o for o in options if o not in {v["cell"] for v in values})
+        values.append({"name": "d", "cell": unused[0]})  # chosen, never used by the formula
         # The first formula names a value it did not choose; the repair gets the error and fixes it.
         return {"values": values, "formula": "a / c" if len(chat.calls) == 1 else "a / b"}
 
+    unused: list[str] = []
     chat = ScriptedChat()
     chat.fallback = reply
     answerer, runner = _answerer(library, chat)
@@ -482,11 +485,12 @@ def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(re
     finally:
         runner.close()
     assert len(chat.calls) == 2
-    assert "not one of the values: a, b" in chat.prompt(1)
+    assert "not one of the values: a, b, d" in chat.prompt(1)
+    assert unused[0].split(",")[0] not in answer.text  # a value chosen but not used is neither shown nor cited
     expected = abs(figures.lines["capex"][year]) / figures.lines["total assets"][year]
     assert answer.value == f"{expected:.2f}", answer.text
     # The failed formula is recorded on the step that computed the figure, with its error.
-    assert answer.steps[0].failures == ("Formula: The formula names 'c', which is not one of the values: a, b.",)
+    assert answer.steps[0].failures == ("Formula: The formula names 'c', which is not one of the values: a, b, d.",)
     assert answer.steps[0].sql and not answer.steps[0].sql_error
     assert len({c.table for c in answer.citations if c.sql and c.cells}) == 2
 
