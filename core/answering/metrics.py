@@ -135,6 +135,12 @@ _CHANGE_SHAPE = re.compile(
 _AVERAGE_SHAPE = re.compile(
     rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}",
     re.IGNORECASE)
+_YEAR_AVERAGE_SHAPE = re.compile(
+    rf"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:(?P<lead>{_YEAR})\s+average\s+(?:of\s+)?(?:the\s+)?(?P<x>[^?]+?)"
+    rf"|average\s+(?:of\s+)?(?:the\s+)?(?P<x2>[^?]+?)\s+(?:in|for|during)\s+(?:(?:fiscal\s+)?year\s+)?(?P<trail>{_YEAR})){_SHAPE_END}",
+    re.IGNORECASE)
+""""The 2019 average X", "the average X in 2019": over the year, that is between its opening and its closing
+balance (the figures printed for 2018 and 2019)."""
 _SUM_SHAPE = re.compile(
     rf"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:[\w.&-]+['\u2019]s\s+)?(?:total|sum|combined)\s+"
     rf"(?:(?:value|amount)\s+)?(?:of\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}", re.IGNORECASE)
@@ -270,6 +276,12 @@ def _line_plan(text: str, asked: str) -> Plan | None:
             years = list(range(years[0], years[1] + 1))  # "from 2017 to 2019": every year of the span
         percent = kind == "change" and (bool(match.group("percent")) or _PERCENT.search(asked) is not None)
         return over_periods(Plan("", "", (), percent, decimals_asked(text), "line", subject, kind), years)
+    match = _YEAR_AVERAGE_SHAPE.search(asked)
+    if match is not None and len(years_asked(text)) == 1:
+        subject = _line_subject(match.group("x") or match.group("x2"), "average")
+        year = int(_YEAR_RE.findall(match.group("lead") or match.group("trail"))[0])
+        plan = Plan("", "", (), False, decimals_asked(text), "line", subject, "average")
+        return over_periods(plan, [year - 1, year]) if subject else None
     if years_asked(text):
         return None
     for kind, pattern in (("change", _OPEN_CHANGE), ("average", _OPEN_AVERAGE)):

@@ -147,6 +147,9 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
     ("What was the average cost of revenues between 2017-2019?",
      "avg(cost_revenues_2017, cost_revenues_2018, cost_revenues_2019)"),
     ("What is the change in sales in 2019?", "(sales_2019) - (sales_2018)"),  # from the year before
+    # a year's average balance: between its opening and closing figures
+    ("What is the 2019 average defined contribution schemes?",
+     "avg(defined_contribution_schemes_2018, defined_contribution_schemes_2019)"),
     # a total over periods
     ("What is the company's total goodwill impairment in 2018 and 2019?",
      "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
