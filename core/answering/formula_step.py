@@ -49,8 +49,8 @@ class FormulaSteps(AnswererBase):
             years = binding.printed_years(plan.subject, views, run.question)
             concrete = metrics.over_periods(plan, years[:2] if plan.periods_open == "change" else years)
             if concrete is None:
-                run.failures.append(f"{plan.periods_open.capitalize()} in {plan.subject}: no table prints it "
-                                    f"for two periods.")
+                shape = "The change in" if plan.periods_open == "change" else "The average of"
+                run.failures.append(f"{shape} {plan.subject}: no table prints it for two periods.")
                 return False
             plan = concrete
         if computation.printed_measure(plan, views):
