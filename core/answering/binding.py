@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from core.answering.formula import BoundCell
 from core.answering.metrics import Plan, Quantity
-from core.answering.operations import TableView, column_title, is_number
+from core.answering.operations import TableView, column_title, header_words, is_number
 from core.answering.vocabulary import (
     STATEMENTS,
     home_statement,
@@ -149,16 +149,11 @@ def year_column(view: TableView, year: int, question: str = "") -> str | None:
         found = [c.name for c in view.data_columns if digits in f"{c.name} {c.header}"
                  and not re.search(r"change|%|percent|vs\.?|variance", f"{c.name} {c.header}", re.IGNORECASE)]
     if len(found) > 1 and question:
-        asked = _header_words(question)
+        asked = header_words(question)
         headers = {c.name: c.header for c in view.data_columns}
-        named = [c for c in found if (_header_words(headers.get(c, "")) - {str(year)}) & asked]
+        named = [c for c in found if (header_words(headers.get(c, "")) - {str(year)}) & asked]
         found = named or found
     return found[0] if found else None
-
-
-def _header_words(text: str) -> set[str]:
-    """A header's or question's words and unit marks ("$M", "%", "number"), lower case."""
-    return set(re.findall(r"\$\s?[a-z]+|[a-z0-9]+|%", text.lower().replace("$ ", "$")))
 
 
 @dataclass(frozen=True)

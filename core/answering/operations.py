@@ -467,6 +467,9 @@ def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
         return None
     year = years.pop()
     columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
+    if len(columns) > 1:  # "2019 Number" and "2019 $M": the one the question names ("the number of shares")
+        said = header_words(question)
+        columns = [c for c in columns if (header_words(c.header) - {year}) & said]
     if len(columns) != 1:
         return None
     asked = view.asked_words(question)
@@ -483,6 +486,15 @@ def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
         return None
     row = scored[0][1]
     return OperationChoice("lookup", (CellChoice(row.row, row.label, columns[0].name),))
+
+
+def header_words(text: str) -> set[str]:
+    """A header's or question's words and unit marks ("$m", "%", "number"), lower case."""
+    return set(re.findall(r"\$\s?[a-z]+|[a-z0-9]+|%", text.lower().replace("$ ", "$"))) - _HEADER_STOP
+
+
+_HEADER_STOP = frozenset({"the", "of", "in", "for", "and", "to", "a", "an", "at", "as", "on", "by", "year", "years",
+                          "ended", "fiscal", "total"})
 
 
 def _year(text: str) -> int | None:

@@ -168,3 +168,16 @@ def test_a_blank_column_falls_back_to_the_rows_totals_only_when_no_column_is_ask
     assert ops.describe_in_words(v, total, ["difference"], [(1911.0,)]) == \
         "In Total Plan & Non-Plan, Culture (2,511) exceeds Coal (600) by 1,911 crore rupees"
     assert ops.filled_total_choice(v, choice, "How much larger is Culture's plan capital than Coal's?") is None
+
+
+def test_a_lookup_in_a_year_printed_in_two_columns_takes_the_one_the_question_names() -> None:
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2019_shares", "REAL", "2019 Number"),
+               ColumnSchema("y2019_price", "REAL", "2019 Exercise price"))
+    info = TableInfo(1, 1, "notes.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Non-vested shares", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "notes.pdf", 1, columns))
+    v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Options granted", 1), ops.RowChoice("Options forfeited", 2)),
+                      {1: ("Options granted", 473550.0, 41.2), 2: ("Options forfeited", 12632.0, 50.49)}, "", {}, "")
+    choice = ops.decided_lookup(v, "What is the number of options forfeited in 2019?")
+    assert choice is not None and [(c.label, c.column) for c in choice.cells] == [("Options forfeited", "y2019_shares")]
+    choice = ops.decided_lookup(v, "What was the exercise price of options forfeited in 2019?")
+    assert choice is not None and [c.column for c in choice.cells] == ["y2019_price"]
