@@ -287,8 +287,8 @@ def _line_plan(text: str, asked: str) -> Plan | None:
     for kind, pattern in (("change", _OPEN_CHANGE), ("average", _OPEN_AVERAGE)):
         match = pattern.search(asked)
         subject = _line_subject(match.group("x"), kind) if match else ""
-        if subject:
-            percent = kind == "change" and (bool(match.group("percent")) or _PERCENT.search(asked) is not None)
+        if match and subject:
+            percent = kind == "change" and (bool(match.groupdict().get("percent")) or _PERCENT.search(asked) is not None)
             return Plan("", "", (), percent, decimals_asked(text), "line", subject, kind)
     return None
 
@@ -334,13 +334,13 @@ _SHARE_SHAPES: tuple[tuple[re.Pattern[str], bool], ...] = tuple((re.compile(p, r
     (rf"^(?P<x>.+?)\s+(?:expressed\s+)?as\s+a\s+(?:%|percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}",
      True),
     # "the percentage (constitution) of X in / among / out of (the) total Y"
-    (rf"^(?:percent(?:age)?|proportion|share)\s+(?:(?:of\s+)?constitution\s+)?of\s+(?:the\s+)?(?P<x>.+?)\s+(?:in|among|out\s+of|within)"
-     rf"\s+(?:the\s+)?(?P<y>total\s+.+?){_SHARE_END}", True),
+    ((rf"^(?:percent(?:age)?|proportion|share)\s+(?:(?:of\s+)?constitution\s+)?of\s+(?:the\s+)?(?P<x>.+?)\s+(?:in|among|out\s+of|within)"
+     rf"\s+(?:the\s+)?(?P<y>total\s+.+?){_SHARE_END}"), True),
     # "the proportion of X over Y"
     (rf"^(?:percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<x>.+?)\s+over\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}", True),
     # "what percentage of (the) total Y is made up of / comes from X"
-    (rf"^(?:percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<y>total\s+.+?)\s+(?:is|was|are|were)\s+(?:made\s+up\s+of|"
-     rf"generated\s+from|from|accounted\s+for\s+by)\s+(?:the\s+)?(?P<x>.+?){_SHARE_END}", True),
+    ((rf"^(?:percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?(?P<y>total\s+.+?)\s+(?:is|was|are|were)\s+(?:made\s+up\s+of|"
+     rf"generated\s+from|from|accounted\s+for\s+by)\s+(?:the\s+)?(?P<x>.+?){_SHARE_END}"), True),
     # "the ratio of X to Y"
     (rf"^ratio\s+of\s+(?:the\s+)?(?P<x>.+?)\s+to\s+(?:the\s+)?(?P<y>.+?){_SHARE_END}", False),
 ))

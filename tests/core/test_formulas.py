@@ -154,8 +154,8 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
     ("What is the company's total goodwill impairment in 2018 and 2019?",
      "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
     ("What is the total income from continuing operations between 2017 to 2019?",
-     "sum(income_from_continuing_operations_2017, income_from_continuing_operations_2018, "
-     "income_from_continuing_operations_2019)"),
+     ("sum(income_from_continuing_operations_2017, income_from_continuing_operations_2018, "
+     "income_from_continuing_operations_2019)")),
 ])
 def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_text: str) -> None:
     plan = plan_for(question)
