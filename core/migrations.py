@@ -262,10 +262,23 @@ def m007_document_metadata(conn: Connection) -> None:
         refresh_metadata(conn, document_id)
 
 
+def m008_unit_rows(conn: Connection) -> None:
+    """Tables that print their unit as a row of its own ("(In thousands)" under the years, no figures beside
+    it) are given that scale (core.table_facts reads it there since this version)."""
+    from core.table_facts import compute_facts
+
+    for (table_id,) in conn.execute("SELECT id FROM extracted_tables WHERE stated_scale = ''").fetchall():
+        facts = compute_facts(conn, table_id)
+        if facts.stated_scale:
+            conn.execute("UPDATE extracted_tables SET stated_scale = ?, currency = CASE WHEN currency = '' THEN ? "
+                         "ELSE currency END WHERE id = ?", (facts.stated_scale, facts.currency, table_id))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
     m006_table_facts,
     m007_document_metadata,
+    m008_unit_rows,
 ]
 
 

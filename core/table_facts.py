@@ -27,6 +27,7 @@ from core.report_values import (
     Period,
     asked_periods,
     currency_stated_in,
+    is_unit_only,
     read_period,
     scale_stated_in,
 )
@@ -153,7 +154,11 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
 
     header_texts = [" ".join(t for (t,) in conn.execute(
         "SELECT text FROM table_cells WHERE table_id = ? AND row = ? ORDER BY col", (table_id, r))) for r in range(header_rows)]
-    texts = [caption, heading, *header_texts, *(c[3] for c in columns), *_lines_above(conn, document_id, page, top)]
+    rows = _rows(conn, table_id, name, label, section, numeric)
+    # A unit printed as a row of its own at the top of the body ("(In thousands)" under the years).
+    unit_rows = [r.label for r in rows[:3] if r.heading and is_unit_only(r.label)]
+    texts = [caption, heading, *header_texts, *(c[3] for c in columns), *unit_rows,
+             *_lines_above(conn, document_id, page, top)]
     units = [unit, *(c[4] for c in numeric if c[4] != "percent")]
     scale = next((s for u in units if u and (s := scale_stated_in(u)) in STATED_SCALES), "")
     scale = scale or next((s for t in texts if t and (s := scale_stated_in(t))), "")
@@ -166,7 +171,6 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
         if period is not None:
             periods.append(ColumnPeriod(column[1], period))
 
-    rows = _rows(conn, table_id, name, label, section, numeric)
     return TableFacts(scale, currency, _row_facts(rows), tuple(periods))
 
 

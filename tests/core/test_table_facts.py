@@ -12,7 +12,7 @@ import pytest
 from core.db import quote_identifier
 from core.ingest import Ingestor
 from core.library import Library, TableInfo
-from core.migrations import MIGRATIONS, m006_table_facts
+from core.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
 from core.report_values import AskedPeriod, Period, asked_periods, read_period, scale_stated_in
 from tests.conftest import HashEmbedder
 from tests.support.report_builder import TableSpec, build_report
@@ -131,6 +131,26 @@ def test_migration_gives_tables_stored_before_it_the_same_facts(tmp_path: Path) 
     reopened = Library.in_directory(tmp_path / "library")
     (after,) = reopened.tables()
     assert after == before
+    reopened.close()
+
+
+def test_a_unit_printed_as_a_row_of_its_own_is_the_table_s_scale(tmp_path: Path) -> None:
+    """"(In thousands)" in the label column under the years, a row with no figures: the scale of the table."""
+    inventories = TableSpec(caption="", header=[["October 31,", "", ""], ["", "2019", "2018"]], rows=[
+        ["(In thousands)", "", ""], ["Live poultry", "161,082", "153,931"], ["Prepared chicken", "20,032", "13,591"],
+        ["Packaging materials", "7,488", "6,547"], ["Total inventories", "188,602", "174,069"]])
+    built = build_report(tmp_path / "inventories.pdf", "Poultry Company Annual Report 2019", [
+        "Inventories consisted of the following:", inventories,
+        "The increase in prepared chicken inventory is attributable to the mix of finished products."])
+    library = _ingest(tmp_path, built.path)
+    (info,) = library.tables()
+    assert info.stated_scale == "thousand"
+    # A library stored before the rule reads it when it is opened.
+    library.conn.execute("UPDATE extracted_tables SET stated_scale = ''")
+    library.conn.execute(f"PRAGMA user_version = {MIGRATIONS.index(m008_unit_rows)}")
+    library.close()
+    reopened = Library.in_directory(tmp_path / "library")
+    assert [t.stated_scale for t in reopened.tables()] == ["thousand"]
     reopened.close()
 
 
