@@ -238,6 +238,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     for quantity in plan.quantities:
         groups.setdefault(quantity.words.lower(), []).append(quantity)
     chosen: dict[str, Candidate] = {}
+    listed: dict[str, list[Candidate]] = {}
     ambiguous: dict[str, list[Candidate]] = {}
     for words, quantities in groups.items():
         years = sorted({q.year for q in quantities if q.year is not None})
@@ -245,6 +246,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
+        listed[words] = distinct
         chosen[words] = distinct[0]
         # Two lines that fit almost equally are a question for the model; the same line printed in two
         # tables is not: the order above (the statement it lives in, the whole statement) decides.
@@ -258,6 +260,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
             if match is not None:
                 chosen[words] = match
+    _apart(chosen, listed)
     common = common_scale(list(chosen.values()))
     bound: dict[str, BoundCell] = {}
     for words, quantities in groups.items():
@@ -287,6 +290,22 @@ def printed_years(words: str, views: Sequence[TableView], question: str) -> list
             if len(printed) >= 2:
                 return printed
     return []
+
+
+def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]]) -> None:
+    """Two quantities the question names differently are two lines: where both took the same row ("cost of
+    revenue" and "revenue" both on "Revenue"), the one that fits it less takes its next row, or the binding
+    fails (a line as a share of itself is no answer)."""
+    for words, pick in list(chosen.items()):
+        for other, taken in list(chosen.items()):
+            if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
+                continue
+            loser = words if fit(words, pick.label) < fit(other, pick.label) else other
+            held = {(c.view.info.id, c.row) for w, c in chosen.items() if w != loser}
+            moved = next((c for c in listed[loser] if (c.view.info.id, c.row) not in held), None)
+            if moved is None:
+                raise LookupError(f"\u201c{words}\u201d and \u201c{other}\u201d both fit only {pick.label}.")
+            chosen[loser] = moved
 
 
 def common_scale(chosen: Sequence[Candidate]) -> str:

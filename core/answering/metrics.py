@@ -237,7 +237,7 @@ def _measure(text: str, definitions: dict[str, str]) -> tuple[str, str | None, s
         return name, body, "defined"
     share = _AS_SHARE.search(asked)
     if share:
-        part, whole = _clean_subject(share.group(1)), _clean_subject(share.group(2))
+        part, whole = _plain_subject(share.group(1)), _plain_subject(share.group(2))
         if part and whole:
             return (f"{part} as a % of {whole}", f"{part} / {whole} * 100", "shape")
     for pattern, body in DEFINITIONS:
@@ -391,12 +391,22 @@ def _asked_part(text: str) -> str:
     return match.group(0) if match else text
 
 
+_SUBJECT_NOISE = frozenset({"the", "a", "an", "of", "in", "for", "s", "company's", "total", "unadjusted", "adjusted",
+                            "year", "average", "what", "is", "was", "proportion", "value", "percentage", "expressed",
+                            "respective", "amount", "number"})
+
+
 def _clean_subject(text: str) -> str:
-    words = [w for w in re.findall(r"[a-z&'-]+", text.lower())
-             if w not in {"the", "a", "an", "of", "in", "for", "s", "company's", "total", "unadjusted", "adjusted",
-                          "year", "average", "what", "is", "was", "proportion", "value", "percentage", "expressed",
-                          "respective", "amount", "number"}]
+    words = [w for w in re.findall(r"[a-z&'-]+", text.lower()) if w not in _SUBJECT_NOISE]
     return " ".join(words).strip()
+
+
+def _plain_subject(text: str) -> str:
+    """A line's name without the asking words around it, its inner "of" kept ("cost of revenue", not
+    "cost revenue", which reads as revenue)."""
+    kept = [w for w in re.findall(r"[a-z&'-]+", text.lower()) if w == "of" or w not in _SUBJECT_NOISE]
+    kept = [w for i, w in enumerate(kept) if w != "of" or 0 < i < len(kept) - 1 and kept[i - 1] != "of"]
+    return " ".join(kept).strip()
 
 
 def _definitions(text: str) -> dict[str, str]:

@@ -14,13 +14,15 @@ from collections.abc import Iterator
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import covers, fit
+from core.answering.binding import Candidate, _apart, covers, fit
 from core.answering.metrics import over_periods, plan_for
+from core.answering.operations import RowChoice, TableView
 from core.errors import UserError
 from core.ingest import Ingestor
-from core.library import Library
+from core.library import Library, TableInfo
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
+from models.types import ColumnSchema, TableSchema
 from tests.conftest import HashEmbedder
 from tests.core.test_answering_library import ScriptedChat
 from tests.support.statements import Figures, build_statements_report, multi_table_questions
@@ -203,6 +205,24 @@ def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_w
     plan = plan_for(question)
     assert plan is not None and plan.source == "share" and plan.in_own_words and plan.formula == formula_text
     assert plan.percent == formula_text.endswith("* 100")
+
+
+def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None:
+    plan = plan_for("What is the average proportion of cost of revenue as a percentage of the total revenue in "
+                    "2018 and 2019?")
+    assert plan is not None and plan.formula == \
+        "avg(cost_of_revenue_2018 / revenue_2018 * 100, cost_of_revenue_2019 / revenue_2019 * 100)"
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2019", "REAL", "2019"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Statements of Operations", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    view = TableView(info, columns[0], columns[1:], (RowChoice("Revenue", 1), RowChoice("Cost of revenue", 2)),
+                     {1: ("Revenue", 100.0), 2: ("Cost of revenue", 43.0)})
+    revenue, cost = Candidate(view, 1, "Revenue", 0.7), Candidate(view, 2, "Cost of revenue", 0.5)
+    chosen = {"cost revenue": revenue, "revenue": revenue}  # both on "Revenue"
+    _apart(chosen, {"cost revenue": [revenue, cost], "revenue": [revenue]})
+    assert chosen["cost revenue"].label == "Cost of revenue" and chosen["revenue"].label == "Revenue"
+    with pytest.raises(LookupError):  # no other row for either: a line as a share of itself is no answer
+        _apart({"cost revenue": revenue, "revenue": revenue}, {"cost revenue": [revenue], "revenue": [revenue]})
 
 
 def test_row_labels_fit_the_words_reports_use() -> None:
