@@ -15,9 +15,10 @@ Where the formula comes from, in order:
    capital, free cash flow, EBITDA, retention and payout ratios, days outstanding), as textbooks state them.
 3. Shapes of the question itself: "X as a % of Y", "N year average of M from FY A to FY B", "CAGR of X
    from A to B", "year-over-year change in X from A to B", and for any line a report prints, "the
-   (percentage) change in X from A to B" and "the average X for A and B" (``source`` "line": code binds
-   X to a row when one clearly fits, else the loop's own steps answer), and "X as a percentage of Y in A",
-   "the percentage of X in total Y", "the ratio of X to Y" (``source`` "share", bound the same way).
+   (percentage) change in X from A to B" (or "in B", or with no period: the newest two its table prints),
+   "the average X for A and B", "the total X in A and B" (``source`` "line": code binds X to a row when
+   one clearly fits, else the loop's own steps answer), and "X as a percentage of Y in A", "the
+   percentage of X in total Y", "the ratio of X to Y" (``source`` "share", bound the same way).
 A question none of these fits gets no plan, and the loop's other steps answer it.
 """
 
