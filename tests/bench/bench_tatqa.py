@@ -553,6 +553,9 @@ def code_only_report(library: Any, retriever: Any, runner: Any, asked: list[tupl
         if answered and not em and os.environ.get("FOLIO_BENCH_VERBOSE"):
             print(f"  wrong without a model [{answer.answer_type}] {question['question'][:90]!r} -> "
                   f"{(answer.value or answer.text)[:60]!r} (gold {question['answer']})", flush=True)
+        elif not answered and question["answer_type"] == "arithmetic" and os.environ.get("FOLIO_BENCH_VERBOSE"):
+            print(f"  left to the model [arithmetic] {question['question'][:110]!r} "
+                  f"(gold {question['answer']}, {question.get('derivation', '')[:60]!r})", flush=True)
     lines = [f"code alone, no model, over {len(rows)} questions: answered (right of those)"]
     for gold in GOLD_TYPES:
         group = [(a, em) for g, a, em in rows if g == gold]
