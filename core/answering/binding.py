@@ -48,10 +48,18 @@ SIZE_BONUS = 0.03
 TOTAL_BONUS = 0.02
 """A total line, where the question asks for "the total X"."""
 MAX_OPTIONS = 5
+QUALIFIED_PENALTY = 0.05
+"""A label that names a line only with its section's heading or its columns' group fits this much less."""
+OPENING_FACTOR = 0.8
+"""An opening balance ("beginning of the year") for a line asked at a date: its closing balance is meant."""
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.IGNORECASE)
+RANK_OVER_FIT = 0.2
+"""A line named whole in a table search ranked higher wins over one fitting better by less than this."""
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
 _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|dividends?|additions?|capital\s+"
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
+_NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
 
 
@@ -94,7 +102,7 @@ def covers(quantity_words: str, label: str) -> bool:
     (a shape plan), where no textbook definition vouches for the name. "Total X" is a line labelled a total,
     or one that names X and nothing else ("Revenues" for "total revenue")."""
     asked, _names, relevant = _wanted(quantity_words)
-    have = stems(_plain_label(label))
+    have = stems(_plain_label(label)) | ({"net"} if _NET_SUFFIX.search(label) else set())  # "X, net" is net X
     if not asked or not asked <= _covered(quantity_words, have):
         return False
     if _TOTAL.match(quantity_words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
@@ -141,19 +149,49 @@ def year_column(view: TableView, year: int, question: str = "") -> str | None:
     one whose name or header holds the year and is not a change or a percent. Where the year has several
     columns ("2019 Number" and "2019 $M"), the one whose header the question names ("in terms of $M"),
     else the first."""
+    found = _year_candidates(view, year, question)
+    return found[0] if found else None
+
+
+def year_columns(view: TableView, years: Sequence[int], question: str = "") -> list[str | None]:
+    """The value columns for several fiscal years of one line, from one group of columns: where a table
+    prints the year's balance and, beside it, the year's "Net additions" (or "Actual" and "Budget"), and the
+    first column found for each year is not of one group, the columns of the group every year has (the
+    question's, or the first year's first such)."""
+    found = [_year_candidates(view, year, question) for year in years]
+    firsts = [columns[0] if columns else None for columns in found]
+    if len(years) < 2 or not all(found) or len({_column_group(view, c) for c in firsts if c}) < 2:
+        return firsts
+    groups = [{_column_group(view, c): c for c in reversed(columns)} for columns in found]
+    common = set(groups[0]).intersection(*groups[1:])
+    key = next((_column_group(view, c) for c in found[0] if _column_group(view, c) in common), None)
+    return [g[key] for g in groups] if key is not None else firsts
+
+
+_PERIOD_WORDS = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+                           r"|\((?:\d+|[a-z])\)", re.IGNORECASE)
+
+
+def _column_group(view: TableView, column: str) -> frozenset[str]:
+    """A column's header without its period and note marks: the group it belongs to ("net additions losses")."""
+    header = next((c.header for c in view.data_columns if c.name == column), column)
+    return frozenset(header_words(_PERIOD_WORDS.sub(" ", header)))
+
+
+def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
     data = {c.name for c in view.data_columns}
     found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
              and p.column in data]
     if not found:
-        digits = str(year)
-        found = [c.name for c in view.data_columns if digits in f"{c.name} {c.header}"
+        digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
+        found = [c.name for c in view.data_columns if digits.search(f"{c.name} {c.header}")
                  and not re.search(r"change|%|percent|vs\.?|variance", f"{c.name} {c.header}", re.IGNORECASE)]
     if len(found) > 1 and question:
         asked = header_words(question)
         headers = {c.name: c.header for c in view.data_columns}
         named = [c for c in found if (header_words(headers.get(c, "")) - {str(year)}) & asked]
-        found = named or found
-    return found[0] if found else None
+        return named + [c for c in found if c not in named]
+    return found
 
 
 @dataclass(frozen=True)
@@ -186,9 +224,11 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     home = home_statement(words)
     found: list[Candidate] = []
     for view in views:
-        columns = [year_column(view, y, question) for y in years]
+        columns = year_columns(view, years, question)
         if any(c is None for c in columns):
             continue
+        sections = {f.row: f.section for f in view.info.row_facts} if whole else {}
+        group = " ".join(sorted(set().union(*(_column_group(view, c) for c in columns if c)))) if whole else ""
         positions = [view.column_position(c) for c in columns if c is not None]
         title = f"{view.info.caption} {view.info.heading} {view.info.name}"
         bonus = NAMED_STATEMENT_BONUS if any(is_statement(k, title) for k in named) else (
@@ -208,7 +248,11 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if not all(p < len(values) and is_number(values[p]) for p in positions):
                 continue
             score = fit(words, choice.label)
-            if score >= MIN_FIT and (not whole or covers(words, choice.label)):
+            if whole and not covers(words, choice.label):
+                score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}")
+            elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
+                score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
+            if score >= MIN_FIT:
                 if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
                     score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
                 found.append(Candidate(view, choice.row, choice.label, score + bonus))
@@ -218,9 +262,27 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     found = in_statements or found
     # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
     # for the question; a defined measure's lines, in the statements, by page.
-    rank = {view.info.id: i for i, view in enumerate(views)} if whole else {}
-    found.sort(key=lambda c: (-c.score, rank.get(c.view.info.id, 0), c.view.info.page, c.row))
+    if whole and found:
+        # Every candidate names the line whole; among those that name it about as well as the best, the table
+        # search ranked higher for the question is the one it asks about (another report may print the
+        # same line).
+        rank = {view.info.id: i for i, view in enumerate(views)}
+        best = max(c.score for c in found)
+        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, rank.get(c.view.info.id, 0), -c.score,
+                                  c.view.info.page, c.row))
+    else:
+        found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
     return found
+
+
+def _qualified_fit(words: str, label: str, context: str) -> float:
+    """The fit of a label read with the heading of its section and the group of its columns ("Operating
+    activities" under "Net cash (used in) provided by:", "Additions" under "Financial assets", "Diluted"
+    under "Weighted-average common shares outstanding:"), where together they name the line whole and the
+    label itself names part of it; 0 otherwise. A little less than a label naming it alone."""
+    if not context.strip() or not stems(_plain_label(label)) & _wanted(words)[0] or not covers(words, f"{label} {context}"):
+        return 0.0
+    return fit(words, f"{label} {context}") - QUALIFIED_PENALTY
 
 
 def _same_line(label: str) -> str:
@@ -265,8 +327,10 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     bound: dict[str, BoundCell] = {}
     for words, quantities in groups.items():
         pick = chosen[words]
+        years = sorted({q.year for q in quantities if q.year is not None})
+        by_year = dict(zip(years, year_columns(pick.view, years, question)))
         for quantity in quantities:
-            column = year_column(pick.view, quantity.year, question) if quantity.year is not None else pick.column
+            column = by_year.get(quantity.year) if quantity.year is not None else pick.column
             if column is None:
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
             bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "line")

@@ -130,9 +130,15 @@ _PERIODS = (rf"(?P<tail>{_PERIOD_LEAD}{_PERIOD}(?:\s*,\s*{_PERIOD})?\s*,?\s*(?P<
 _SHAPE_END = r"(?:\s+(?:in\s+terms\s+of\s+\S+|altogether|combined|in\s+total))?\s*\??$"
 _CHANGE_SHAPE = re.compile(
     rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|difference|decline)"
-    rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+"
+    rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?P<link>in|of|for|between)\s+(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+"
     rf"(?:{_PERIODS}|(?P<tail2>(?:in|for)\s+{_YEAR}\s+(?:from|compared\s+(?:to|with))\s+{_YEAR})"
     rf"|(?P<single>(?:in|for|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?year\s+)?{_YEAR})){_SHAPE_END}", re.IGNORECASE)
+_CHANGE_LEAD_SHAPE = re.compile(
+    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|difference)\s+between\s+(?P<tail>{_PERIOD}\s+(?P<joint>and)\s+{_PERIOD})"
+    rf"\s+(?:(?:in|of)\s+)?(?:the\s+)?(?P<x>[^?]+?){_SHAPE_END}", re.IGNORECASE)
+""""The change between 2018 and 2019 currency translation differences": the periods before the line."""
+_SHORT_FISCAL_YEAR = re.compile(r"\bFY?\s?'?(\d{2})\b(?!\s*(?:%|percent|months?|days?|weeks?))", re.IGNORECASE)
+"""A fiscal year in two digits ("F19", "FY18", "FY '17"), read as 2019, 2018, 2017."""
 _AVERAGE_SHAPE = re.compile(
     rf"\b(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}",
     re.IGNORECASE)
@@ -170,7 +176,7 @@ def plan_for(question: str) -> Plan | None:
     """The formula a question asks to compute, or None when it asks for no computed measure this
     module knows how to read (a lookup, a plain change, a share within one table, an explanation, or
     figures asked "respectively")."""
-    text = " ".join(question.split())
+    text = _SHORT_FISCAL_YEAR.sub(lambda m: f"FY20{m.group(1)}", " ".join(question.split()))
     asked = _asked_part(text)
     if _EXPLAINING.search(text) or _RESPECTIVE.search(text):
         return None
@@ -260,10 +266,14 @@ def _line_plan(text: str, asked: str) -> Plan | None:
     any line a report prints ("Appliances", "net cash provided by financing activities"), found only by
     binding it to a row. Asked with no period at all ("What was the change in closing cash?"), the periods
     are left open for the line's table to give."""
-    for kind, pattern in (("change", _CHANGE_SHAPE), ("average", _AVERAGE_SHAPE), ("sum", _SUM_SHAPE)):
+    for kind, pattern in (("change", _CHANGE_SHAPE), ("change", _CHANGE_LEAD_SHAPE), ("average", _AVERAGE_SHAPE),
+                          ("sum", _SUM_SHAPE)):
         match = pattern.search(asked)
         if match is None:
             continue
+        if (match.groupdict().get("link") or "").lower() == "between" and re.search(r"\band\b", match.group("x"),
+                                                                                   re.IGNORECASE):
+            return None  # "the difference between X and Y": two lines, not one line's change
         subject = _line_subject(match.group("x"), kind)
         tail = match.group("tail") or match.groupdict().get("tail2") or ""
         years = sorted({int(y) for y in _YEAR_RE.findall(tail)})
@@ -296,7 +306,7 @@ def _line_plan(text: str, asked: str) -> Plan | None:
 
 def _line_subject(said: str, kind: str) -> str:
     """The line a shape names, in plain words ("total inventories" from "the value of Total inventories")."""
-    said = _AT_END_OF.sub("", said)
+    said = _POSSESSIVE.sub("", _AT_END_OF.sub("", said))  # "Autodesk's goodwill" is the report's goodwill
     subject = _clean_subject(said)
     if subject and kind != "sum" and re.match(r"(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?total\b", said,
                                               re.IGNORECASE):

@@ -14,12 +14,14 @@ from collections.abc import Iterator
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import Candidate, _apart, covers, fit
+from core.answering.binding import Candidate, _apart, candidates, covers, fit, year_columns
 from core.answering.metrics import over_periods, plan_for
 from core.answering.operations import RowChoice, TableView
 from core.errors import UserError
 from core.ingest import Ingestor
 from core.library import Library, TableInfo
+from core.report_values import Period
+from core.table_facts import ColumnPeriod, RowFacts
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
 from models.types import ColumnSchema, TableSchema
@@ -149,6 +151,13 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
     ("What was the average cost of revenues between 2017-2019?",
      "avg(cost_revenues_2017, cost_revenues_2018, cost_revenues_2019)"),
     ("What is the change in sales in 2019?", "(sales_2019) - (sales_2018)"),  # from the year before
+    # the periods before the line, a line after "for", fiscal years in two digits
+    ("How much is the change between 2018 and 2019 currency translation differences of financial assets?",
+     "(currency_translation_differences_financi_2019) - (currency_translation_differences_financi_2018)"),
+    ("What is the change between direct energy consumption (MWh) in 2018 and 2019 year end?",
+     "(direct_energy_consumption_mwh_2019) - (direct_energy_consumption_mwh_2018)"),
+    ("What is the nominal difference for ROFE between F19 and F18?", "(rofe_2019) - (rofe_2018)"),
+    ("What was the change in Autodesk's goodwill from FY'18 to FY19?", "(goodwill_2019) - (goodwill_2018)"),
     # a year's average balance: between its opening and closing figures
     ("What is the 2019 average defined contribution schemes?",
      "avg(defined_contribution_schemes_2018, defined_contribution_schemes_2019)"),
@@ -171,6 +180,7 @@ def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() 
     assert concrete is not None and concrete.formula == "growth(closing_cash_2019, closing_cash_2018)"
     assert plan_for("How many components are there in the net change in cash balance?") is None
     assert plan_for("What is the difference between total net receivables and current net receivables?") is None
+    assert plan_for("What is the difference between the sales of resale products and sales in 2017?") is None
 
 
 @pytest.mark.parametrize("question", [
@@ -251,6 +261,56 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     # "total X" is the line labelled a total, or one naming X and nothing more; a part of it is not.
     assert covers("total costs", "Total costs") and covers("total revenue", "Revenues")
     assert not covers("total costs", "Patent costs")
+    assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
+
+
+def _view(rows: list[tuple[str, str, tuple[float | None, ...]]], headers: list[tuple[str, str, int]],
+          caption: str = "Notes to the financial statements", table_id: int = 1) -> TableView:
+    """A table of (label, section, figures) rows under (column, header, fiscal year) columns."""
+    columns = (ColumnSchema("item", "TEXT", ""), *(ColumnSchema(name, "REAL", header) for name, header, _ in headers))
+    info = TableInfo(table_id, table_id, "r.pdf", f"t{table_id}", 1, 1, (0.0, 0.0, 1.0, 1.0), caption, "", "", 1,
+                     len(rows), "test", TableSchema(table_id, f"t{table_id}", "r.pdf", 1, columns),
+                     row_facts=tuple(RowFacts(i, 0, None, False, section) for i, (_, section, _) in enumerate(rows, 1)),
+                     periods=tuple(ColumnPeriod(name, Period(year)) for name, _, year in headers))
+    return TableView(info, columns[0], columns[1:], tuple(RowChoice(label, i) for i, (label, _, _) in enumerate(rows, 1)),
+                     {i: (label, *figures) for i, (label, _, figures) in enumerate(rows, 1)})
+
+
+def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
+    """Where a table prints the year's balance and, beside it, each year's net additions, a change over two
+    years compares like with like: the group every year has."""
+    view = _view([("Video service customers", "", (312555.0, -4697.0, -6760.0))],
+                 [("y2019", "August 31, 2019", 2019), ("y2019_net", "Net additions (losses) August 31, 2019", 2019),
+                  ("y2018_net", "Net additions (losses) August 31, 2018 (1)", 2018)])
+    assert year_columns(view, [2018, 2019]) == ["y2018_net", "y2019_net"]
+    assert year_columns(view, [2019]) == ["y2019"]
+
+
+def test_a_label_names_a_line_with_its_section_heading() -> None:
+    """"Operating activities" under "Net cash (used in) provided by:" is the cash used in operating
+    activities; "Other" under "Deferred tax liabilities:" names none of the asked words and is not them."""
+    view = _view([("Operating activities", "Net cash (used in) provided by", (-618.0, -3908.0)),
+                  ("Financing activities", "Net cash (used in) provided by", (1389.0, 1779.0)),
+                  ("Other", "Deferred tax liabilities", (10.0, 14.0))],
+                 [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
+    found = candidates("cash used operating activities", [2018, 2019], [view], "", whole=True)
+    assert [c.label for c in found] == ["Operating activities"]
+    assert not candidates("deferred tax liabilities", [2018, 2019], [view], "", whole=True)
+
+
+def test_a_balance_at_a_date_is_the_closing_line_and_the_table_ranked_first_wins() -> None:
+    rollforward = _view([("Goodwill, beginning of the year", "", (1769.4, 1710.3)),
+                         ("Goodwill, end of the year", "", (2450.8, 1620.2))],
+                        [("y2019", "January 31, 2019", 2019), ("y2018", "January 31, 2018", 2018)], table_id=1)
+    found = candidates("goodwill", [2018, 2019], [rollforward], "", whole=True)
+    assert found[0].label == "Goodwill, end of the year"
+    # Another report prints "Expected volatility" too: the table search ranked first for the question is the one.
+    ours = _view([("Expected volatility", "", (28.7, 27.1))], [("y2018", "2018", 2018), ("y2017", "2017", 2017)],
+                 table_id=2)
+    theirs = _view([("Expected volatility", "", (40.0, 38.1)), ("Dividend yield", "", (1.0, 1.0))] * 20,
+                   [("y2018", "2018", 2018), ("y2017", "2017", 2017)], table_id=3)
+    assert candidates("expected volatility", [2017, 2018], [ours, theirs], "", whole=True)[0].view is ours
+    assert candidates("expected volatility", [2017, 2018], [theirs, ours], "", whole=True)[0].view is theirs
 
 
 # -- bound cells, one SQL statement, both tables cited --------------------------------------------
