@@ -48,6 +48,9 @@ SIZE_BONUS = 0.03
 TOTAL_BONUS = 0.02
 """A total line, where the question asks for "the total X"."""
 MAX_OPTIONS = 5
+BARE_TOTAL_FIT = 0.5
+"""The fit of a line labelled only "Total" whose section or table title names the line asked for."""
+_BARE_TOTAL = re.compile(r"^\s*total\s*:?\s*$", re.IGNORECASE)
 QUALIFIED_PENALTY = 0.05
 """A label that names a line only with its section's heading or its columns' group fits this much less."""
 OPENING_FACTOR = 0.8
@@ -248,7 +251,9 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if not all(p < len(values) and is_number(values[p]) for p in positions):
                 continue
             score = fit(words, choice.label)
-            if whole and not covers(words, choice.label):
+            if whole and _BARE_TOTAL.match(choice.label):
+                score = _total_of_table(words, view, choice.row, sections.get(choice.row, ""))
+            elif whole and not covers(words, choice.label):
                 score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}")
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
@@ -283,6 +288,18 @@ def _qualified_fit(words: str, label: str, context: str) -> float:
     if not context.strip() or not stems(_plain_label(label)) & _wanted(words)[0] or not covers(words, f"{label} {context}"):
         return 0.0
     return fit(words, f"{label} {context}") - QUALIFIED_PENALTY
+
+
+def _total_of_table(words: str, view: TableView, row: int, section: str) -> float:
+    """A line labelled only "Total" is the total of what its section heading, else its table's title, names
+    ("Total" under "... components of income from continuing operations before income taxes" is the total
+    income from continuing operations): BARE_TOTAL_FIT where that names the line whole, else 0. Only the last
+    bare total of the table stands for the table's title."""
+    if section.strip() and covers(words, f"total {section}"):
+        return BARE_TOTAL_FIT
+    last = max(r.row for r in view.rows if _BARE_TOTAL.match(r.label))
+    title = f"{view.info.caption} {view.info.heading}"
+    return BARE_TOTAL_FIT if row == last and title.strip() and covers(words, f"total {title}") else 0.0
 
 
 def _same_line(label: str) -> str:

@@ -11,21 +11,30 @@ every column has a complete header path.
 
 from __future__ import annotations
 
+import re
+
 from core.extraction.grid import DraftCell, DraftTable, bounds
 from core.extraction.page_text import join_cell_lines
 from core.extraction.values import is_figure, is_value
 
 MAX_HEADER_ROWS = 5
+_DAY_FRAGMENT = re.compile(r"^\s*(?:[1-9]|[12]\d|3[01]),?\s*$")
+_MONTH_END = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+                        r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s*$", re.IGNORECASE)
 
 
 def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) -> int:
     texts = table.texts
-    def is_body(row: list[str]) -> bool:
-        filled = [text for text in row[1:] if text]
+    def is_body(r: int) -> bool:
+        row = texts[r]
+        above = texts[r - 1] if r else [""] * len(row)
+        # "31" under "Year Ended December" is the day of a date a header split over two lines, not a figure.
+        filled = [text for c, text in enumerate(row[1:], 1) if text and not (
+            _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
         figures = sum(1 for text in filled if is_figure(text))
         return any(is_value(text) for text in filled) or (bool(filled) and figures * 2 >= len(filled))
 
-    first_body = next((r for r, row in enumerate(texts) if is_body(row)), None)
+    first_body = next((r for r in range(len(texts)) if is_body(r)), None)
     if first_body is None:
         # A table of words: its first row names the columns if every column has a name there.
         return 1 if len(texts) >= 2 and sum(1 for t in texts[0] if t) >= max(2, len(texts[0]) - 1) else 0

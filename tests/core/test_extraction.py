@@ -405,3 +405,22 @@ def test_a_page_is_cut_into_figure_pieces_once_and_asked_about_several_areas(tmp
     assert table.rows[-1][1] == "$105"
     assert built == [1]  # the ledger gate, the statements' check and the generic extractors share one
     opened.close()
+
+
+def test_a_date_split_over_two_header_lines_stays_in_the_header() -> None:
+    """"Year Ended December" with its "31" wrapped onto a line of its own above the years (as a rendered
+    TAT-QA note came out of the page): the day is not a figure, so the lines above the first line item are
+    all header and the columns keep their periods (before, "31" made the row of years a body row)."""
+    from core.extraction.grid import DraftCell, DraftTable
+    from core.extraction.headers import count_header_rows
+
+    def table(texts: list[list[str]]) -> DraftTable:
+        return DraftTable("ledger", [[DraftCell(text, pymupdf.Rect(c * 50, r * 12, c * 50 + 40, r * 12 + 10), (r, c, r, c))
+                                      for c, text in enumerate(row)] for r, row in enumerate(texts)])
+
+    body = [["United States", "$65.8", "$62.8", "$45.6"], ["Foreign", "0.3", "0.1", "(0.1)"]]
+    split = [["", "", "Year Ended December", ""], ["", "", "31", ""], ["", "2019", "2018", "2017"], *body]
+    assert count_header_rows(table(split)) == 3
+    # A small figure under a word that is no month is a figure: the body starts there.
+    counted = [["", "", "Units", ""], ["Stores", "", "31", ""], *body]
+    assert count_header_rows(table(counted)) == 1
