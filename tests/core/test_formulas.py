@@ -21,9 +21,9 @@ from core.errors import UserError
 from core.ingest import Ingestor
 from core.library import Library, TableInfo
 from core.report_values import Period
-from core.table_facts import ColumnPeriod, RowFacts
 from core.retrieval import Retriever
 from core.sql_runner import SqlRunner
+from core.table_facts import ColumnPeriod, RowFacts
 from models.types import ColumnSchema, TableSchema
 from tests.conftest import HashEmbedder
 from tests.core.test_answering_library import ScriptedChat
