@@ -363,7 +363,8 @@ def _header_lines(block: _Block, lines: list[_Line]) -> tuple[list[int], int]:
         if below.y0 - line.y1 > (1.2 if header else MAX_GAP_LINES) * max(line.height, 6.0):
             break
         over = [w for w in line.words if w.x1 > value_left]
-        if over and any(ph[0].x0 < value_left - 50 and ph[-1].x1 > value_left + 10 for ph in _phrases(line.words)):
+        if over and any(ph[0].x0 < value_left - 50 and ph[-1].x1 > value_left + 10 and not _on_column_edge(ph, block.columns)
+                        for ph in _phrases(line.words)):
             break  # a title centred on the page, across labels and figures: the caption starts here
         label_side = [ph for ph in _phrases(line.words) if ph[-1].x1 <= value_left]
         if over and header and any(not UNITS_LINE.match(" ".join(w.text for w in ph)) for ph in label_side):
@@ -382,6 +383,12 @@ def _header_lines(block: _Block, lines: list[_Line]) -> tuple[list[int], int]:
         if len(header) >= MAX_HEADER_LINES:
             break
     return header, body_start if not header else max(header) + 1
+
+
+def _on_column_edge(phrase: Sequence[Word], columns: Sequence[_Column]) -> bool:
+    """A phrase ending on a figure column's right edge heads that column, however far left it reaches
+    ("December 31, 2019" right-aligned over "1,396"); a centred title ends on no column edge."""
+    return any(abs(phrase[-1].x1 - column.right) <= EDGE_TOLERANCE for column in columns)
 
 
 def _all_years(line: _Line) -> bool:

@@ -424,3 +424,30 @@ def test_a_date_split_over_two_header_lines_stays_in_the_header() -> None:
     # A small figure under a word that is no month is a figure: the body starts there.
     counted = [["", "", "Units", ""], ["Stores", "", "31", ""], *body]
     assert count_header_rows(table(counted)) == 1
+
+
+def test_a_wide_date_header_right_aligned_over_narrow_figures_heads_a_small_note_table(tmp_path: Path) -> None:
+    """A three-line note table headed "December 31, 2019 | December 31, 2018", each date right-aligned over
+    a column of four-digit figures, so it reaches well left of them (as a rendered TAT-QA note printed it).
+    The ledger reader takes the dates as the columns' header, not as a title centred across the page (before,
+    the header line ended the ledger's header; the headerless ledger was dropped where camelot found nothing)."""
+    from core.extraction.ledger import read_ledgers
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    rows = [["", "December 31, 2019", "December 31, 2018"], ["Trade accounts receivable", "1,396", "1,292"],
+            ["Allowance for doubtful accounts", "(16)", "(15)"], ["Total", "1,380", "1,277"]]
+    _draw_borderless(page, rows, [64, 436, 531], bottom + 30)
+    ledgers = read_ledgers(read_words(page), 1)
+    assert len(ledgers) == 1
+    table, _box = ledgers[0]
+    assert [list(r) for r in table.rows] == rows
+    assert table.header_rows == 1
+    # A title centred across labels and figures still stays out of the header.
+    titled = pymupdf.open()
+    page = titled.new_page()
+    page.insert_text((200, 150), "Accounts receivable by kind of customer", fontsize=FONT_SIZE)
+    _draw_borderless(page, rows, [64, 436, 531], 160)
+    table, _box = read_ledgers(read_words(page), 1)[0]
+    assert table.rows[0] == ("", "December 31, 2019", "December 31, 2018")
