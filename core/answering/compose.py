@@ -127,9 +127,11 @@ def period_columns(view: ops.TableView, question: str) -> list[tuple[str, Column
 def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
     """The row the question names, among rows holding figures: the label sharing most words with it,
     where those words are at least half of the label's, or two or more words no other label shares as
-    many of (a label merely sharing a word is not named); on a tie, the label the question covers most
-    fully, then the shortest, then the first. None when no label qualifies."""
+    many of (a label merely sharing a word is not named); a label read with its section heading counts the
+    heading's words where the question names both whole; on a tie, the label the question covers most
+    fully, then one named without its heading, then the shortest, then the first. None when no label qualifies."""
     asked = view.asked_words(question) | _tokens(question)
+    sections = {f.row: f.section for f in view.info.row_facts}
     scored = []
     for index, row in enumerate(view.rows):
         if not _has_values(view, row):
@@ -138,14 +140,22 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
         if not label:
             continue
         shared = len(asked & label)
-        if shared:
-            scored.append((shared, shared / len(label), -len(label), -index, row))
+        if not shared:
+            continue
+        named = label | _tokens(sections.get(row.row, ""))
+        if named > label and named <= asked:
+            # The label read with its section heading, named whole: "deferred income tax assets from
+            # depreciation" is "Depreciation" under "Deferred income tax assets", not "Net deferred income
+            # tax assets". On a tie a label naming the line alone wins (it is not "Total" under a heading).
+            scored.append((len(named), 1.0, False, -len(label), -index, row))
+        else:
+            scored.append((shared, shared / len(label), True, -len(label), -index, row))
     if not scored:
         return None
-    best = max(scored, key=lambda item: item[:4])
+    best = max(scored, key=lambda item: item[:5])
     shared, covered = best[0], best[1]
     unique = sum(1 for item in scored if item[0] == shared) == 1
-    return best[4] if covered >= 0.5 or (shared >= 2 and unique) else None
+    return best[5] if covered >= 0.5 or (shared >= 2 and unique) else None
 
 
 _HOW_WORDS = ops.words(

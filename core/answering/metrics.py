@@ -63,7 +63,7 @@ class Plan:
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
     periods_open: str = ""
-    """"change" or "average" of a line asked with no period ("What was the change in closing cash?"): the
+    """"change", "difference" (unsigned) or "average" of a line; asked with no period ("What was the change in closing cash?"), the
     periods are those the line's table prints (its newest two for a change), read once the line is found
     (``over_periods``); the formula and quantities are empty until then."""
 
@@ -129,12 +129,12 @@ _PERIODS = (rf"(?P<tail>{_PERIOD_LEAD}{_PERIOD}(?:\s*,\s*{_PERIOD})?\s*,?\s*(?P<
 "between 2017-2019", "in fiscal 2018 and fiscal 2017", "for 2017, 2018 and 2019"."""
 _SHAPE_END = r"(?:\s+(?:in\s+terms\s+of\s+\S+|altogether|combined|in\s+total))?\s*\??$"
 _CHANGE_SHAPE = re.compile(
-    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|difference|decline)"
+    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?P<verb>change|increase|decrease|growth|difference|decline)"
     rf"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?P<link>in|of|for|between)\s+(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+"
     rf"(?:{_PERIODS}|(?P<tail2>(?:in|for)\s+{_YEAR}\s+(?:from|compared\s+(?:to|with))\s+{_YEAR})"
     rf"|(?P<single>(?:in|for|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?year\s+)?{_YEAR})){_SHAPE_END}", re.IGNORECASE)
 _CHANGE_LEAD_SHAPE = re.compile(
-    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|difference)\s+between\s+(?P<tail>{_PERIOD}\s+(?P<joint>and)\s+{_PERIOD})"
+    rf"\b(?P<percent>percent(?:age)?\s+|%\s+)?(?P<verb>change|difference)\s+between\s+(?P<tail>{_PERIOD}\s+(?P<joint>and)\s+{_PERIOD})"
     rf"\s+(?:(?:in|of)\s+)?(?:the\s+)?(?P<x>[^?]+?){_SHAPE_END}", re.IGNORECASE)
 """"The change between 2018 and 2019 currency translation differences": the periods before the line."""
 _SHORT_FISCAL_YEAR = re.compile(r"\bFY?\s?'?(\d{2})\b(?!\s*(?:%|percent|months?|days?|weeks?))", re.IGNORECASE)
@@ -153,9 +153,9 @@ _SUM_SHAPE = re.compile(
     rf"(?:(?:value|amount)\s+)?(?:of\s+)?(?:the\s+)?(?P<x>[^?]+?)\s*,?\s+{_PERIODS}{_SHAPE_END}", re.IGNORECASE)
 _OPEN_CHANGE = re.compile(
     r"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:nominal\s+|net\s+)?(?P<percent>percent(?:age)?\s+|%\s+)?(?:change|increase|decrease|growth|decline)(?:\s*/\s*\(?(?:increase|decrease)\)?)?"
-    r"\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?,]+?)\s*\??$", re.IGNORECASE)
+    r"\s+(?:in|of)\s+(?:the\s+)?(?P<x>[^?]+?)\s*\??$", re.IGNORECASE)
 _OPEN_AVERAGE = re.compile(r"^(?:what|how\s+much)\s+(?:is|was|were|are)\s+(?:the\s+)?(?:average|mean)\s+(?:of\s+|value\s+(?:of|for)\s+)?"
-                           r"(?:the\s+)?(?P<x>[^?,]+?)\s*\??$", re.IGNORECASE)
+                           r"(?:the\s+)?(?P<x>[^?]+?)\s*\??$", re.IGNORECASE)
 _AT_END_OF = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?end\s+of(?:\s+(?:the\s+)?(?:period|year))?$", re.IGNORECASE)
 _RESPECTIVE = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
 _CAGR = re.compile(r"\bcagr\b|compound(?:ed)? annual growth", re.IGNORECASE)
@@ -286,6 +286,8 @@ def _line_plan(text: str, asked: str) -> Plan | None:
                                 or re.search(r"\bbetween\b", tail, re.IGNORECASE)):
             years = list(range(years[0], years[1] + 1))  # "from 2017 to 2019": every year of the span
         percent = kind == "change" and (bool(match.group("percent")) or _PERCENT.search(asked) is not None)
+        if kind == "change" and _is_unsigned_difference(match, asked) and not percent:
+            kind = "difference"
         return over_periods(Plan("", "", (), percent, decimals_asked(text), "line", subject, kind), years)
     match = _YEAR_AVERAGE_SHAPE.search(asked)
     if match is not None and len(years_asked(text)) == 1:
@@ -304,6 +306,10 @@ def _line_plan(text: str, asked: str) -> Plan | None:
     return None
 
 
+MAX_LINE_WORDS = 12
+"""Words a line's name may have ("State and local income tax rate, net of federal tax benefits": 11)."""
+
+
 def _line_subject(said: str, kind: str) -> str:
     """The line a shape names, in plain words ("total inventories" from "the value of Total inventories")."""
     said = _POSSESSIVE.sub("", _AT_END_OF.sub("", said))  # "Autodesk's goodwill" is the report's goodwill
@@ -311,7 +317,17 @@ def _line_subject(said: str, kind: str) -> str:
     if subject and kind != "sum" and re.match(r"(?:the\s+)?(?:(?:value|amount)\s+of\s+(?:the\s+)?)?total\b", said,
                                               re.IGNORECASE):
         subject = f"total {subject}"  # "the Total net deferred tax assets": the total line, where both print
-    return subject if len(subject.split()) <= 8 else ""
+    return subject if len(subject.split()) <= MAX_LINE_WORDS else ""
+
+
+def _is_unsigned_difference(match: re.Match[str], asked: str) -> bool:
+    """"The difference in X between 2018 and 2019" asks how far apart two figures are, a size without a
+    direction (the sentence shows both figures with their periods); "the change", "the increase", "the net difference" and a
+    difference "from 2018 to 2019" keep their sign. (TAT-QA dev: 39 of 46 differences asked are positive,
+    where changes are negative 63 times in 158.)"""
+    return ((match.groupdict().get("verb") or "").lower() == "difference"
+            and (match.groupdict().get("joint") or "").lower() not in ("to", "through")
+            and not re.search(r"\bnet\s+difference\b|\bfrom\b[^?]*\bto\b", asked, re.IGNORECASE))
 
 
 def over_periods(plan: Plan, years: list[int]) -> Plan | None:
@@ -329,8 +345,11 @@ def over_periods(plan: Plan, years: list[int]) -> Plan | None:
         else:
             parts = [_expression(subject, y, {}) for y in (years[-1], years[0])]
             new, old = parts[0][0], parts[1][0]
-            expression = f"growth({new}, {old})" if plan.percent else f"({new}) - ({old})"
-            measure = f"{'percent ' if plan.percent else ''}change in {subject}"
+            if kind == "difference":
+                expression, measure = f"abs(({new}) - ({old}))", f"difference in {subject}"
+            else:
+                expression = f"growth({new}, {old})" if plan.percent else f"({new}) - ({old})"
+                measure = f"{'percent ' if plan.percent else ''}change in {subject}"
         tree = formula.parse(expression)
     except (formula.FormulaError, ValueError, RecursionError):
         return None
@@ -357,6 +376,8 @@ _SHARE_SHAPES: tuple[tuple[re.Pattern[str], bool], ...] = tuple((re.compile(p, r
 ))
 _SHARE_ASKING = re.compile(r"^(?:what|how\s+much)\s+(?:(?:is|was|were|are)\s+)?(?:the\s+)?(?:value\s+of\s+(?:the\s+)?)?",
                            re.IGNORECASE)
+_IN_PERCENT = re.compile(r"\b(proportion|share|ratio)\s*,?\s*(?:in|as\s+a)\s+(?:%|percent(?:age)?)\s*,?\s*(?=of\b)",
+                         re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b[\w.&-]+['\u2019]s\b\s*", re.IGNORECASE)
 
 
@@ -366,6 +387,7 @@ def _share_plan(text: str, asked: str) -> Plan | None:
     year the question names, or the one a part names itself: "2019 X as a percentage of 2018 X")."""
     body = _SHARE_ASKING.sub("", asked.strip()).strip()
     body = re.sub(r"^(?:(?:total\s+)?(?:percent(?:age)?|proportion)\s+of\s+)(?=.+\bas\s+a\s+)", "", body, flags=re.IGNORECASE)
+    body = _IN_PERCENT.sub(r"\1 ", body)  # "the proportion, in percentage, of X over Y" is the proportion of X over Y
     for pattern, percent in _SHARE_SHAPES:
         match = pattern.search(body)
         if match is None:

@@ -160,6 +160,11 @@ class RowChoice:
     row: int
 
 
+_LABEL_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)(?:\s*\(#\d+\))?\s*$",
+                         re.IGNORECASE)
+"""A unit a row label ends with, in brackets: "(%)", "(percent)", or a bare currency sign ("($)": units)."""
+
+
 @dataclass(frozen=True)
 class TableView:
     """A stored table as the operation step sees it: label column, data columns and body rows."""
@@ -186,7 +191,19 @@ class TableView:
 
     def column_scale(self, name: str) -> str:
         column = next(c for c in self.info.schema.columns if c.name == name)
-        return scale_of(column.unit) or self.page_scale or scale_of(self.info.unit)
+        return scale_of(column.unit) or self.page_scale or self._period_sibling_scale(name) or scale_of(self.info.unit)
+
+    def _period_sibling_scale(self, name: str) -> str:
+        """A period column printed without a scale takes the one its other period columns state, when they
+        agree: "(in millions)" printed under "January 3, 2020" only is as true of "December 28, 2018" beside it
+        (the same lines in another period). Columns that are no periods ("Employees") take nothing."""
+        periods = {p.column for p in self.info.periods}
+        if name not in periods:
+            return ""
+        scales = {scale_of(c.unit) for c in self.info.schema.columns if c.name in periods and c.name != name}
+        scales.discard("")
+        found = next(iter(scales)) if len(scales) == 1 else ""
+        return found if found in _SCALE_WORDS else ""
 
     def cell_scale(self, row: int, name: str) -> str:
         """The scale of one cell: a printed "%" wins; a column typed as percent only because most of its
@@ -196,12 +213,25 @@ class TableView:
         text = self.printed.get((row, position), "")
         if "%" in text:
             return "%"
+        label_unit = self._label_unit(row)
+        if label_unit is not None:
+            return label_unit
         scale = self.column_scale(name)
         header_says_percent = "%" in column.header or "percent" in column.header.lower()
         if scale == "%" and not header_says_percent and re.search(r"\d", text):
             other = self.page_scale or scale_of(self.info.unit)
             return "" if other == "%" else other
         return scale
+
+    def _label_unit(self, row: int) -> str | None:
+        """The unit a row's label states for its own figures, overriding the table's: "ROFE (%)" and "Gross
+        margin (%)" are percentages and "Sales per square metre ($)" is in dollars, in a table "$ MILLION"
+        heads; None where the label states none."""
+        label = next((r.label for r in self.rows if r.row == row), "")
+        match = _LABEL_UNIT.search(label)
+        if match is None:
+            return None
+        return "%" if match.group("percent") else ""
 
     def asked_words(self, question: str) -> set[str]:
         """The question's words, with the report's wording for line items it names that these rows'

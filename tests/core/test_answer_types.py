@@ -202,3 +202,22 @@ def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
     assert text_facts.reconcile(question, types.LOOKUP, "126 million", "126 million", "unchecked", "", passages) is None
     assert text_facts.reconcile(question, types.LOOKUP, "about 126", "about 126", "text", "", passages) is None
     assert text_facts.reconcile(question, types.COMPUTED, "8", "8", "unchecked", "", passages) is None
+
+
+def test_a_row_is_named_with_its_section_heading() -> None:
+    """"The deferred income tax assets from depreciation" is the "Depreciation" line under "Deferred income
+    tax assets", not "Net deferred income tax assets" (which shares four words but not the item); a total
+    named in full still wins over a bare "Total" under the same heading."""
+    from core.answering.compose import match_row
+    from tests.core.test_formulas import _view
+
+    view = _view([("Depreciation", "Deferred income tax assets", (173.0, 227.0)),
+                  ("Deferred revenue", "Deferred income tax assets", (425.0, 675.0)),
+                  ("Total", "Deferred income tax assets", (598.0, 902.0)),
+                  ("Net deferred income tax assets", "", (9000.0, 9100.0)),
+                  ("Depreciation", "Deferred income tax liabilities", (-50.0, -60.0))],
+                 [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
+    found = match_row(view, "How much were the deferred income tax assets from depreciation in 2018 and 2019?")
+    assert found is not None and (found.label, found.row) == ("Depreciation", 1)
+    total = match_row(view, "What were the net deferred income tax assets in 2019?")
+    assert total is not None and total.label == "Net deferred income tax assets"

@@ -156,7 +156,12 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
      "(currency_translation_differences_financi_2019) - (currency_translation_differences_financi_2018)"),
     ("What is the change between direct energy consumption (MWh) in 2018 and 2019 year end?",
      "(direct_energy_consumption_mwh_2019) - (direct_energy_consumption_mwh_2018)"),
-    ("What is the nominal difference for ROFE between F19 and F18?", "(rofe_2019) - (rofe_2018)"),
+    # a difference between two years is a size; "from A to B" and a "net difference" keep their sign
+    ("What is the nominal difference for ROFE between F19 and F18?", "abs((rofe_2019) - (rofe_2018))"),
+    ("What was the difference in interest expenses in 2019 and 2018?",
+     "abs((interest_expenses_2019) - (interest_expenses_2018))"),
+    ("What is the difference in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
+    ("What is the net difference in sale of systems between 2017 and 2019?", "(sale_systems_2019) - (sale_systems_2017)"),
     ("What was the change in Autodesk's goodwill from FY'18 to FY19?", "(goodwill_2019) - (goodwill_2018)"),
     # a year's average balance: between its opening and closing figures
     ("What is the 2019 average defined contribution schemes?",
@@ -209,6 +214,8 @@ def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> 
      "total_current_assets_2023 / total_current_liabilities_2023"),
     ("What is the 2019 closing balance expressed as a percentage of the 2018 closing balance?",
      "closing_balance_2019 / closing_balance_2018 * 100"),
+    ("What is the proportion, in percentage, of deferred revenue over gross deferred tax assets in 2019?",
+     "deferred_revenue_2019 / gross_deferred_tax_assets_2019 * 100"),
 ])
 def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_words(question: str,
                                                                                      formula_text: str) -> None:
@@ -586,3 +593,30 @@ def test_a_measure_is_looked_up_only_where_a_line_names_it(report: tuple[Library
     views = [load_table_view(library, t) for t in library.tables()]
     margin = plan_for(f"What is the {figures.years[0]} net profit margin?")
     assert margin is not None and not printed_measure(margin, views)  # "Net income" is not the margin
+
+
+def test_a_period_column_printed_without_a_scale_takes_its_sibling_periods_scale() -> None:
+    """"(in millions)" printed under "January 3, 2020" only: the 2018 column beside it holds the same lines in
+    millions too, so a change across the two is in millions. A column that is no period takes nothing."""
+    import dataclasses
+
+    view = _view([("Pre-contract costs", "", (6.0, 41.0))],
+                 [("y2020", "January 3, 2020 (in millions)", 2020), ("y2018", "December 28, 2018", 2018)])
+    columns = tuple(dataclasses.replace(c, unit="million") if c.name == "y2020" else c for c in view.info.schema.columns)
+    info = dataclasses.replace(view.info, schema=dataclasses.replace(view.info.schema, columns=columns))
+    view = dataclasses.replace(view, info=info, data_columns=columns[1:])
+    assert view.column_scale("y2018") == "million"
+    unperiodic = dataclasses.replace(info, periods=tuple(p for p in info.periods if p.column == "y2020"))
+    assert dataclasses.replace(view, info=unperiodic).column_scale("y2018") == ""
+
+
+def test_a_row_label_s_own_unit_overrides_the_table_s() -> None:
+    """Under "$ MILLION", "ROFE (%)" holds percentages and "Sales per square metre ($)" dollars; other lines
+    keep the table's scale."""
+    import dataclasses
+
+    view = _view([("Sales", "", (8657.0, 8244.0)), ("ROFE (%)", "", (15.2, 17.1)),
+                  ("Sales per square metre ($)", "", (18675.0, 18094.0))],
+                 [("f19", "F19", 2019), ("f18", "F18", 2018)])
+    view = dataclasses.replace(view, page_scale="million")
+    assert [view.cell_scale(row, "f19") for row in (1, 2, 3)] == ["million", "%", ""]
