@@ -263,8 +263,9 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                 found.append(Candidate(view, choice.row, choice.label, score + bonus))
     # Where the document has primary statements that print the item, they are its source: a note or a
     # hedging table repeating a fragment of it ("in earnings") is not.
-    in_statements = [c for c in found if _is_primary(c.view)]
-    found = in_statements or found
+    # Another document's statement is no reason to pass over this document's note.
+    with_statements = {c.view.info.document_id for c in found if _is_primary(c.view)}
+    found = [c for c in found if _is_primary(c.view) or c.view.info.document_id not in with_statements]
     # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
     # for the question; a defined measure's lines, in the statements, by page.
     if whole and found:

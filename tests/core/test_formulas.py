@@ -620,3 +620,16 @@ def test_a_row_label_s_own_unit_overrides_the_table_s() -> None:
                  [("f19", "F19", 2019), ("f18", "F18", 2018)])
     view = dataclasses.replace(view, page_scale="million")
     assert [view.cell_scale(row, "f19") for row in (1, 2, 3)] == ["million", "%", ""]
+
+
+def test_another_documents_statement_does_not_push_aside_this_documents_note() -> None:
+    """A note of one report prints "Total inventories"; another report's balance sheet prints "Inventory".
+    The note, ranked first for the question, is the source: the preference for primary statements holds
+    within a document, not across reports."""
+    note = _view([("Raw materials", "", (100.0, 90.0)), ("Total inventories", "", (289928.0, 240056.0))],
+                 [("y2019", "October 31, 2019", 2019), ("y2018", "October 31, 2018", 2018)],
+                 caption="Notes to the financial statements", table_id=1)
+    other = _view([("Inventory", "", (7144.0, 6609.0)), ("Total assets", "", (9.0, 8.0))],
+                  [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Consolidated Balance Sheets", table_id=2)
+    found = candidates("total inventories", [2018, 2019], [note, other], "", whole=True)
+    assert (found[0].view.info.id, found[0].label) == (1, "Total inventories")
