@@ -58,8 +58,16 @@ class FormulaSteps(AnswererBase):
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
         try:
-            done = computation.compute(plan, views, run.question, self.sql_runner,
-                                       choose=lambda options: self._choose_rows(run, plan, options))
+            try:
+                done = computation.compute(plan, views, run.question, self.sql_runner,
+                                           choose=lambda options: self._choose_rows(run, plan, options))
+            except LookupError:
+                if plan.split is None:
+                    raise
+                # No line is named by the whole phrase: its parts, said with "and", are lines summed.
+                plan, subquery = plan.split, f"{plan.split.measure}: {plan.split.formula}"
+                done = computation.compute(plan, views, run.question, self.sql_runner,
+                                           choose=lambda options: self._choose_rows(run, plan, options))
         except (LookupError, formula.FormulaError, UserError) as exc:
             if plan.in_own_words:  # a line in the question's own words that no label names whole:
                 run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this

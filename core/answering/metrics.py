@@ -66,6 +66,10 @@ class Plan:
     """"change", "difference" (unsigned) or "average" of a line; asked with no period ("What was the change in closing cash?"), the
     periods are those the line's table prints (its newest two for a change), read once the line is found
     (``over_periods``); the formula and quantities are empty until then."""
+    split: Plan | None = None
+    """The same measure with a part read as a sum of lines ("deferred revenue and accrued warranty over
+    gross deferred tax assets"), tried when no line is named by the whole phrase (which a label may be:
+    "Accounts payable and accrued liabilities")."""
 
     @property
     def in_own_words(self) -> bool:
@@ -414,8 +418,35 @@ def _share_plan(text: str, asked: str) -> Plan | None:
             return None
         x, y = (_clean_subject(q.words) or q.words for q in quantities)
         measure = f"{x} as a % of {y}" if percent else f"ratio of {x} to {y}"
-        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "share", measure)
+        return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "share", measure,
+                    split=_summed_share(match.group("x"), parts[1], year, percent, measure, text))
     return None
+
+
+_SUM_PART = re.compile(r"^[a-z][a-z&'-]*(?:\s+[a-z&'-]+)+$", re.IGNORECASE)
+"""A line's name of two words or more, without commas or figures: one term of a sum said with "and"."""
+
+
+def _summed_share(said: str, whole: tuple[str, list[Quantity]], year: int | None, percent: bool, measure: str,
+                  text: str) -> Plan | None:
+    """"X and Y over Z" as (X + Y) / Z, where X and Y are each two words or more ("deferred revenue and accrued
+    warranty"); None where the part is no such list ("research and development" is one line)."""
+    terms = [t.strip() for t in re.split(r"\s+and\s+", _POSSESSIVE.sub("", said).strip(), flags=re.IGNORECASE)]
+    if len(terms) < 2 or not all(_SUM_PART.match(t) and len(t.split()) <= 6 for t in terms):
+        return None
+    try:
+        summed = [_phrase(t, year, {}, 0) for t in terms]
+    except (ValueError, RecursionError):
+        return None
+    quantities = tuple({q.name: q for _, qs in [*summed, whole] for q in qs}.values())
+    if len(quantities) != len(terms) + 1 or any(q.year is None for q in quantities):
+        return None
+    expression = "(" + " + ".join(e for e, _ in summed) + f") / {whole[0]}" + (" * 100" if percent else "")
+    try:
+        tree = formula.parse(expression)
+    except formula.FormulaError:
+        return None
+    return Plan(measure, expression, quantities, formula.is_percent(tree), decimals_asked(text), "share", measure)
 
 
 def _asked_part(text: str) -> str:

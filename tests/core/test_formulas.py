@@ -224,6 +224,17 @@ def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_w
     assert plan.percent == formula_text.endswith("* 100")
 
 
+
+def test_a_part_said_with_and_may_be_a_sum_of_lines_but_one_word_pairs_are_one_line() -> None:
+    plan = plan_for("What is the proportion, in percentage, of deferred revenue and accrued warranty over gross "
+                    "deferred tax assets in 2019?")
+    assert plan is not None and plan.split is not None
+    assert plan.formula == "deferred_revenue_and_accrued_warranty_2019 / gross_deferred_tax_assets_2019 * 100"
+    assert plan.split.formula == "(deferred_revenue_2019 + accrued_warranty_2019) / gross_deferred_tax_assets_2019 * 100"
+    plan = plan_for("What is research and development as a percentage of revenue in 2019?")
+    assert plan is not None and plan.split is None
+
+
 def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None:
     plan = plan_for("What is the average proportion of cost of revenue as a percentage of the total revenue in "
                     "2018 and 2019?")
@@ -414,6 +425,25 @@ def test_a_share_of_two_printed_lines_is_computed_by_code_with_both_cells_cited(
     assert ratio.value == f"{liabilities / assets:.2f}", ratio.text
     cells = {cell.text.replace(",", "") for c in share.citations if c.sql for cell in c.cells}
     assert {f"{current:.0f}", f"{assets:.0f}"} <= cells
+    assert chat.calls == []
+
+
+def test_two_lines_said_with_and_over_a_third_are_summed_when_no_line_is_named_by_the_whole_phrase(
+        report: tuple[Library, Figures]) -> None:
+    """"Cost of sales and operating expenses as a percentage of revenue": no label names the whole phrase, so
+    its two lines are summed over revenue, every cell cited; no model call."""
+    library, figures = report
+    year = figures.years[0]
+    chat = ScriptedChat()
+    answerer, runner = _answerer(library, chat)
+    try:
+        share = answerer.answer(f"What were cost of sales and operating expenses as a percentage of revenue in {year}?")
+    finally:
+        runner.close()
+    cost, expenses, revenue = (figures.lines[k][year] for k in ("cost of sales", "operating expenses", "revenue"))
+    assert share.value == f"{round((cost + expenses) / revenue * 100, 2):g}%", share.text
+    cells = {cell.text.replace(",", "").strip("()") for c in share.citations if c.sql for cell in c.cells}
+    assert {f"{abs(cost):.0f}", f"{abs(expenses):.0f}", f"{revenue:.0f}"} <= cells
     assert chat.calls == []
 
 
