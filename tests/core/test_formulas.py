@@ -224,7 +224,6 @@ def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_w
     assert plan.percent == formula_text.endswith("* 100")
 
 
-
 def test_a_part_said_with_and_may_be_a_sum_of_lines_but_one_word_pairs_are_one_line() -> None:
     plan = plan_for("What is the proportion, in percentage, of deferred revenue and accrued warranty over gross "
                     "deferred tax assets in 2019?")
