@@ -54,6 +54,7 @@ class FormulaSteps(AnswererBase):
                 return False
             plan = concrete
         if computation.printed_measure(plan, views):
+            run.measure_printed = True
             return False  # the report prints the measure itself: the loop looks it up
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
@@ -62,10 +63,11 @@ class FormulaSteps(AnswererBase):
                 done = computation.compute(plan, views, run.question, self.sql_runner,
                                            choose=lambda options: self._choose_rows(run, plan, options))
             except LookupError:
-                if plan.split is None:
+                split = plan.split
+                if split is None:
                     raise
                 # No line is named by the whole phrase: its parts, said with "and", are lines summed.
-                plan, subquery = plan.split, f"{plan.split.measure}: {plan.split.formula}"
+                plan, subquery = split, f"{split.measure}: {split.formula}"
                 done = computation.compute(plan, views, run.question, self.sql_runner,
                                            choose=lambda options: self._choose_rows(run, plan, options))
         except (LookupError, formula.FormulaError, UserError) as exc:

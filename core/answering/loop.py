@@ -146,7 +146,8 @@ class Answerer(TableSteps, FormulaSteps):
             if computation_kind == planning.FORMULA and asked.plan is not None:
                 done = self._formula_step(run, asked.plan, retrieved, on_step)
             elif computation_kind == planning.MODEL_FORMULA:
-                done = self._model_formula_step(run, retrieved, on_step)
+                # A measure the report prints ("Gross margin (%)") is its own figure: looked up, not recomposed.
+                done = not run.measure_printed and self._model_formula_step(run, retrieved, on_step)
             else:
                 # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
                 # titles are composed from the table, and then the loop has nothing left to do.

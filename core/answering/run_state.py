@@ -105,6 +105,8 @@ class Run:
     """Kind of call ("Planning", "SQL", ...) -> (calls, prompt tokens), for ``Answer.task_usage``."""
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+    measure_printed: bool = False
+    """The report prints the measure the question names as a line of its own: it is looked up, never composed."""
 
     def take_failures(self) -> tuple[str, ...]:
         """The failures to record on the step being made (and none left for the next one)."""

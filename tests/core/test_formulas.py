@@ -10,6 +10,8 @@ if the loop calls it where the words decide.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -622,6 +624,12 @@ def test_a_measure_is_looked_up_only_where_a_line_names_it(report: tuple[Library
     views = [load_table_view(library, t) for t in library.tables()]
     margin = plan_for(f"What is the {figures.years[0]} net profit margin?")
     assert margin is not None and not printed_measure(margin, views)  # "Net income" is not the margin
+    # A report's "Gross margin (%)" line is the gross profit margin asked as "the gross margin": looked up.
+    gross = plan_for("What is the gross margin for F19?")
+    printed = _view([("Sales", "", (8657.0, 8244.0)), ("Gross margin (%)", "", (22.9, 23.1))],
+                    [("f19", "F19", 2019), ("f18", "F18", 2018)])
+    assert gross is not None and printed_measure(gross, [printed])
+    assert not printed_measure(gross, [_view([("Gross profit", "", (1.0, 2.0))], [("f19", "F19", 2019)])])
 
 
 def test_a_period_column_printed_without_a_scale_takes_its_sibling_periods_scale() -> None:
@@ -662,3 +670,38 @@ def test_another_documents_statement_does_not_push_aside_this_documents_note() -
                   [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Consolidated Balance Sheets", table_id=2)
     found = candidates("total inventories", [2018, 2019], [note, other], "", whole=True)
     assert (found[0].view.info.id, found[0].label) == (1, "Total inventories")
+
+
+def test_a_measure_the_report_prints_is_not_recomposed_by_the_model(tmp_path: Path) -> None:
+    """"The gross margin for F19" where the report prints "Gross margin (%)": the report's own figure is the
+    answer, so the model is never asked to compose a formula for it (it computed 40.18 from other cells)."""
+    import pymupdf
+
+    from models.errors import ModelOutputError
+    from tests.core.test_extraction import _draw_borderless, _prose
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    _draw_borderless(page, [["$ million", "F19", "F18"], ["Sales", "8,657", "8,244"], ["Gross profit", "1,982", "1,904"],
+                            ["Gross margin (%)", "22.9", "23.1"], ["Funds employed", "3,185", "3,214"]],
+                     [64, 400, 500], bottom + 30)
+    doc.save(tmp_path / "results.pdf")
+    doc.close()
+    library = Library(tmp_path / "library.sqlite3")
+    try:
+        assert Ingestor(library, HashEmbedder()).ingest_file(tmp_path / "results.pdf").status == "added"
+
+        def refuse(messages: Any, schema: Any) -> str:  # every model call fails, as an unusable reply would
+            raise ModelOutputError("scripted refusal")
+
+        chat = ScriptedChat(fallback=refuse)
+        answerer, runner = _answerer(library, chat)
+        try:
+            answerer.answer("What is the gross margin for F19?")
+        finally:
+            runner.close()
+        asked_for_formula = [c for c in chat.calls if c["schema"] and "formula" in c["schema"].get("properties", {})]
+        assert chat.calls and not asked_for_formula
+    finally:
+        library.close()
