@@ -58,18 +58,20 @@ class FormulaSteps(AnswererBase):
             return False  # the report prints the measure itself: the loop looks it up
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
+        def compute(tried: metrics.Plan) -> computation.Computation:
+            return computation.compute(tried, views, run.question, self.sql_runner,
+                                       choose=lambda options: self._choose_rows(run, tried, options))
+
         try:
             try:
-                done = computation.compute(plan, views, run.question, self.sql_runner,
-                                           choose=lambda options: self._choose_rows(run, plan, options))
+                done = compute(plan)
             except LookupError:
-                split = plan.split
-                if split is None:
+                if plan.split is None:
                     raise
                 # No line is named by the whole phrase: its parts, said with "and", are lines summed.
-                plan, subquery = split, f"{split.measure}: {split.formula}"
-                done = computation.compute(plan, views, run.question, self.sql_runner,
-                                           choose=lambda options: self._choose_rows(run, plan, options))
+                plan = plan.split
+                subquery = f"{plan.measure}: {plan.formula}"
+                done = compute(plan)
         except (LookupError, formula.FormulaError, UserError) as exc:
             if plan.in_own_words:  # a line in the question's own words that no label names whole:
                 run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this

@@ -63,9 +63,9 @@ class Plan:
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
     periods_open: str = ""
-    """"change", "difference" (unsigned) or "average" of a line; asked with no period ("What was the change in closing cash?"), the
-    periods are those the line's table prints (its newest two for a change), read once the line is found
-    (``over_periods``); the formula and quantities are empty until then."""
+    """"change", "difference" (unsigned) or "average" of a line; asked with no period ("What was the change in
+    closing cash?"), the periods are those the line's table prints (its newest two for a change), read once the
+    line is found (``over_periods``); the formula and quantities are empty until then."""
     split: Plan | None = None
     """The same measure with a part read as a sum of lines ("deferred revenue and accrued warranty over
     gross deferred tax assets"), tried when no line is named by the whole phrase (which a label may be:
@@ -326,9 +326,9 @@ def _line_subject(said: str, kind: str) -> str:
 
 def _is_unsigned_difference(match: re.Match[str], asked: str) -> bool:
     """"The difference in X between 2018 and 2019" asks how far apart two figures are, a size without a
-    direction (the sentence shows both figures with their periods); "the change", "the increase", "the net difference" and a
-    difference "from 2018 to 2019" keep their sign. (TAT-QA dev: 39 of 46 differences asked are positive,
-    where changes are negative 63 times in 158.)"""
+    direction (the sentence shows both figures with their periods); "the change", "the increase", "the net
+    difference" and a difference "from 2018 to 2019" keep their sign. (TAT-QA dev: 39 of 46 differences asked
+    are positive, where changes are negative 63 times in 158.)"""
     return ((match.groupdict().get("verb") or "").lower() == "difference"
             and (match.groupdict().get("joint") or "").lower() not in ("to", "through")
             and not re.search(r"\bnet\s+difference\b|\bfrom\b[^?]*\bto\b", asked, re.IGNORECASE))

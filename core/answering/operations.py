@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from core.answering.vocabulary import is_statement, report_words
@@ -223,12 +224,16 @@ class TableView:
             return "" if other == "%" else other
         return scale
 
+    @cached_property
+    def _labels(self) -> dict[int, str]:
+        """``_row`` -> the row's label, read once per view (``cell_scale`` asks it for every cell it scales)."""
+        return {choice.row: choice.label for choice in self.rows}
+
     def _label_unit(self, row: int) -> str | None:
         """The unit a row's label states for its own figures, overriding the table's: "ROFE (%)" and "Gross
         margin (%)" are percentages and "Sales per square metre ($)" is in dollars, in a table "$ MILLION"
         heads; None where the label states none."""
-        label = next((r.label for r in self.rows if r.row == row), "")
-        match = _LABEL_UNIT.search(label)
+        match = _LABEL_UNIT.search(self._labels.get(row, ""))
         if match is None:
             return None
         return "%" if match.group("percent") else ""
