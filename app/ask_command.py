@@ -27,7 +27,7 @@ from app.paths import library_dir
 from app.settings import OPENAI_API_KEY_ENV, load_settings, openai_api_key
 from core.errors import FolioError
 from core.jobs import JobContext
-from core.sql_runner import json_value
+from core.sql.runner import json_value
 from models.errors import ModelError
 from models.llm_ollama import DEFAULT_HOST
 from models.protocols import ChatModel

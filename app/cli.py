@@ -17,7 +17,7 @@ from app.models_command import add_parser as add_models_parser
 from app.paths import library_dir
 from core.errors import FolioError, UserError
 from core.jobs import JobContext
-from core.sql_runner import display_value, json_value
+from core.sql.runner import display_value, json_value
 from models.types import ProgressEvent
 
 
@@ -80,14 +80,14 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _expand_passwords(paths: Sequence[Path], password: str | None) -> dict[Path, str] | None:
     if not password:
         return None
-    from core.ingest import expand_paths
+    from core.ingest.ingestor import expand_paths
 
     return {p: password for p in expand_paths(paths)}
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
-    from core.extraction import extract_tables
-    from core.pdf_reader import open_pdf
+    from core.ingest.extraction import extract_tables
+    from core.ingest.pdf_reader import open_pdf
 
     path = Path(args.file)
     open_pdf(path, args.password).close()  # clear errors for bad input before extraction starts

@@ -26,25 +26,25 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app import messages, wiring
 from app.qt_jobs import Job, JobRunner, Report
 from app.settings import Settings, save_settings
-from core.conversations import Conversation, ConversationStore, Message
-from core.document_metadata import DocumentMetadata
 from core.errors import Cancelled, EncryptedPdf, UserError
+from core.ingest.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.jobs import JobContext
-from core.library import Library, TableInfo
-from core.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
-from core.sql_format import format_sql
+from core.library.conversations import Conversation, ConversationStore, Message
+from core.library.store import Library, TableInfo
+from core.reports.document_metadata import DocumentMetadata
+from core.sql.formatting import format_sql
 from models.protocols import ChatModel, Embedder, capabilities_of
 from models.types import Answer, BBox, Document, ProgressEvent, Step
 
 if TYPE_CHECKING:
-    from core.ingest import IngestResult
-    from core.page_render import RenderedPage
+    from core.ingest.ingestor import IngestResult
+    from core.ingest.page_render import RenderedPage
 
 log = logging.getLogger(__name__)
 
 SAMPLE_REPORT = "sample_report.pdf"
 # What can be added: PDFs, and spreadsheets or CSV files (for the file dialog and drops). Spelled here
-# rather than read from core.ingest, which imports the extraction stack (pymupdf, camelot, opencv,
+# rather than read from core.ingest.ingestor, which imports the extraction stack (pymupdf, camelot, opencv,
 # onnxruntime: ~1 s) that the window loads only when a file is first read; a test keeps the two equal.
 ACCEPTED_SUFFIXES = tuple(sorted(frozenset({".pdf"}) | SHEET_SUFFIXES))
 
@@ -217,7 +217,7 @@ class Controller(QObject):
 
     def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""
-        from core.ingest import expand_paths
+        from core.ingest.ingestor import expand_paths
 
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() in ACCEPTED_SUFFIXES]
 
@@ -233,7 +233,7 @@ class Controller(QObject):
 
     def pdf_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs among ``paths``, folders searched recursively (what a drop would add)."""
-        from core.ingest import expand_paths
+        from core.ingest.ingestor import expand_paths
 
         return [p for p in expand_paths([Path(p) for p in paths]) if p.suffix.lower() == ".pdf"]
 
@@ -262,7 +262,7 @@ class Controller(QObject):
 
     @Slot(str, object)
     def _on_ingest_reported(self, kind: str, value: object) -> None:
-        from core.ingest import IngestResult
+        from core.ingest.ingestor import IngestResult
 
         if kind == "file" and isinstance(value, IngestResult) and value.status == "added":
             self.documents_changed.emit()
@@ -281,7 +281,7 @@ class Controller(QObject):
 
     def render_page(self, document_id: int, page: int, zoom: float = 1.5) -> RenderedPage:
         """Render a document's page; raises ``UserError`` with a message when it cannot be shown."""
-        from core.page_render import render_page
+        from core.ingest.page_render import render_page
 
         document = self.library.document(document_id)
         if document is None:
@@ -311,7 +311,7 @@ class Controller(QObject):
     @staticmethod
     def needs_password(path: Path) -> bool:
         """Whether ``path`` is a PDF that cannot be read without a password."""
-        from core.pdf_reader import open_pdf
+        from core.ingest.pdf_reader import open_pdf
 
         try:
             open_pdf(Path(path)).close()
@@ -323,7 +323,7 @@ class Controller(QObject):
 
     @staticmethod
     def password_opens(path: Path, password: str) -> bool:
-        from core.pdf_reader import open_pdf
+        from core.ingest.pdf_reader import open_pdf
 
         try:
             open_pdf(Path(path), password).close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import platformdirs
 
-from core.library import LIBRARY_FILE_NAME
+from core.library.store import LIBRARY_FILE_NAME
 
 LIBRARY_ENV = "FOLIO_LIBRARY"
 RUNTIME_ENV = "FOLIO_RUNTIME_DIR"

@@ -1,7 +1,7 @@
 """Construction of the engine's objects: the one place libraries, embedders, ingestors, SQL runners
 and chat models are built and connected. Everything else receives them ready-made.
 
-The heavy parts (the extraction stack behind ``core.ingest``: pymupdf, camelot, opencv, onnxruntime; the
+The heavy parts (the extraction stack behind ``core.ingest.ingestor``: pymupdf, camelot, opencv, onnxruntime; the
 ONNX embedder; retrieval) are imported when first built, not when this module is, so the window starts
 without them (``tests/app/test_startup_imports.py``)."""
 
@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.paths import library_file
-from core.library import Library
+from core.library.store import Library
 from models.protocols import ChatModel, Embedder
 
 if TYPE_CHECKING:
     from core.answering import Answerer
-    from core.ingest import Ingestor
-    from core.retrieval import Retriever
-    from core.sql_runner import SqlRunner
-    from core.vector_index import VectorIndex
+    from core.ingest.ingestor import Ingestor
+    from core.search.retrieval import Retriever
+    from core.search.vector_index import VectorIndex
+    from core.sql.runner import SqlRunner
 
 _embedder: Embedder | None = None
 _embedder_lock = threading.Lock()
@@ -46,7 +46,7 @@ def open_library(directory: Path) -> Library:
 
 
 def make_ingestor(library: Library, embedder: Embedder | None = None) -> Ingestor:
-    from core.ingest import Ingestor
+    from core.ingest.ingestor import Ingestor
 
     return Ingestor(library, embedder or shared_embedder())
 
@@ -56,7 +56,7 @@ def vector_index(library_path: Path) -> VectorIndex:
     every retriever on that library (one per question) shares them. A large library's index is kept in
     cache files beside it (``library.sqlite3-vectors.npy`` and ``-vectors-index.npz``), so the next
     process opens it in one read instead of reading every vector out of sqlite-vec."""
-    from core.vector_index import VectorIndex
+    from core.search.vector_index import VectorIndex
 
     key = Path(library_path).resolve()
     with _vector_indexes_lock:
@@ -68,13 +68,13 @@ def vector_index(library_path: Path) -> VectorIndex:
 
 def make_retriever(library: Library, embedder: Embedder | None = None) -> Retriever:
     """Hybrid search over ``library``. Close it when done."""
-    from core.retrieval import Retriever
+    from core.search.retrieval import Retriever
 
     return Retriever(library.conn, embedder or shared_embedder(), vector_index=vector_index(library.path))
 
 
 def make_sql_runner(directory: Path, *, max_rows: int = 200, timeout_seconds: float = 10.0) -> SqlRunner:
-    from core.sql_runner import SqlRunner
+    from core.sql.runner import SqlRunner
 
     return SqlRunner(library_file(directory), max_rows=max_rows, timeout_seconds=timeout_seconds)
 

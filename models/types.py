@@ -337,7 +337,7 @@ class Answer:
     parts: tuple[str, ...] = ()
     """The answer's spans when it has several (each figure, label or header, in order)."""
     alternatives: tuple[Alternative, ...] = ()
-    """The other documents the question matched when routing chose among equals (core.routing): each is
+    """The other documents the question matched when routing chose among equals (core.search.routing): each is
     one click away in the window ("Ask in ...")."""
     task_usage: tuple[tuple[str, int, int], ...] = ()
     """Model use by kind of call ("Planning", "Operation choice", "Check against the text", ...): (kind,

@@ -68,8 +68,8 @@ def test_ui_never_touches_storage_sql_or_http() -> None:
 
 def test_the_scanner_sees_violations(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
-    sample.write_text("import os\ndef f():\n    from PySide6 import QtCore\n    import core.library\n")
-    assert imports_of(sample) == ["os", "PySide6", "core.library"]
+    sample.write_text("import os\ndef f():\n    from PySide6 import QtCore\n    import core.library.store\n")
+    assert imports_of(sample) == ["os", "PySide6", "core.library.store"]
 
 
 def test_only_the_gui_start_up_module_of_app_builds_widgets() -> None:
@@ -77,3 +77,51 @@ def test_only_the_gui_start_up_module_of_app_builds_widgets() -> None:
     bad = [f"{p.relative_to(REPO)} imports {n}" for p in modules("app") if p.name != "gui.py"
            for n in imports_of(p) if n.split(".")[0] == "ui"]
     assert not bad, "\n".join(bad)
+
+
+# The engine's rooms (core/<room>/) and what each may import of the others: the folders are the pipeline.
+ROOMS: dict[str, set[str]] = {
+    "reports": set(),
+    "library": {"reports"},
+    "search": {"library", "reports"},
+    "sql": {"library", "reports"},
+    "ingest": {"library", "reports"},
+    "answering": {"search", "sql", "library", "reports"},
+}
+CORE_TOP_MODULES = {"__init__", "jobs", "errors"}
+"""The only modules at core/'s top: what every room shares."""
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "core" and parts[1] in ROOMS else None
+
+
+def test_every_core_module_lives_in_a_room() -> None:
+    loose = [p.relative_to(REPO).as_posix() for p in (REPO / "core").glob("*.py") if p.stem not in CORE_TOP_MODULES]
+    unknown = [p.name for p in (REPO / "core").iterdir() if p.is_dir() and p.name not in ROOMS and p.name != "__pycache__"]
+    assert not loose and not unknown, f"modules outside a room: {loose}; folders that are not rooms: {unknown}"
+
+
+def test_rooms_import_one_way() -> None:
+    violations = []
+    for path in modules("core"):
+        own = _room(".".join(path.relative_to(REPO).with_suffix("").parts))
+        for name in imports_of(path):
+            other = _room(name)
+            if own and other and other != own and other not in ROOMS[own]:
+                violations.append(f"{path.relative_to(REPO)} ({own}) imports {name} ({other})")
+            if own is None and other is not None and path.stem in CORE_TOP_MODULES:
+                violations.append(f"{path.relative_to(REPO)} (shared by every room) imports {name}")
+    assert not violations, "\n".join(violations)
+
+
+def test_each_room_says_what_it_owns_and_may_import() -> None:
+    for room in ROOMS:
+        doc = ast.get_docstring(ast.parse((REPO / "core" / room / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"core/{room}/__init__.py must say what the room owns and may import"
+
+
+def test_the_room_check_sees_a_violation() -> None:
+    assert _room("core.answering.loop") == "answering" and _room("core.jobs") is None
+    assert "answering" not in ROOMS["search"] and "ingest" not in ROOMS["answering"]

@@ -59,7 +59,7 @@ DOCUMENT_TYPES = ("10-K", "10-Q", "8-K", "20-F", "annual report", "interim repor
                   "statistics release", "financial statements", "report")
 DETAIL_FIELDS = (("issuer", "Issuer"), ("doc_type", "Type"), ("period", "Period"), ("fiscal_year", "Fiscal year"),
                  ("quarter", "Quarter"), ("currency", "Currency"), ("scale", "Scale"))
-"""What a person can correct about a document (core.document_metadata.EDITABLE), with its label."""
+"""What a person can correct about a document (core.reports.document_metadata.EDITABLE), with its label."""
 FILTER_FROM = 8
 """Libraries of this many documents or more show the filter box."""
 NAME_COLUMN, PAGES_COLUMN, TABLES_COLUMN, STATUS_COLUMN = 0, 1, 2, 3
@@ -119,7 +119,7 @@ class _Row:
 
     document: Document
     label: str
-    details: Any  # core.document_metadata.DocumentMetadata or None
+    details: Any  # core.reports.document_metadata.DocumentMetadata or None
     tables: list[Any] | None  # None: not read yet (read when the document is unfolded)
     said: str  # what the filter's words are looked for in, lower case
 
@@ -460,7 +460,7 @@ class LibraryView(QWidget):
                       metadata: Mapping[int, Any] | None = None) -> None:
         """Show ``documents``; their tables (objects with id, name, page, row_count, caption) as children, given
         by document id or, for a large library, read by a function when a document is unfolded;
-        ``metadata`` (core.document_metadata.DocumentMetadata by document id) in the issuer, type and period columns."""
+        ``metadata`` (core.reports.document_metadata.DocumentMetadata by document id) in the issuer, type and period columns."""
         selected = self.selected_document_id()
         expanded = [row.document.id for n, row in enumerate(self.model.rows())
                     if self.tree.isExpanded(self.proxy.mapFromSource(self.model.index(n, 0)))]

@@ -4,7 +4,10 @@ state they share (``run_state``); the NaiveRAG baseline (``naive``); the questio
 (``question``) and read into a formula (``metrics``, ``formula``, ``binding``, ``computation``); the
 operation registry compiled to SQL (``operations``), prompts (``prompts``) and citations built from
 provenance (``citations``); the answer type a question wants (``answer_types``), the answers composed to it
-from a table (``compose``) and figures passages state outright (``text_facts``)."""
+from a table (``compose``) and figures passages state outright (``text_facts``).
+
+May import: ``core.search``, ``core.sql``, ``core.library``, ``core.reports`` (and ``core.errors``,
+``core.jobs``); never ``core.ingest``."""
 
 from core.answering.loop import Answerer
 from core.answering.run_state import default_sql_style

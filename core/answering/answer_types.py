@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.answering import operations as ops
-from core.report_values import YEAR_WORD
+from core.reports.values import YEAR_WORD
 
 LOOKUP = "lookup"
 """One figure read from a table cell (or stated in a passage)."""

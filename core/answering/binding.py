@@ -30,7 +30,7 @@ from core.answering.vocabulary import (
     statements_asked,
     translations,
 )
-from core.report_values import SCALE_FACTORS
+from core.reports.values import SCALE_FACTORS
 
 MIN_FIT = 0.34
 """The least label fit (Dice overlap of stemmed words) a row needs to stand for a quantity."""

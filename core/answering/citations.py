@@ -19,9 +19,9 @@ import sqlglot.errors
 from sqlglot import exp
 
 from core.errors import UserError
-from core.library import Library, TableInfo
-from core.spreadsheets import cell_range
-from core.sql_runner import SqlRunner
+from core.library.sheet_cells import cell_range
+from core.library.store import Library, TableInfo
+from core.sql.runner import SqlRunner
 from models.types import BBox, CellEvidence, Chunk, Citation
 
 SNIPPET_CHARS = 240

@@ -32,11 +32,11 @@ from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import text_facts
 from core.answering.table_choice import label_words
-from core.db import quote_identifier
-from core.library import Library
-from core.report_values import SCALE_FACTORS, YEAR_WORD
-from core.retrieval import STOPWORDS
-from core.sql_runner import SqlResult
+from core.library.db import quote_identifier
+from core.library.store import Library
+from core.reports.values import SCALE_FACTORS, YEAR_WORD
+from core.search.retrieval import STOPWORDS
+from core.sql.runner import SqlResult
 from models.types import Citation, ColumnSchema, Step
 
 RunSql = Callable[[str], SqlResult]

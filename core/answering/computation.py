@@ -21,8 +21,8 @@ from core.answering.binding import Chooser, bind, fit, stems
 from core.answering.metrics import Plan
 from core.answering.operations import TableView, amount, format_number, in_scale, is_number, wanted_scale
 from core.answering.vocabulary import STATEMENTS, is_statement, report_words
-from core.library import Library
-from core.sql_runner import SqlResult, SqlRunner
+from core.library.store import Library
+from core.sql.runner import SqlResult, SqlRunner
 from models.types import Chunk
 
 MAX_DOCUMENTS = 2

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.db import quote_identifier
+from core.library.db import quote_identifier
 
 FUNCTIONS: dict[str, str] = {
     "avg": "the mean of its arguments",

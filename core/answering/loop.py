@@ -1,6 +1,6 @@
 """The TableRAG answering loop: plan, run steps, assemble the answer with its evidence.
 
-The question is routed to its documents (``core.routing``), searched, and analysed once
+The question is routed to its documents (``core.search.routing``), searched, and analysed once
 (``core.answering.question``). The planner (``core.answering.planner``) then decides what runs:
 first the computations that may answer outright (a formula the question gives, bound to cells of the
 connected tables by code, ``formula_step``; a formula the model composes over cells it picks; an answer
@@ -46,8 +46,8 @@ from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
 from core.errors import UserError
 from core.jobs import JobContext
-from core.library import TableInfo
-from core.routing import Route, route_question
+from core.library.store import TableInfo
+from core.search.routing import Route, route_question
 from models.types import Answer, Chunk, ProgressEvent, Step, Usage
 
 _BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
@@ -65,7 +65,7 @@ class Answerer(TableSteps, FormulaSteps):
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
-        # The documents first (core.routing), then tables and passages; or the documents the person chose.
+        # The documents first (core.search.routing), then tables and passages; or the documents the person chose.
         route = route_question(question, self.library) if documents is None else \
             Route(tuple(documents), "asked in the documents chosen")
         self.retriever.limit_to(route.document_ids)

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from core.answering import formula
-from core.report_values import YEAR_DIGITS
+from core.reports.values import YEAR_DIGITS
 
 _YEAR = rf"(?:FY\s?'?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})"
 _YEAR_RE = re.compile(rf"\b(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})\b", re.IGNORECASE)

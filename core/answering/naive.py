@@ -9,7 +9,7 @@ from collections.abc import Callable
 from core.answering.citations import chunk_citation, dedupe
 from core.answering.prompts import naive_messages
 from core.jobs import JobContext
-from core.retrieval import Retriever
+from core.search.retrieval import Retriever
 from models.protocols import ChatModel
 from models.types import Answer, ProgressEvent, Step, Usage
 

@@ -19,11 +19,11 @@ from functools import cached_property
 from typing import Any
 
 from core.answering.vocabulary import is_statement, report_words
-from core.db import quote_identifier
-from core.library import Library, TableInfo
-from core.report_values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
-from core.retrieval import STOPWORDS
-from core.table_naming import PARENT_COLUMN, SECTION_COLUMN
+from core.library.db import quote_identifier
+from core.library.store import Library, TableInfo
+from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
+from core.reports.values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
+from core.search.retrieval import STOPWORDS
 from models.types import ColumnSchema
 
 MAX_ROW_CHOICES = 14

@@ -26,9 +26,9 @@ from core.answering.question import Question, analyse
 from core.answering.table_choice import label_words, question_words, rank_tables
 from core.errors import UserError
 from core.jobs import JobContext
-from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
+from core.library.store import Library
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
 from models.errors import ModelOutputError
 from models.protocols import ChatModel, capabilities_of
 from models.types import ChatMessage, Chunk, Citation, ProgressEvent, Step, Usage

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from core.answering.operations import TableView, words
 from core.answering.vocabulary import is_statement, report_words, statements_asked
-from core.report_values import YEAR_WORD
+from core.reports.values import YEAR_WORD
 from models.types import Chunk
 
 RRF_K = 60

@@ -23,8 +23,8 @@ from core.answering.run_state import (
     Run,
 )
 from core.errors import UserError
-from core.library import TableInfo
-from core.sql_runner import SqlResult
+from core.library.store import TableInfo
+from core.sql.runner import SqlResult
 from models.types import Citation, Step
 
 

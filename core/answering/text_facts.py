@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.answering import operations as ops
 from core.answering.citations import snippet
-from core.report_values import YEAR_WORD
+from core.reports.values import YEAR_WORD
 from models.types import Chunk
 
 MIN_COVERAGE = 0.8

@@ -16,7 +16,7 @@ from app.ask_command import add_parser
 from app.chat_models import make_chat_model
 from models.errors import ModelUnavailable
 from models.llm_ollama import OllamaChatModel
-from tests.core.test_answering_library import TABLE_NAME, build_report_library
+from tests.core.answering.test_answering_library import TABLE_NAME, build_report_library
 from tests.support.ollama_server import LoopbackOllama, ollama_server  # noqa: F401
 
 pytestmark = pytest.mark.e2e

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.main import main
-from tests.core.test_ingest import ruled_table_pdf
+from tests.core.ingest.test_ingest import ruled_table_pdf
 
 pytestmark = pytest.mark.e2e
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from app import cli
-from core.ingest import Ingestor
-from core.library import Library
-from tests.core.test_ingest_damage import one_damaged_page_pdf
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from tests.core.ingest.test_ingest_damage import one_damaged_page_pdf
 
 pytestmark = pytest.mark.unit
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app import cli
-from core.library import Library
+from core.library.store import Library
 
 pytestmark = pytest.mark.unit
 

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from app.controller import ACCEPTED_SUFFIXES
-from core.ingest import INGESTED_SUFFIXES
+from core.ingest.ingestor import INGESTED_SUFFIXES
 
 pytestmark = pytest.mark.unit
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("camelot", "cv2", "pandas", "pymupdf", "fitz", "onnxruntime", "tokenizers", "llama_cpp",
-         "models.embedding", "models.llm_embedded", "core.ingest", "core.extraction", "core.answering")
+         "models.embedding", "models.llm_embedded", "core.ingest.ingestor", "core.ingest.extraction", "core.answering")
 
 REPORT_HEAVY = f"""
 import json, sys
@@ -60,8 +60,8 @@ controller.close()
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:
-    assert {"core.extraction", "core.ingest", "pymupdf"} <= set(
-        heavy_modules_after("import app.gui\nimport core.ingest", tmp_path))
+    assert {"core.ingest.extraction", "core.ingest.ingestor", "pymupdf"} <= set(
+        heavy_modules_after("import app.gui\nimport core.ingest.ingestor", tmp_path))
 
 
 def test_the_window_accepts_what_ingestion_reads() -> None:

@@ -41,11 +41,11 @@ import pymupdf
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from core.extraction import TableExtractor
-from core.extraction.camelot_tables import find_camelot_grids
-from core.extraction.extractor import native_table
-from core.extraction.page_view import open_view
-from core.extraction.pymupdf_tables import find_pymupdf_grids
+from core.ingest.extraction import TableExtractor
+from core.ingest.extraction.camelot_tables import find_camelot_grids
+from core.ingest.extraction.extractor import native_table
+from core.ingest.extraction.page_view import open_view
+from core.ingest.extraction.pymupdf_tables import find_pymupdf_grids
 from models.types import ExtractedTable
 
 pymupdf.TOOLS.mupdf_display_errors(False)

@@ -13,7 +13,7 @@ Reads ../shared/bench/financebench-dev (from the repository root); never copies 
    found when a table of that page returns exactly its value (sign included, in the table's scale).
 2. Answers: each filing is ingested into its own library (or every filing of the folder, asked about or
    not, into one with ``--shared``, which also prints routing accuracy: before any model call, whether
-   the question's own filing is routed first and among the routed (core.routing); per answer, whether it
+   the question's own filing is routed first and among the routed (core.search.routing); per answer, whether it
    is among the cited filings, and the only one cited), pages per
    second are timed, and every dev question is asked in each mode. Scored: numeric accuracy (the
    answer's first figure, converted to the scale the question names, equals the gold figure within half
@@ -61,8 +61,8 @@ def page_tables(pdf: Path, page: int) -> list[tuple[Any, Any]]:
     """The typed tables Folio makes of one page (0-based ``page``), as ingestion makes them."""
     import pymupdf
 
-    from core.extraction.extractor import TableExtractor
-    from core.table_typing import type_table
+    from core.ingest.extraction.extractor import TableExtractor
+    from core.reports.table_typing import type_table
 
     doc = pymupdf.open(str(pdf))
     try:
@@ -284,9 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.chat_models import make_chat_model
     from app.wiring import make_retriever
     from core.answering import Answerer
-    from core.ingest import Ingestor
-    from core.library import Library
-    from core.sql_runner import SqlRunner
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
+    from core.sql.runner import SqlRunner
     from models.embedding import MiniLMEmbedder
 
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_financebench_"))
@@ -312,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"ingested {', '.join(p.stem for p in todo)}: {pages} pages in {spent:.1f} s "
                   f"({pages / max(spent, 1e-9):.1f} pages/s)", flush=True)
         if args.shared:
-            from core.routing import route_question
+            from core.search.routing import route_question
 
             names = {d.id: d.file_name for d in library.documents()}
             asked = [q for q in questions if q["doc_name"] in members]

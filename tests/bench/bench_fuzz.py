@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from core.db import connect
+from core.library.db import connect
 from tests.support.pdf_fuzz import MUTATIONS, ingest_alone, make_fuzzed, sample_pdfs
 
 SAMPLES = Path(os.environ.get("FOLIO_SAMPLES", REPO.parent / "shared" / "samples"))

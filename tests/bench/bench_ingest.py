@@ -8,7 +8,7 @@
 2. Fills a library with --chunks chunks of real report prose (TAT-QA sentences recombined; FTS5 +
    sqlite-vec, vectors random but unit length) and times TAT-QA questions: BM25 alone, vector KNN
    alone (query embedded with the real model; exact search over the in-memory copy of the vectors,
-   core.vector_index, whose one-off load is timed separately) and the hybrid search (both, fused).
+   core.search.vector_index, whose one-off load is timed separately) and the hybrid search (both, fused).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def bench_search(n_chunks: int, queries: int = 50) -> None:
     import numpy as np
 
     from app.wiring import make_retriever, shared_embedder
-    from core.library import DocumentWriter, Library
+    from core.library.store import DocumentWriter, Library
 
     rng = random.Random(3)
     np_rng = np.random.default_rng(3)

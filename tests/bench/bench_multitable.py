@@ -47,9 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.chat_models import make_chat_model
     from app.wiring import make_retriever
     from core.answering import Answerer
-    from core.ingest import Ingestor
-    from core.library import Library
-    from core.sql_runner import SqlRunner
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
+    from core.sql.runner import SqlRunner
     from models.embedding import MiniLMEmbedder
     from tests.support.statements import build_statements_report, multi_table_questions
 

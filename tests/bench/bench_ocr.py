@@ -29,11 +29,11 @@ TABLE_REGION = (295.0, 340.0, 592.0, 560.0)  # the DXA table on the sample page,
 
 
 def bench_sample() -> None:
-    from core.ingest import Ingestor
-    from core.library import Library
-    from core.ocr import OcrWorker
+    from core.ingest.ingestor import Ingestor
+    from core.ingest.ocr import OcrWorker
+    from core.library.store import Library
     from tests.conftest import HashEmbedder
-    from tests.core.test_ocr import IMAGE_PDF_TABLE
+    from tests.core.ingest.test_ocr import IMAGE_PDF_TABLE
 
     if not SAMPLE.is_file():
         print(f"{SAMPLE} not found: skipping the sample page")
@@ -112,10 +112,10 @@ def _is_float(text: str) -> bool:
 
 
 def bench_generated(pages: int) -> None:
-    from core.ingest import Ingestor
-    from core.library import Library
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
     from tests.conftest import HashEmbedder
-    from tests.core.test_ocr import budget_report
+    from tests.core.ingest.test_ocr import budget_report
     from tests.support.scans import scan_of
 
     with tempfile.TemporaryDirectory() as folder:

@@ -43,12 +43,12 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from core.ingest import Ingestor
-from core.library import Library, content_hash
-from core.migrations import EMBEDDING_DIMENSION
-from core.retrieval import Retriever
-from core.routing import route_question
-from core.vector_index import VectorIndex
+from core.ingest.ingestor import Ingestor
+from core.library.migrations import EMBEDDING_DIMENSION
+from core.library.store import Library, content_hash
+from core.search.retrieval import Retriever
+from core.search.routing import route_question
+from core.search.vector_index import VectorIndex
 from tests.support.report_builder import Section, TableSpec, build_report
 
 PLACES = ["Northfield", "Ashby", "Brookmere", "Calder", "Dunmore", "Eastwick", "Fairhaven", "Glenrock", "Harwood",

@@ -5,7 +5,7 @@
 Writes an xlsx of --rows data rows (a text column, a year column, numbers) and a CSV of the same rows,
 then ingests each into a fresh library in a child process and prints the time and the peak memory of
 that process (VmHWM: its own high-water mark), with the real MiniLM embedder by default (the first
-``core.spreadsheets.MAX_INDEXED_ROWS`` rows of a table go into the search index; every row into SQL).
+``core.ingest.spreadsheets.MAX_INDEXED_ROWS`` rows of a table go into the search index; every row into SQL).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
    repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
    PDF, each a section whose paragraphs surround its table, tables alternately ruled and borderless,
    plus distractor contexts, so retrieval has to find the right page.
-2. Ingests the PDFs for real (``core.ingest.Ingestor`` with the MiniLM embedder) into a fresh library.
+2. Ingests the PDFs for real (``core.ingest.ingestor.Ingestor`` with the MiniLM embedder) into a fresh library.
 3. Asks each sampled question in every mode and scores it with TAT-QA's official rules (exact match
    and numeracy-aware F1 with scale, ported below), evidence recall (a citation on a page of the gold
    context), LLM calls, prompt tokens and seconds per question. Prints both modes side by side, with
@@ -612,9 +612,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.chat_models import make_chat_model
     from app.wiring import make_retriever
     from core.answering import Answerer
-    from core.ingest import Ingestor
-    from core.library import Library
-    from core.sql_runner import SqlRunner
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
+    from core.sql.runner import SqlRunner
     from models.embedding import MiniLMEmbedder
 
     data = json.loads(args.dataset.read_text(encoding="utf-8"))

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from core.answering import Answerer
-from core.library import Library
-from core.retrieval import Retriever
-from core.sql_runner import SqlRunner
+from core.library.store import Library
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
 from models.embedding import MiniLMEmbedder
 from models.errors import ModelUnavailable
 from models.types import Answer

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from core.answering import answer_types as types
-from core.ingest import Ingestor
-from core.library import Library
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
 from models.embedding import MiniLMEmbedder
 from tests.e2e.conftest import ask
 from tests.support.report_builder import Section, TableSpec, build_report

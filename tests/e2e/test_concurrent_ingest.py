@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.db import connect
+from core.library.db import connect
 from tests.conftest import REPO
 from tests.ui.conftest import prose_pdf
 

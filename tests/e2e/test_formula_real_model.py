@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.ingest import Ingestor
-from core.library import Library
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
 from models.embedding import MiniLMEmbedder
 from models.types import Answer
 from tests.e2e.conftest import ask

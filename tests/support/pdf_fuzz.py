@@ -8,7 +8,7 @@ cross-reference table, garbage objects, huge page dimensions, deeply nested arra
 contains itself, and a page whose content stream is noise. File ``i`` of a set depends only on the
 samples, the seed and ``i``.
 
-Used by tests/core/test_fuzz_pdfs.py (a rotating subset) and tests/bench/bench_fuzz.py (the full set).
+Used by tests/core/ingest/test_fuzz_pdfs.py (a rotating subset) and tests/bench/bench_fuzz.py (the full set).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pymupdf
 
-from core.report_values import is_null_text, parse_number
+from core.reports.values import is_null_text, parse_number
 
 BBox = tuple[float, float, float, float]
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.core.test_routing import ISSUERS, _filing
+from tests.core.search.test_routing import ISSUERS, _filing
 from tests.ui.conftest import ScriptedChat
 from ui.chat_view import QuestionCard
 

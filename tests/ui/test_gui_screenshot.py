@@ -15,8 +15,8 @@ from typing import Any
 import pymupdf
 import pytest
 
-from core.conversations import ConversationStore
-from core.library import Library
+from core.library.conversations import ConversationStore
+from core.library.store import Library
 from tests.support.ollama_server import serve_ollama
 from tests.ui.conftest import QUESTION, budget_pdf
 

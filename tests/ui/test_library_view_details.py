@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from core.document_metadata import DocumentMetadata
+from core.reports.document_metadata import DocumentMetadata
 from models.types import Document
 from ui.library_view import ISSUER_COLUMN, PERIOD_COLUMN, TYPE_COLUMN, DocumentDetailsDialog, LibraryView
 
@@ -100,7 +100,7 @@ def test_two_thousand_documents_list_at_once_and_read_nothing_more(qtbot: Any) -
 
 
 def test_a_large_library_reads_a_documents_tables_when_it_is_unfolded(qtbot: Any) -> None:
-    from core.library import TableInfo
+    from core.library.store import TableInfo
 
     view = LibraryView()
     qtbot.addWidget(view)

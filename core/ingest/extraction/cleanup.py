@@ -1,0 +1,160 @@
+"""Removing what is on a table's edge but not part of it, and finding the table's caption.
+
+Camelot stream in particular takes whatever text lines up with the table: the page's running title,
+the page number, the table's title line, and the notes under it. These are trimmed from the top and
+bottom of the table: page furniture (a lone line in the page's top or bottom margin, or a page number
+standing apart from the rows) is dropped;
+title lines go to ``caption``; notes and sources below the table are dropped. The caption is otherwise
+the title line just above the table (a line below it, such as "Source: ...", never is).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pymupdf
+
+from core.ingest.extraction.grid import DraftTable
+from core.ingest.extraction.merge import drop_empty, median_row_height, prose_rows
+from core.ingest.extraction.page_text import Word, clean_cell_text, group_lines, strip_superscripts
+from core.ingest.extraction.values import TITLE_START, UNITS_LINE, is_page_number, is_value
+
+MARGIN_SHARE = 0.08  # top and bottom share of the page where running heads and folios live
+_NOTE_START = re.compile(r"^(source|sources|note|notes|nb|n\.b\.|footnote|\*|\u2020|\u2021|[a-z\d]\)|\(\w\)|[\u00b9\u00b2\u00b3])", re.IGNORECASE)
+
+
+def _filled(table: DraftTable, r: int) -> list[int]:
+    return [c for c, cell in enumerate(table.cells[r]) if cell.text and not table.is_merged_copy(r, c)]
+
+
+def _row_text(table: DraftTable, r: int) -> str:
+    return clean_cell_text(" ".join(table.cells[r][c].text for c in _filled(table, r)))
+
+
+def _is_lone_row(table: DraftTable, r: int, cut: set[int]) -> bool:
+    """A row holding one piece of text: one filled cell, or running text spread over several cells."""
+    filled = _filled(table, r)
+    return len(filled) == 1 or (len(filled) > 1 and r in cut and not any(is_value(table.cells[r][c].text) for c in filled))
+
+
+def _gap_after(table: DraftTable, r: int) -> float:
+    """Vertical white space between row ``r``'s text and the next row's text."""
+    this = [w.y1 for cell in table.cells[r] for w in cell.words]
+    nxt = [w.y0 for cell in table.cells[r + 1] for w in cell.words] if r + 1 < table.n_rows else []
+    if not this or not nxt:
+        return 0.0
+    return min(nxt) - max(this)
+
+
+def trim_edges(table: DraftTable, page_rect: pymupdf.Rect) -> tuple[str, str]:
+    """Drop page furniture and notes at the table's edges; return the title and units lines taken off its top."""
+    drop_empty(table)
+    if table.n_rows == 0:
+        return "", ""
+    line = median_row_height(table)
+    top_band = page_rect.y0 + MARGIN_SHARE * page_rect.height
+    bottom_band = page_rect.y1 - MARGIN_SHARE * page_rect.height
+    titles: list[str] = []
+    units: list[str] = []
+    changed = True
+    while changed and table.n_rows >= 2:
+        changed = False
+        cut = set(prose_rows(table))
+        # Top edge.
+        text = _row_text(table, 0)
+        box = table.row_rect(0)
+        lone = _is_lone_row(table, 0, cut)
+        apart = _gap_after(table, 0) > 1.2 * line
+        if lone and (box.y1 <= top_band or apart) and (is_page_number(text) or (box.y1 <= top_band and apart)):
+            table.drop_rows([0])
+            changed = True
+            continue
+        if lone and (TITLE_START.match(text) or 0 in cut or _filled(table, 0) == [0]):
+            titles.append(text)
+            table.drop_rows([0])
+            changed = True
+            continue
+        if lone and UNITS_LINE.match(text):
+            units.append(text)
+            table.drop_rows([0])
+            changed = True
+            continue
+        # Bottom edge.
+        last = table.n_rows - 1
+        text = _row_text(table, last)
+        box = table.row_rect(last)
+        lone = _is_lone_row(table, last, cut)
+        apart = _gap_after(table, last - 1) > 1.2 * line
+        folio = is_page_number(text) and (box.y0 >= bottom_band or apart)
+        if lone and (folio or box.y0 >= bottom_band or _NOTE_START.match(text) or last in cut):
+            table.drop_rows([last])
+            changed = True
+            continue
+    drop_empty(table)
+    return clean_cell_text(" ".join(reversed(titles))), clean_cell_text(" ".join(reversed(units)))
+
+
+def find_caption(
+    table: DraftTable,
+    words: Sequence[Word],
+    others: Sequence[pymupdf.Rect] = (),
+    markers: Sequence[tuple[pymupdf.Rect, str]] = (),
+) -> str:
+    """The title line just above the table: the nearest line above, if it is close and short.
+
+    A line starting with "Table ..." a little higher up wins over a nearer line that is not a title
+    (such as a units line); text inside another table is never a caption; footnote ``markers`` are
+    left out.
+    """
+    box = table.text_rect()
+    line_height = median_row_height(table)
+    window = pymupdf.Rect(box.x0 - 2 * line_height, box.y0 - 8 * line_height, box.x1 + 2 * line_height, box.y0 - 0.5)
+    above = [
+        w for w in words
+        if w.centre_in(window) and not any(w.centre_in(o) for o in others)
+    ]
+    above = strip_superscripts(above, markers)
+    if not above:
+        return ""
+    lines = group_lines(above)
+    # Lines nearest the table first; a line is kept only while the gaps stay small.
+    lines.sort(key=lambda ln: -max(w.y1 for w in ln))
+    picked: list[list[Word]] = []
+    gaps: list[float] = []
+    previous_top = box.y0
+    for ln in lines:
+        bottom = max(w.y1 for w in ln)
+        gaps.append(previous_top - bottom)
+        picked.append(ln)
+        previous_top = min(w.y0 for w in ln)
+        if len(picked) == 4:
+            break
+    texts = [clean_cell_text(" ".join(w.text for w in ln)) for ln in picked]
+    # A "Table ..." line up to a few lines up, with no wide gap on the way, is the title (with the
+    # lines under it, such as units).
+    for i, text in enumerate(texts):
+        if max(gaps[: i + 1]) > 3 * line_height:
+            break
+        if TITLE_START.match(text):
+            return " ".join(reversed(texts[: i + 1]))
+    # Otherwise the nearest line, if it stands close: a title may stand a little apart from its table,
+    # the lines of a title sit close together.
+    keep = 0
+    for i, gap in enumerate(gaps[:3]):
+        if gap > (2.5 if i == 0 else 1.6) * line_height:
+            break
+        keep = i + 1
+    picked, texts = picked[:keep], texts[:keep]
+
+    def title_like(text: str) -> bool:
+        return len(text) <= 150 and not _NOTE_START.match(text) and not text.endswith((".", ":", ";"))
+
+    if not texts or not (title_like(texts[0]) or UNITS_LINE.match(texts[0])):
+        return ""
+    # A title set on two lines: the line above, if it is close and also reads as a title.
+    if len(picked) >= 2 and title_like(texts[1]) and len(texts[0]) + len(texts[1]) <= 160:
+        gap = min(w.y0 for w in picked[0]) - max(w.y1 for w in picked[1])
+        if gap < 0.8 * line_height:
+            return f"{texts[1]} {texts[0]}"
+    return texts[0]

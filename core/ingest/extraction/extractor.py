@@ -1,0 +1,401 @@
+"""Finding the tables on a page: which extractors run where, and turning the winners into ``ExtractedTable``s.
+
+Extractors cost very different amounts, so each runs only where it can help:
+
+- a page without ruling lines and without columns of figures is prose: no extractor runs (a few ms
+  for reading its words and drawings);
+- on a page whose vector ruling lines form a grid, camelot lattice runs first, reading those lines
+  directly (``engine="vector"``, about 30-40 ms; rendering the page as lattice does by default costs
+  300-500 ms and finds no more on such pages); pymupdf ``find_tables`` (40-60 ms) runs only when
+  lattice's tables are missing or not clean, or leave ruled areas uncovered;
+- camelot stream runs when columns of figures are left outside the clean ruled tables.
+
+The candidates are re-read from the page's words, repaired (``refine``), judged and chosen
+(``merge``); the chosen ones are trimmed (``cleanup``), get their header rows (``headers``) and are
+mapped back to the page's coordinates.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Self
+
+import pymupdf
+
+from core.ingest.extraction.camelot_tables import CamelotReader
+from core.ingest.extraction.cleanup import find_caption, trim_edges
+from core.ingest.extraction.contents import is_contents
+from core.ingest.extraction.grid import DraftTable, TableGrid, bounds, read_grid
+from core.ingest.extraction.headers import count_header_rows, settle_headers
+from core.ingest.extraction.ledger import read_ledgers
+from core.ingest.extraction.merge import agreement, drop_empty, quality, select
+from core.ingest.extraction.page_text import Word, cell_text, group_lines, strip_superscripts
+from core.ingest.extraction.page_view import PageView, Rulings, open_view
+from core.ingest.extraction.pymupdf_tables import find_pymupdf_grids
+from core.ingest.extraction.refine import (
+    drop_slivers,
+    extend_upwards,
+    join_wrapped_labels,
+    split_side_by_side,
+    split_stacked_rows,
+    unmerge_aligned_spans,
+)
+from core.ingest.extraction.stitch import stitch_tables
+from core.ingest.extraction.values import is_figure
+from core.reports.values import YEAR
+from models.types import BBox, CellRef, ExtractedTable
+
+log = logging.getLogger(__name__)
+
+MIN_WORDS = 4
+_CURRENCY_SIGN = re.compile(r"[$\u20ac\u00a3\u00a5]")
+_LONE_CURRENCY = re.compile(r"^(?:[$\u20ac\u00a3\u00a5]|.*\s[$\u20ac\u00a3\u00a5])$")  # "$" or "12,901 $"
+# The two extractors of ruled tables, in the order they are asked; the second only when the first's
+# result is missing or not clean. Lattice (vector engine) goes first because it is the cheaper one and,
+# on the ICDAR 2013 benchmark, the more accurate.
+RULED_ORDER = ("lattice", "pymupdf")
+# Camelot lattice reads the ruling lines from the PDF's vector graphics instead of rendering the page.
+# Lattice only runs where the page's vector drawings form a grid, so rendering finds no line the vector
+# engine misses (measured on ICDAR 2013: cell F1 0.562 alone against 0.571 rendered, 9 times faster).
+LATTICE_ENGINE = "vector"
+# Columns of numbers: lines with at least two numbers set apart, right edges aligned down the page.
+MIN_VALUE_LINES = 3
+
+
+def _bbox(rect: pymupdf.Rect) -> BBox:
+    return (float(rect.x0), float(rect.y0), float(rect.x1), float(rect.y1))
+
+
+def native_table(grid: TableGrid, view: PageView) -> ExtractedTable | None:
+    """An extractor's table with its own cell text, untouched (the benchmark's single-extractor baseline)."""
+    if grid.native_text is None or grid.n_rows < 1 or grid.n_cols < 1:
+        return None
+    rows = [[" ".join(str(t or "").split()) for t in row[: grid.n_cols]] for row in grid.native_text[: grid.n_rows]]
+    rows = [row + [""] * (grid.n_cols - len(row)) for row in rows]
+    anchors = grid.anchors()
+    cells = []
+    for r in range(len(rows)):
+        refs = []
+        for c in range(grid.n_cols):
+            r0, c0, r1, c1 = anchors.get((r, c), (r, c, r, c))
+            rect = pymupdf.Rect(grid.x_edges[c0], grid.y_edges[r0], grid.x_edges[c1 + 1], grid.y_edges[r1 + 1])
+            refs.append(CellRef(r, c, view.number, _bbox(view.map_rect(rect))))
+        cells.append(tuple(refs))
+    return ExtractedTable(
+        page=view.number,
+        bbox=_bbox(view.map_rect(grid.rect)),
+        rows=tuple(tuple(row) for row in rows),
+        header_rows=0,
+        cells=tuple(cells),
+        extractor=grid.extractor,
+        pages=(view.number,),
+    )
+
+
+class FigureLayout:
+    """A page's lines cut into pieces at gaps wider than a word space, found once per page: whether the page
+    has figures set out in columns is asked of it several times (may it hold ledgers; are figures left
+    outside its statements; outside its clean ruled tables), each time leaving other boxes out."""
+
+    def __init__(self, words: Sequence[Word]) -> None:
+        self.lines: list[list[list[Word]]] = []
+        for line in group_lines(words):
+            pieces: list[list[Word]] = [[line[0]]]
+            for left, right in pairwise(line):
+                if right.x0 - left.x1 > 0.8 * min(left.height, right.height):
+                    pieces.append([right])
+                else:
+                    pieces[-1].append(right)
+            if sum(1 for p in pieces if _is_figure_piece(p)) >= 2:  # the only lines that can count
+                self.lines.append(pieces)
+
+    def has_value_columns(self, outside: Sequence[pymupdf.Rect] = ()) -> bool:
+        """Whether the page has figures set out in columns, outside the ``outside`` boxes.
+
+        A short piece with a digit is a figure. It takes three lines with two figures each, and two columns
+        where such figures line up (left or right edges), to call it columns of figures rather than prose
+        that mentions numbers.
+        """
+        edges: Counter[tuple[str, int]] = Counter()
+        value_lines = 0
+        for pieces in self.lines:
+            if outside:
+                pieces = [kept for p in pieces if (kept := [w for w in p if not any(w.centre_in(b) for b in outside)])]
+            figures = [p for p in pieces if _is_figure_piece(p)]
+            if len(figures) >= 2:
+                value_lines += 1
+                edges.update({("right", round(p[-1].x1 / 4)) for p in figures})
+                edges.update({("left", round(p[0].x0 / 4)) for p in figures})
+        if value_lines < MIN_VALUE_LINES:
+            return False
+        aligned = {
+            edge for (side, edge), n in edges.items()
+            if n + edges.get((side, edge + 1), 0) >= MIN_VALUE_LINES
+        }
+        return len(aligned) >= 2
+
+
+def _is_figure_piece(piece: Sequence[Word]) -> bool:
+    return len(piece) <= 4 and any(ch.isdigit() for w in piece for ch in w.text)
+
+
+def has_value_columns(words: Sequence[Word], outside: Sequence[pymupdf.Rect] = ()) -> bool:
+    """Whether the page has figures set out in columns (outside the ``outside`` boxes); see ``FigureLayout``."""
+    return FigureLayout(words).has_value_columns(outside)
+
+
+class TableExtractor:
+    """Finds tables page by page in one open document. Not thread-safe: one per worker. ``close`` it
+    when the document is done (camelot keeps the file open between pages)."""
+
+    def __init__(self, pdf_path: Path, doc: pymupdf.Document, password: str | None = None) -> None:
+        self.pdf_path = Path(pdf_path)
+        self.doc = doc
+        self.password = password
+        self.camelot = CamelotReader()
+
+    def close(self) -> None:
+        self.camelot.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def page_tables(self, page_number: int) -> list[ExtractedTable]:
+        """Tables found on one page, best result per table region."""
+        if not 1 <= page_number <= self.doc.page_count:
+            return []
+        try:
+            view = open_view(self.doc, self.pdf_path, page_number, self.password)
+        except Exception as exc:  # noqa: BLE001 - an unreadable page has no tables; the rest of the document still does
+            log.warning("%s page %d: cannot read page (%s)", self.pdf_path.name, page_number, exc)
+            return []
+        try:
+            figures = FigureLayout(view.words)
+            may_hold_ledgers = len(view.words) >= MIN_WORDS and figures.has_value_columns()
+            ledgers = read_ledgers(view.words, view.number, view.map_rect) if may_hold_ledgers else []
+            statements = [rect for table, rect in ledgers if _has_currency(table)]
+            tables: list[ExtractedTable] = []
+            # Statements printing currency signs are read best as ledgers; the generic extractors (about a
+            # second a page on filings drawn as thousands of shaded cells) run only if figures remain elsewhere.
+            if not statements or figures.has_value_columns(statements):
+                drafts = self._choose(view, figures, may_hold_ledgers)
+                others = [d.text_rect() for d in drafts]
+                for draft in drafts:
+                    tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
+            tables = prefer_ledgers(tables, [t for t, _ in ledgers])
+            # A table of contents is laid out like a table but holds no data: its text stays prose.
+            return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
+        except Exception:  # odd pages must never stop ingestion; the page simply yields no table
+            log.warning("%s page %d: table extraction failed", self.pdf_path.name, page_number, exc_info=True)
+            return []
+        finally:
+            view.close()
+
+    # --------------------------------------------------------------------------------- candidates
+    def _read(self, grids: Sequence[TableGrid], view: PageView) -> list[DraftTable]:
+        """Fill each grid with the page's text: words for ruled grids; whole phrases for borderless ones,
+        whose column boundaries are inferred and may fall between two words of one cell."""
+        drafts = []
+        for grid in grids:
+            units = view.phrases if grid.extractor.endswith("stream") else view.words
+            draft = read_grid(grid, units)
+            if draft is None:
+                continue
+            unmerge_aligned_spans(draft)
+            split_stacked_rows(draft)
+            drop_slivers(draft)
+            if grid.extractor.endswith("stream"):
+                join_wrapped_labels(draft)
+            drop_empty(draft)
+            if draft.n_rows >= 2 and draft.n_cols >= 2:
+                drafts.append(draft)
+        return drafts
+
+    def _choose(self, view: PageView, figures: FigureLayout, any_figures: bool) -> list[DraftTable]:
+        """The best candidate tables of the page; ``any_figures`` says whether it has columns of figures at all."""
+        words = view.words
+        if len(words) < MIN_WORDS:
+            return []
+        page = view.page
+        candidates: list[DraftTable] = []
+        rulings = view.rulings
+        if rulings.has_grid:
+            first, second = RULED_ORDER
+            ruled = self._read(self._ruled(first, view), view)
+            candidates.extend(ruled)
+            if self._second_opinion_helps(ruled, rulings):
+                candidates.extend(self._read(self._ruled(second, view), view))
+        covered = [d.text_rect() for d in candidates if quality(d, agreement(d, candidates)).clean]
+        if figures.has_value_columns(covered) if covered else any_figures:
+            candidates.extend(
+                self._read(self.camelot.grids(view.source, view.source_page, page, "stream", view.password), view)
+            )
+        if not candidates:
+            return []
+        chosen = select(candidates)
+        for draft in chosen:
+            draft.confirmed_by = sorted(
+                {c.extractor for c in candidates if c.extractor != draft.extractor and agreement(draft, [c]) >= 0.8}
+            )
+        return chosen
+
+    def _ruled(self, extractor: str, view: PageView) -> list[TableGrid]:
+        if extractor == "pymupdf":
+            return find_pymupdf_grids(view.page)
+        return self.camelot.grids(
+            view.source, view.source_page, view.page, "lattice", view.password, engine=LATTICE_ENGINE
+        )
+
+    @staticmethod
+    def _second_opinion_helps(ruled: Sequence[DraftTable], rulings: Rulings) -> bool:
+        """Ask the other ruled-table extractor unless the first one's tables are clean and cover every ruled area."""
+        if not ruled or not all(quality(d).clean for d in ruled):
+            return True
+        boxes = [d.rect + (-3, -3, 3, 3) for d in ruled]
+        loose = [
+            v for v in rulings.vertical
+            if not any(b.x0 <= v.x0 and v.x1 <= b.x1 and b.y0 <= v.y0 and v.y1 <= b.y1 for b in boxes)
+        ]
+        return len(loose) >= 2
+
+    # ------------------------------------------------------------------------------------ results
+    def _finish(self, draft: DraftTable, view: PageView, others: Sequence[pymupdf.Rect]) -> list[ExtractedTable]:
+        """Trim, split side-by-side blocks, settle headers and caption, and map back to page coordinates."""
+        self._strip_markers(draft, view)
+        if draft.extractor.endswith("stream"):
+            extend_upwards(draft, view.words, list(others))
+        title, units = trim_edges(draft, view.page.rect)
+        if draft.n_rows < 2 or draft.n_cols < 2:
+            return []
+        if not title:
+            box = draft.text_rect()
+            above = pymupdf.Rect(view.page.rect.x0, max(view.page.rect.y0, box.y0 - 80), view.page.rect.x1, box.y0)
+            title = find_caption(draft, view.words, others, view.superscripts(above))
+        caption = title
+        if units and units not in caption:
+            caption = f"{caption} {units}".strip()
+        tables = []
+        for part in split_side_by_side(draft, count_header_rows(draft)):
+            drop_empty(part)
+            if part.n_rows < 2 or part.n_cols < 2:
+                continue
+            settle_headers(part)
+            part.caption = caption
+            tables.append(self._to_table(part, view))
+        return tables
+
+    @staticmethod
+    def _to_table(draft: DraftTable, view: PageView) -> ExtractedTable:
+        rows = tuple(tuple(cell.text for cell in row) for row in draft.cells)
+        cells = []
+        for r, row in enumerate(draft.cells):
+            refs = []
+            for c, cell in enumerate(row):
+                box = bounds([cell.rect] + [word.box for word in cell.words])
+                refs.append(CellRef(r, c, view.number, _bbox(view.map_rect(box))))
+            cells.append(tuple(refs))
+        bbox = bounds(ref.bbox for row in cells for ref in row)
+        names = [draft.extractor] + draft.confirmed_by
+        return ExtractedTable(
+            page=view.number,
+            bbox=_bbox(bbox),
+            rows=rows,
+            header_rows=draft.header_rows,
+            cells=tuple(cells),
+            caption=draft.caption,
+            extractor="+".join(names),
+            pages=(view.number,),
+            score=round(draft.score, 3),
+        )
+
+    @staticmethod
+    def _strip_markers(draft: DraftTable, view: PageView) -> None:
+        """Remove superscript footnote markers from the cells' text."""
+        markers = view.superscripts(draft.rect)
+        if not markers:
+            return
+        for row in draft.cells:
+            for cell in row:
+                if cell.words:
+                    kept = strip_superscripts(cell.words, markers)
+                    if len(kept) != len(cell.words) or any(a.text != b.text for a, b in zip(kept, cell.words)):
+                        cell.words = kept
+                        cell.text = cell_text(kept)
+
+
+def _area(box: BBox) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _overlap(a: BBox, b: BBox) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _figure_rows(table: ExtractedTable) -> int:
+    return sum(1 for row in table.rows[table.header_rows:] if any(is_figure(c) for c in row[1:]))
+
+
+def _figure_columns(table: ExtractedTable) -> int:
+    body = table.rows[table.header_rows:]
+    return sum(1 for c in range(1, table.n_cols) if any(c < len(row) and is_figure(row[c]) for row in body))
+
+
+def _has_currency(table: ExtractedTable) -> bool:
+    return any(_CURRENCY_SIGN.search(cell) for row in table.rows[table.header_rows:] for cell in row[1:])
+
+
+def _has_period_header(table: ExtractedTable) -> bool:
+    """Its columns are headed by periods ("2020 2019 2018"): a statement, even without currency signs."""
+    header = [cell for row in table.rows[: table.header_rows] for cell in row[1:]]
+    return sum(1 for cell in header if YEAR.search(cell)) >= 2
+
+
+def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
+    """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
+    whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
+    figures split over two columns beside currency signs, or most of its rows missing."""
+    for table in generic:
+        if any(_LONE_CURRENCY.match(cell) for row in table.rows[table.header_rows:] for cell in row):
+            return True
+        if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger):
+            return True
+    return sum(_figure_rows(t) for t in generic) * 3 < _figure_rows(ledger) * 2
+
+
+def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable]) -> list[ExtractedTable]:
+    """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
+    (see ``_reads_worse``); where no generic table was found, a ledger that prints
+    currency signs or heads its columns with periods (a statement) stands alone."""
+    kept = list(generic)
+    chosen: list[ExtractedTable] = []
+    for ledger in ledgers:
+        overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
+        if (overlapping and _reads_worse(overlapping, ledger)
+                or not overlapping and (_has_currency(ledger) or _has_period_header(ledger))):
+            chosen.append(ledger)
+            kept = [t for t in kept if t not in overlapping]
+    return kept + chosen
+
+
+def extract_tables(pdf_path: Path, password: str | None = None) -> list[ExtractedTable]:
+    """Whole document: open, every page, stitch. Used by ``folio tables --json``."""
+    path = Path(pdf_path)
+    doc = pymupdf.open(str(path))
+    try:
+        if doc.needs_pass and not doc.authenticate(password or ""):
+            return []
+        found: list[ExtractedTable] = []
+        with TableExtractor(path, doc, password) as extractor:
+            for number in range(1, doc.page_count + 1):
+                found.extend(extractor.page_tables(number))
+        return stitch_tables(found)
+    finally:
+        doc.close()

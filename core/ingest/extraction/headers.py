@@ -1,0 +1,189 @@
+"""Header rows: how many there are, and a full header path for every column.
+
+Header rows are the text rows above the first body row, a body row being one with a value outside the
+first column (a number that is not a year, or a missing-value mark), or whose cells there are mostly
+figures (short entries with a number, such as "63 (18.5%)"). A row of years under a
+spanning "Years ended December 31" is a header row. Section labels just above the body ("Outlays:",
+text in the first column only) belong to the body. A header cell that spans several columns (merged
+in a ruled table, or centred over its columns in a borderless one) is repeated across its span so
+every column has a complete header path.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
+from core.ingest.extraction.page_text import join_cell_lines
+from core.ingest.extraction.values import is_figure, is_value
+
+MAX_HEADER_ROWS = 5
+_DAY_FRAGMENT = re.compile(r"^\s*(?:[1-9]|[12]\d|3[01]),?\s*$")
+_MONTH_END = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+                        r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s*$", re.IGNORECASE)
+
+
+def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) -> int:
+    texts = table.texts
+    def is_body(r: int) -> bool:
+        row = texts[r]
+        above = texts[r - 1] if r else [""] * len(row)
+        # "31" under "Year Ended December" is the day of a date a header split over two lines, not a figure.
+        filled = [text for c, text in enumerate(row[1:], 1) if text and not (
+            _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
+        figures = sum(1 for text in filled if is_figure(text))
+        return any(is_value(text) for text in filled) or (bool(filled) and figures * 2 >= len(filled))
+
+    first_body = next((r for r in range(len(texts)) if is_body(r)), None)
+    if first_body is None:
+        # A table of words: its first row names the columns if every column has a name there.
+        return 1 if len(texts) >= 2 and sum(1 for t in texts[0] if t) >= max(2, len(texts[0]) - 1) else 0
+    header = 0
+    for r in range(first_body):
+        if any(texts[r][1:]):
+            header = r + 1
+    if limit is not None and header > limit:
+        return 1
+    return header
+
+
+def _widen_centred_headers(table: DraftTable) -> None:
+    """Give a borderless table's centred spanning header cells the columns below them.
+
+    A header cell with empty neighbours on both sides, over columns that are labelled in a lower
+    header row, spans symmetrically as far as both sides stay empty; a cell whose own text reaches
+    over empty neighbours spans those too.
+    """
+    rows = table.header_rows
+    for r in range(rows - 1):
+        row = table.cells[r]
+        claimed = {c for c, cell in enumerate(row) if cell.text}
+        for c in sorted(claimed):
+            cell = row[c]
+            if cell.span[1] != cell.span[3] or table.is_merged_copy(r, c):
+                continue
+            labelled_below = [any(table.cells[rr][k].text for rr in range(r + 1, rows)) for k in range(table.n_cols)]
+            left = right = c
+            text_box = bounds(w.box for w in cell.words)
+            if text_box.is_empty:
+                text_box = cell.rect
+            # Columns the text itself reaches over.
+            while (right + 1 < table.n_cols and not row[right + 1].text and (right + 1) not in claimed
+                   and row[right + 1].rect.x0 < text_box.x1 - 2):
+                right += 1
+            while (left - 1 > 0 and not row[left - 1].text and (left - 1) not in claimed
+                   and row[left - 1].rect.x1 > text_box.x0 + 2):
+                left -= 1
+            # Symmetric widening over labelled columns for a centred header.
+            while (
+                left - 1 > 0 and right + 1 < table.n_cols
+                and not row[left - 1].text and not row[right + 1].text
+                and labelled_below[left - 1] and labelled_below[right + 1]
+                and (left - 1) not in claimed and (right + 1) not in claimed
+            ):
+                left -= 1
+                right += 1
+            if (left, right) != (c, c):
+                span = (r, left, r, right)
+                rect = row[left].rect | row[right].rect
+                for k in range(left, right + 1):
+                    row[k].span = span
+                    row[k].rect = rect
+                row[left].text, row[left].words = cell.text, cell.words
+                if left != c:
+                    cell.text, cell.words = "", []
+                claimed.update(range(left, right + 1))
+
+
+def _reaches_over(cell: DraftCell, left: DraftCell | None, right: DraftCell | None) -> bool:
+    """Whether ``cell``'s text reaches well into a neighbouring column: a header spanning several columns."""
+    x0 = min(w.x0 for w in cell.words)
+    x1 = max(w.x1 for w in cell.words)
+
+    def covers(other: DraftCell | None) -> bool:
+        if other is None:
+            return False
+        width = max(other.rect.x1 - other.rect.x0, 1e-6)
+        return (min(x1, other.rect.x1) - max(x0, other.rect.x0)) > 0.4 * width
+
+    return covers(left) or covers(right)
+
+
+def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int) -> bool:
+    """Whether ``upper`` (a header cell above row ``r``) labels a group: a neighbouring column is empty
+    on its line but labelled on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare")."""
+    upper_row = next(i for i in range(r) if table.cells[i][c] is upper)
+    for k in (c - 1, c + 1):
+        if 0 < k < table.n_cols and not table.cells[upper_row][k].text and table.cells[r][k].text:
+            return True
+    return False
+
+
+def stack_header_lines(table: DraftTable) -> None:
+    """Join the lines of each header cell into one cell.
+
+    Camelot stream gives every text line a row, so a header cell written on three lines ("Medical &" /
+    "Public" / "Health") arrives as three header rows, interleaved with the lines of its neighbours;
+    ruled extractors sometimes split a header cell the same way at a border drawn in a neighbour.
+    Down each column, a header line set tight under the previous one (less than half a line apart)
+    is joined to it unless either reaches over several columns; header rows left empty are dropped.
+    """
+    rows = table.header_rows
+    ruled = not table.extractor.endswith("stream")
+    for c in range(table.n_cols):
+        previous: DraftCell | None = None
+        for r in range(rows):
+            cell = table.cells[r][c]
+            if not cell.text or table.is_merged_copy(r, c) or not cell.words:
+                continue
+            if ruled and previous is not None and not any(table.cells[r][k].span[0] < r for k in range(table.n_cols)):
+                # A ruling line runs right across between these rows: they are rows, not lines of one cell.
+                previous = cell
+                continue
+            left = table.cells[r][c - 1] if c > 0 else None
+            right = table.cells[r][c + 1] if c + 1 < table.n_cols else None
+            if (previous is not None and cell.span[1] == cell.span[3] and previous.span[1] == previous.span[3]
+                    and not _reaches_over(previous, left, right)
+                    and not _heads_a_group(table, previous, r, c)):
+                gap = min(w.y0 for w in cell.words) - max(w.y1 for w in previous.words)
+                if gap < 0.5 * min(w.height for w in previous.words):
+                    previous.words = previous.words + cell.words
+                    previous.text = join_cell_lines([previous.text, cell.text])
+                    cell.text, cell.words = "", []
+                    continue
+            previous = cell
+    empty = [r for r in range(rows) if not any(cell.text for cell in table.cells[r])]
+    table.drop_rows(empty)
+
+
+def fill_spanning_headers(table: DraftTable) -> None:
+    """Repeat a merged header cell's text across all the columns it covers.
+
+    Only along its own row: a header cell that also spans header rows downwards is already on every
+    column's header path once.
+    """
+    for r in range(table.header_rows):
+        for c in range(table.n_cols):
+            r0, c0, _, _ = table.cells[r][c].span
+            if r0 == r and c0 != c and not table.cells[r][c].text:
+                table.cells[r][c].text = table.cells[r0][c0].text
+
+
+def fill_row_spans(table: DraftTable) -> None:
+    """Repeat a body cell merged over several rows (a row label such as a plan type) in each of them."""
+    for r in range(table.header_rows, table.n_rows):
+        for c in range(table.n_cols):
+            r0, c0, r1, _ = table.cells[r][c].span
+            if r1 > r0 and (r0, c0) != (r, c) and c == c0 and not table.cells[r][c].text and r0 >= table.header_rows:
+                table.cells[r][c].text = table.cells[r0][c0].text
+
+
+def settle_headers(table: DraftTable) -> None:
+    """Set ``header_rows`` and fill spanning header (and row-label) cells."""
+    table.header_rows = count_header_rows(table, limit=None)
+    stack_header_lines(table)
+    table.header_rows = count_header_rows(table)
+    if table.extractor.endswith("stream"):
+        _widen_centred_headers(table)
+    fill_spanning_headers(table)
+    fill_row_spans(table)

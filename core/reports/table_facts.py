@@ -1,0 +1,237 @@
+"""Facts about a stored table, found once when it is stored and kept beside it: the scale and currency its
+figures are stated in, each row's place in the statement (its depth, its parent line, its section, whether
+it is a total), and the period each figure column holds.
+
+Answering reads them from ``core.library.store.TableInfo`` instead of working them out for every question. They
+are computed from what the library stores (the typed table, its cell map with each label's box, the page's
+text blocks), so the same code fills them at ingestion and for libraries written before they existed
+(``core.library.migrations.m006_table_facts``).
+
+Where a row stands under a line that is not its section heading (a line with figures, or a deeper level of
+indentation), the SQL table also gets a ``parent`` column naming that line, so a query can ask for the rows
+under it; elsewhere the ``section`` column already names every row's parent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.reports.values import (
+    STATED_SCALES,
+    AskedPeriod,
+    Period,
+    asked_periods,
+    currency_stated_in,
+    read_period,
+    scale_stated_in,
+)
+
+_CLOSING = re.compile(r"^(?:total|net|less|gross)\b", re.IGNORECASE)
+_TOTAL = re.compile(r"^(?:totals?|sub-?totals?|net)\b", re.IGNORECASE)
+_GENERIC = frozenset(
+    ["total", "net", "cash", "the", "of", "and", "in", "from", "to", "for", "by", "used", "provided", "activities",
+     "liabilities", "assets", "less", "other"]
+)
+INDENT_STEP = 1.5
+"""Points of indentation below which two labels stand at the same level."""
+CENTRED = 60.0
+"""A heading set this far right of the labels' left edge is centred over the statement: its top level."""
+
+
+def is_closing_label(label: str) -> bool:
+    """A label that closes a group of lines above it: "Total ...", "Net ...", "Less ...", "Gross ..."."""
+    return bool(_CLOSING.match(label))
+
+
+def heading_words(text: str) -> set[str]:
+    """The words that tell one heading from another ("investing" in "Cash flows from investing activities"),
+    by which a total line names the heading it closes."""
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in _GENERIC and len(w) > 2}
+
+
+def closed_heading(label: str, headings: Sequence[str]) -> int | None:
+    """Which of the open ``headings`` (outermost first) a total line closes: the one sharing most of its
+    distinctive words ("Total stockholders' equity" closes "Stockholders' equity:", not "Liabilities and
+    stockholders' equity"; "Net cash used in investing activities" closes "Cash flows from investing activities",
+    not a sub-heading inside it naming more), the innermost among equals. None when ``label`` is not a total
+    line or names none of them."""
+    if not is_closing_label(label):
+        return None
+    words = heading_words(label)
+    best, best_score = None, 0.0
+    for position, heading in enumerate(headings):
+        theirs = heading_words(heading)
+        shared = len(words & theirs)
+        score = shared / len(words | theirs) if shared else 0.0
+        if score and score >= best_score:
+            best, best_score = position, score
+    return best
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """A body row's place in its table: ``row`` is its ``_row``; ``parent_row`` the ``_row`` of the line it
+    stands under (None at the top); ``depth`` how many lines it stands under (0 at the top)."""
+
+    row: int
+    depth: int = 0
+    parent_row: int | None = None
+    is_total: bool = False
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class ColumnPeriod:
+    """The period a figure column holds, by the column's SQL name."""
+
+    column: str
+    period: Period
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    stated_scale: str = ""
+    currency: str = ""
+    rows: tuple[RowFacts, ...] = ()
+    periods: tuple[ColumnPeriod, ...] = ()
+
+
+def period_columns(periods: Sequence[ColumnPeriod], asked: str | Sequence[AskedPeriod]) -> tuple[str, ...]:
+    """The columns holding a period a question names ("FY2018", "fiscal 2018", "2018", "Q2 2023"), in the
+    order the question names the periods."""
+    wanted = asked_periods(asked) if isinstance(asked, str) else list(asked)
+    out: list[str] = []
+    for period in wanted:
+        out.extend(p.column for p in periods if period.matches(p.period) and p.column not in out)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Computing (the library reads a stored table and hands its rows here: core.library.facts)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class StoredRow:
+    row: int
+    label: str
+    values: tuple[Any, ...]  # the figure columns' values
+    x0: float | None
+    section: str
+
+    @property
+    def heading(self) -> bool:
+        return bool(self.label) and all(v is None or v == "" for v in self.values)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def facts_of(rows: list[StoredRow], texts: Sequence[str], units: Sequence[str],
+             period_headers: Sequence[tuple[str, str]], context: str) -> TableFacts:
+    """A table's facts from what was read of it: its rows, the texts around it that may state its scale or
+    currency (caption, headers, lines above), its units, and each figure column's (name, header)."""
+    scale = next((s for u in units if u and (s := scale_stated_in(u)) in STATED_SCALES), "")
+    scale = scale or next((s for t in texts if t and (s := scale_stated_in(t))), "")
+    currency = next((c for t in [*units, *texts] if t and (c := currency_stated_in(t))), "")
+    periods = []
+    for name, header in period_headers:
+        period = read_period(header, context) if header else read_period(name.replace("_", " "), context)
+        if period is not None:
+            periods.append(ColumnPeriod(name, period))
+    return TableFacts(scale, currency, _row_facts(rows), tuple(periods))
+
+
+def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
+    if not rows:
+        return ()
+    placed = [r.x0 for r in rows if r.x0 is not None]
+    label_left = min(placed) if placed else 0.0
+
+    def indent(row: StoredRow) -> float:
+        x = row.x0 if row.x0 is not None else label_left
+        return label_left - 100 if row.heading and x > label_left + CENTRED else x
+
+    parents: list[int | None] = []
+    stack: list[int] = []  # indices of the open lines, outermost first
+    for i, row in enumerate(rows):
+        x = indent(row)
+        closed = _closed_heading(row, rows, stack)
+        if closed is not None:  # "Total current assets" ends "Current assets" and stands in it
+            parent: int | None = stack[closed]
+            del stack[closed:]
+        else:
+            while stack and indent(rows[stack[-1]]) >= x - INDENT_STEP:
+                stack.pop()
+            if _TOTAL.match(row.label):  # a total set deeper than the lines it adds up stands beside them
+                while stack and not rows[stack[-1]].heading:
+                    stack.pop()
+            parent = stack[-1] if stack else None
+        if row.section:
+            # The statement's own section (see extraction.ledger) wins over indentation, unless the row stands
+            # under a line with figures inside that section.
+            heading = next((j for j in range(i - 1, -1, -1)
+                            if rows[j].heading and rows[j].label.rstrip(":") == row.section), None)
+            if heading is not None and (parent is None or parent < heading or rows[parent].heading and parent != heading):
+                parent = heading
+        parents.append(parent)
+        stack.append(i)
+
+    totals = _totals(rows)
+    depths: list[int] = []
+    for p in parents:  # parents come first
+        depths.append(0 if p is None else depths[p] + 1)
+    return tuple(
+        RowFacts(row.row, depths[i], rows[p].row if p is not None else None, totals[i], row.section)
+        for i, (row, p) in enumerate(zip(rows, parents, strict=True))
+    )
+
+
+def _closed_heading(row: StoredRow, rows: list[StoredRow], stack: list[int]) -> int | None:
+    """Position in ``stack`` of the open heading a total line closes, if it is one."""
+    if row.heading:
+        return None
+    headings = [position for position, index in enumerate(stack) if rows[index].heading]
+    found = closed_heading(row.label, [rows[stack[p]].label for p in headings])
+    return headings[found] if found is not None else None
+
+
+def _totals(rows: list[StoredRow]) -> list[bool]:
+    """Which rows are totals: labelled so ("Total ...", "Net ..." below other lines with figures), or, labelled or
+    not, the sum of the labelled lines above since the last total, in every column where they print a figure."""
+    out: list[bool] = []
+    since: list[tuple[Any, ...]] = []
+    figures_above = False
+    section = None
+    for row in rows:
+        if row.section != section:
+            section, figures_above = row.section, False
+        total = False
+        if not row.heading:
+            named = bool(_TOTAL.match(row.label)) and (figures_above or row.label.lower().startswith(("total", "sub")))
+            total = named or _is_sum_of(row.values, since)
+            figures_above = True
+        out.append(total)
+        if total:
+            since = []
+        elif row.label and not row.heading:  # only labelled items add up to a total; a blank row may hold years
+            since.append(row.values)
+    return out
+
+
+def _is_sum_of(values: tuple[Any, ...], above: Sequence[tuple[Any, ...]]) -> bool:
+    """Each of the row's figures is the sum of the figures above it, to the rounding reports use, and at least one
+    column has two or more addends."""
+    matched = False
+    for p, value in enumerate(values):
+        if not _is_number(value):
+            continue
+        addends = [a[p] for a in above if _is_number(a[p])]
+        if len(addends) < 2 or abs(sum(addends) - value) > max(1.0, 0.005 * abs(value)):
+            return False
+        matched = True
+    return matched

@@ -1,0 +1,315 @@
+"""Which documents a question is about, chosen before any table or passage is: routing.
+
+In a library of many similar reports ("every 10-K of eight companies", "ten years of a council's
+budgets"), every cash-flow statement has a "Purchases of property, plant and equipment" row, so
+searching passages first finds the right line in the wrong filing. A question names its documents
+by issuer ("3M", "Best Buy's") and period ("FY2018", "Q2 of FY2024", "second quarter of 2023"); the
+documents' metadata (core.reports.document_metadata) says theirs. Routing keeps the documents of the issuer
+named, then the one whose own period is the one asked, checked before trusted: a FY2019 filing's
+comparative FY2018 column is used only when the library holds no FY2018 filing of that issuer (then
+the nearest later filing, whose comparatives reach back two or three years). Among documents that
+still tie, the words of the question are matched against each document's summary (its title and
+opening words). A question that names neither issuer nor period searches the whole library.
+
+``route`` is pure (documents in, route out); ``route_question`` reads the library. The answer names
+the document used when several matched and the question named none (``Route.note``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from core.library.facts import load_metadata
+from core.library.store import Library
+from core.reports.document_metadata import (
+    CALENDAR_QUARTER,
+    FISCAL_QUARTER,
+    YEAR_SPAN,
+    DocumentMetadata,
+    quarter_number,
+    span_end,
+)
+from core.reports.values import YEAR_DIGITS
+from models.types import Alternative
+
+COMPARATIVE_YEARS = 2
+"""How many years back a filing's comparative columns reach (an income statement shows three years)."""
+_LEGAL_WORDS = frozenset(
+    ["inc", "incorporated", "corp", "corporation", "co", "company", "companies", "plc", "ltd", "limited", "llc", "lp", "ag", "sa", "nv", "se", "the", "of", "and", "for", "group", "holdings", "holding", "systems", "international", "technologies", "industries"]
+)
+_GENERIC_NAMES = frozenset(
+    ["city", "council", "county", "borough", "district", "state", "national", "federal", "government", "ministry", "department", "office", "bureau", "authority", "agency", "board", "commission", "trust", "foundation", "charity", "society", "association", "university", "college", "hospital", "bank", "fund", "institute", "service", "services", "statistics", "public", "regional", "local", "municipal", "municipality"]
+)
+"""Words that say what kind of body an issuer is, not which one ("Springfield City Council" is named by Springfield)."""
+MAX_ALTERNATIVES = 6
+"""Other matching documents an answer offers to ask in, at most."""
+_WORD = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)?")
+_YEAR = re.compile(rf"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})(?!\d|[.,]\d)", re.IGNORECASE)
+_SHORT_FY = re.compile(r"\bfy\s?'?(\d\d)\b", re.IGNORECASE)
+_BARE_QUARTER = re.compile(rf"\bq([1-4])\b|\b([1-4])q\b|\b{r'(first|second|third|fourth)'}\s+quarter\b", re.IGNORECASE)
+_TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("10-K", re.compile(r"\b10-?k\b", re.IGNORECASE)),
+    ("10-Q", re.compile(r"\b10-?q\b", re.IGNORECASE)),
+    ("8-K", re.compile(r"\b8-?k\b", re.IGNORECASE)),
+    ("earnings release", re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.IGNORECASE)),
+    ("budget", re.compile(r"\bbudget\b", re.IGNORECASE)),
+    ("annual report", re.compile(r"\bannual report\b", re.IGNORECASE)),
+    ("statistics release", re.compile(r"\bstatistic(?:s|al) (?:release|bulletin)\b", re.IGNORECASE)),
+    ("interim report", re.compile(r"\b(?:interim|quarterly|half[- ]year(?:ly)?) report\b", re.IGNORECASE)),
+)
+_ANNUAL_TYPES = frozenset({"10-K", "20-F", "annual report", "budget", "financial statements"})
+
+
+@dataclass(frozen=True)
+class RoutedDocument:
+    """A document as routing sees it."""
+
+    id: int
+    name: str
+    metadata: DocumentMetadata
+
+
+@dataclass(frozen=True)
+class QuestionScope:
+    """What a question names: its words, the years and quarter it asks about, document types."""
+
+    words: frozenset[str]
+    years: tuple[int, ...]
+    quarter: int | None
+    doc_types: tuple[str, ...]
+
+    @property
+    def year(self) -> int | None:
+        """The period asked: the latest year named (a change "from FY2017 to FY2018" is read in FY2018's filing)."""
+        return max(self.years) if self.years else None
+
+
+@dataclass(frozen=True)
+class Route:
+    """The documents a question may be answered from (None: the whole library) and why."""
+
+    document_ids: tuple[int, ...] | None
+    reason: str
+    matched: tuple[int, ...] = ()
+    """Every document of the issuer named (or every document, when none is named), best first."""
+    names: Mapping[int, str] | None = None
+    decisive: bool = True
+    """False when several documents fit equally and the answer should say which one it used."""
+
+    def alternatives(self, cited: Iterable[int]) -> tuple[Alternative, ...]:
+        """The documents ``note`` names as also matching, best first, to ask the question in instead."""
+        if self.decisive or self.document_ids is None or len(self.matched) < 2 or self.names is None:
+            return ()
+        used = set(cited) & set(self.matched)
+        if not used:
+            return ()
+        return tuple(Alternative(i, self.names[i]) for i in self.matched if i not in used)[:MAX_ALTERNATIVES]
+
+    def note(self, cited: Iterable[int]) -> str:
+        """"Answered from X (also in the library: Y, Z)." when the question did not single a document out."""
+        if self.decisive or self.document_ids is None or len(self.matched) < 2 or self.names is None:
+            return ""
+        used = [i for i in dict.fromkeys(cited) if i in self.matched]
+        if not used:
+            return ""
+        others = [self.names[i] for i in self.matched if i not in used][:4]
+        rest = len(self.matched) - len(used) - len(others)
+        also = "; ".join(others) + (f" and {rest} more" if rest > 0 else "")
+        return (f"Answered from {'; '.join(self.names[i] for i in used)}"
+                + (f" (also matching: {also})." if also else "."))
+
+
+def words_of(text: str) -> set[str]:
+    """Lower-case words, possessives folded ("3M's" -> "3m")."""
+    return set(_WORD.findall(re.sub(r"['\u2019]s\b", "", text.lower())))
+
+
+def issuer_key(issuer: str) -> frozenset[str]:
+    """The words that name an issuer, without legal forms: "ADOBE SYSTEMS INCORPORATED" -> {adobe}."""
+    named = frozenset(w for w in words_of(issuer.replace(".", "")) if w not in _LEGAL_WORDS)
+    distinctive = named - _GENERIC_NAMES
+    return distinctive or named or frozenset(words_of(issuer))
+
+
+def question_scope(question: str) -> QuestionScope:
+    """The years, quarter and document types a question names (FY2018, FY 2023, fiscal 2019, 2019-20, Q2 of FY2024)."""
+    years: list[int] = []
+    quarter: int | None = None
+    for pattern in (*FISCAL_QUARTER, *CALENDAR_QUARTER):
+        for m in pattern.finditer(question):
+            a, b = m.group(1), m.group(2)
+            q, y = (b, a) if a.isdigit() and len(a) == 4 else (a, b)
+            year = int(y) + 2000 if len(y) == 2 else int(y)
+            years.append(year)
+            if quarter is None or year >= max(years):
+                quarter = quarter_number(q)
+    if quarter is None and (bare := _BARE_QUARTER.search(question)) is not None:
+        quarter = quarter_number(next(g for g in bare.groups() if g))
+    spans = [(m.start(), m.end()) for m in YEAR_SPAN.finditer(question)]
+    for m in YEAR_SPAN.finditer(question):
+        if 0 < span_end(m.group(1), m.group(2)) - int(m.group(1)) <= 1:
+            years.append(span_end(m.group(1), m.group(2)))
+    years += [int(m.group(1)) for m in _YEAR.finditer(question)
+              if not any(a <= m.start(1) < b for a, b in spans)]
+    years += [2000 + int(m.group(1)) for m in _SHORT_FY.finditer(question)]
+    doc_types = tuple(name for name, pattern in _TYPE_WORDS if pattern.search(question))
+    return QuestionScope(frozenset(words_of(question)), tuple(sorted(set(years))), quarter, doc_types)
+
+
+def _issuer_names(document: RoutedDocument) -> frozenset[str]:
+    return issuer_key(document.metadata.issuer) if document.metadata.issuer else frozenset()
+
+
+def _proper_words(question: str) -> set[str]:
+    """Words written as names (capitalised, not opening the question): "What was Cobalt's capex" -> {cobalt}."""
+    found = re.findall(r"(?<=\s)([A-Z0-9][\w&]*)", question)
+    return {w.lower() for w in found if any(ch.isalpha() for ch in w)}
+
+
+def _first_name_word(document: RoutedDocument) -> str:
+    """The first distinctive word of a document's issuer ("cobalt" for "Cobalt Mining Corp")."""
+    issuer = document.metadata.issuer
+    if not issuer:
+        return ""
+    key = issuer_key(issuer)
+    ordered = _WORD.findall(re.sub(r"['\u2019]s\b", "", issuer.replace(".", "").lower()))
+    return next((w for w in ordered if w in key), "") if len(key) > 1 else ""
+
+
+def _summary_scores(scope: QuestionScope, documents: Sequence[RoutedDocument]) -> dict[int, float]:
+    """How much of the question each document's summary covers, each word weighted by its rarity among them."""
+    bags = {d.id: words_of(f"{d.name} {d.metadata.summary}") for d in documents}
+    asked = {w for w in scope.words if not w.isdigit()}
+    frequency = {w: sum(w in bag for bag in bags.values()) for w in asked}
+    return {i: sum(math.log(1 + len(bags) / frequency[w]) for w in asked & bag) for i, bag in bags.items()}
+
+
+def _period_rank(document: DocumentMetadata, scope: QuestionScope) -> int | None:
+    """0 for the document of the very period asked, 1 + k for a later one whose comparatives reach back
+    k years to it, None when the document cannot hold the period."""
+    year = scope.year
+    if year is None:
+        return 0
+    if document.fiscal_year is None:
+        return None
+    if scope.quarter is not None:
+        if document.fiscal_year == year and document.quarter == scope.quarter:
+            return 0
+        # An annual report holds its fourth quarter; a later quarter's comparatives hold the same quarter a year before.
+        if scope.quarter == 4 and document.fiscal_year == year and document.quarter is None:
+            return 1
+        if document.quarter == scope.quarter and 0 < document.fiscal_year - year <= 1:
+            return 2
+        return None
+    if document.fiscal_year == year and document.quarter in (None, 4) and document.doc_type != "10-Q":
+        return 0  # a fourth-quarter release reports the whole year too
+    if document.fiscal_year == year:  # a quarterly report of the year asked: its annual one is better
+        return 1
+    gap = document.fiscal_year - year
+    if 0 < gap <= COMPARATIVE_YEARS and document.quarter is None:
+        return 1 + gap
+    return None
+
+
+def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
+    """The documents ``question`` should be answered from, checked against their issuer and period."""
+    if len(documents) < 2:
+        return Route(None, "one document in the library" if documents else "no documents")
+    scope = question_scope(question)
+    names = {d.id: d.metadata.describe() or d.name for d in documents}
+    named = [d for d in documents if (key := _issuer_names(d)) and key <= scope.words]
+    if not named:  # "Cobalt" for Cobalt Mining Corp: the issuer's first name word, written as a name
+        proper = _proper_words(question)
+        named = [d for d in documents if (first := _first_name_word(d)) and first in proper]
+    if len({d.metadata.issuer for d in named}) > 1:  # "Calder Statistics Office" over "Calder City Council"
+        said = {d.id: len(words_of(d.metadata.issuer) & scope.words) for d in named}
+        named = [d for d in named if said[d.id] == max(said.values())]
+    pool = named or list(documents)
+    summary = _summary_scores(scope, documents)
+    if not named and scope.year is None:
+        return Route(None, "the question names no issuer or period: the whole library is searched")
+    organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
+    if not named and (len(organisations) != 1 or organisations == {""}):
+        # A period alone singles out one organisation's report of that year only where the library is one
+        # organisation's series; among several organisations' reports (or reports whose issuer could not be
+        # read) every one of them may hold that year, and a misread period would rule the right one out.
+        return Route(None, "the question names a period but no issuer, and the library holds several "
+                           "organisations' reports: the whole library is searched")
+    if scope.doc_types:
+        typed = [d for d in pool if d.metadata.doc_type in scope.doc_types]
+        pool = typed or pool
+    ranked = [(rank, d) for d in pool if (rank := _period_rank(d.metadata, scope)) is not None]
+    if not ranked:
+        reason = (f"no document of {'/'.join(sorted({names[d.id] for d in named}))[:80] if named else 'the library'} "
+                  f"covers {_period_words(scope)}")
+        return Route(tuple(d.id for d in pool) if named else None, reason, tuple(d.id for d in pool), names,
+                     decisive=not named)
+    best = min(rank for rank, _ in ranked)
+    chosen = [d for rank, d in ranked if rank == best]
+    answering = chosen
+    if scope.year is None and len(chosen) > 1:
+        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's
+        # first answers (tables of several years would mix their figures); the others are offered instead.
+        chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -(d.metadata.fiscal_year or 0),
+                                   -summary.get(d.id, 0.0)))
+        answering = list({frozenset(_issuer_names(d)): d for d in reversed(chosen)}.values())[::-1]
+    else:  # the annual filing of the period is its authoritative account
+        chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -summary.get(d.id, 0.0)))
+    issuers = {frozenset(_issuer_names(d)) for d in chosen}
+    decisive = len(chosen) == 1 or (bool(named) and len(issuers) == len(chosen))
+    matched = tuple(d.id for d in chosen) + tuple(d.id for _, d in sorted(ranked, key=lambda r: r[0])
+                                                  if d not in chosen)
+    reason = (f"{', '.join(names[d.id] for d in answering[:3])}" + (" and more" if len(answering) > 3 else "")
+              + f": {'issuer and ' if named else ''}{_period_words(scope)}"
+              + (" (the filing of that period is not in the library: a later one's comparatives)" if best > 1 else ""))
+    # A year asked that the chosen filings' comparatives do not reach ("from FY2015 to FY2022") brings its own.
+    earlier = _earlier_years(scope, pool, answering, summary)
+    if earlier:
+        reason += "; " + ", ".join(names[d.id] for d in earlier) + " for the earlier years"
+    # A document whose period could not be read cannot be ruled out: it stays, after the ones that fit.
+    unknown = tuple(d.id for d in pool if d.metadata.fiscal_year is None and scope.year is not None)
+    ids = tuple(d.id for d in [*answering, *earlier])
+    return Route(ids + unknown, reason, tuple(dict.fromkeys(ids + matched + unknown)), names, decisive and not unknown)
+
+
+def _earlier_years(scope: QuestionScope, pool: Sequence[RoutedDocument], chosen: Sequence[RoutedDocument],
+                   summary: Mapping[int, float]) -> list[RoutedDocument]:
+    """For each year asked that no chosen filing covers (its own year or its comparatives), the filing of it."""
+    added: list[RoutedDocument] = []
+    for year in sorted(set(scope.years) - {scope.year}, reverse=True):
+        covered = [*chosen, *added]
+        if any(d.metadata.fiscal_year is not None and 0 <= d.metadata.fiscal_year - year <= COMPARATIVE_YEARS
+               for d in covered):
+            continue
+        alone = QuestionScope(scope.words, (year,), None, scope.doc_types)
+        ranked = [(rank, d) for d in pool if d not in covered and (rank := _period_rank(d.metadata, alone)) is not None]
+        if ranked:
+            added.append(min(ranked, key=lambda r: (r[0], r[1].metadata.doc_type not in _ANNUAL_TYPES,
+                                                    -summary.get(r[1].id, 0.0)))[1])
+    return added
+
+
+def _period_words(scope: QuestionScope) -> str:
+    if scope.year is None:
+        return "any period"
+    return f"Q{scope.quarter} FY{scope.year}" if scope.quarter else f"FY{scope.year}"
+
+
+def routed_documents(conn_documents: Iterable[tuple[int, str]], metadata: Mapping[int, DocumentMetadata]) -> list[RoutedDocument]:
+    return [RoutedDocument(i, name, metadata.get(i, DocumentMetadata())) for i, name in conn_documents]
+
+
+def route_question(question: str, library: Library) -> Route:
+    """Route ``question`` over a library's documents."""
+    conn = library.conn
+    rows = conn.execute("SELECT id, file_name FROM documents WHERE status != 'ingesting' ORDER BY id").fetchall()
+    return route(question, routed_documents(rows, load_metadata(conn)))
+
+
+def allowed_documents(question: str, library: Library) -> list[int] | None:
+    """The ids of the documents ``question`` may be answered from, or None for the whole library."""
+    ids = route_question(question, library).document_ids
+    return list(ids) if ids is not None else None

@@ -1,0 +1,223 @@
+"""Answer types (issue 13): the type decided once per question, and the answer composed to it.
+
+Wording rules are checked on TAT-QA's own phrasings; composition runs the real loop over the drawn budget
+report (``test_answering_library``) with a scripted model that is called only where the type needs it: a
+header, the respective figures, labels, counts and a title come from SQL and the table's labels alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.answering import Answerer, text_facts
+from core.answering import answer_types as types
+from models.types import Chunk
+from tests.core.answering.test_answering_library import ReportFixture, ScriptedChat, report  # noqa: F401
+
+pytestmark = pytest.mark.unit
+
+
+def make(report: ReportFixture, chat: ScriptedChat) -> Answerer:  # noqa: F811
+    return Answerer(report.library, report.retriever, report.runner, chat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "kind", "several"), [
+    ("In which year is the diluted average shares outstanding the highest?", types.COLUMN_HEADERS, False),
+    ("In which year was the weighted average number of shares largest?", types.COLUMN_HEADERS, False),
+    ("Which years does the table provide information for the deferred tax assets?", types.COLUMN_HEADERS, True),
+    ("Which years did the amount for Other exceed $5 million?", types.COLUMN_HEADERS, True),
+    ("What are the respective number of shares outstanding in 2019 and 2018?", types.FIGURES, True),
+    ("What was the net deferred tax asset amount in 2019 and 2018 respectively?", types.FIGURES, True),
+    ("What are the types of past due but not impaired receivables?", types.ROW_LABELS, True),
+    ("Which countries are shown in the table of total external revenues?", types.ROW_LABELS, True),
+    ("Which component is the greatest in the total fair value?", types.ROW_LABELS, False),
+    ("What data does the table contain?", types.TITLE, False),
+    ("How are the expenses recognized for RSUs with performance criteria?", types.TEXT, False),
+    ("What caused the increase in interest expense in 2019?", types.TEXT, False),
+    ("How many types of finite-lived intangible assets are there?", types.COUNT, False),
+    ("How many years did interest income exceed $1,500 thousand?", types.COUNT, False),
+    ("What was the percentage change in total revenue between 2018 and 2019?", types.COMPUTED, False),
+    ("What was the cash dividend per share in 2019?", types.LOOKUP, False),
+    ("What is the Total assets for 2019?", types.LOOKUP, False),  # "total" names the row, no sum asked
+    ("Is the discount rate higher in 2019?", types.YES_NO, False),
+    ("When did the Group complete an off-market share buy-back of 58,733,844 ordinary shares?", types.TEXT, False),
+    ("When was revenue highest?", types.COLUMN_HEADERS, False),
+    ("What is excluded from the Operating (non-GAAP) interest expense?", types.TEXT, False),
+    ("Are there any requirements to fulfil to gain access to the performance rights?", types.TEXT, False),
+    ("Was there a material bad debt expense in 2019, 2018 and 2017?", types.TEXT, False),
+])
+def test_wording_decides_the_type(question: str, kind: str, several: bool) -> None:
+    decided = types.type_from_wording(question)
+    assert decided is not None and (decided.kind, decided.several) == (kind, several)
+    assert decided.decided_by == "wording"
+
+
+def test_tables_then_model_decide_when_the_wording_does_not() -> None:
+    question = "Talespin equity ownership of the company"
+    assert types.type_from_wording(question) is None
+    # No table label names the subject: the text answers it, without asking the model.
+    assert types.decide(question, [{"revenue", "cost"}], lambda *_: {"answer_type": "lookup"}).kind == types.TEXT
+    # Half the subject named: open, so the model chooses, from the enum only.
+    seen: list[dict] = []  # type: ignore[type-arg]
+
+    def ask(task: str, schema: dict) -> dict:  # type: ignore[type-arg]
+        seen.append(schema)
+        return {"answer_type": "row_labels"}
+
+    decided = types.decide(question, [{"talespin", "equity"}], ask)
+    assert (decided.kind, decided.decided_by) == (types.ROW_LABELS, "model")
+    assert seen[0]["properties"]["answer_type"]["enum"] == list(types.MODEL_CHOICES)
+    # A reply outside the enum (or none) leaves a lookup.
+    assert types.decide(question, [{"talespin", "equity"}], lambda *_: {"answer_type": "poem"}).kind == types.LOOKUP
+
+
+def test_header_answer_is_the_year_sql_selected_with_the_values_as_support(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("In which year was the Roads budget higher?")
+    assert chat.calls == []  # wording, SQL and the table's headers decide it
+    assert (answer.value, answer.parts, answer.answer_type) == ("2019", ("2019",), types.COLUMN_HEADERS)
+    assert "120.5" in answer.text and "110" in answer.text and "p. 1" in answer.text
+    (step,) = answer.steps
+    assert step.sql is not None and "_row = 1" in step.sql and step.answer_type == types.COLUMN_HEADERS
+    (cited,) = [c for c in answer.citations if c.sql]
+    assert {(c.column, c.text) for c in cited.cells} == {("y2019", "120.5"), ("y2018", "110.0")}
+
+
+def test_header_answer_with_a_threshold_and_the_lower_year(report: ReportFixture) -> None:  # noqa: F811
+    answer = make(report, ScriptedChat()).answer("In which year was the Schools budget less than 290 million?")
+    assert answer.value == "2018"
+    answer = make(report, ScriptedChat()).answer("In which year was the Parks budget lowest?")
+    assert answer.value == "2018"
+
+
+def test_years_the_table_covers(report: ReportFixture) -> None:  # noqa: F811
+    answer = make(report, ScriptedChat()).answer("Which years does the table provide budget information for?")
+    assert answer.parts == ("2019", "2018") and answer.value == "2019 and 2018"
+
+
+def test_yes_no_comparisons_answer_yes_or_no_with_both_figures(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("Was the Roads budget higher in 2019 than in 2018?")
+    assert chat.calls == []
+    assert (answer.value, answer.parts, answer.answer_type) == ("Yes", ("Yes",), types.YES_NO)
+    assert "120.5 million in 2019 against 110 million in 2018" in answer.text
+    assert {(c.column, c.text) for c in next(c for c in answer.citations if c.sql).cells} == {
+        ("y2019", "120.5"), ("y2018", "110.0")}
+    # One year named: compared with the year before it in the table.
+    answer = make(report, ScriptedChat()).answer("Did the Parks budget decrease in 2019?")
+    assert answer.value == "No" and "80 million in 2019 against 75.5 million in 2018" in answer.text
+
+
+def test_respective_figures_in_the_order_asked_never_their_difference(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("What are the respective Roads budgets in 2018 and 2019?")
+    assert chat.calls == []
+    assert answer.parts == ("110 million", "120.5 million") and answer.answer_type == types.FIGURES
+    assert "10.5" not in answer.text  # no difference taken
+    answer = make(report, ScriptedChat()).answer("What are the respective budgets of Schools and Parks in 2019?")
+    assert answer.parts == ("300.25 million", "80 million")
+
+
+def test_respective_figures_the_code_cannot_place_are_chosen_by_the_model_as_a_lookup(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue({"operation": "lookup", "cells": [{"row": "Total", "column": "y2019"},
+                                                 {"row": "Total", "column": "y2018"}]})
+    answer = make(report, chat).answer("What were the respective budget totals?")
+    assert chat.calls[0]["schema"]["properties"]["operation"]["enum"] == ["lookup"]
+    assert answer.parts == ("500.75 million", "477.5 million")
+
+
+def test_label_answers_list_the_rows_without_the_total(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    answer = make(report, chat).answer("What are the departments shown in the table?")
+    assert chat.calls == []
+    assert answer.parts == ("Roads", "Parks", "Schools", "Libraries") and answer.answer_type == types.ROW_LABELS
+
+
+def test_counts_of_rows_and_of_periods(report: ReportFixture) -> None:  # noqa: F811
+    answer = make(report, ScriptedChat()).answer("How many departments are there in the budget?")
+    assert (answer.value, answer.answer_type) == ("4", types.COUNT)
+    answer = make(report, ScriptedChat()).answer("How many years did the Roads budget exceed 115 million?")
+    assert answer.value == "1"
+
+
+def test_title_answer(report: ReportFixture) -> None:  # noqa: F811
+    answer = make(report, ScriptedChat()).answer("What does the table show?")
+    assert answer.value == "Table 1: Budget by department" and answer.answer_type == types.TITLE
+
+
+def test_text_answer_runs_no_sql_and_cites_the_passage(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    question = "What caused the rise in park spending?"
+    chat.queue({"answer": "the opening of two new playgrounds"})
+    answer = make(report, chat).answer(question)
+    assert len(chat.calls) == 1  # the question itself, put to the passages
+    assert answer.answer_type == types.TEXT and answer.text == "the opening of two new playgrounds"
+    assert all(s.sql is None for s in answer.steps)
+    assert not any("operation" in (c["schema"] or {}).get("properties", {}) for c in chat.calls)
+    assert any(c.kind == "text" and c.page == 1 for c in answer.citations)
+
+
+def _passage(text: str) -> Chunk:
+    return Chunk(1, 1, "report.pdf", "text", 3, text)
+
+
+def test_a_figure_a_passage_states_outright() -> None:
+    passages = [_passage("Our top ten customers accounted for 51.3% of total operating revenues in 2019, "
+                         "compared with 47.0% in 2018.")]
+    found = text_facts.stated_figure("Top ten customers account for what percentage of total operating "
+                                     "revenues in 2019?", passages)
+    assert found is not None and found.figure == "51.3%" and found.chunk.page == 3
+    assert text_facts.states_share(found, "Top ten customers account for what percentage of total operating "
+                                          "revenues in 2019?")
+    # The year must be stated, and most of the subject named.
+    assert text_facts.stated_figure("What percentage of operating revenues did top ten customers have in 2017?",
+                                    passages) is None
+    assert text_facts.stated_figure("What were the pension and benefit charges in 2019?", passages) is None
+    assert text_facts.same_figure("51.3%", "51.30%") and not text_facts.same_figure("51.3%", "2,986.24%")
+
+
+def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_taken() -> None:
+    passages = [_passage("Our general and administrative labour resources increased by 119 employees, from 1,501 "
+                         "employees at June 30, 2018 to 1,620 employees at June 30, 2019.")]
+    asked = "How many employees are in the general and administrative labour at Fiscal year {}?"
+    found = text_facts.stated_figure(asked.format(2019), passages)
+    assert found is not None and found.figure == "1,620"
+    found = text_facts.stated_figure(asked.format(2018), passages)
+    assert found is not None and found.figure == "1,501"
+
+
+def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
+    passages = [_passage("Pension and benefit charges were $126 million in 2019, compared with $118 million in 2018.")]
+    question = "What was the pension and benefit charges in 2019?"
+    # The figure came from another table, whose row names little of the subject: the passage's is given.
+    fixed = text_facts.reconcile(question, types.LOOKUP, "Net income, 2019: 24,459 thousand", "24,459 thousand",
+                                 "unchecked", "Net income, 2019: 24,459 thousand", passages)
+    assert fixed is not None and (fixed.value, fixed.status) == ("$126 million", "conflict")
+    assert "24,459 thousand" in fixed.text and fixed.stated.chunk.page == 3
+    # A row naming the whole subject keeps its figure, flagged with what the text says.
+    fixed = text_facts.reconcile(question, types.LOOKUP, "Pension and benefit charges, 2019: 130", "130",
+                                 "unchecked", "Pension and benefit charges, 2019: 130", passages)
+    assert fixed is not None and (fixed.value, fixed.status) == ("130", "conflict") and "$126 million" in fixed.text
+    # The same figure, a text answer, or a computed figure: nothing to change.
+    assert text_facts.reconcile(question, types.LOOKUP, "126 million", "126 million", "unchecked", "", passages) is None
+    assert text_facts.reconcile(question, types.LOOKUP, "about 126", "about 126", "text", "", passages) is None
+    assert text_facts.reconcile(question, types.COMPUTED, "8", "8", "unchecked", "", passages) is None
+
+
+def test_a_row_is_named_with_its_section_heading() -> None:
+    """"The deferred income tax assets from depreciation" is the "Depreciation" line under "Deferred income
+    tax assets", not "Net deferred income tax assets" (which shares four words but not the item); a total
+    named in full still wins over a bare "Total" under the same heading."""
+    from core.answering.compose import match_row
+    from tests.core.answering.test_formulas import _view
+
+    view = _view([("Depreciation", "Deferred income tax assets", (173.0, 227.0)),
+                  ("Deferred revenue", "Deferred income tax assets", (425.0, 675.0)),
+                  ("Total", "Deferred income tax assets", (598.0, 902.0)),
+                  ("Net deferred income tax assets", "", (9000.0, 9100.0)),
+                  ("Depreciation", "Deferred income tax liabilities", (-50.0, -60.0))],
+                 [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
+    found = match_row(view, "How much were the deferred income tax assets from depreciation in 2018 and 2019?")
+    assert found is not None and (found.label, found.row) == ("Depreciation", 1)
+    total = match_row(view, "What were the net deferred income tax assets in 2019?")
+    assert total is not None and total.label == "Net deferred income tax assets"

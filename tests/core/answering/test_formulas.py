@@ -1,0 +1,707 @@
+"""Computed measures across tables: the formula grammar and its sandbox, reading a question's formula in
+words, binding quantities to cells of connected statements, and the loop answering with both cells cited.
+
+The report is generated (an income statement, a balance sheet and a cash-flow statement over three years,
+a department table and a budget table), ingested for real (extraction, typing, SQLite, FTS5, vectors from
+a hash embedder), and asked through the real ``Answerer`` with a scripted chat model that fails the test
+if the loop calls it where the words decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.answering import Answerer, formula
+from core.answering.binding import Candidate, _apart, candidates, covers, fit, year_columns
+from core.answering.metrics import over_periods, plan_for
+from core.answering.operations import RowChoice, TableView
+from core.errors import UserError
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library, TableInfo
+from core.reports.table_facts import ColumnPeriod, RowFacts
+from core.reports.values import Period
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
+from models.types import ColumnSchema, TableSchema
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_answering_library import ScriptedChat
+from tests.support.statements import Figures, build_statements_report, multi_table_questions
+
+pytestmark = pytest.mark.unit
+
+
+# -- the grammar --------------------------------------------------------------------------------------
+
+
+def test_formula_grammar_accepts_arithmetic_and_named_functions() -> None:
+    tree = formula.parse("365 * avg(ap_2019, ap_2020) / (cogs + inv_2020 - inv_2019)")
+    assert formula.names_in(tree) == ["ap_2019", "ap_2020", "cogs", "inv_2020", "inv_2019"]
+    assert formula.is_percent(formula.parse("growth(a, b)"))
+    assert formula.is_percent(formula.parse("avg(a / b * 100, c / d * 100)"))
+    assert not formula.is_percent(formula.parse("a / b"))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("__import__('os').system('rm -rf /')", "Allowed functions"),
+    ("a.b", "Attribute"),
+    ("a ** 2", r"Only \+ - \* /"),
+    ("open('x')", "Allowed functions"),
+    ("'text'", "Only numbers"),
+    ("[a, b]", "List"),
+    ("a if b else c", "IfExp"),
+    ("lambda: 1", "Lambda"),
+    ("cagr(a, b)", "three values"),
+    ("", "empty"),
+    ("a +", "not arithmetic"),
+])
+def test_formula_grammar_refuses_everything_else(text: str, message: str) -> None:
+    with pytest.raises(formula.FormulaError, match=message):
+        formula.parse(text)
+
+
+def test_a_formula_may_only_name_bound_values() -> None:
+    with pytest.raises(formula.FormulaError, match="not one of the values: a, b"):
+        formula.parse("a / c", ["a", "b"])
+
+
+# -- reading the formula in a question -------------------------------------------------------------
+
+
+def test_a_definition_in_the_question_becomes_the_formula() -> None:
+    plan = plan_for("What is the FY2020 days payable outstanding (DPO)? DPO is defined as: 365 * (average accounts "
+                    "payable between FY2019 and FY2020) / (FY2020 COGS + change in inventory between FY2019 and "
+                    "FY2020). Round your answer to two decimal places.")
+    assert plan is not None and plan.source == "defined" and plan.decimals == 2
+    assert plan.formula == ("365 * (avg(accounts_payable_2019, accounts_payable_2020)) / "
+                            "(cogs_2020 + (inventory_2020 - inventory_2019))")
+    assert {(q.words, q.year) for q in plan.quantities} == {
+        ("accounts payable", 2019), ("accounts payable", 2020), ("COGS", 2020), ("inventory", 2020),
+        ("inventory", 2019)}
+
+
+def test_definitions_may_name_each_other() -> None:
+    plan = plan_for("What is the FY2019 cash conversion cycle (CCC)? CCC is defined as: DIO + DSO - DPO. DIO is "
+                    "defined as: 365 * (average inventory between FY2018 and FY2019) / (FY2019 COGS). DSO is defined "
+                    "as: 365 * (average accounts receivable between FY2018 and FY2019) / (FY2019 Revenue). DPO is "
+                    "defined as: 365 * (average accounts payable between FY2018 and FY2019) / (FY2019 COGS).")
+    assert plan is not None
+    assert {q.words.lower() for q in plan.quantities} == {"inventory", "cogs", "accounts receivable", "revenue",
+                                                          "accounts payable"}
+    assert plan.formula.count("365") == 3
+
+
+def test_a_council_defines_its_own_measure() -> None:
+    plan = plan_for("How much was spent per resident in 2023? Define spending per resident as total expenditure "
+                    "divided by population.")
+    assert plan is not None
+    assert plan.formula == "total_expenditure_2023 / population_2023"
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    ("What is the FY2020 working capital ratio?", "total_current_assets_2020 / total_current_liabilities_2020"),
+    ("What was free cash flow in 2021?", "cash_from_operations_2021 - capital_expenditure_2021"),
+    ("What is the 2 year revenue CAGR from FY2020 to FY2022?", "cagr(revenue_2022, revenue_2020, 2)"),
+    ("What is the FY2015 - FY2017 3 year average net profit margin (as a %)?",
+     ("avg(net_income_2015 / revenue_2015 * 100, net_income_2016 / revenue_2016 * 100, "
+     "net_income_2017 / revenue_2017 * 100)")),
+    ("What is the year-over-year change in operating income from FY2015 to FY2016 in percent?",
+     "growth(operating_income_2016, operating_income_2015)"),
+    ("How much has the effective tax rate changed between FY2021 and FY2022?",
+     ("(income_tax_expense_2022 / income_before_income_taxes_2022 * 100) - "
+     "(income_tax_expense_2021 / income_before_income_taxes_2021 * 100)")),
+    ("What is the change in current ratio from 2018 to 2019?",
+     ("(total_current_assets_2019 / total_current_liabilities_2019) - "
+     "(total_current_assets_2018 / total_current_liabilities_2018)")),
+])
+def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.formula == formula_text
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    ("What was the change in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
+    ("What was the change in the amount for Appliances in 2019 from 2018?", "(appliances_2019) - (appliances_2018)"),
+    ("What is the percentage change in the total long-lived assets from 2018 to 2019?",
+     "growth(total_long_lived_assets_2019, total_long_lived_assets_2018)"),
+    ("What was the increase / (decrease) in the statutory federal income tax from 2018 to 2019?",
+     "(statutory_federal_income_tax_2019) - (statutory_federal_income_tax_2018)"),
+    ("What was the average interest expense for 2018 and 2019?", "avg(interest_expense_2018, interest_expense_2019)"),
+    ("How much was the average spending on parks from 2021 to 2023?",
+     "avg(spending_on_parks_2021, spending_on_parks_2022, spending_on_parks_2023)"),
+])
+def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "line" and plan.formula == formula_text
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    # periods as reports print them
+    ("What is the average Selling, general and administrative expense for December 31, 2018 and 2019?",
+     "avg(selling_general_and_administrative_expen_2018, selling_general_and_administrative_expen_2019)"),
+    ("What was the percentage change in net inventories from 2018 to 2019 year end?",
+     "growth(net_inventories_2019, net_inventories_2018)"),
+    ("How much is the change in additions of financial assets between 2018 year end and 2019 year end?",
+     "(additions_financial_assets_2019) - (additions_financial_assets_2018)"),
+    ("What is the average operating income (loss) across 2017, 2018 and 2019?",
+     "avg(operating_income_loss_2017, operating_income_loss_2018, operating_income_loss_2019)"),
+    ("What is the change in the value of Total inventories between October 31, 2019 and 2018?",
+     "(total_inventories_2019) - (total_inventories_2018)"),
+    ("What was the average cost of revenues between 2017-2019?",
+     "avg(cost_revenues_2017, cost_revenues_2018, cost_revenues_2019)"),
+    ("What is the change in sales in 2019?", "(sales_2019) - (sales_2018)"),  # from the year before
+    # the periods before the line, a line after "for", fiscal years in two digits
+    ("How much is the change between 2018 and 2019 currency translation differences of financial assets?",
+     "(currency_translation_differences_financi_2019) - (currency_translation_differences_financi_2018)"),
+    ("What is the change between direct energy consumption (MWh) in 2018 and 2019 year end?",
+     "(direct_energy_consumption_mwh_2019) - (direct_energy_consumption_mwh_2018)"),
+    # a difference between two years is a size; "from A to B" and a "net difference" keep their sign
+    ("What is the nominal difference for ROFE between F19 and F18?", "abs((rofe_2019) - (rofe_2018))"),
+    ("What was the difference in interest expenses in 2019 and 2018?",
+     "abs((interest_expenses_2019) - (interest_expenses_2018))"),
+    ("What is the difference in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
+    ("What is the net difference in sale of systems between 2017 and 2019?", "(sale_systems_2019) - (sale_systems_2017)"),
+    ("What was the change in Autodesk's goodwill from FY'18 to FY19?", "(goodwill_2019) - (goodwill_2018)"),
+    # a year's average balance: between its opening and closing figures
+    ("What is the 2019 average defined contribution schemes?",
+     "avg(defined_contribution_schemes_2018, defined_contribution_schemes_2019)"),
+    # a total over periods
+    ("What is the company's total goodwill impairment in 2018 and 2019?",
+     "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
+    ("What is the total income from continuing operations between 2017 to 2019?",
+     ("sum(income_from_continuing_operations_2017, income_from_continuing_operations_2018, "
+     "income_from_continuing_operations_2019)")),
+])
+def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "line" and plan.formula == formula_text
+
+
+def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() -> None:
+    plan = plan_for("What was the percentage change in closing cash?")
+    assert plan is not None and plan.periods_open == "change" and plan.subject == "closing cash" and plan.percent
+    concrete = over_periods(plan, [2019, 2018])
+    assert concrete is not None and concrete.formula == "growth(closing_cash_2019, closing_cash_2018)"
+    assert plan_for("How many components are there in the net change in cash balance?") is None
+    assert plan_for("What is the difference between total net receivables and current net receivables?") is None
+    assert plan_for("What is the difference between the sales of resale products and sales in 2017?") is None
+
+
+@pytest.mark.parametrize("question", [
+    "What is the FY2018 capital expenditure amount (in USD millions)?",  # a lookup
+    "What was the change in revenue in 2019 over 2018 in Europe?",  # not a line and its years
+    "What is revenue as a percentage of total assets?",  # a share of no year
+    "What is the total proportion of cost of revenue as a percentage of revenue in 2017 and 2018?",  # two years
+    "Why did the gross margin decrease in 2019?",  # an explanation
+    "What are the respective working capital adjustments at June 30 and December 31, 2019?",
+    "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure
+])
+def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> None:
+    assert plan_for(question) is None
+
+
+@pytest.mark.parametrize("question, formula_text", [
+    ("What is revenue as a percentage of total assets in 2019?", "revenue_2019 / total_assets_2019 * 100"),
+    ("What is the percentage of audit fees in total fees in 2019?", "audit_fees_2019 / total_fees_2019 * 100"),
+    ("In 2019, what is the percentage constitution of warranty reserve among the total accrued liabilities?",
+     "warranty_reserve_2019 / total_accrued_liabilities_2019 * 100"),
+    ("What percentage of the total amortized cost is made up of foreign government obligations in 2018?",
+     "foreign_government_obligations_2018 / total_amortized_cost_2018 * 100"),
+    ("What is the proportion of IMFT\u2019s property, plant, and equipment over total assets in 2018?",
+     "property_plant_and_equipment_2018 / total_assets_2018 * 100"),
+    ("What is the ratio of the council's total current assets to total current liabilities as of March 31, 2023?",
+     "total_current_assets_2023 / total_current_liabilities_2023"),
+    ("What is the 2019 closing balance expressed as a percentage of the 2018 closing balance?",
+     "closing_balance_2019 / closing_balance_2018 * 100"),
+    ("What is the proportion, in percentage, of deferred revenue over gross deferred tax assets in 2019?",
+     "deferred_revenue_2019 / gross_deferred_tax_assets_2019 * 100"),
+])
+def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_words(question: str,
+                                                                                     formula_text: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "share" and plan.in_own_words and plan.formula == formula_text
+    assert plan.percent == formula_text.endswith("* 100")
+
+
+def test_a_part_said_with_and_may_be_a_sum_of_lines_but_one_word_pairs_are_one_line() -> None:
+    plan = plan_for("What is the proportion, in percentage, of deferred revenue and accrued warranty over gross "
+                    "deferred tax assets in 2019?")
+    assert plan is not None and plan.split is not None
+    assert plan.formula == "deferred_revenue_and_accrued_warranty_2019 / gross_deferred_tax_assets_2019 * 100"
+    assert plan.split.formula == "(deferred_revenue_2019 + accrued_warranty_2019) / gross_deferred_tax_assets_2019 * 100"
+    plan = plan_for("What is research and development as a percentage of revenue in 2019?")
+    assert plan is not None and plan.split is None
+
+
+def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None:
+    plan = plan_for("What is the average proportion of cost of revenue as a percentage of the total revenue in "
+                    "2018 and 2019?")
+    assert plan is not None and plan.formula == \
+        "avg(cost_of_revenue_2018 / revenue_2018 * 100, cost_of_revenue_2019 / revenue_2019 * 100)"
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2019", "REAL", "2019"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Statements of Operations", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    view = TableView(info, columns[0], columns[1:], (RowChoice("Revenue", 1), RowChoice("Cost of revenue", 2)),
+                     {1: ("Revenue", 100.0), 2: ("Cost of revenue", 43.0)})
+    revenue, cost = Candidate(view, 1, "Revenue", 0.7), Candidate(view, 2, "Cost of revenue", 0.5)
+    chosen = {"cost revenue": revenue, "revenue": revenue}  # both on "Revenue"
+    _apart(chosen, {"cost revenue": [revenue, cost], "revenue": [revenue]})
+    assert chosen["cost revenue"].label == "Cost of revenue" and chosen["revenue"].label == "Revenue"
+    with pytest.raises(LookupError):  # no other row for either: a line as a share of itself is no answer
+        _apart({"cost revenue": revenue, "revenue": revenue}, {"cost revenue": [revenue], "revenue": [revenue]})
+
+
+def test_row_labels_fit_the_words_reports_use() -> None:
+    assert fit("COGS", "Cost of sales") == 1.0
+    assert fit("inventory", "Inventories, net (Note 6)") == 1.0
+    assert fit("net income", "Net earnings attributable to Best Buy Co., Inc. shareholders") > \
+        fit("net income", "Net earnings attributable to redeemable and noncontrolling interests")
+    assert fit("total current liabilities", "Total current liabilities") > fit("total current liabilities",
+                                                                               "Other current liabilities")
+    assert fit("net income", "Net income per share") < 0.5
+    # A label that is the common name of another line item is not this one, whatever words it shares.
+    assert fit("revenue", "Cost of sales") <= fit("revenue", "Net sales") / 2
+    assert fit("revenue", "Cost of revenue") <= fit("revenue", "Total revenues") / 2
+    assert fit("net income", "Operating income") <= fit("net income", "Net income") / 2
+    assert fit("COGS", "Cost of sales") == 1.0 and fit("revenue", "Total revenues") == 1.0
+
+
+def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None:
+    """A shape plan ("the change in X from A to B") binds X only to a label holding all of X's words."""
+    assert covers("long-lived assets", "Total long-lived assets")
+    assert covers("COGS", "Cost of sales")  # the words reports print for it count
+    assert covers("other assets", "Other non-current assets")
+    assert not covers("other assets", "Other")
+    assert not covers("interest income", "Interest cost")
+    assert not covers("net sales", "Net income")
+    # "total X" is the line labelled a total, or one naming X and nothing more; a part of it is not.
+    assert covers("total costs", "Total costs") and covers("total revenue", "Revenues")
+    assert not covers("total costs", "Patent costs")
+    assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
+
+
+def _view(rows: list[tuple[str, str, tuple[float | None, ...]]], headers: list[tuple[str, str, int]],
+          caption: str = "Notes to the financial statements", table_id: int = 1) -> TableView:
+    """A table of (label, section, figures) rows under (column, header, fiscal year) columns."""
+    columns = (ColumnSchema("item", "TEXT", ""), *(ColumnSchema(name, "REAL", header) for name, header, _ in headers))
+    info = TableInfo(table_id, table_id, "r.pdf", f"t{table_id}", 1, 1, (0.0, 0.0, 1.0, 1.0), caption, "", "", 1,
+                     len(rows), "test", TableSchema(table_id, f"t{table_id}", "r.pdf", 1, columns),
+                     row_facts=tuple(RowFacts(i, 0, None, False, section) for i, (_, section, _) in enumerate(rows, 1)),
+                     periods=tuple(ColumnPeriod(name, Period(year)) for name, _, year in headers))
+    return TableView(info, columns[0], columns[1:], tuple(RowChoice(label, i) for i, (label, _, _) in enumerate(rows, 1)),
+                     {i: (label, *figures) for i, (label, _, figures) in enumerate(rows, 1)})
+
+
+def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
+    """Where a table prints the year's balance and, beside it, each year's net additions, a change over two
+    years compares like with like: the group every year has."""
+    view = _view([("Video service customers", "", (312555.0, -4697.0, -6760.0))],
+                 [("y2019", "August 31, 2019", 2019), ("y2019_net", "Net additions (losses) August 31, 2019", 2019),
+                  ("y2018_net", "Net additions (losses) August 31, 2018 (1)", 2018)])
+    assert year_columns(view, [2018, 2019]) == ["y2018_net", "y2019_net"]
+    assert year_columns(view, [2019]) == ["y2019"]
+
+
+def test_a_label_names_a_line_with_its_section_heading() -> None:
+    """"Operating activities" under "Net cash (used in) provided by:" is the cash used in operating
+    activities; "Other" under "Deferred tax liabilities:" names none of the asked words and is not them."""
+    view = _view([("Operating activities", "Net cash (used in) provided by", (-618.0, -3908.0)),
+                  ("Financing activities", "Net cash (used in) provided by", (1389.0, 1779.0)),
+                  ("Other", "Deferred tax liabilities", (10.0, 14.0))],
+                 [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
+    found = candidates("cash used operating activities", [2018, 2019], [view], "", whole=True)
+    assert [c.label for c in found] == ["Operating activities"]
+    assert not candidates("deferred tax liabilities", [2018, 2019], [view], "", whole=True)
+
+
+def test_a_balance_at_a_date_is_the_closing_line_and_the_table_ranked_first_wins() -> None:
+    rollforward = _view([("Goodwill, beginning of the year", "", (1769.4, 1710.3)),
+                         ("Goodwill, end of the year", "", (2450.8, 1620.2))],
+                        [("y2019", "January 31, 2019", 2019), ("y2018", "January 31, 2018", 2018)], table_id=1)
+    found = candidates("goodwill", [2018, 2019], [rollforward], "", whole=True)
+    assert found[0].label == "Goodwill, end of the year"
+    # Another report prints "Expected volatility" too: the table search ranked first for the question is the one.
+    ours = _view([("Expected volatility", "", (28.7, 27.1))], [("y2018", "2018", 2018), ("y2017", "2017", 2017)],
+                 table_id=2)
+    theirs = _view([("Expected volatility", "", (40.0, 38.1)), ("Dividend yield", "", (1.0, 1.0))] * 20,
+                   [("y2018", "2018", 2018), ("y2017", "2017", 2017)], table_id=3)
+    assert candidates("expected volatility", [2017, 2018], [ours, theirs], "", whole=True)[0].view is ours
+    assert candidates("expected volatility", [2017, 2018], [theirs, ours], "", whole=True)[0].view is theirs
+
+
+# -- bound cells, one SQL statement, both tables cited --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, Figures]]:
+    directory = tmp_path_factory.mktemp("statements")
+    pdf = directory / "annual_report.pdf"
+    _, figures = build_statements_report(pdf, seed=3)
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(pdf)
+    assert result.status == "added", result
+    yield library, figures
+    library.close()
+
+
+def _answerer(library: Library, chat: ScriptedChat) -> tuple[Answerer, SqlRunner]:
+    runner = SqlRunner(library.path)
+    return Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat), runner
+
+
+def test_the_statements_are_separate_tables(report: tuple[Library, Figures]) -> None:
+    library, _ = report
+    captions = [t.caption for t in library.tables()]
+    assert any("Income" in c for c in captions), captions
+    assert any("Balance Sheet" in c for c in captions), captions
+    assert any("Cash Flows" in c for c in captions), captions
+
+
+def test_a_ratio_across_two_statements_is_exact_and_cites_both_cells(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = multi_table_questions(figures)[0]  # operating cash flow ratio: cash flows over balance sheet
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    expected = f"{question.answer:.2f}"
+    assert answer.value == expected, answer.text
+    year = figures.years[0]
+    cash, liabilities = figures.lines["operating cash"][year], figures.lines["total current liabilities"][year]
+    assert f"{cash:,.0f} / {liabilities:,.0f} = {expected}" in answer.text
+    cited = [c for c in answer.citations if c.sql]
+    assert {c.table for c in cited} == {c.table for c in cited if c.cells} and len(cited) == 2
+    texts = {cell.text.replace(",", "") for c in cited for cell in c.cells}
+    assert {f"{cash:.0f}", f"{liabilities:.0f}"} <= texts
+    assert all(c.sql == cited[0].sql for c in cited) and "SELECT" in (cited[0].sql or "")
+    assert answer.steps[0].sql_result == ((pytest.approx(question.answer),),)
+    used = answer.steps[0].intermediate_answer
+    assert "Balance Sheet" in used and "Total current liabilities" in used and "Cash Flows" in used, used
+    assert chat.calls == []
+
+
+def test_a_change_in_a_printed_line_is_computed_by_code_and_an_unprinted_one_goes_to_the_loop(
+        report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    new, old = figures.years[0], figures.years[1]
+    chat = ScriptedChat()  # no reply queued: the first answer must call no model
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(f"What was the percentage change in total assets from {old} to {new}?")
+        assert chat.calls == []
+        change = (figures.lines["total assets"][new] - figures.lines["total assets"][old]) \
+            / figures.lines["total assets"][old] * 100
+        assert answer.value == f"{round(change, 2):g}%", answer.text
+        # No label holds "revenue spending": no formula step is made up, the loop's own steps go on.
+        chat.fallback = lambda _messages, _schema: {"action": "answer", "text": "not reported"}
+        answer = answerer.answer(f"What was the change in revenue spending from {old} to {new}?")
+        assert "No table row" in answer.steps[0].failures[0]  # noted on the loop's step, not a step of its own
+        # Where nothing relevant is found and no step is taken, what was tried is still shown.
+        answer = answerer.answer(f"What was the change in marketing spend from {old} to {new}?")
+        assert answer.status == "refused" and "No table row" in answer.steps[0].failures[0]
+    finally:
+        runner.close()
+    assert all("formula" not in (c["schema"] or {}).get("properties", {}) for c in chat.calls)
+
+
+def test_a_share_of_two_printed_lines_is_computed_by_code_with_both_cells_cited(
+        report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        share = answerer.answer(f"What were total current assets as a percentage of total assets in {year}?")
+        ratio = answerer.answer(f"What is the ratio of total liabilities to total assets in {year}?")
+    finally:
+        runner.close()
+    assets, current, liabilities = (figures.lines[k][year] for k in ("total assets", "total current assets",
+                                                                      "total liabilities"))
+    assert share.value == f"{round(current / assets * 100, 2):g}%", share.text
+    assert ratio.value == f"{liabilities / assets:.2f}", ratio.text
+    cells = {cell.text.replace(",", "") for c in share.citations if c.sql for cell in c.cells}
+    assert {f"{current:.0f}", f"{assets:.0f}"} <= cells
+    assert chat.calls == []
+
+
+def test_two_lines_said_with_and_over_a_third_are_summed_when_no_line_is_named_by_the_whole_phrase(
+        report: tuple[Library, Figures]) -> None:
+    """"Cost of sales and operating expenses as a percentage of revenue": no label names the whole phrase, so
+    its two lines are summed over revenue, every cell cited; no model call."""
+    library, figures = report
+    year = figures.years[0]
+    chat = ScriptedChat()
+    answerer, runner = _answerer(library, chat)
+    try:
+        share = answerer.answer(f"What were cost of sales and operating expenses as a percentage of revenue in {year}?")
+    finally:
+        runner.close()
+    cost, expenses, revenue = (figures.lines[k][year] for k in ("cost of sales", "operating expenses", "revenue"))
+    assert share.value == f"{round((cost + expenses) / revenue * 100, 2):g}%", share.text
+    cells = {cell.text.replace(",", "").strip("()") for c in share.citations if c.sql for cell in c.cells}
+    assert {f"{abs(cost):.0f}", f"{abs(expenses):.0f}", f"{revenue:.0f}"} <= cells
+    assert chat.calls == []
+
+
+def test_a_change_with_no_period_is_between_the_newest_two_its_table_prints(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    new, old = figures.years[0], figures.years[1]
+    chat = ScriptedChat()  # no reply queued: any model call fails the test
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer("What was the change in total equity?")
+        total = answerer.answer(f"What were total current liabilities in {new} and {old} combined?")
+    finally:
+        runner.close()
+    change = figures.lines["equity"][new] - figures.lines["equity"][old]
+    assert f"{change:,.0f}".lstrip("-") in answer.value and (change < 0) == answer.value.startswith("-"), answer.text
+    combined = figures.lines["total current liabilities"][new] + figures.lines["total current liabilities"][old]
+    assert f"{combined:,.0f}" in total.value, total.text
+    assert chat.calls == []
+
+
+def test_an_outflow_is_read_as_the_amount_paid(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = next(q for q in multi_table_questions(figures) if "free cash flow" in q.text)
+    answerer, runner = _answerer(library, ScriptedChat())
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    assert f"{question.answer:,.0f}" in answer.text
+    assert "paid out, printed in brackets" in answer.text
+
+
+def test_a_join_on_a_shared_department(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = multi_table_questions(figures)[-1]
+    answerer, runner = _answerer(library, ScriptedChat())
+    try:
+        answer = answerer.answer(question.text)
+    finally:
+        runner.close()
+    assert f"{question.answer:,.0f}" in answer.text
+    assert {c.table for c in answer.citations if c.sql and c.cells} and \
+        len({c.table for c in answer.citations if c.sql}) == 2
+
+
+def test_close_candidates_go_to_the_model_constrained_to_them(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    # "income" fits "Net income" and "Income tax" alike: the model chooses, among those rows only.
+    question = f"What is the income ratio in {year}? Define it as income divided by revenue."
+    chat = ScriptedChat()
+    chat.fallback = lambda _messages, schema: {
+        key: next(o for o in spec["enum"] if o.startswith("Net income"))
+        for key, spec in (schema or {}).get("properties", {}).items()}
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert len(chat.calls) == 1
+    (options,) = chat.calls[0]["schema"]["properties"].values()
+    assert {o.split(" \u2014 ")[0] for o in options["enum"]} >= {"Net income", "Income tax"}
+    expected = figures.lines["net income"][year] / figures.lines["revenue"][year]
+    assert answer.value == f"{expected:.2f}", answer.text
+
+
+def test_a_missing_value_is_recorded_and_the_loop_goes_on(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    question = f"What is the ratio in {figures.years[0]}? Define it as goodwill impairment divided by dividends received."
+    chat = ScriptedChat()
+    chat.fallback = lambda _messages, _schema: {"action": "answer", "text": "not stated", "answer": "not stated"}
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert answer.steps and answer.steps[0].sql_error and "No table row" in answer.steps[0].sql_error
+    assert answer.status == "refused"
+
+
+def test_the_sandbox_runs_a_formula_read_only_over_its_cells(report: tuple[Library, Figures]) -> None:
+    library, _ = report
+    table = library.tables()[0]
+    cell = formula.BoundCell("a", table.name, table.id, 1, table.schema.columns[1].name, 1.0, "x", "y")
+    zero = formula.BoundCell("z", table.name, table.id, 10_000, table.schema.columns[1].name, 0.0, "x", "y")
+    runner = SqlRunner(library.path)
+    try:
+        sql = formula.to_sql(formula.parse("a / z"), {"a": cell, "z": zero})
+        with pytest.raises(formula.FormulaError, match="missing or it divides by zero"):
+            formula.result_of(runner.run(sql).rows)
+        with pytest.raises(UserError):
+            runner.run(f"DELETE FROM {table.name}; {sql}")
+    finally:
+        runner.close()
+
+
+def test_free_sql_joining_two_tables_cites_the_cells_of_both(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    spending = next(t for t in library.tables() if "spending" in t.name)
+    budget = next(t for t in library.tables() if "budget" in t.name)
+    department = "Housing"
+    sql = (f'SELECT s.spending - b.budget FROM "{spending.name}" AS s JOIN "{budget.name}" AS b '
+           f"ON s.department = b.department WHERE s.department = '{department}'")
+
+    def reply(_messages: object, schema: dict[str, object] | None) -> dict[str, object]:
+        properties = (schema or {}).get("properties", {})
+        assert isinstance(properties, dict)
+        if "sql" in properties:
+            return {"sql": sql}
+        if "source" in properties:
+            return {"source": "sql", "text_answer": "", "conflict": False}
+        return {"action": "ask", "text": "By how much did Housing spending exceed its budget?"}
+
+    chat = ScriptedChat()
+    chat.fallback = reply
+    runner = SqlRunner(library.path)
+    try:
+        answerer = Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat, sql_style="free")
+        answer = answerer.answer("By how much did Housing spending exceed its budget?")
+    finally:
+        runner.close()
+    expected = figures.spending[department] - figures.budget[department]
+    assert f"{expected:,.0f}" in answer.text, answer.text
+    cited = {c.table: c for c in answer.citations if c.sql}
+    assert set(cited) == {spending.name, budget.name}
+    assert [cell.text.replace(",", "") for cell in cited[spending.name].cells if cell.column == "spending"] == \
+        [f"{figures.spending[department]:.0f}"]
+    assert [cell.text.replace(",", "") for cell in cited[budget.name].cells if cell.column == "budget"] == \
+        [f"{figures.budget[department]:.0f}"]
+
+
+def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(report: tuple[Library, Figures]) -> None:
+    library, figures = report
+    year = figures.years[0]
+    question = (f"Using the balance sheet and the cash flow statement, what ratio do purchases of property, "
+                f"plant and equipment bear to total assets in {year}?")
+    assert plan_for(question) is None  # no rule reads this: the model composes it
+
+    def cell(options: list[str], label: str) -> str:
+        return next(o for o in options if o.startswith(f"{label}, ") and str(year) in o.split(" \u2014 ")[0])
+
+    def reply(_messages: object, schema: dict[str, object] | None) -> dict[str, object]:
+        properties = (schema or {}).get("properties", {})
+        assert isinstance(properties, dict) and "formula" in properties
+        options = properties["values"]["items"]["properties"]["cell"]["enum"]
+        values = [{"name": "a", "cell": cell(options, "Purchases of property, plant and equipment")},
+                  {"name": "b", "cell": cell(options, "Total assets")}]
+        unused.extend(o for o in options if o not in {v["cell"] for v in values})
+        values.append({"name": "d", "cell": unused[0]})  # chosen, never used by the formula
+        # The first formula names a value it did not choose; the repair gets the error and fixes it.
+        return {"values": values, "formula": "a / c" if len(chat.calls) == 1 else "a / b"}
+
+    unused: list[str] = []
+    chat = ScriptedChat()
+    chat.fallback = reply
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert len(chat.calls) == 2
+    assert "not one of the values: a, b, d" in chat.prompt(1)
+    assert unused[0].split(",")[0] not in answer.text  # a value chosen but not used is neither shown nor cited
+    expected = abs(figures.lines["capex"][year]) / figures.lines["total assets"][year]
+    assert answer.value == f"{expected:.2f}", answer.text
+    # The failed formula is recorded on the step that computed the figure, with its error.
+    assert answer.steps[0].failures == ("Formula: The formula names 'c', which is not one of the values: a, b, d.",)
+    assert answer.steps[0].sql and not answer.steps[0].sql_error
+    assert len({c.table for c in answer.citations if c.sql and c.cells}) == 2
+
+
+def test_a_measure_is_looked_up_only_where_a_line_names_it(report: tuple[Library, Figures]) -> None:
+    from core.answering.computation import printed_measure
+    from core.answering.operations import load_table_view
+
+    library, figures = report
+    views = [load_table_view(library, t) for t in library.tables()]
+    margin = plan_for(f"What is the {figures.years[0]} net profit margin?")
+    assert margin is not None and not printed_measure(margin, views)  # "Net income" is not the margin
+    # A report's "Gross margin (%)" line is the gross profit margin asked as "the gross margin": looked up.
+    gross = plan_for("What is the gross margin for F19?")
+    printed = _view([("Sales", "", (8657.0, 8244.0)), ("Gross margin (%)", "", (22.9, 23.1))],
+                    [("f19", "F19", 2019), ("f18", "F18", 2018)])
+    assert gross is not None and printed_measure(gross, [printed])
+    assert not printed_measure(gross, [_view([("Gross profit", "", (1.0, 2.0))], [("f19", "F19", 2019)])])
+
+
+def test_a_period_column_printed_without_a_scale_takes_its_sibling_periods_scale() -> None:
+    """"(in millions)" printed under "January 3, 2020" only: the 2018 column beside it holds the same lines in
+    millions too, so a change across the two is in millions. A column that is no period takes nothing."""
+    import dataclasses
+
+    view = _view([("Pre-contract costs", "", (6.0, 41.0))],
+                 [("y2020", "January 3, 2020 (in millions)", 2020), ("y2018", "December 28, 2018", 2018)])
+    columns = tuple(dataclasses.replace(c, unit="million") if c.name == "y2020" else c for c in view.info.schema.columns)
+    info = dataclasses.replace(view.info, schema=dataclasses.replace(view.info.schema, columns=columns))
+    view = dataclasses.replace(view, info=info, data_columns=columns[1:])
+    assert view.column_scale("y2018") == "million"
+    unperiodic = dataclasses.replace(info, periods=tuple(p for p in info.periods if p.column == "y2020"))
+    assert dataclasses.replace(view, info=unperiodic).column_scale("y2018") == ""
+
+
+def test_a_row_label_s_own_unit_overrides_the_table_s() -> None:
+    """Under "$ MILLION", "ROFE (%)" holds percentages and "Sales per square metre ($)" dollars; other lines
+    keep the table's scale."""
+    import dataclasses
+
+    view = _view([("Sales", "", (8657.0, 8244.0)), ("ROFE (%)", "", (15.2, 17.1)),
+                  ("Sales per square metre ($)", "", (18675.0, 18094.0))],
+                 [("f19", "F19", 2019), ("f18", "F18", 2018)])
+    view = dataclasses.replace(view, page_scale="million")
+    assert [view.cell_scale(row, "f19") for row in (1, 2, 3)] == ["million", "%", ""]
+
+
+def test_another_documents_statement_does_not_push_aside_this_documents_note() -> None:
+    """A note of one report prints "Total inventories"; another report's balance sheet prints "Inventory".
+    The note, ranked first for the question, is the source: the preference for primary statements holds
+    within a document, not across reports."""
+    note = _view([("Raw materials", "", (100.0, 90.0)), ("Total inventories", "", (289928.0, 240056.0))],
+                 [("y2019", "October 31, 2019", 2019), ("y2018", "October 31, 2018", 2018)],
+                 caption="Notes to the financial statements", table_id=1)
+    other = _view([("Inventory", "", (7144.0, 6609.0)), ("Total assets", "", (9.0, 8.0))],
+                  [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Consolidated Balance Sheets", table_id=2)
+    found = candidates("total inventories", [2018, 2019], [note, other], "", whole=True)
+    assert (found[0].view.info.id, found[0].label) == (1, "Total inventories")
+
+
+def test_a_measure_the_report_prints_is_not_recomposed_by_the_model(tmp_path: Path) -> None:
+    """"The gross margin for F19" where the report prints "Gross margin (%)": the report's own figure is the
+    answer, so the model is never asked to compose a formula for it (it computed 40.18 from other cells)."""
+    import pymupdf
+
+    from models.errors import ModelOutputError
+    from tests.core.ingest.test_extraction import _draw_borderless, _prose
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    _draw_borderless(page, [["$ million", "F19", "F18"], ["Sales", "8,657", "8,244"], ["Gross profit", "1,982", "1,904"],
+                            ["Gross margin (%)", "22.9", "23.1"], ["Funds employed", "3,185", "3,214"]],
+                     [64, 400, 500], bottom + 30)
+    doc.save(tmp_path / "results.pdf")
+    doc.close()
+    library = Library(tmp_path / "library.sqlite3")
+    try:
+        assert Ingestor(library, HashEmbedder()).ingest_file(tmp_path / "results.pdf").status == "added"
+
+        def refuse(messages: Any, schema: Any) -> str:  # every model call fails, as an unusable reply would
+            raise ModelOutputError("scripted refusal")
+
+        chat = ScriptedChat(fallback=refuse)
+        answerer, runner = _answerer(library, chat)
+        try:
+            answerer.answer("What is the gross margin for F19?")
+        finally:
+            runner.close()
+        asked_for_formula = [c for c in chat.calls if c["schema"] and "formula" in c["schema"].get("properties", {})]
+        assert chat.calls and not asked_for_formula
+    finally:
+        library.close()

@@ -1,0 +1,79 @@
+"""Choosing the table a question is about: its labels outweigh the rank of its chunks; words every
+candidate shares, and years, decide nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.answering import operations as ops
+from core.answering.table_choice import rank_tables
+from core.library.store import DocumentWriter, Library
+from models.types import Chunk, ColumnSchema
+
+pytestmark = pytest.mark.unit
+
+TABLES = {
+    "budget": ("Budget by department", [("Roads", 120.0, 110.0), ("Parks", 80.0, 75.0), ("Total", 200.0, 185.0)]),
+    "staffing": ("Staff employed", [("Gardeners", 42.0, 38.0), ("Librarians", 12.0, 13.0), ("Total", 54.0, 51.0)]),
+    "deferred_a": ("", [("Non-current deferred tax assets", 5.0, 4.0), ("Total net deferred tax assets", 3.0, 2.0)]),
+    "deferred_b": ("", [("Net deferred tax asset before allowance", 9.0, 8.0), ("Net deferred tax asset", 7.0, 6.0),
+                        ("Deferred tax assets, total", 7.0, 6.0)]),
+}
+
+
+@pytest.fixture
+def library(tmp_path: Path, hash_embedder) -> Library:
+    library = Library(tmp_path / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc = writer.add_document("a" * 64, Path("report.pdf"), "Report", 1, 100)
+    writer.add_page(doc, 1, 595, 842, "", False, [])
+    columns = [ColumnSchema("item", "TEXT", "Item"), ColumnSchema("y2019", "REAL", "2019"), ColumnSchema("y2018", "REAL", "2018")]
+    for name, (caption, rows) in TABLES.items():
+        writer.add_table(
+            doc, name, page=1, last_page=1, bbox=(0, 0, 100, 100), caption=caption, heading="", unit="",
+            header_rows=1, extractor="test", columns=columns, rows=rows, row_indices=list(range(1, len(rows) + 1)),
+            cells=[], schema_json={"table_name": name},
+        )
+    library.conn.execute("COMMIT")
+    return library
+
+
+def _chunks(library: Library, order: list[str]) -> list[Chunk]:
+    """Retrieval results that rank the tables' chunks in ``order`` (two chunks each for the first)."""
+    ids = {name: library.table(name).id for name in order}  # type: ignore[union-attr]
+    out = [Chunk(i, 1, "report.pdf", "table", 1, f"rows of {name}", table_id=ids[name])
+           for i, name in enumerate([order[0], *order], start=1)]
+    return out
+
+
+def _rank(library: Library, question: str, order: list[str]) -> list[str]:
+    def load(table_id: int) -> ops.TableView | None:
+        info = library.table(table_id)
+        return ops.load_table_view(library, info) if info else None
+
+    return [v.name for v in rank_tables(question, _chunks(library, order), load)]
+
+
+def test_labels_outweigh_chunk_rank(library: Library) -> None:
+    assert _rank(library, "How many gardeners were employed in 2019?", ["budget", "staffing"]) == ["staffing", "budget"]
+    assert _rank(library, "What was spent on parks?", ["staffing", "budget"]) == ["budget", "staffing"]
+
+
+def test_shared_words_and_years_leave_the_retrieval_order(library: Library) -> None:
+    # "total" is a row of both tables and 2019 a column of both: neither tells them apart.
+    assert _rank(library, "What was the total in 2019?", ["staffing", "budget"]) == ["staffing", "budget"]
+    assert _rank(library, "What was the total in 2019?", ["budget", "staffing"]) == ["budget", "staffing"]
+
+
+def test_only_tables_behind_the_chunks_are_candidates(library: Library) -> None:
+    assert _rank(library, "How many gardeners?", ["budget"]) == ["budget"]
+    assert rank_tables("How many gardeners?", [Chunk(1, 1, "report.pdf", "text", 1, "prose")], lambda _: None) == []
+
+
+def test_a_row_label_quoted_whole_decides_between_tables_with_the_same_words(library: Library) -> None:
+    question = "What was the percentage change in the Total net deferred tax assets?"
+    assert _rank(library, question, ["deferred_b", "deferred_a"]) == ["deferred_a", "deferred_b"]
+    assert _rank(library, question, ["deferred_a", "deferred_b"]) == ["deferred_a", "deferred_b"]

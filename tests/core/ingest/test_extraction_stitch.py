@@ -1,0 +1,74 @@
+"""``stitch_tables`` on hand-made ``ExtractedTable`` values: which tables join and how."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.ingest.extraction import stitch_tables
+from models.types import CellRef, ExtractedTable
+
+pytestmark = pytest.mark.unit
+
+
+def _table(page: int, rows: list[list[str]], header_rows: int = 1, top: float = 100.0,
+           extractor: str = "pymupdf") -> ExtractedTable:
+    cells = tuple(
+        tuple(CellRef(r, c, page, (72.0 + 100 * c, top + 20 * r, 172.0 + 100 * c, top + 20 * (r + 1)))
+              for c in range(len(row)))
+        for r, row in enumerate(rows)
+    )
+    return ExtractedTable(
+        page=page,
+        bbox=(72.0, top, 72.0 + 100 * len(rows[0]), top + 20 * len(rows)),
+        rows=tuple(tuple(row) for row in rows),
+        header_rows=header_rows,
+        cells=cells,
+        extractor=extractor,
+        pages=(page,),
+    )
+
+
+HEADER = ["Country", "Population"]
+
+
+def test_repeated_header_on_next_page_joins_and_cells_keep_their_page() -> None:
+    first = _table(1, [HEADER, ["France", "68"], ["Spain", "48"]])
+    second = _table(2, [HEADER, ["Italy", "59"]], top=60, extractor="camelot-lattice")
+    (joined,) = stitch_tables([second, first])
+    assert joined.rows == (tuple(HEADER), ("France", "68"), ("Spain", "48"), ("Italy", "59"))
+    assert joined.pages == (1, 2)
+    assert joined.page == 1 and joined.header_rows == 1
+    assert [ref.page for ref in (row[0] for row in joined.cells)] == [1, 1, 1, 2]
+    assert [row[0].row for row in joined.cells] == [0, 1, 2, 3]
+    assert joined.cells[3][0].bbox == second.cells[1][0].bbox
+    assert joined.extractor == "pymupdf+camelot-lattice"
+
+
+def test_three_pages_join_into_one() -> None:
+    pages = [_table(p, [HEADER, [f"Row {p}", str(p)]]) for p in (1, 2, 3)]
+    (joined,) = stitch_tables(pages)
+    assert joined.pages == (1, 2, 3)
+    assert [row[0] for row in joined.rows] == ["Country", "Row 1", "Row 2", "Row 3"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        _table(2, [["Country", "Area"], ["Italy", "301"]]),  # different header text
+        _table(2, [["Country", "Population", "Area"], ["Italy", "59", "301"]]),  # different width
+        _table(3, [HEADER, ["Italy", "59"]]),  # not the next page
+        _table(2, [["Italy", "59"], ["Greece", "10"]], header_rows=0),  # no header to repeat
+    ],
+)
+def test_tables_that_do_not_continue_stay_apart(second: ExtractedTable) -> None:
+    first = _table(1, [HEADER, ["France", "68"]])
+    assert stitch_tables([first, second]) == [first, second]
+
+
+def test_only_the_last_table_of_a_page_continues_onto_the_first_of_the_next() -> None:
+    upper = _table(1, [HEADER, ["France", "68"]], top=100)
+    lower = _table(1, [["Region", "Sales"], ["North", "5"]], top=400)
+    below_other = _table(2, [["Note", "Value"], ["a", "1"]], top=60)
+    continued = _table(2, [HEADER, ["Italy", "59"]], top=300)
+    result = stitch_tables([continued, lower, upper, below_other])
+    assert result == [upper, lower, below_other, continued]  # reading order, nothing joined

@@ -1,0 +1,175 @@
+"""Facts about a table found once when it is stored (core.reports.table_facts): stated scale and currency, each row's
+parent line, section and total flag, each figure column's period; kept in the library, read through
+``TableInfo``, and given by migration to tables stored before they existed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.ingest.ingestor import Ingestor
+from core.library.db import quote_identifier
+from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
+from core.library.store import Library, TableInfo
+from core.reports.values import AskedPeriod, Period, asked_periods, read_period, scale_stated_in
+from tests.conftest import HashEmbedder
+from tests.support.report_builder import TableSpec, build_report
+
+FILINGS = Path(__file__).resolve().parents[4] / "shared" / "bench" / "financebench-dev"
+
+BALANCE_SHEET = TableSpec(
+    "Consolidated Balance Sheets",
+    [["", "December 31,", ""], ["", "2019", "2018"]],
+    [
+        ["Current assets:", "", ""],
+        ["  Cash and cash equivalents", "$ 1,200", "$ 1,000"],
+        ["  Accounts receivable", "800", "700"],
+        ["  Inventories", "500", "450"],
+        ["    Total current assets", "2,500", "2,150"],
+        ["Property, plant and equipment, net", "3,000", "2,900"],
+        ["  Less accumulated depreciation", "(1,000)", "(900)"],
+        ["Goodwill", "400", "400"],
+        ["    Total assets", "$ 4,900", "$ 4,550"],
+    ],
+    ruled=False,
+    col_widths=[3, 1, 1],
+)
+
+
+@pytest.mark.parametrize(("header", "context", "expected"), [
+    ("2018", "Years ended December 31", Period(2018, "2018-12-31", 0, 12)),
+    ("December 31, 2018", "Consolidated Balance Sheets", Period(2018, "2018-12-31", 0, 0)),
+    ("February 2, 2019", "Fiscal Years Ended", Period(2019, "2019-02-02", 0, 12)),
+    ("Three Months Ended June 30, 2023", "", Period(2023, "2023-06-30", 0, 3)),
+    ("Q3 2019", "", Period(2019, "", 3, 3)),
+    ("FY2019", "", Period(2019, "", 0, 12)),
+    ("2019/20", "", Period(2020, "", 0, 0)),
+    ("2019 vs 2018", "", None),
+    ("% change", "", None),
+    ("Segment", "", None),
+])
+def test_a_column_header_names_its_period(header: str, context: str, expected: Period | None) -> None:
+    assert read_period(header, context) == expected
+
+
+def test_a_question_names_periods_as_people_write_them() -> None:
+    assert asked_periods("What was the FY2018 capex?") == [AskedPeriod(2018)]
+    assert asked_periods("capital expenditure in fiscal 2018") == [AskedPeriod(2018)]
+    assert asked_periods("FY18 total assets") == [AskedPeriod(2018)]
+    assert asked_periods("fiscal year 2019 against 2018") == [AskedPeriod(2019), AskedPeriod(2018)]
+    assert asked_periods("sales in the second quarter of 2023") == [AskedPeriod(2023, 2)]
+    assert asked_periods("What is the total?") == []
+
+
+def test_scale_lines_as_reports_print_them() -> None:
+    assert scale_stated_in("(In millions, except per share data)") == "million"
+    assert scale_stated_in("$'000") == "thousand"
+    assert scale_stated_in("(Rs. in crore)") == "crore"
+    assert scale_stated_in("Revenue grew 5% to $3 million in the year, as the table below shows.") == ""
+
+
+def _ingest(tmp_path: Path, path: Path) -> Library:
+    library = Library.in_directory(tmp_path / "library")
+    result = Ingestor(library, HashEmbedder()).ingest_file(path)
+    assert result.status == "added", result.message
+    return library
+
+
+def _statement(tmp_path: Path) -> Path:
+    built = build_report(tmp_path / "statement.pdf", "Harbourline Holdings Annual Report 2019", [
+        "The company's financial position at the end of the year was as follows.",
+        "(In millions, except per share data)",
+        BALANCE_SHEET,
+    ])
+    return built.path
+
+
+def _labels(library: Library, info: TableInfo) -> dict[int, str]:
+    return {row: label for row, label in library.conn.execute(
+        f"SELECT _row, item FROM {quote_identifier(info.name)}")}
+
+
+def test_a_statement_stores_its_scale_periods_totals_and_parent_lines(tmp_path: Path) -> None:
+    library = _ingest(tmp_path, _statement(tmp_path))
+    (info,) = library.tables()
+    assert info.stated_scale == "million" and info.currency == "$"  # from the scale line above the statement
+    assert [(p.column, p.period.fiscal_year, p.period.end_date) for p in info.periods] == [
+        ("y2019", 2019, "2019-12-31"), ("y2018", 2018, "2018-12-31")]
+    assert info.period_columns("total assets in FY2018") == ("y2018",)
+    assert info.period_columns("fiscal 2019 inventories") == ("y2019",)
+    labels = _labels(library, info)
+    by_label = {labels[f.row]: f for f in info.row_facts}
+    assert {labels[row] for row in info.total_rows} == {"Total current assets", "Total assets"}
+    assert labels[info.parent_of(by_label["Inventories"].row) or -1] == "Current assets:"
+    assert labels[info.parent_of(by_label["Total current assets"].row) or -1] == "Current assets:"  # not "Inventories"
+    assert by_label["Inventories"].section == "Current assets" and by_label["Inventories"].depth == 1
+    # A line under a line with figures: the SQL table gets a parent column the model's SQL can filter on.
+    assert [c.name for c in info.schema.columns] == ["item", "y2019", "y2018", "section", "parent"]
+    rows = library.conn.execute(f"SELECT item, y2019 FROM {quote_identifier(info.name)} "
+                                "WHERE parent = 'Property, plant and equipment, net'").fetchall()
+    assert rows == [("Less accumulated depreciation", -1000)]
+    (cell,) = library.cells(info.id, [by_label["Less accumulated depreciation"].row], [4])
+    assert cell.text == "Property, plant and equipment, net" and cell.column == "parent"  # cited where it is printed
+
+
+def test_migration_gives_tables_stored_before_it_the_same_facts(tmp_path: Path) -> None:
+    library = _ingest(tmp_path, _statement(tmp_path))
+    (before,) = library.tables()
+    conn = library.conn
+    # Back to the schema before m006: no facts, no parent column (and none of the later migrations).
+    conn.execute(f"ALTER TABLE {quote_identifier(before.name)} DROP COLUMN parent")
+    conn.execute("DELETE FROM table_columns WHERE name = 'parent'")
+    conn.execute("DELETE FROM table_cells WHERE col = 4")
+    for statement in ("DROP TABLE table_row_facts", "DROP TABLE table_periods", "DROP TABLE document_metadata",
+                      "ALTER TABLE extracted_tables DROP COLUMN stated_scale",
+                      "ALTER TABLE extracted_tables DROP COLUMN currency"):
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {MIGRATIONS.index(m006_table_facts)}")
+    library.close()
+    reopened = Library.in_directory(tmp_path / "library")
+    (after,) = reopened.tables()
+    assert after == before
+    reopened.close()
+
+
+def test_a_unit_printed_as_a_row_of_its_own_is_the_table_s_scale(tmp_path: Path) -> None:
+    """"(In thousands)" in the label column under the years, a row with no figures: the scale of the table."""
+    inventories = TableSpec(caption="", header=[["October 31,", "", ""], ["", "2019", "2018"]], rows=[
+        ["(In thousands)", "", ""], ["Live poultry", "161,082", "153,931"], ["Prepared chicken", "20,032", "13,591"],
+        ["Packaging materials", "7,488", "6,547"], ["Total inventories", "188,602", "174,069"]])
+    built = build_report(tmp_path / "inventories.pdf", "Poultry Company Annual Report 2019", [
+        "Inventories consisted of the following:", inventories,
+        "The increase in prepared chicken inventory is attributable to the mix of finished products."])
+    library = _ingest(tmp_path, built.path)
+    (info,) = library.tables()
+    assert info.stated_scale == "thousand"
+    # A library stored before the rule reads it when it is opened.
+    library.conn.execute("UPDATE extracted_tables SET stated_scale = ''")
+    library.conn.execute(f"PRAGMA user_version = {MIGRATIONS.index(m008_unit_rows)}")
+    library.close()
+    reopened = Library.in_directory(tmp_path / "library")
+    assert [t.stated_scale for t in reopened.tables()] == ["thousand"]
+    reopened.close()
+
+
+@pytest.mark.skipif(not FILINGS.is_dir(), reason=f"the FinanceBench dev filings are not at {FILINGS}")
+def test_real_cash_flow_statement_facts(tmp_path: Path) -> None:
+    source = pymupdf.open(str(FILINGS / "3M_2018_10K.pdf"))
+    cut = pymupdf.open()
+    cut.insert_pdf(source, from_page=59, to_page=59)
+    path = tmp_path / "3m_cash_flows.pdf"
+    cut.save(str(path))
+    library = _ingest(tmp_path, path)
+    (info,) = library.tables()
+    assert info.stated_scale == "million" and info.currency == "$"
+    assert info.period_columns("FY2018 capital expenditure") == ("y2018",)
+    assert [p.period.end_date for p in info.periods] == ["2018-12-31", "2017-12-31", "2016-12-31"]
+    labels = _labels(library, info)
+    totals = {labels[row] for row in info.total_rows}
+    assert {"Net cash provided by (used in) investing activities",
+            "Net cash provided by (used in) financing activities"} <= totals
+    capex = next(f for f in info.row_facts if labels[f.row].startswith("Purchases of property, plant and equipment"))
+    assert labels[capex.parent_row or -1] == "Cash Flows from Investing Activities"
+    assert not capex.is_total
