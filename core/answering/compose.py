@@ -31,6 +31,7 @@ from core.answering import answer_types as types
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import text_facts
+from core.answering.reading import Criterion, QuestionReading
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
@@ -42,17 +43,6 @@ from models.types import Citation, ColumnSchema, Step
 RunSql = Callable[[str], SqlResult]
 AskModel = Callable[[str, dict[str, Any]], dict[str, Any]]
 
-_MAX = re.compile(r"\b(higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|max|peak|"
-                  r"increased?\s+the\s+most)\b", re.IGNORECASE)
-_MIN = re.compile(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min)\b", re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", re.IGNORECASE)
-_POSITIVE = re.compile(r"\b(positive|a\s+(profit|gain)|above\s+zero)\b", re.IGNORECASE)
-_THRESHOLD = re.compile(
-    r"\b(exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
-    r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*"
-    r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent|thousands?|millions?|billions?|k|m|bn)?",
-    re.IGNORECASE)
-_BELOW = re.compile(r"less|lower|below|under|smaller|fewer|at\s+most", re.IGNORECASE)
 _SCALE_SHORT = {"k": "thousand", "m": "million", "bn": "billion"}
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -187,34 +177,6 @@ def names_whole_row(view: ops.TableView, question: str) -> bool:
     return bool(label) and label <= view.asked_words(question) | _tokens(question)
 
 
-@dataclass(frozen=True)
-class Criterion:
-    """What selects a period: "max", "min", "negative", "positive", "above", "below" (a threshold in the
-    question's scale), or "all" (every period)."""
-
-    kind: str
-    threshold: float = 0.0
-    scale: str = ""
-
-
-def criterion(question: str) -> Criterion:
-    match = _THRESHOLD.search(question)
-    if match is not None and not YEAR_WORD.fullmatch(match.group(2).replace(",", "")):
-        number = float(match.group(2).replace(",", ""))
-        unit = (match.group(3) or "").lower()
-        scale = "%" if unit in ("%", "percent") else _SCALE_SHORT.get(unit, unit.rstrip("s"))
-        return Criterion("below" if _BELOW.match(match.group(1)) else "above", number, scale)
-    if _NEGATIVE.search(question):
-        return Criterion("negative")
-    if _POSITIVE.search(question):
-        return Criterion("positive")
-    if _MIN.search(question):
-        return Criterion("min")
-    if _MAX.search(question):
-        return Criterion("max")
-    return Criterion("all")
-
-
 def _meets(value: float, rule: Criterion, table_scale: str) -> bool:
     threshold = rule.threshold
     if rule.scale in SCALE_FACTORS and rule.scale and table_scale in SCALE_FACTORS and table_scale:
@@ -252,13 +214,14 @@ def _listing(parts: Sequence[str]) -> str:
 # -- the types ---------------------------------------------------------------------------------------
 
 
-def headers(view: ops.TableView, question: str, answer: types.AnswerType, run_sql: RunSql) -> Composed | None:
+def headers(view: ops.TableView, reading: QuestionReading, answer: types.AnswerType, run_sql: RunSql) -> Composed | None:
     """A column-header answer (or a count of periods): the periods the question's criterion selects in
     the row it names, or every period the table covers when it names no criterion."""
+    question = reading.text
     periods = period_columns(view, question)
     if len(periods) < 2:
         return None
-    rule = criterion(question)
+    rule = reading.criterion
     if rule.kind == "all":
         if answer.kind == types.COUNT:
             return None
@@ -315,10 +278,11 @@ def _row_for_part(view: ops.TableView, part: str) -> ops.RowChoice | None:
     return match_row(view, part)
 
 
-def figures(view: ops.TableView, question: str, run_sql: RunSql, ask_model: AskModel | None) -> Composed | None:
+def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_model: AskModel | None) -> Composed | None:
     """Several figures, each with its label, in the order asked: one row across the years named, or the
     rows named (split at "and") in the one period named; else the model picks the cells (lookup only)."""
-    years = types.years_in(question)
+    question = reading.text
+    years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))
     cells: list[tuple[ops.RowChoice, ColumnSchema]] = []
     if len(years) >= 2 and all(y in periods for y in years):
@@ -445,8 +409,9 @@ def shown_label(label: str, noun: str) -> str:
     return label
 
 
-def labels(view: ops.TableView, question: str, answer: types.AnswerType, run_sql: RunSql) -> Composed | None:
+def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerType, run_sql: RunSql) -> Composed | None:
     """A list of row labels, or their count."""
+    question = reading.text
     rows = item_rows(view, question)
     if len(rows) < (1 if answer.kind == types.COUNT else 2) or len(rows) > 12:
         return None
@@ -455,8 +420,8 @@ def labels(view: ops.TableView, question: str, answer: types.AnswerType, run_sql
                      f"WHERE _row IN ({', '.join(str(r.row) for r in rows)}) ORDER BY _row")
     noun = asked_noun(question)
     names = [shown_label(r.label, noun) for r in rows]
-    rule = criterion(question)
-    years = types.years_in(question)
+    rule = reading.criterion
+    years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))
     if answer.kind == types.COUNT and rule.kind in ("above", "below", "negative", "positive") and len(years) == 1 \
             and years[0] in periods:  # "how many components exceeded $50,000 thousand in 2019"
@@ -475,25 +440,20 @@ def labels(view: ops.TableView, question: str, answer: types.AnswerType, run_sql
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
 
 
-_UP = re.compile(r"\b(higher|greater|larger|bigger|more|increased?|increasing|rise|rose|risen|grow|grew|grown|"
-                 r"exceed(?:ed|s)?|improved?)\b", re.IGNORECASE)
-_DOWN = re.compile(r"\b(lower|smaller|less|fewer|decreased?|decreasing|decline[ds]?|fall|fell|fallen|drop(?:ped)?|"
-                   r"reduced?)\b", re.IGNORECASE)
-
-
-def yes_no(view: ops.TableView, question: str, run_sql: RunSql) -> Composed | None:
+def yes_no(view: ops.TableView, reading: QuestionReading, run_sql: RunSql) -> Composed | None:
     """A yes/no comparison of one row between two periods: "Is the discount rate higher in 2019 than in
     2018?", "Did revenue increase in 2019?" (against the period before it in the table). The answer is
     "Yes" or "No" with both figures as support; None when the question compares nothing a table holds."""
-    up, down = _UP.search(question), _DOWN.search(question)
-    if bool(up) == bool(down):
+    question = reading.text
+    up, down = reading.criterion.kind == "max", reading.criterion.kind == "min"
+    if up == down:
         return None
     row = match_row(view, question)
     periods = period_columns(view, question)
     if row is None or len(periods) < 2:
         return None
     by_year = dict(periods)
-    named = [y for y in types.years_in(question) if y in by_year]
+    named = [str(y) for y in reading.years if str(y) in by_year]
     if len(named) >= 2:
         first, second = named[0], named[1]
     elif len(named) == 1:
@@ -527,29 +487,30 @@ def title(view: ops.TableView) -> Composed | None:
     return Composed(view, None, None, name, (name,), f"The table shows {name}")
 
 
-def compose(views: Sequence[ops.TableView], question: str, answer: types.AnswerType, run_sql: RunSql,
+def compose(views: Sequence[ops.TableView], reading: QuestionReading, answer: types.AnswerType, run_sql: RunSql,
             ask_model: AskModel | None = None) -> Composed | None:
     """The answer composed from the first table (in the order given, likeliest first) that can give one
     of ``answer``'s type; None when the type is composed by the loop's operations or no table fits. A
     table with a row whose whole label the question names goes before one whose label it only partly names."""
+    question = reading.text
     views = sorted(views, key=lambda view: not names_whole_row(view, question))
     for view in views:
         if answer.kind != types.TITLE and subject_covered(view, question) < MIN_SUBJECT_COVERAGE:
             continue  # the table shares a word or two with the question but is about something else
         composed: Composed | None = None
         if answer.kind == types.COLUMN_HEADERS:
-            composed = headers(view, question, answer, run_sql)
+            composed = headers(view, reading, answer, run_sql)
         elif answer.kind == types.COUNT:
-            composed = (headers(view, question, answer, run_sql) if types.counts_periods(question)
-                        else labels(view, question, answer, run_sql))
+            composed = (headers(view, reading, answer, run_sql) if reading.frame == "count_periods"
+                        else labels(view, reading, answer, run_sql))
         elif answer.kind == types.FIGURES:
-            composed = figures(view, question, run_sql, ask_model)
+            composed = figures(view, reading, run_sql, ask_model)
         elif answer.kind == types.ROW_LABELS and answer.several:
-            composed = labels(view, question, answer, run_sql)
+            composed = labels(view, reading, answer, run_sql)
         elif answer.kind == types.TITLE:
             composed = title(view)
         elif answer.kind == types.YES_NO:
-            composed = yes_no(view, question, run_sql)
+            composed = yes_no(view, reading, run_sql)
         if composed is not None:
             return composed
     return None

@@ -1,6 +1,6 @@
 """A computed measure, end to end: plan, connected tables, bound cells, one SQL statement, the words.
 
-The answering loop hands over a question that ``metrics.plan_for`` reads as a formula ("the FY2020
+The answering loop hands over a plan its reading's measure compiles to (``metrics.plans_of``: "the FY2020
 working capital ratio", "the 3 year average net profit margin"). This module gathers the connected tables
 (the statements of the documents the question's search reached, plus the tables search finds for each
 quantity), binds each quantity to a cell (``binding``), compiles the formula over those cells into one
@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.answering import formula
-from core.answering.binding import Chooser, bind, fit, stems
+from core.answering.binding import Chooser, bind, covers, fit, stems
 from core.answering.metrics import Plan
-from core.answering.operations import TableView, amount, format_number, in_scale, is_number, wanted_scale
+from core.answering.operations import TableView, amount, format_number, in_scale, is_number
 from core.answering.vocabulary import STATEMENTS, is_statement, report_words
 from core.library.store import Library
 from core.sql.runner import SqlResult, SqlRunner
@@ -70,14 +70,15 @@ PRINTED_FIT = 0.75
 
 
 def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
-    """Whether a report prints the common measure a plan would compute as a line of its own (a company's
-    "Adjusted EBITDA", "Free cash flow"): its own figure, defined its own way, is the one to give."""
-    if plan.source != "named" or not plan.subject:
-        return False
-    words = plan.subject.lower().split()
-    head = stems(words[-1]) if words else set()  # "margin", "ratio", "flow": the label must name the measure
-    return any(fit(plan.subject, row.label) >= PRINTED_FIT and head <= stems(row.label)
-               and any(is_number(v) for v in view.values.get(row.row, ())) for view in views for row in view.rows)
+    """Whether a report prints the measure a plan would compute as a line of its own (a company's "Adjusted
+    EBITDA", "Free cash flow", "Gross margin (%)"): its own figure, defined its own way, is the one to give."""
+    for name in plan.printed:
+        words = name.lower().split()
+        head = stems(words[-1]) if words else set()  # "margin", "ratio", "flow": the label must name the measure
+        if any(covers(name, row.label) and fit(name, row.label) >= PRINTED_FIT and head <= stems(row.label)
+               and any(is_number(v) for v in view.values.get(row.row, ())) for view in views for row in view.rows):
+            return True
+    return False
 
 
 def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,
@@ -138,7 +139,7 @@ def _shown(plan: Plan, tree: ast.expr, cells: dict[str, formula.BoundCell], view
         scale = scales.pop() if len(scales) == 1 else ""
         view = next(iter(views.values()))
         return amount(view, value, scale) if plan.decimals is None else _rounded(value, plan.decimals), \
-            in_scale(view, value, scale, wanted_scale(question))
+            in_scale(view, value, scale, plan.scale)
     return _rounded(value, plan.decimals if plan.decimals is not None else 2), ""
 
 

@@ -17,6 +17,7 @@ from core.answering import (
     metrics,
 )
 from core.answering import citations as cite
+from core.answering import operations as ops
 from core.answering.prompts import render
 from core.answering.run_state import (
     RECALL,
@@ -30,6 +31,21 @@ from models.types import Chunk, Step
 
 class FormulaSteps(AnswererBase):
     """Steps that compute a measure over cells of the connected tables."""
+
+    def _formula_steps(self, run: Run, plans: Sequence[metrics.Plan], retrieved: Sequence[Chunk],
+                       on_step: Callable[[Step], None] | None) -> bool:
+        """Compute each plan (one, or one a figure asked: "the respective shares in 2017 and 2018"); True when
+        every one was computed. Several figures become one finding, each figure with its period."""
+        if len(plans) == 1:
+            return self._formula_step(run, plans[0], retrieved, on_step)
+        before = len(run.steps)
+        if not all(self._formula_step(run, plan, retrieved, on_step) for plan in plans):
+            del run.steps[before:], run.findings[before:]
+            return False
+        found = [f for f in run.findings[before:] if f is not None]
+        sentence = " ".join(f.sentence for f in found)
+        run.findings[-1] = Finding(sentence, ops.join_values([f.value for f in found]), "unchecked", True, True)
+        return True
 
 
     def _formula_step(self, run: Run, plan: metrics.Plan, retrieved: Sequence[Chunk],
@@ -105,12 +121,13 @@ class FormulaSteps(AnswererBase):
         in the formula grammar. A formula that fails (outside the grammar, a name not chosen, no number)
         goes back with the error, at most twice. True when a figure was computed."""
         question = run.question
-        plan = metrics.Plan("", "", (), False, metrics.decimals_asked(question), "model", "")
+        asked = self._asked(run)
+        plan = metrics.Plan("", "", (), False, asked.decimals, "model", "", scale=asked.scale)
         views = computation.connected_views(
             [question], retrieved, self.library,
             lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
             lambda table_id: self._view(run, table_id))
-        options = binding.offered(question, metrics.years_asked(question), views)
+        options = binding.offered(question, asked.years, views)
         if len(options) < 2:
             return False
         self._stage(run, "computing", "Composing the computation")
@@ -139,7 +156,7 @@ class FormulaSteps(AnswererBase):
             cells = {name: binding.cell_of(name, candidate, column, common) for name, (candidate, column) in picks.items()}
             tree = formula.parse(str(data.get("formula", "")), list(cells))
             composed = dataclasses.replace(plan, formula=str(data.get("formula", "")), percent=formula.is_percent(tree),
-                                           measure=metrics.asked_name(question) or "The result")
+                                           measure=asked.subject or "The result")
             return computation.evaluate(composed, cells, views, question, self.sql_runner)
 
         done, error = self._with_repairs(

@@ -1,7 +1,7 @@
 """The TableRAG answering loop: plan, run steps, assemble the answer with its evidence.
 
-The question is routed to its documents (``core.search.routing``), searched, and analysed once
-(``core.answering.question``). The planner (``core.answering.planner``) then decides what runs:
+The question is routed to its documents (``core.search.routing``), searched, and read once
+(``core.answering.reading``: the kind of answer wanted, the measure as a tree, periods, unit and scale). The planner (``core.answering.planner``) then decides what runs:
 first the computations that may answer outright (a formula the question gives, bound to cells of the
 connected tables by code, ``formula_step``; a formula the model composes over cells it picks; an answer
 composed to its type, ``compose``), then at most five iterations of ask / answer / stop. Each sub-question
@@ -38,16 +38,17 @@ from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import planner as planning
 from core.answering.formula_step import FormulaSteps
+from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
-from core.answering.question import analyse, topic_of
+from core.answering.reading import read, topic_of
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Finding, Run
 from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library.store import TableInfo
-from core.search.routing import Route, route_question
+from core.search.routing import Route, issuer_names, route_question
 from models.types import Answer, Chunk, ProgressEvent, Step, Usage
 
 _BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
@@ -77,8 +78,9 @@ class Answerer(TableSteps, FormulaSteps):
                                 table_names=self._table_name)
         started = time.perf_counter()
         self.sql_runner.allow_only(self.library.table_names())  # the model's SQL reads data, not the library's own tables
+        reading = read(question, self._issuers())
         run = Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
-                  names=cite.SourceNames(self.library), asked=analyse(question))
+                  names=cite.SourceNames(self.library), asked=reading, plans=plans_of(reading))
         self._stage(run, "searching", "Searching the library")
         retrieved = self._retrieve(question)
         self._add_to_context(run, question, retrieved)
@@ -142,19 +144,16 @@ class Answerer(TableSteps, FormulaSteps):
         """The planner's computations (``planner.computations``) tried in order until one answers: the
         index of the step that answered (None: the loop's steps go on), and the composed answer if any."""
         asked = self._asked(run)
-        for computation_kind in planning.computations(asked):
-            if computation_kind == planning.FORMULA and asked.plan is not None:
-                done = self._formula_step(run, asked.plan, retrieved, on_step)
+        for computation_kind in planning.computations(asked, run.plans):
+            if computation_kind == planning.FORMULA and run.plans:
+                done = self._formula_steps(run, run.plans, retrieved, on_step)
             elif computation_kind == planning.MODEL_FORMULA:
                 # A measure the report prints ("Gross margin (%)") is its own figure: looked up, not recomposed.
                 done = not run.measure_printed and self._model_formula_step(run, retrieved, on_step)
             else:
                 # answer types (issue 13): the type is decided once; headers, several figures, labels, counts and
                 # titles are composed from the table, and then the loop has nothing left to do.
-                ask_type = self._model_for(run, "Answer type", 16) \
-                    if self._is_relevant(run.question, retrieved) else None  # no call where the library holds no answer
-                run.answer_type = answer_types.decide(run.question, [label_words(v) for v in run.context.tables],
-                                                      ask_type)
+                run.answer_type = answer_types.of_reading(asked, [label_words(v) for v in run.context.tables])
                 composed = self._compose_to_type(run, retrieved)
                 return (len(run.steps) - 1, composed) if composed is not None else (None, None)
             if done:
@@ -171,6 +170,10 @@ class Answerer(TableSteps, FormulaSteps):
                 on_token(piece)
         ctx.report(ProgressEvent("done", "Answered" if answer.status != "refused" else "No answer found"))
         return answer
+
+    def _issuers(self) -> list[str]:
+        """The issuers the library's documents name, as a question would say them ("3M", "Best Buy")."""
+        return [name for m in self.library.document_metadata().values() if m.issuer for name in issuer_names(m.issuer)]
 
     def _has_documents(self) -> bool:
         return bool(self.library.conn.execute("SELECT EXISTS (SELECT 1 FROM documents)").fetchone()[0])
@@ -289,7 +292,7 @@ class Answerer(TableSteps, FormulaSteps):
         if kind is None or not run.context.tables:
             return None
         try:
-            composed = compose.compose(run.context.tables, run.question, kind, self.sql_runner.run,
+            composed = compose.compose(run.context.tables, self._asked(run), kind, self.sql_runner.run,
                                        self._model_for(run, "Composing the answer", 120))
         except (UserError, ValueError):  # the statement failed: the loop answers as it would without a type
             return None

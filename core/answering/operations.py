@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.answering.vocabulary import is_statement, report_words
 from core.library.db import quote_identifier
@@ -25,6 +25,9 @@ from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
 from core.search.retrieval import STOPWORDS
 from models.types import ColumnSchema
+
+if TYPE_CHECKING:
+    from core.answering.reading import QuestionReading
 
 MAX_ROW_CHOICES = 14
 MAX_COLUMN_CHOICES = 10
@@ -40,50 +43,6 @@ _SCALE_WORDS = STATED_SCALES
 _CURRENCY_NAMES = {"\u20b9": "rupees", "RMB": "yuan", "CHF": "francs", "\u00a5": "yen"}
 """Currencies written after the figure as a word; the others ($, \u20ac, \u00a3) go before it as a symbol."""
 
-# "How much larger is Culture than Coal?", "by how much did X grow?", "the difference between": a
-# difference, and in absolute terms unless a percent is asked for (never a sum, never a ranking).
-_EXPLICIT_DIFFERENCE = re.compile(
-    r"^(?!.*\b(which|who)\b)(?!.*(percent|%))(?!.*\b(average|mean) difference).*("
-    r"\bhow much (larger|bigger|greater|higher|more|less|lower|smaller|fewer)\b"
-    r"|\bexceed(s|ed)?\b.*\bby\b|\bby how much\b|\bdifference between\b"
-    r"|\b(grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?) by\b)",
-    re.IGNORECASE)
-
-# Checked in order: the first pattern that matches gives the hint.
-_HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # "Which year ..." asks for a column (years are columns), which max/min answer; rankings name rows.
-    ("max", re.compile(r"\bwhich\s+(year|period|quarter|month)\b.*\b(higher|larger|greater|more|highest|largest|greatest|most)\b",
-                       re.IGNORECASE)),
-    ("min", re.compile(r"\bwhich\s+(year|period|quarter|month)\b.*\b(lower|smaller|less|fewer|lowest|smallest|least|fewest)\b",
-                       re.IGNORECASE)),
-    ("difference", _EXPLICIT_DIFFERENCE),
-    ("top_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(highest|largest|most|greatest|biggest|top|grew|rose|increased)\b",
-                           re.IGNORECASE)),
-    ("bottom_row", re.compile(r"\b(which|what|who)\b(?!\s+(year|period|quarter|month)\b).*\b(lowest|smallest|least|fewest|bottom|fell|declined|decreased)\b",
-                              re.IGNORECASE)),
-    ("percent_change", re.compile(r"percent(age)?\s+(change|increase|decrease|decline|growth|difference)|%\s*change|"
-                                  r"how much (in )?(percent|%)|"
-                                  r"\b(change|growth|increase|decrease|decline)\b.*\b(in|as)\s+(units\s+of\s+)?(a\s+)?"
-                                  r"(percent(s|age)?|%)|"
-                                  r"growth\s+rate|rate\s+of\s+(change|increase|growth)", re.IGNORECASE)),
-    ("percentage", re.compile(r"(percent(age)?|proportion|share)\s+of\b|what\s+percent", re.IGNORECASE)),
-    ("average", re.compile(r"\b(average|mean)\b", re.IGNORECASE)),
-    ("difference", re.compile(r"\b(change|difference|increase|decrease|decline|grow|growth|more than|less than)\b",
-                              re.IGNORECASE)),
-    ("ratio", re.compile(r"\bratio\b", re.IGNORECASE)),
-    ("count", re.compile(r"\bhow many\b", re.IGNORECASE)),
-    ("sum", re.compile(r"\b(sum|total|combined|altogether|in all)\b", re.IGNORECASE)),
-    ("max", re.compile(r"\b(highest|largest|most|maximum|greatest)\b", re.IGNORECASE)),
-    ("min", re.compile(r"\b(lowest|smallest|least|minimum|fewest)\b", re.IGNORECASE)),
-)
-
-
-def asks_difference(question: str) -> bool:
-    """The question's own words ask for a difference ("how much larger", "exceeds ... by", "difference
-    between", "grew by"), so no other operation may answer it."""
-    return _EXPLICIT_DIFFERENCE.search(question) is not None
-
-
 def words(text: str) -> set[str]:
     """Content words of a text, lower-cased, with a crude plural fold so "sales" meets "sale"."""
     out = set()
@@ -92,39 +51,6 @@ def words(text: str) -> set[str]:
             continue
         out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
     return out
-
-
-def operation_hint(question: str, row_labels: Sequence[str] = ()) -> str | None:
-    """The operation obvious words in the question suggest, or None.
-
-    "total" only suggests a sum when it is not part of a row label the question names ("total sales").
-    """
-    label_words = set().union(*(set(_WORD.findall(label.lower())) for label in row_labels)) if row_labels else set()
-    for name, pattern in _HINTS:
-        match = pattern.search(question)
-        if match is None:
-            continue
-        if name == "sum" and match.group(0).lower() in label_words:
-            continue
-        return name
-    return None
-
-
-_EXPLANATION = re.compile(
-    r"^\s*(why\b|how (is|are|was|were|does|often|will|would|can|should)\b"
-    r"|(what|which) (is|are|was|were) the (implication|purpose|reasons?|nature|basis|definition|objective|policy|method)s?\b"
-    r"|describe\b|explain\b|define\b"
-    r"|what (does|do|did) .+ (include|mean|represent|consist|comprise)"
-    r"|what (is|are|was|were) .+ (defined|determined|measured|calculated|recogni[sz]ed)\s*\??\s*$)",
-    re.IGNORECASE,
-)
-
-
-def asks_for_explanation(question: str) -> bool:
-    """The question asks why, how or what something means, not for a figure ("How is the discount rate
-    determined?"): the text answers it, and SQL over a table that shares a word would answer with a number.
-    "How much", "how many" and "how did X change" ask for figures and do not match."""
-    return _EXPLANATION.search(question) is not None
 
 
 def scale_of(unit: str) -> str:
@@ -440,14 +366,6 @@ class OperationChoice:
 
 MIN_DECIDED_OVERLAP = 2
 """Words a row label must share with a question for code to pick it without the model (see decided_lookup)."""
-_ASKS_PERCENT = re.compile(r"percent|%", re.IGNORECASE)
-
-
-def asks_percent(question: str) -> bool:
-    """The question asks for a change in percent ("grew the most in percent", "% increase")."""
-    return _ASKS_PERCENT.search(question) is not None
-
-
 class InvalidChoice(ValueError):
     """The model's choice names no cells, unknown ones, or too few for the operation."""
 
@@ -455,7 +373,7 @@ class InvalidChoice(ValueError):
 _TOTAL_LABEL = re.compile(r"^\s*(grand\s+|sub-?\s*)?totals?\b|^\s*(all|overall)\b", re.IGNORECASE)
 
 
-def parse_choice(view: TableView, data: dict[str, Any], question: str) -> OperationChoice:
+def parse_choice(view: TableView, data: dict[str, Any], question: str, percent: bool = False) -> OperationChoice:
     """Validate the model's JSON against the table and apply the deterministic fixes."""
     operation = str(data.get("operation", ""))
     if operation not in OPERATIONS:
@@ -486,21 +404,18 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str) -> Operat
             cells = _newer_first(cells, question)
     if operation in ("difference", "percent_change"):
         cells = _newer_first(cells, question)
-    percent = operation in RANKINGS and len(cells) == 2 and asks_percent(question)
-    return OperationChoice(operation, tuple(cells), percent)
+    return OperationChoice(operation, tuple(cells), operation in RANKINGS and len(cells) == 2 and percent)
 
 
-def decided_lookup(view: TableView, question: str) -> OperationChoice | None:
-    """A lookup code can decide without the model: the question hints at no operation, names one year that
-    exactly one value column is for, and one row's label shares more of the question's words (with the words
-    reports use for the names it uses) than any other row, or as many and a larger share of its own words.
+def decided_lookup(view: TableView, reading: QuestionReading) -> OperationChoice | None:
+    """A lookup code can decide without the model: the question's reading points to no operation, it names one
+    year that exactly one value column is for, and one row's label shares more of the question's words (with the
+    words reports use for the names it uses) than any other row, or as many and a larger share of its own words.
     Else None: the model chooses."""
-    if operation_hint(question, [r.label for r in view.rows]) is not None:
+    question = reading.text
+    if reading.operation is not None or len(reading.years) != 1:
         return None
-    years = set(_YEAR.findall(question))
-    if len(years) != 1:
-        return None
-    year = years.pop()
+    year = str(reading.years[0])
     columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
     if len(columns) > 1:  # "2019 Number" and "2019 $M": the one the question names ("the number of shares")
         said = header_words(question)
@@ -764,15 +679,6 @@ def _compared(view: TableView) -> str:
     shown = ", ".join(labels[:MAX_NAMED_ROWS])
     more = f" and {len(labels) - MAX_NAMED_ROWS} more" if len(labels) > MAX_NAMED_ROWS else ""
     return f"{len(labels)} rows compared: {shown}{more}"
-
-
-_WANTED_SCALE = re.compile(r"\bin\s+(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?)\s+)?(thousands?|millions?|billions?)\b", re.IGNORECASE)
-
-
-def wanted_scale(question: str) -> str:
-    """The scale a question asks its answer in ("... in USD billions" -> "billion"), or ""."""
-    match = _WANTED_SCALE.search(question)
-    return match.group(1).lower().rstrip("s") if match else ""
 
 
 def in_scale(view: TableView, value: Any, scale: str, wanted: str) -> str:

@@ -1,11 +1,11 @@
 """What the answering loop does next: compute, ask, answer or stop. Decided here; done by the loop.
 
 The ``Answerer`` (``core.answering.loop``) runs steps and assembles the answer; every choice of what to do
-next is a function of this module, over the question analysed once (``core.answering.question``) and what
-the run has found so far:
+next is a function of this module, over the question read once (``core.answering.reading``), the plans its
+measure compiles to (``core.answering.metrics``) and what the run has found so far:
 
 - ``computations``: before any sub-question, the computations worth trying, in order: the formula the
-  wording gives (``metrics.plan_for``) bound to cells by code; the model composing a formula over the
+  reading's measure compiles to (``metrics.plans_of``) bound to cells by code; the model composing a formula over the
   connected tables' cells (only where the question defines or names a measure code could not bind, or says
   it spans two statements); the answer composed to its type (a header, several figures, labels). The first
   that gives an answer ends the planning: the loop has nothing left to ask.
@@ -20,12 +20,12 @@ the run has found so far:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.answering import operations as ops
-from core.answering.question import Question
+from core.answering.metrics import Plan
+from core.answering.reading import QuestionReading
 
 FORMULA = "formula"
 """Compute the formula the question's wording gives, its values bound to cells by code."""
@@ -39,30 +39,28 @@ _NEAR_ENOUGH = 0.8
 """Share of the question's words a sub-question must hold to count as the question itself."""
 
 
-def computations(asked: Question) -> tuple[str, ...]:
+def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ...]:
     """The computations to try before any sub-question, in order; the loop stops at the first that answers.
     The model composes a formula only where code could not bind one the question defines or names (never
     for a plain shape like "the change in X", which the loop's steps look up), or where the question says
     its figures span statements."""
-    plan = asked.plan
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
-    if plan is not None:
-        return (FORMULA, *composed) if plan.in_own_words else (FORMULA, MODEL_FORMULA, COMPOSE)
+    if plans:
+        return (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
     return composed
 
 
-def spans_statements(asked: Question) -> bool:
+def spans_statements(asked: QuestionReading) -> bool:
     """Arithmetic that the question says needs two statements ("... using the balance sheet and the cash
     flow statement, what is ..."): one table per step cannot answer it."""
-    return len(asked.statements) >= 2 and (asked.computed or bool(
-        re.search(r"\bratio\b|\bmargin\b|\bturnover\b", asked.text, re.IGNORECASE)))
+    return len(asked.statements) >= 2 and (asked.computed or not asked.complete)
 
 
-def needs_table_arithmetic(asked: Question, steps_taken: int, has_tables: bool) -> bool:
-    """Arithmetic over a table (by the question's wording), or a figure from a statement the question names
+def needs_table_arithmetic(asked: QuestionReading, steps_taken: int, has_tables: bool) -> bool:
+    """Arithmetic over a table (by the question's reading), or a figure from a statement the question names
     ("... shown in the cash flow statement"), with no step taken yet: SQL must come before any answer."""
     return (steps_taken == 0 and has_tables and not asked.explains
-            and (asked.hint in ops.COMPUTING or bool(asked.statements)))
+            and (asked.operation in ops.COMPUTING or bool(asked.statements)))
 
 
 def covers_question(subquery: str, question: str) -> bool:
@@ -87,7 +85,7 @@ Decompose = Callable[[bool], tuple[str, str]]
 class Planner:
     """The loop's next move, one call per iteration, at most ``limit`` of them."""
 
-    asked: Question
+    asked: QuestionReading
     limit: int
     decompose: Decompose
     asked_before: set[str] = field(default_factory=set)

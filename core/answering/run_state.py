@@ -21,8 +21,9 @@ from core.answering import (
 )
 from core.answering import citations as cite
 from core.answering import operations as ops
+from core.answering.metrics import Plan
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, token_counter
-from core.answering.question import Question, analyse
+from core.answering.reading import QuestionReading, read
 from core.answering.table_choice import label_words, question_words, rank_tables
 from core.errors import UserError
 from core.jobs import JobContext
@@ -93,8 +94,10 @@ class Run:
     """Parallel to ``steps``: what each step found, in words, or None."""
     read: list[str] = field(default_factory=list)
     """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
-    asked: Question | None = None
-    """The question analysed once (``core.answering.question``)."""
+    asked: QuestionReading | None = None
+    """The question read once (``core.answering.reading``)."""
+    plans: list[Plan] = field(default_factory=list)
+    """What the reading's measure compiles to (``metrics.plans_of``): one plan a figure asked."""
     tried: list[Step] = field(default_factory=list)
     """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
     read_passages: list[str] = field(default_factory=list)
@@ -298,9 +301,9 @@ class AnswererBase:
         return None, error
 
     @staticmethod
-    def _asked(run: Run) -> Question:
+    def _asked(run: Run) -> QuestionReading:
         if run.asked is None:
-            run.asked = analyse(run.question)
+            run.asked = read(run.question)
         return run.asked
 
     def _usable_text(self, run: Run, text: str) -> bool:

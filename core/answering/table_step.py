@@ -16,6 +16,7 @@ from core.answering import (
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.prompts import render
+from core.answering.reading import read
 from core.answering.run_state import (
     FIGURE,
     AnswererBase,
@@ -61,8 +62,8 @@ class TableSteps(AnswererBase):
         ranked = self._add_to_context(run, subquery, retrieved)
         view = self._pick_table(run, ranked, subquery)
         names = run.names or cite.SourceNames(self.library)
-        if ops.asks_for_explanation(subquery) or (self._asked(run).explains
-                                                  and ops.operation_hint(subquery) not in ops.COMPUTING):
+        sub = self._asked(run) if subquery == run.question else read(subquery)
+        if sub.explains or (self._asked(run).explains and sub.operation not in ops.COMPUTING):
             outcome = SqlOutcome(error="The question asks for an explanation, which the text gives, not a figure.")
         elif run.answer_type is not None and run.answer_type.kind == answer_types.TEXT:  # answer types (issue 13)
             outcome = SqlOutcome(error=f"The question asks for words from the text, not a figure "
@@ -128,7 +129,8 @@ class TableSteps(AnswererBase):
         columns = view.column_choices(f"{subquery} {run.question}")
         if not rows or not columns:
             return SqlOutcome(view.info, error=f"Table {view.name} has no rows or value columns to choose from.")
-        decided = ops.decided_lookup(view, run.question) if subquery == run.question else None
+        sub = self._asked(run) if subquery == run.question else read(subquery)
+        decided = ops.decided_lookup(view, sub) if subquery == run.question else None
         if decided is not None:  # one year, one clearly named row: no model call needed
             try:
                 sql = ops.compile_sql(view, decided)
@@ -138,7 +140,7 @@ class TableSteps(AnswererBase):
                 answer = ""  # the model chooses instead
             if answer and not ops.sql_is_empty(result.rows):
                 return self._computed(run, SqlOutcome(view.info, sql=sql, result=result), view, decided, result, answer)
-        hint = ops.operation_hint(subquery, [r.label for r in rows])
+        hint = sub.operation
         task = render(
             "operation", subquery=subquery, table=view.name,
             operations="; ".join(f"{k}: {v.meaning}" for k, v in ops.OPERATIONS.items()),
@@ -147,13 +149,12 @@ class TableSteps(AnswererBase):
         # "Which department grew most?" is a ranking beyond doubt; a small model still reaches for a
         # lookup, so the schema leaves it only the ranking (or none).
         # Likewise "how much larger is A than B" is a difference, never the sum a small model may pick.
-        allowed = [hint, "none"] if hint in ops.RANKINGS or (hint == "difference" and ops.asks_difference(subquery)) \
-            else None
+        allowed = [hint, "none"] if hint in ops.RANKINGS or (hint == "difference" and sub.compares) else None
         schema = ops.operation_schema(view, rows, columns, allowed)
         tried = SqlOutcome(view.info)  # the last statement tried, kept when every attempt fails
 
         def attempt(raw: dict[str, Any]) -> SqlOutcome:
-            choice = ops.parse_choice(view, raw, subquery)
+            choice = ops.parse_choice(view, raw, subquery, sub.percent)
             if choice.operation == "none":
                 return SqlOutcome(view.info, error="The model found no cells in the table for this.")
             tried.sql = ops.compile_sql(view, choice)
@@ -181,7 +182,7 @@ class TableSteps(AnswererBase):
         """A structured step's result made whole: its answer, the sentence saying it, the cells it read."""
         outcome.answer = answer
         outcome.operation = choice.operation
-        outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, self._asked(run).wanted_scale)
+        outcome.words = ops.describe_in_words(view, choice, result.columns, result.rows, self._asked(run).scale)
         outcome.cells = cite.cells_for(self.library, view.info, ops.cells_used(choice, result.rows))
         return outcome
 

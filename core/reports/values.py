@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 YEAR_DIGITS = r"(?:1[89]|20)\d\d"
 """A four-digit year from 1800 to 2099, as a pattern fragment."""
@@ -433,3 +434,91 @@ def asked_periods(text: str) -> list[AskedPeriod]:
         if asked not in out:
             out.append(asked)
     return out
+
+
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+({YEAR_DIGITS})\b",
+                             re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:(\d{{1,2}}),?\s+)?"
+                             rf"({YEAR_DIGITS})\b", re.IGNORECASE)
+_QUARTER_OF_YEAR = re.compile(
+    rf"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)(?:\s+of)?\s*(?:fiscal\s+(?:year\s+)?|FY\s?'?)?"
+    rf"(\d{{2}}|{YEAR_DIGITS})?\b", re.IGNORECASE)
+_SHORT_FISCAL = re.compile(r"\bF(?:Y)?\s?'?(\d{2})\b(?!\s*(?:%|percent|months?|days?|weeks?))", re.IGNORECASE)
+_FISCAL_SPAN = re.compile(rf"\b({YEAR_DIGITS})\s?[/\u2013-]\s?(\d{{2}})\b(?![\d/])")
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    """A period a text names, where it names it: "FY19" at 12-16 is fiscal 2019. ``year`` is the (fiscal)
+    year it ends in; ``month`` and ``day`` are given when the text names a date ("December 31, 2018", "August
+    2015"); ``quarter`` when it names one ("Q2 2023", "second quarter of fiscal 2024")."""
+
+    start: int
+    end: int
+    year: int
+    quarter: int = 0
+    month: int = 0
+    day: int = 0
+    fiscal: bool = False
+    said: str = ""
+
+    @property
+    def asked(self) -> AskedPeriod:
+        return AskedPeriod(self.year, self.quarter)
+
+    @property
+    def label(self) -> str:
+        """The period as Folio says it: "FY2019", "Q2 2023", "December 31, 2018"."""
+        if self.quarter:
+            return f"Q{self.quarter} {self.year}"
+        if self.month and self.day:
+            return f"{_MONTH_NAMES[self.month - 1].capitalize()} {self.day}, {self.year}"
+        if self.month:
+            return f"{_MONTH_NAMES[self.month - 1].capitalize()} {self.year}"
+        return f"FY{self.year}" if self.fiscal else str(self.year)
+
+
+def _month_number(name: str) -> int:
+    return next(i for i, month in enumerate(_MONTH_NAMES, start=1) if month.startswith(name.lower()[:3]))
+
+
+def find_periods(text: str) -> list[PeriodMention]:
+    """Every period a text names, in order, each once where it is said: fiscal years in any of the ways people
+    write them ("FY2019", "FY19", "F19", "FY '19", "fiscal 2019", "fiscal year 2019", "2019 fiscal year"), a
+    fiscal year printed as a span ("2019-20", "2019/20": it ends in 2020), dates ("December 31, 2018", "31
+    March 2020", "August 2015"), quarters ("Q2 2023", "2Q23", "the second quarter of fiscal 2024") and bare
+    years. A span of two full years ("2017-2019") is two mentions: a range is for the reader of the
+    question to see."""
+    found: list[PeriodMention] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= m.start or start >= m.end for m in found)
+
+    def add(match: re.Match[str], year: int, **kw: Any) -> None:
+        if free(*match.span()):
+            found.append(PeriodMention(match.start(), match.end(), year, said=match.group(0), **kw))
+
+    for m in _QUARTER_OF_YEAR.finditer(text):
+        if m.group(4):
+            number = int(m.group(1) or m.group(2) or 0) or ("first", "second", "third", "fourth").index(
+                m.group(3).lower()) + 1
+            add(m, _full_year(m.group(4)), quarter=number, fiscal="f" in m.group(0).lower()[2:])
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        if 1 <= int(m.group(1)) <= 31:
+            add(m, int(m.group(3)), month=_month_number(m.group(2)), day=int(m.group(1)))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        day = int(m.group(2)) if m.group(2) else 0
+        if day <= 31:
+            add(m, int(m.group(3)), month=_month_number(m.group(1)), day=day)
+    for m in _FISCAL_YEAR.finditer(text):
+        add(m, _full_year(next(g for g in m.groups() if g)), fiscal=True)
+    for m in _SHORT_FISCAL.finditer(text):
+        add(m, _full_year(m.group(1)), fiscal=True)
+    for m in _FISCAL_SPAN.finditer(text):
+        first, last = int(m.group(1)), _span_end(m.group(1), m.group(2))
+        if last == first + 1:
+            add(m, last, fiscal=True)
+    for m in YEAR_WORD.finditer(text):
+        add(m, int(m.group(1)))
+    found.sort(key=lambda m: m.start)
+    return found

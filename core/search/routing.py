@@ -134,6 +134,27 @@ def issuer_key(issuer: str) -> frozenset[str]:
     return distinctive or named or frozenset(words_of(issuer))
 
 
+_COMMON_FIRST_WORDS = frozenset(
+    ["general", "best", "first", "american", "united", "national", "international", "global", "new", "great", "central",
+     "western", "eastern", "northern", "southern", "royal", "standard", "southwest", "pacific", "atlantic", "home",
+     "big", "old", "city", "state", "county", "the"])
+"""Words that open many names: a question saying only "General" does not name General Mills."""
+
+
+def issuer_names(issuer: str) -> list[str]:
+    """How a question may name an issuer, longest first: "BEST BUY CO., INC." -> ["best buy"]; "LOCKHEED MARTIN
+    CORPORATION" -> ["lockheed martin", "lockheed"]; "3M COMPANY" -> ["3m"]."""
+    ordered = [w for w in _WORD.findall(re.sub(r"['\u2019]s\b", "", issuer.replace(".", "").replace(",", " ").lower()))
+               if w not in _LEGAL_WORDS]
+    if not ordered:
+        return []
+    names = [" ".join(ordered)]
+    if len(ordered) > 1 and ordered[0] not in _COMMON_FIRST_WORDS and ordered[0] not in _GENERIC_NAMES \
+            and len(ordered[0]) >= 4:
+        names.append(ordered[0])
+    return names
+
+
 def question_scope(question: str) -> QuestionScope:
     """The years, quarter and document types a question names (FY2018, FY 2023, fiscal 2019, 2019-20, Q2 of FY2024)."""
     years: list[int] = []

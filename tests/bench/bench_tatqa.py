@@ -487,23 +487,25 @@ def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, di
 
 
 def answer_types_report(library: Any, retriever: Any, runner: Any, asked: list[tuple[dict, dict]]) -> str:
-    """No model: the answer type decided from the wording and the likeliest tables' labels (the model's
-    choice, asked only when both leave it open, is counted as "open"), against the gold type; and the
+    """No model: the answer type decided from the question's reading and the likeliest tables' labels (where
+    both leave it open it is counted as "open"), against the gold type; and the
     answers composed from the table by code alone (headers, respective figures, labels, counts, titles),
     scored with TAT-QA's metric. These are the answers TableRAG gives such questions, since composing
     them calls no model (only respective figures the code cannot place ask the model, counted missing here)."""
     from core.answering import Answerer, compose
     from core.answering import answer_types as types
     from core.answering import operations as ops
+    from core.answering.reading import read
     from core.answering.table_choice import label_words
 
     answerer = Answerer(library, retriever, runner, _NoChat(), sql_style="structured")  # type: ignore[arg-type]
     rows: list[tuple[str, str, float | None]] = []
     for _context, question in asked:
         views = [ops.load_table_view(library, info) for info in answerer.likely_tables(question["question"])[:2]]
-        decided = types.decide(question["question"], [label_words(v) for v in views])
-        kind = "open" if decided.decided_by == "default" else decided.kind
-        composed = compose.compose(views, question["question"], decided, runner.run) if kind != "open" else None
+        reading = read(question["question"])
+        decided = types.of_reading(reading, [label_words(v) for v in views])
+        kind = "open" if decided.decided_by == "reading" else decided.kind
+        composed = compose.compose(views, reading, decided, runner.run) if kind != "open" else None
         em = tatqa_score(question, prediction_of(composed.value, composed.parts))[0] if composed else None
         composable = decided.kind in (types.COLUMN_HEADERS, types.FIGURES, types.COUNT, types.TITLE) or (
             decided.kind == types.ROW_LABELS and decided.several)

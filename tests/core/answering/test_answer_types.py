@@ -10,6 +10,7 @@ import pytest
 
 from core.answering import Answerer, text_facts
 from core.answering import answer_types as types
+from core.answering.reading import read
 from models.types import Chunk
 from tests.core.answering.test_answering_library import ReportFixture, ScriptedChat, report  # noqa: F401
 
@@ -46,28 +47,22 @@ def make(report: ReportFixture, chat: ScriptedChat) -> Answerer:  # noqa: F811
     ("Was there a material bad debt expense in 2019, 2018 and 2017?", types.TEXT, False),
 ])
 def test_wording_decides_the_type(question: str, kind: str, several: bool) -> None:
-    decided = types.type_from_wording(question)
-    assert decided is not None and (decided.kind, decided.several) == (kind, several)
+    decided = types.of_reading(read(question))
+    assert (decided.kind, decided.several) == (kind, several), read(question).describe()
     assert decided.decided_by == "wording"
 
 
-def test_tables_then_model_decide_when_the_wording_does_not() -> None:
+def test_tables_decide_when_the_wording_does_not() -> None:
     question = "Talespin equity ownership of the company"
-    assert types.type_from_wording(question) is None
-    # No table label names the subject: the text answers it, without asking the model.
-    assert types.decide(question, [{"revenue", "cost"}], lambda *_: {"answer_type": "lookup"}).kind == types.TEXT
-    # Half the subject named: open, so the model chooses, from the enum only.
-    seen: list[dict] = []  # type: ignore[type-arg]
-
-    def ask(task: str, schema: dict) -> dict:  # type: ignore[type-arg]
-        seen.append(schema)
-        return {"answer_type": "row_labels"}
-
-    decided = types.decide(question, [{"talespin", "equity"}], ask)
-    assert (decided.kind, decided.decided_by) == (types.ROW_LABELS, "model")
-    assert seen[0]["properties"]["answer_type"]["enum"] == list(types.MODEL_CHOICES)
-    # A reply outside the enum (or none) leaves a lookup.
-    assert types.decide(question, [{"talespin", "equity"}], lambda *_: {"answer_type": "poem"}).kind == types.LOOKUP
+    assert not read(question).settled
+    # No table label names the subject: the text answers it.
+    assert types.of_reading(read(question), [{"revenue", "cost"}]).kind == types.TEXT
+    # A year and a subject the labels name: a lookup in the table.
+    assert types.of_reading(read("Talespin equity ownership in 2019"), [{"talespin", "equity", "ownership"}]).kind \
+        == types.LOOKUP
+    # A measure to compute is computed, whatever the tables hold.
+    assert types.of_reading(read("What was the change in talespin equity from 2018 to 2019?"), []).kind \
+        == types.COMPUTED
 
 
 def test_header_answer_is_the_year_sql_selected_with_the_values_as_support(report: ReportFixture) -> None:  # noqa: F811

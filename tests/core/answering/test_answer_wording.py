@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from core.answering import operations as ops
+from core.answering.reading import read
 from core.library.store import TableInfo
 from core.reports.values import currency_stated_in, scale_stated_in
 from models.types import ColumnSchema, TableSchema
@@ -91,8 +92,10 @@ def test_a_ranking_names_the_rows_compared_and_says_how_it_ranked() -> None:
 def test_a_ranking_by_percent_only_when_the_question_asks_for_one() -> None:
     v = view()
     cells = [{"row": "Culture", "column": "be_2014_15"}, {"row": "Culture", "column": "be_2013_14"}]
-    by_amount = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which ministry grew the most?")
-    by_percent = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which grew the most in percent?")
+    by_amount = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which ministry grew the most?",
+                                 read("Which ministry grew the most?").percent)
+    by_percent = ops.parse_choice(v, {"operation": "top_row", "cells": cells}, "Which grew the most in percent?",
+                                  read("Which grew the most in percent?").percent)
     assert not by_amount.percent and "* 100.0 /" not in ops.compile_sql(v, by_amount)
     assert by_percent.percent and "* 100.0 / NULLIF" in ops.compile_sql(v, by_percent)
     assert "(ranked by percent change;" in ops.describe_in_words(v, by_percent, [], [(3, "Defence", 15.92)])
@@ -124,8 +127,9 @@ def test_currency_symbols_go_before_the_figure_and_percent_cells_keep_their_sign
     ("What was the average difference between EBITDA and underlying EBITDA?", "average"),
 ])
 def test_the_question_wording_chooses_the_operation(question: str, operation: str) -> None:
-    assert ops.operation_hint(question) == operation
-    assert ops.asks_difference(question) == (operation == "difference")  # then only a difference may answer
+    reading = read(question)
+    assert reading.operation == operation, reading.describe()
+    assert reading.compares == (operation == "difference")  # then only a difference may answer
 
 
 def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
@@ -135,9 +139,9 @@ def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
 
 
 def test_a_figure_is_restated_in_the_scale_the_question_asks_for() -> None:
-    assert ops.wanted_scale("What is the year end FY2018 net PPNE for 3M? Answer in USD billions.") == "billion"
-    assert ops.wanted_scale("What is the FY2018 capital expenditure amount (in USD millions)?") == "million"
-    assert ops.wanted_scale("How much did revenue grow?") == ""
+    assert read("What is the year end FY2018 net PPNE for 3M? Answer in USD billions.").scale == "billion"
+    assert read("What is the FY2018 capital expenditure amount (in USD millions)?").scale == "million"
+    assert read("How much did revenue grow?").scale == ""
 
 
 def test_a_lookup_in_millions_asked_in_billions_says_both() -> None:
@@ -150,8 +154,8 @@ def test_a_lookup_in_millions_asked_in_billions_says_both() -> None:
 def test_a_change_asked_in_percents_is_a_percent_change() -> None:
     asked = ("What is Adobe's year-over-year change in unadjusted operating income from FY2015 to FY2016 "
              "(in units of percents and round to one decimal place)?")
-    assert ops.operation_hint(asked) == "percent_change"
-    assert ops.operation_hint("How much did revenue change from 2018 to 2019?") == "difference"
+    assert read(asked).operation == "percent_change"
+    assert read("How much did revenue change from 2018 to 2019?").operation == "difference"
 
 
 def test_a_blank_column_falls_back_to_the_rows_totals_only_when_no_column_is_asked_for() -> None:
@@ -177,7 +181,7 @@ def test_a_lookup_in_a_year_printed_in_two_columns_takes_the_one_the_question_na
                      TableSchema(1, "t", "notes.pdf", 1, columns))
     v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Options granted", 1), ops.RowChoice("Options forfeited", 2)),
                       {1: ("Options granted", 473550.0, 41.2), 2: ("Options forfeited", 12632.0, 50.49)}, "", {}, "")
-    choice = ops.decided_lookup(v, "What is the number of options forfeited in 2019?")
+    choice = ops.decided_lookup(v, read("What is the number of options forfeited in 2019?"))
     assert choice is not None and [(c.label, c.column) for c in choice.cells] == [("Options forfeited", "y2019_shares")]
-    choice = ops.decided_lookup(v, "What was the exercise price of options forfeited in 2019?")
+    choice = ops.decided_lookup(v, read("What was the exercise price of options forfeited in 2019?"))
     assert choice is not None and [c.column for c in choice.cells] == ["y2019_price"]

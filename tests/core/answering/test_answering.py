@@ -176,8 +176,8 @@ def test_loop_stops_after_five_iterations(report: ReportFixture) -> None:  # noq
     chat = ScriptedChat(fallback=reply)
     answer = make(report, chat).answer("Compare every department with the council's school plans")
     assert len(answer.steps) == 5
-    # 1 call for the answer type (the wording leaves it open), then 5 x (decompose, operation, check)
-    assert len(chat.calls) == 16
+    # 5 x (decompose, operation, check): the reading decides the answer type without the model
+    assert len(chat.calls) == 15
     assert answer.value == "80 million"  # the last intermediate answer when no final one came
     assert answer.text.startswith("Parks, 2019: 80 million; source: City Budget Report 2019, p. 1")
 
@@ -185,7 +185,6 @@ def test_loop_stops_after_five_iterations(report: ReportFixture) -> None:  # noq
 def test_direct_answer_and_step_answers_by_the_decomposer(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     chat.queue(
-        {"answer_type": "computed"},  # the wording leaves the answer type open: the model picks it
         ask("How much did parks get in 2019?"),
         {"operation": "lookup", "cells": [{"row": "Parks", "column": "y2019"}]},
         SQL_OK,
@@ -194,25 +193,23 @@ def test_direct_answer_and_step_answers_by_the_decomposer(report: ReportFixture)
         SQL_OK,
         {"action": "answer", "text": "80 million in 2019 and 75.5 million in 2018"},
     )
-    answer = make(report, chat).answer("How did park spending develop, and what explains it?")
+    answer = make(report, chat).answer("Tell me about park spending over the years and what explains it.")
     assert [s.intermediate_answer for s in answer.steps] == ["80 million", "75.5 million"]
     assert answer.text == "80 million in 2019 and 75.5 million in 2018"
-    assert "STEPS DONE\n1. How much did parks get in 2019? -> 80 million" in chat.prompt(7)
+    assert "STEPS DONE\n1. How much did parks get in 2019? -> 80 million" in chat.prompt(6)
     assert len([c for c in answer.citations if c.sql]) == 2
-    assert chat.calls[0]["schema"]["properties"]["answer_type"]["enum"][:2] == ["lookup", "computed"]
-    assert answer.answer_type == "computed" and {s.answer_type for s in answer.steps} == {"computed"}
+    assert answer.answer_type == "lookup" and {s.answer_type for s in answer.steps} == {"lookup"}
 
 
 def test_a_bare_figure_the_model_reads_off_a_table_gets_its_cell_s_unit(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     chat.queue(
-        {"answer_type": "computed"},
         ask("How much did parks get in 2019?"),
         {"operation": "lookup", "cells": [{"row": "Parks", "column": "y2019"}]},
         SQL_OK,
         {"action": "answer", "text": "80"},  # the figure alone, as small models often write it
     )
-    answer = make(report, chat).answer("How did park spending develop, and what explains it?")
+    answer = make(report, chat).answer("Tell me about park spending over the years and what explains it.")
     assert answer.text == answer.value == "80 million"
 
 
@@ -445,6 +442,6 @@ def test_an_explanation_the_text_does_not_give_is_refused_without_sql(report: Re
     ("What was the total revenue in 2019?", False),
 ])
 def test_explanation_questions_are_told_from_questions_for_figures(question: str, explanation: bool) -> None:
-    from core.answering.operations import asks_for_explanation
+    from core.answering.reading import read
 
-    assert asks_for_explanation(question) is explanation
+    assert read(question).explains is explanation

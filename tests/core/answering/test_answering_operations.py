@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from core.answering import operations as ops
+from core.answering.reading import read
 from core.reports.values import scale_stated_in
 from tests.core.answering.test_answering_library import TABLE_NAME, ReportFixture, report  # noqa: F401
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.unit
     ("What was the change in Other in 2019 from 2018?", "difference"),
     ("What is the average Non-deductible items for 2018 and 2019?", "average"),
     ("What is the sum of roads and parks in 2019?", "sum"),
-    ("How many departments spent more than 100 million?", "difference"),
+    ("How many departments spent more than 100 million?", "count"),
     ("How many departments are listed?", "count"),
     ("Which year had the highest revenue?", "max"),
     ("Between year ended 2018 and 2019, which year had higher total external revenue?", "max"),
@@ -29,12 +30,12 @@ pytestmark = pytest.mark.unit
     ("What was the cash dividend per share in 2019?", None),
 ])
 def test_operation_hints(question: str, hint: str | None) -> None:
-    assert ops.operation_hint(question) == hint
+    assert read(question).operation == hint, read(question).describe()
 
 
 def test_total_in_a_row_label_is_not_a_sum_hint() -> None:
-    assert ops.operation_hint("What is the amount of total sales in 2019?", ["Fixed Price", "Total sales"]) is None
-    assert ops.operation_hint("What is the total of fixed price and other sales?", ["Fixed Price", "Other"]) == "sum"
+    assert read("What is the amount of total sales in 2019?").operation is None
+    assert read("What is the total of fixed price and other sales?").operation == "sum"
 
 
 @pytest.mark.parametrize(("value", "scale", "text"), [

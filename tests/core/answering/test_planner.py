@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.answering import planner as planning
-from core.answering.question import analyse
+from core.answering.metrics import plans_of
+from core.answering.reading import read as analyse
 
 pytestmark = pytest.mark.unit
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.unit
     ("In which year was revenue highest?", (planning.COMPOSE,)),
 ])
 def test_computations_come_in_order(question: str, expected: tuple[str, ...]) -> None:
-    assert planning.computations(analyse(question)) == expected
+    assert planning.computations(analyse(question), plans_of(analyse(question))) == expected
 
 
 def test_arithmetic_over_a_table_asks_the_question_itself_first_without_the_model() -> None:

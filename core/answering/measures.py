@@ -1,0 +1,193 @@
+"""Measures as trees, and the textbook measures of financial analysis they can name.
+
+A question asks for a measure built from parts: "EBITDA % margin" is EBITDA as a share of revenue, "the 3-year
+average capex as a % of revenue" is an average over three periods of a share, "net debt to EBITDA" is a ratio
+of two measures each defined in its own right. ``Measure`` is one node of that tree: a line a report prints
+(``LINE``, in the question's own words), a measure this module defines (``NAMED``) or the question defines
+(``DEFINED``), or an operation over its parts (a share, a ratio, a change over periods, an average...).
+
+``CATALOGUE`` holds the common definitions of financial analysis as textbooks state them, in the words a
+definition uses; one definition may name another ("free cash flow conversion" names free cash flow). A measure
+is found here only by its whole name (``named``), never by a part of a phrase that happens to match first, so
+"EBITDA % margin" is never read as EBITDA. Nothing here reads a question (``core.answering.reading`` does) or
+looks a value up (``core.answering.binding`` does).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+LINE = "line"
+"""A line a report prints, named in the question's words (``words``): bound only to a label naming it whole."""
+NAMED = "named"
+"""A measure of ``CATALOGUE`` (``words`` is its name there)."""
+DEFINED = "defined"
+"""A measure the question defines itself (``words`` is its name, ``body`` the definition in words)."""
+SUM = "sum"
+DIFFERENCE = "difference"
+"""The first part less the others ("X less Y")."""
+RATIO = "ratio"
+"""The first part over the second ("X to Y", "X divided by Y")."""
+SHARE = "share"
+"""The first part as a percentage of the second ("X as a % of Y", "X margin")."""
+CHANGE = "change"
+"""One part's change between two periods, newer less older."""
+PERCENT_CHANGE = "percent_change"
+"""One part's change between two periods, in percent of the older."""
+GAP = "gap"
+"""How far apart one part's figures of two periods are, without a direction ("the difference in X between A and B")."""
+AVERAGE = "average"
+"""One part's average over periods."""
+TOTAL = "total"
+"""One part summed over periods ("the total X in 2018 and 2019")."""
+CAGR = "cagr"
+"""One part's compound annual growth rate between two periods, in percent."""
+DAYS = "days"
+"""A turnover ratio said in days: 365 over the ratio ("inventory turnover in days")."""
+
+OVER_PERIODS = frozenset({CHANGE, PERCENT_CHANGE, GAP, AVERAGE, TOTAL, CAGR})
+"""Operations over one part across periods: their ``periods`` say which, or the tables say (the printed ones)."""
+BINARY = frozenset({RATIO, SHARE})
+OPERATIONS = (LINE, NAMED, DEFINED, SUM, DIFFERENCE, RATIO, SHARE, CHANGE, PERCENT_CHANGE, GAP, AVERAGE, TOTAL, CAGR,
+              DAYS)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One node of a measure tree."""
+
+    op: str
+    words: str = ""
+    """For a LINE, the line in the question's words; for NAMED and DEFINED, the measure's name."""
+    parts: tuple[Measure, ...] = ()
+    periods: tuple[int, ...] = ()
+    """Fiscal years this node is asked over, when the question ties them to it ("the change in X from 2018 to
+    2019": 2018 and 2019; "the 3-year average": filled in from the year asked); empty: the question's year."""
+    span: int = 0
+    """For an average or a growth "over N years" with no years given: N."""
+    said: str = ""
+    """The whole phrase the question used for this node ("EBITDA % margin"): a report may print it as a line."""
+    body: str = ""
+    """For DEFINED: the definition the question gives, in words."""
+    own: bool = True
+    """For a LINE: named in the question's own words (bound only to a label naming it whole); False where a
+    definition supplies the words ("revenue" in a margin), which bind as a definition's do."""
+
+    def describe(self) -> str:
+        """The tree in words, for the steps and the "read as" line: "share(named(EBITDA), line(revenue))"."""
+        if self.op in (LINE, NAMED, DEFINED):
+            return f"{self.op}({self.words}{' ' + '-'.join(map(str, self.periods)) if self.periods else ''})"
+        inner = ", ".join(p.describe() for p in self.parts)
+        years = f" {'-'.join(map(str, self.periods))}" if self.periods else (f" over {self.span} years" if self.span else "")
+        return f"{self.op}({inner}){years}"
+
+    def leaves(self) -> list[Measure]:
+        """The LINE, NAMED and DEFINED nodes under this one, left to right."""
+        if self.op in (LINE, NAMED, DEFINED):
+            return [self]
+        return [leaf for part in self.parts for leaf in part.leaves()]
+
+    @property
+    def name(self) -> str:
+        """What a person calls this measure: the question's phrase for it, else its parts in words."""
+        if self.said:
+            return self.said
+        if self.op in (LINE, NAMED, DEFINED):
+            return self.words
+        names = [p.name for p in self.parts]
+        joined = {SUM: " plus ", DIFFERENCE: " less ", RATIO: " to "}.get(self.op)
+        if joined:
+            return joined.join(names)
+        if self.op == SHARE:
+            return f"{names[0]} as a % of {names[1]}"
+        return f"{self.op.replace('_', ' ')} in {names[0]}" if names else self.op
+
+    def with_periods(self, periods: tuple[int, ...]) -> Measure:
+        return replace(self, periods=periods)
+
+
+def line(words: str, said: str = "", own: bool = True) -> Measure:
+    return Measure(LINE, " ".join(words.split()), said=said, own=own)
+
+
+# The common definitions of financial analysis, as textbooks state them, in the words a definition uses ({y} is
+# the year asked, {p} the year before). A name may be written several ways; the first is the one answers use.
+# Each body is a formula in the grammar of ``core.answering.formula`` over line names and other measures' names.
+_DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("free cash flow", "fcf", "free cash flows"), "cash from operations - capital expenditure"),
+    (("working capital", "net working capital"), "total current assets - total current liabilities"),
+    (("current ratio", "working capital ratio"), "total current assets / total current liabilities"),
+    (("quick ratio", "acid test ratio", "acid-test ratio"),
+     "(total current assets - inventories) / total current liabilities"),
+    (("cash ratio",), "cash and cash equivalents / total current liabilities"),
+    (("operating cash flow ratio",), "cash from operations / total current liabilities"),
+    (("asset turnover", "total asset turnover", "asset turnover ratio", "total asset turnover ratio"),
+     "revenue / (average total assets between FY{p} and FY{y})"),
+    (("fixed asset turnover", "fixed asset turnover ratio"),
+     "revenue / (average property plant and equipment net between FY{p} and FY{y})"),
+    (("inventory turnover", "inventory turnover ratio"),
+     "cost of goods sold / (average inventories between FY{p} and FY{y})"),
+    (("receivables turnover", "accounts receivable turnover", "receivable turnover"),
+     "revenue / (average accounts receivable between FY{p} and FY{y})"),
+    (("payables turnover", "accounts payable turnover", "payable turnover"),
+     "cost of goods sold / (average accounts payable between FY{p} and FY{y})"),
+    (("retention ratio", "plowback ratio"), "(net income - dividends paid) / net income"),
+    (("payout ratio", "dividend payout ratio"), "dividends paid / net income"),
+    (("ebitda", "unadjusted ebitda"), "operating income + depreciation and amortization"),
+    (("ebit",), "operating income"),
+    (("return on assets", "roa", "return on total assets"),
+     "net income / (average total assets between FY{p} and FY{y})"),
+    (("return on equity", "roe", "return on shareholders equity", "return on stockholders equity"),
+     "net income / (average total equity between FY{p} and FY{y})"),
+    (("effective tax rate",), "income tax expense / income before income taxes * 100"),
+    (("interest coverage", "interest coverage ratio", "times interest earned"), "operating income / interest expense"),
+    (("debt to equity", "debt to equity ratio", "debt-to-equity", "debt-to-equity ratio"),
+     "total liabilities / total equity"),
+    (("days inventory outstanding", "dio", "days in inventory", "days sales in inventory", "days sales of inventory",
+      "inventory days"), "365 * (average inventories between FY{p} and FY{y}) / cost of goods sold"),
+    (("days sales outstanding", "dso", "receivable days", "days receivables"),
+     "365 * (average accounts receivable between FY{p} and FY{y}) / revenue"),
+    (("days payable outstanding", "dpo", "days payables outstanding", "payable days"),
+     "365 * (average accounts payable between FY{p} and FY{y}) / cost of goods sold"),
+    (("cash conversion cycle", "ccc"),
+     "days inventory outstanding + days sales outstanding - days payable outstanding"),
+    (("free cash flow conversion", "fcf conversion", "cash conversion"), "free cash flow / net income"),
+    (("gross profit",), "revenue - cost of goods sold"),
+    (("total debt", "gross debt"), "short-term debt + long-term debt"),
+    (("net debt",), "total debt - cash and cash equivalents"),
+    (("capital employed",), "total assets - total current liabilities"),
+    (("return on capital employed", "roce"), "operating income / capital employed"),
+    (("debt to capital", "debt-to-capital", "debt to capital ratio", "debt-to-capital ratio"),
+     "total debt / (total debt + total equity)"),
+    (("gearing", "net gearing"), "net debt / total equity"),
+)
+_ALIASES: dict[str, str] = {alias: names[0] for names, _ in _DEFINITIONS for alias in names}
+CATALOGUE: dict[str, str] = {names[0]: body for names, body in _DEFINITIONS}
+"""A measure's name -> its definition in the formula grammar."""
+
+NOT_COMPUTED = frozenset({"ebit"})
+"""Names that are only another name of a line ("EBIT" is operating income): looked up, not computed."""
+PRINTED_FIRST = frozenset({"gross profit", "ebit", "working capital", "free cash flow"})
+"""Measures reports usually print as a line of their own: the printed line is read before the definition."""
+
+# What a margin is a margin of: "operating margin" is operating income over revenue.
+_MARGIN_OF = {"operating": "operating income", "net": "net income", "net profit": "net income",
+              "profit": "net income", "gross": "gross profit", "pretax": "income before income taxes",
+              "pre-tax": "income before income taxes", "ebit": "operating income", "net income": "net income"}
+
+
+def _key(phrase: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9&]+", phrase.lower().replace("'s", "").replace("\u2019s", "")))
+
+
+def named(phrase: str) -> str | None:
+    """The catalogue's name for a measure named by the whole ``phrase`` ("FCF" -> "free cash flow"), else None."""
+    return _ALIASES.get(_key(phrase))
+
+
+def margin_subject(phrase: str) -> str:
+    """What a margin is taken of: "operating" -> "operating income", "net profit" -> "net income"; a named
+    measure or line as said otherwise ("EBITDA")."""
+    key = _key(phrase)
+    return _MARGIN_OF.get(key, key)

@@ -1,0 +1,1191 @@
+"""A question read once: what kind of answer it wants, the measure it asks for as a tree, its periods, the
+unit, scale and rounding it asks for, the definitions it gives, and what it only says around the question.
+
+``read`` makes a ``QuestionReading`` by a small grammar, not by phrases of known questions:
+
+1. Sentences that define ("X is defined as ...", "Define X as ...") are definitions; the sentence (or clause
+   after a colon or comma) that asks ("what is ...", "how much ...", "calculate ...") is the question; every
+   other sentence is said around it ("Assume you are an analyst.", "Answer in USD millions.") and is read only
+   for what it fixes: statements named, a scale, decimals, a percent.
+2. The asking clause's frame says what kind of answer is wanted ("in which year" -> a column header, "what
+   are the types of" -> row labels, "respective" -> several figures, "why" -> a passage, "is ... higher" ->
+   yes or no, "how many years" -> a count) and may carry an operation ("by how much did X grow" -> a change,
+   "how much larger is X than Y" -> a difference).
+3. What is left is the measure, read outside in: periods tied to it ("from 2018 to 2019"), operations over
+   periods ("the 3-year average of", "the change in", "% change", "CAGR"), then shares and ratios ("X as a %
+   of Y", "X to Y", "X % margin"), arithmetic between lines ("X less Y", "X plus Y"), and at the leaves a
+   measure of ``core.answering.measures.CATALOGUE`` named by its whole name, a measure the question defines,
+   or a line in the question's own words. Nothing is matched by a part of a phrase, so no modifier is dropped.
+
+Every content word of the asking clause ends up in a field; what the grammar could not compose (a line whose
+words still hold an operator, "net debt to EBITDA" read as one line) is listed in ``doubts``, so the answer
+checks it against the tables (a report may print such a line) and the model may read the question instead
+(``model_reading``). The reading names every part it could not compute rather than answering another measure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from core.answering import answer_types as kinds
+from core.answering import measures as m
+from core.answering.measures import Measure
+from core.answering.operations import words as ops_words
+from core.answering.vocabulary import statements_asked
+from core.reports.values import PeriodMention, find_periods
+
+PERIOD = "\u27e8P{}\u27e9"
+"""What a period mention becomes in the text the grammar reads: ⟨P0⟩, ⟨P1⟩..."""
+_P = r"\u27e8P(\d+)\u27e9"
+
+# -- what is said around the question -------------------------------------------------------------------------
+
+_DEFINED = re.compile(
+    r"(?:^|[.?:;]\s+|\b)(?:define\s+(?P<a>[^.?]{2,60}?)\s+as:?\s+(?P<abody>.+?)"
+    r"|(?P<b>[A-Za-z][\w&'() %-]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as:?\s*(?P<bbody>.+?)"
+    r"|(?P<c>[A-Za-z][\w&'() %-]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?))"
+    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$)",
+    re.IGNORECASE)
+_ASKING_START = re.compile(
+    r"(?:^|(?<=[:;,]\s)|(?<=[:;,]))\s*(?P<q>(?:what|which|how|why|when|where|who|whose|is|are|was|were|does|do|did|has|"
+    r"have|had|can|could|will|would|should|calculate|compute|find|give|tell|show|list|name|identify|determine|estimate|"
+    r"provide|in\s+(?:which|what)|for\s+(?:which|what)|during\s+(?:which|what)|by\s+how\s+much|according\s+to|"
+    r"(?:in|for|as\s+of|at)\s+" + _P + r",\s+(?:what|how|which))\b.*)",
+    re.IGNORECASE)
+_INSTRUCTION = re.compile(
+    r"^\s*(?:assume|answer|round|give|provide|respond|please|base|basing|using|use|rely|relying|we\s|you\s|here|"
+    r"note|express|report|state|only|do\s+not|don'?t|ignore|consider|taking|looking|drawing|according|in\s+agreement)\b",
+    re.IGNORECASE)
+_SCALE_ASKED = re.compile(
+    r"\(?\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
+    r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?\)?"
+    r"|\(\s*(?:usd|\$)\s*(?P<scale2>thousands?|millions?|billions?)\s*\)", re.IGNORECASE)
+_PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
+                            r"(?!\s+of\b)\)?", re.IGNORECASE)
+_DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
+                       r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
+                       r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
+                       r"|\b(?P<places>one|two|three|\d)\s+decimal\s+places?\b", re.IGNORECASE)
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
+
+# -- the asking clause's frame ---------------------------------------------------------------------------------
+
+_TIME = r"(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?|months?|dates?)(?:\(s\))?"
+_SUPERLATIVE = (r"highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|peak|"
+                r"higher|lower|larger|smaller|greater|bigger|fewer|fewest|less|more")
+_LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?|countries|country|regions?|segments?|"
+               r"sources?|groups?|scopes?|elements?|line\s+items?|businesses|business|divisions?|products?|"
+               r"currenc(?:y|ies)|departments?|units?|accounts?|markets?|geograph(?:y|ies)|locations?|entities|entity|"
+               r"subsidiaries|instruments?|states?|cities|city|counties|county|companies|company|employers?|parties|"
+               r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
+               r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
+               r"names?|members?|persons?|people)")
+_FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
+    (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
+                  r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
+                  r"|\bwhat\s+is\s+(?:the|this)\s+table\s+(?:about|showing)\b|\b(?:title|subject)\s+of\s+(?:the|this)\s+table\b")),
+    ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\b"),
+    ("count_rows", (rf"^\s*how\s+many\s+(?:(?:different|distinct|separate|unique)\s+)?{_LABEL_NOUN}\b(?:\s+of\b|\s+(?:are|were)"
+                   rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
+                   r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
+                   r"|^\s*how\s+many\s+(?:line\s+items?|rows?|columns?|tables?|entries|records)\b"
+                   r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b")),
+    (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
+                           rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b")),
+    (kinds.FIGURES, r"\brespective(?:ly)?\b|\beach\s+of\s+(?:the\s+)?(?:years|periods)\b"),
+    (kinds.TEXT, r"^\s*(?:why|describe|explain|define|who|where|from\s+where|when|list\s+the\s+reasons)\b"
+                 r"|^\s*(?:is|are|was|were)\s+there\s+(?:any|an?)\b"
+                 r"|^\s*what\s+(?:is|are|was|were)\s+(?:being\s+)?excluded\b"
+                 r"|^\s*what\s+(?:led\s+to|caused|causes|drove|drives|resulted\s+in|results\s+in|contributed\s+to|"
+                 r"impacted|affected)\b"
+                 r"|^\s*how\s+(?:is|are|was|were|does|often|will|would|can|should|do)\b(?!.*\b(?:change|changed|increase|"
+                 r"decrease|grow|grew|compare|much|many)\b)"
+                 r"|\b(?:based\s+(?:up)?on|consists?\s+of|comprised?\s+of|comprises?|influenced\s+by|attributable\s+to|"
+                 r"due\s+to|driven\s+by|caused\s+by|used\s+for|defined\s+as|recogni[sz]ed|determined|measured|calculated)\s*\??\s*$"
+                 r"|^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:main\s+|primary\s+|key\s+)?(?:plan|implications?|purpose|"
+                 r"reasons?|nature|basis|definition|meaning|objectives?|policy|policies|methods?|approach|strateg(?:y|ies)|"
+                 r"terms?|conditions?|criteria|assumptions?|factors?|risks?|requirements?|impact|effects?|treatment|"
+                 r"drivers?|causes?|outlook|forecast)\b(?!.*" + _P + r")"
+                 r"|^\s*what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise|refer|relate|cover)\b"),
+    ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
+               rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
+               rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
+               rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
+               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
+               rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
+               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
+               rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
+               rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+")),
+    (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
+                   r"(?!.*\b(?:how|which|what|when|why)\b)")),
+))
+_EXPLANATION = re.compile(
+    r"^\s*(?:why\b|how\s+(?:is|are|was|were|does|often|will|would|can|should)\b"
+    r"|(?:what|which)\s+(?:is|are|was|were)\s+the\s+(?:implication|purpose|reasons?|nature|basis|definition|objective|policy|"
+    r"method)s?\b|describe\b|explain\b|define\b"
+    r"|what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise)"
+    r"|what\s+(?:is|are|was|were)\s+.+\s+(?:defined|determined|measured|calculated|recogni[sz]ed)\s*\??\s*$)",
+    re.IGNORECASE)
+"""Why, how something is done, what something means: the text explains it, and no figure answers it."""
+_SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
+_ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
+_TOP_K = re.compile(r"\b(?:top|bottom|first|last|largest|smallest|highest|lowest|biggest)\s+(\d+|two|three|four|five|ten)\b",
+                    re.IGNORECASE)
+_LEAD = re.compile(
+    r"^\s*(?:(?:so|and|then|now|ok(?:ay)?|please|also)\s*,?\s+)*"
+    r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|calculate|compute|find)\s+|"
+    r"(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|calculate|compute|find|determine|estimate|provide|identify|"
+    r"state|report|list|name)\s+|i\s+(?:want|need)\s+(?:to\s+know\s+)?)?"
+    r"(?:(?:what|which)\s+(?:is|was|are|were|has\s+been|had\s+been|would\s+be|will\s+be)\s+|how\s+much\s+(?:is|was|are|were|"
+    r"did|does|do|has|have|had)?\s*|how\s+many\s+|what\s+|which\s+)?"
+    r"(?:the\s+|a\s+|an\s+)?(?:value|amount|figure|number|level|size)?(?:\s+of)?\s*(?:the\s+)?",
+    re.IGNORECASE)
+
+# -- operations over the measure -------------------------------------------------------------------------------
+
+_PERIOD_TAIL = re.compile(
+    rf"(?P<tail>(?:\s*,)?\s*(?:\b(?:from|between|for|in|during|over|across|as\s+(?:of|at)|at|on|of|by|since|through|"
+    rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+    rf"(?:(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\s+(?:ended|ending)?\s*)?"
+    rf"(?:{_P})(?:\s+year[\s-]+end(?:ed)?)?(?:\s*(?:,|and|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|against|"
+    rf"from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
+    rf"(?:\s+year[\s-]+end(?:ed)?)?)*"
+    rf"(?:\s*(?:,\s*)?(?:respectively|combined|altogether|in\s+total|together|year[\s-]+end|year[\s-]+ended|"
+    rf"fiscal\s+year|year))*)\s*$", re.IGNORECASE)
+_ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\s+)?(?:the\s+|these\s+)?(?:(?P<n>\d+|two|three|four|five)\s+)?"
+                          r"(?:fiscal\s+)?(?:years|periods)(?:\s+(?:shown|presented|reported|listed|given))?\s*$", re.IGNORECASE)
+_RANGE_JOINT = re.compile(r"\b(?:to|through|thru)\b|[-\u2013]|\bfrom\b.*\bto\b", re.IGNORECASE)
+_REVERSED_PAIR = re.compile(rf"{_P}\s*(?:,\s*)?(?:from|compared\s+(?:to|with)|against|relative\s+to|over|vs\.?|versus)\s+{_P}",
+                            re.IGNORECASE)
+_N_YEARS = re.compile(r"\b(?P<n>\d+|two|three|four|five|ten)[\s-]+(?:fiscal[\s-]+)?years?(?:'|\u2019)?\b", re.IGNORECASE)
+_AVERAGE = re.compile(r"^(?:(?P<n>\d+|two|three|four|five|ten)[\s-]+(?:fiscal[\s-]+)?years?\s+)?(?:annual\s+)?"
+                      r"(?:average|mean)\s+(?:annual\s+|yearly\s+)?(?:of\s+|value\s+(?:of|for)\s+|for\s+)?(?:the\s+)?(?P<x>.+)$"
+                      r"|^(?P<x2>.+?),?\s+(?:(?P<n2>\d+|two|three|four|five|ten)[\s-]+(?:fiscal[\s-]+)?years?\s+)?"
+                      r"(?:average|on\s+average|averaged)$", re.IGNORECASE)
+_SUM_OVER = re.compile(r"^(?:total|sum|combined|aggregate)\s+(?:(?:value|amount)\s+)?(?:of\s+)?(?:the\s+)?(?P<x>.+)$",
+                       re.IGNORECASE)
+_CAGR = re.compile(r"^(?:(?P<n>\d+|two|three|four|five|ten)[\s-]+(?:fiscal[\s-]+)?years?\s+)?(?:total\s+)?(?P<x>.+?)\s+cagr$"
+                   r"|^(?:(?P<n2>\d+|two|three|four|five|ten)[\s-]+(?:fiscal[\s-]+)?years?\s+)?(?:cagr|compound(?:ed)?\s+annual\s+"
+                   r"growth(?:\s+rate)?)\s+(?:of|in|for)\s+(?:the\s+)?(?P<x2>.+)$", re.IGNORECASE)
+_PERCENT_BETWEEN = re.compile(r"^(?:percent(?:age)?|%|relative)\s+(?:difference|change|gap)\s+between\s+(?:the\s+)?(?P<x>.+?)\s+and\s+"
+                              r"(?:the\s+)?(?P<y>.+)$", re.IGNORECASE)
+_PERCENT_CHANGE = re.compile(
+    r"^(?:(?:percent(?:age)?|%|relative)\s+(?:change|increase|decrease|decline|growth|difference|rise|fall|drop)|growth\s+rate|"
+    r"rate\s+of\s+(?:change|increase|growth|decline)|(?:year[\s-]+over[\s-]+year|yoy|annual)\s+(?:growth|change)(?:\s+rate)?)"
+    r"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for)\s+(?:the\s+)?(?P<x>.+)$"
+    r"|^(?P<x2>.+?)\s+(?:(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)|growth\s+rate|growth)$",
+    re.IGNORECASE)
+_CHANGE = re.compile(
+    r"^(?:(?P<nominal>nominal|net|absolute|total)\s+)?(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
+    r"drop|movement|variance|variation)(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for|between)\s+(?:the\s+)?(?P<x>.+)$"
+    r"|^(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
+_SHARE = re.compile(
+    r"^(?P<x>.+?)\s+(?:expressed\s+|stated\s+|measured\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|proportion|share|fraction|ratio)"
+    r"\s+(?:of|to)\s+(?:the\s+)?(?P<y>.+)$"
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
+    r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
+    r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+by|represented\s+by|due\s+to|attributable\s+to)\s+"
+    r"(?:the\s+)?(?P<x3>.+))$", re.IGNORECASE)
+_RATIO = re.compile(
+    r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
+    r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
+    r"|^(?P<x3>.+?)\s+(?:divided\s+by|over|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
+_MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
+_DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
+                         r"|^difference\s+between\s+(?:the\s+)?(?P<x2>.+?)\s+and\s+(?:the\s+)?(?P<y2>.+)$", re.IGNORECASE)
+_SUM = re.compile(r"^(?:(?:the\s+)?(?:sum|total|combined\s+value)\s+of\s+)(?:the\s+)?(?P<x>.+?)\s+(?:and|plus|&)\s+(?:the\s+)?(?P<y>.+)$"
+                  r"|^(?P<x2>.+?)\s+(?:plus|added\s+to)\s+(?:the\s+)?(?P<y2>.+)$"
+                  r"|^(?P<x3>.+?)\s+and\s+(?P<y3>.+?)\s+(?:combined|together|altogether|in\s+total)$", re.IGNORECASE)
+_TOTAL_OF_PARTS = re.compile(r"^(?:total|combined|sum\s+of(?:\s+the)?)\s+(?P<x>.+\s(?:and|&)\s.+)$", re.IGNORECASE)
+_HOW_MUCH_MORE = re.compile(
+    r"^\s*(?:by\s+)?how\s+much\s+(?P<cmp>larger|bigger|greater|higher|more|less|lower|smaller|fewer)\s+(?:is|was|are|were)\s+"
+    r"(?:the\s+)?(?P<x>.+?)\s+than\s+(?:that\s+of\s+|the\s+)?(?P<y>.+?)\s*\??$"
+    r"|^\s*how\s+much\s+(?:did|does|do|has|have|had|would|will)\s+(?:the\s+)?(?P<x2>.+?)\s+exceed\s+(?:the\s+)?(?P<y2>.+?)\s*\??$"
+    r"|^\s*by\s+how\s+much\s+(?:did|does|do|has|have|had)\s+(?:the\s+)?(?P<x3>.+?)\s+exceed\s+(?:the\s+)?(?P<y3>.+?)\s*\??$"
+    r"|^\s*(?:the\s+)?(?P<x4>.+?)\s+exceed(?:s|ed)?\s+(?:the\s+)?(?P<y4>.+?)\s+by\s+how\s+much\s*\??$"
+    r"|^\s*how\s+much\s+(?P<cmp2>more|less|larger|higher|lower|greater|smaller)\s+(?P<n>.+?)\s+(?:came|comes|come|was|were|is|"
+    r"are|did)\s+(?:(?:from|in|for|generated\s+(?:by|in|from)|earned\s+(?:by|in))\s+)?(?:the\s+)?(?P<a>.+?)\s+"
+    r"(?:than|as\s+compared\s+(?:to|with)|compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+(?:that\s+(?:of|from|in)\s+)?"
+    r"(?:the\s+)?(?P<b>.+?)\s*\??$",
+    re.IGNORECASE)
+_HOW_MUCH_CHANGE = re.compile(
+    r"^\s*(?:by\s+)?how\s+(?:much|many)(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|points?))?\s+"
+    r"(?:did|does|do|has|have|had|would|will)\s+"
+    r"(?:the\s+)?(?P<x>.+?)\s+(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
+    r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
+    r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
+    re.IGNORECASE)
+_HOW_MUCH_HAVE = re.compile(
+    r"^\s*how\s+(?:much|many)\s+(?:in\s+)?(?P<x>.+?)\s+(?:did|does|do|has|have|had|will|would)\s+(?:the\s+)?(?:\w+\s+){0,3}?"
+    r"(?:have|hold|report|record|spend|pay|generate|earn|make|receive|invest|incur|owe|book|sell|buy|raise|return|issue|"
+    r"repurchase|collect|borrow|lose|post|see|carry|show)(?:\s+(?:in|on|for|from|as|at))?\b(?P<tail>.*)$"
+    r"|^\s*how\s+much\s+(?:did|does|do|has|have|had|will|would)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:spend|pay|invest|earn|"
+    r"generate|make|receive|incur|owe|borrow|raise|return|lose|collect|record|report)\s+(?:on|in|for|from|as|at|by|through)?"
+    r"\s*(?:the\s+)?(?P<x2>.+?)$", re.IGNORECASE)
+_OPERATOR_WORDS = frozenset({"to", "per", "over", "as", "margin", "margins", "ratio", "conversion", "coverage", "turnover",
+                             "days", "average", "mean", "change", "growth", "cagr", "%", "percent", "percentage", "share",
+                             "proportion", "less", "minus", "plus", "divided", "times", "between", "versus", "vs",
+                             "compare", "compared", "against", "relative"})
+"""Words that make a measure of its neighbours: left inside a line's words, the grammar did not compose them."""
+_LINE_NOISE = re.compile(
+    r"^(?:(?:the|a|an|its|their|his|her|our|this|that|these|those|company(?:'s|\u2019s)?|firm(?:'s|\u2019s)?|group(?:'s|\u2019s)?|"
+    r"reported|total\s+value\s+of|value\s+of|amount\s+of|figure\s+for|number\s+of\s+the|level\s+of|balance\s+of|"
+    r"unadjusted|gaap|overall|respective|year[\s-]+end(?:ed)?|end\s+of\s+(?:the\s+)?year|"
+    r"(?:amount|value|figure|balance)\s+(?:for|in))\s+)+|(?:(?<!carrying)(?<!principal)(?<!notional)(?<!face)(?<!recoverable)"
+    r"(?<!contractual)(?<!nominal)(?<!gross)(?<!net)(?<!total)(?<!fair)(?<!book)(?<!market)(?<!residual)(?<!present)"
+    r"(?<!intrinsic)(?<!par)\s+(?:amount|value)|\s+(?:figure|level|reported|for\s+the\s+year|"
+    r"for\s+the\s+period|at\s+(?:the\s+)?(?:year|period)[\s-]+end|at\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:year|period)|"
+    r"year[\s-]+end|as\s+(?:of|at)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:year|period)|in\s+total|respectively|"
+    r"altogether|combined|\(\s*\))\s*)+$", re.IGNORECASE)
+_POSSESSIVE_NAME = re.compile(r"\b(?:[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}|\d[A-Z][\w&]*)['\u2019]s\b")
+_FOR_NAME = re.compile(r"\s+(?:for|of|by)\s+(?:the\s+)?(?P<name>(?:[A-Z0-9][\w.&'\u2019-]*)(?:\s+(?:[A-Z0-9][\w.&'\u2019-]*|"
+                       r"of|and|&|de))*)\s*$")
+_WORD = re.compile(r"[a-z0-9]+(?:[&.'][a-z0-9]+)*|%", re.IGNORECASE)
+_FILLER = frozenset({
+    "the", "a", "an", "of", "in", "for", "to", "and", "or", "is", "was", "are", "were", "be", "been", "what", "which",
+    "how", "much", "many", "did", "does", "do", "has", "have", "had", "at", "on", "by", "as", "with", "from", "that",
+    "this", "these", "those", "its", "it", "their", "there", "than", "then", "can", "could", "would", "will", "should",
+    "you", "me", "please", "tell", "give", "show", "find", "calculate", "compute", "value", "amount", "figure", "number",
+    "s", "company", "company's", "year", "years", "fiscal", "end", "ended", "ending", "period", "during", "between",
+    "respectively", "respective", "total", "reported", "report", "according", "based", "each", "all", "both", "about"})
+"""Words that ask or link rather than name anything: never counted as a content word left unread."""
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """What selects a period or a row: "max", "min", "negative", "positive", "above" or "below" a threshold
+    (in the question's scale), or "all"."""
+
+    kind: str = "all"
+    threshold: float = 0.0
+    scale: str = ""
+
+
+@dataclass(frozen=True)
+class TableQuery:
+    """A question over the rows of one table (a register, a statistics table): an aggregate of a column over the
+    rows a filter keeps, perhaps by group ("which month had the most", "how many notices did X file").
+
+    ``operation`` is one of ``QUERY_OPERATIONS``; "how_many" is a count of rows or a sum of a count column,
+    which the table decides. ``target`` is what is counted, summed or ranked, in the question's words;
+    ``group`` what the answer names ("month", "party"); ``limit`` the k of a top-k. The question's other words
+    (``words``) may name rows: the plan matches them to the table's real values."""
+
+    operation: str
+    target: str = ""
+    group: str = ""
+    limit: int = 1
+    descending: bool = True
+    words: str = ""
+
+
+QUERY_OPERATIONS = ("lookup", "how_many", "count", "sum", "average", "max", "min", "top", "list", "share")
+
+
+@dataclass(frozen=True)
+class QuestionReading:
+    """A question as every stage of answering reads it, made once (``read``) and never re-parsed."""
+
+    text: str
+    kind: str
+    """The answer wanted: one of ``core.answering.answer_types.ANSWER_TYPES``."""
+    several: bool = False
+    """Several labels or headers rather than one."""
+    measure: Measure | None = None
+    periods: tuple[PeriodMention, ...] = ()
+    """Every period the question names, in order."""
+    statements: frozenset[str] = frozenset()
+    """The statements it names ("cash_flows", "balance_sheet", "income")."""
+    scale: str = ""
+    """The scale it wants the answer in ("million"), or ""."""
+    percent: bool = False
+    """It wants a percentage."""
+    decimals: int | None = None
+    criterion: Criterion = Criterion()
+    query: TableQuery | None = None
+    definitions: tuple[tuple[str, str], ...] = ()
+    """(name, definition in words) the question gives, each name also by its abbreviation."""
+    asked: str = ""
+    """The clause that asks, as said."""
+    subject: str = ""
+    """What it asks about, as said (the measure's phrase, without its periods)."""
+    issuer: str = ""
+    """The company or body it names, as said ("3M", "Best Buy"), or ""."""
+    noise: tuple[str, ...] = ()
+    """What is said around the question: instructions, roles, where to look."""
+    doubts: tuple[str, ...] = ()
+    """Lines whose words still hold an operator the grammar did not compose ("net debt to ebitda")."""
+    unused: tuple[str, ...] = ()
+    """Content words of the asking clause no field holds."""
+    explains: bool = False
+    """It asks why or how, or what something means: the text answers it."""
+    source: str = "rules"
+    """"rules" or "model": who made the reading."""
+    notes: tuple[str, ...] = field(default=())
+    """Asides in brackets inside the asking clause ("(using total cash dividends paid)")."""
+    settled: bool = False
+    """The asking clause's frame settled the answer kind ("in which year", "respective", "why"); False where the
+    kind follows only from the measure (a lookup of a line, a computed measure)."""
+    frame: str = ""
+    """The frame of the asking clause that settled the kind ("count_periods", "count_rows", "labels", ...), or ""."""
+    compares: bool = False
+    """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
+    X exceed Y"): a difference, never a sum or a ranking."""
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Its content words (``operations.words``)."""
+        return frozenset(ops_words(self.text))
+
+    @property
+    def topic(self) -> frozenset[str]:
+        """What it asks about: its content words without years, figures and asking words."""
+        return topic_of(self.text)
+
+    @property
+    def operation(self) -> str | None:
+        """The table operation (``operations.OPERATIONS``) its reading points to, or None: a change is a
+        difference, a share a percentage, "which ... highest" a ranking."""
+        measure = self.measure
+        if self.kind == kinds.ROW_LABELS and self.criterion.kind in ("max", "min"):
+            return "top_row" if self.criterion.kind == "max" else "bottom_row"
+        if self.kind == kinds.COLUMN_HEADERS and self.criterion.kind in ("max", "min"):
+            return self.criterion.kind
+        if self.query is not None and self.query.operation == "how_many":
+            return "count"
+        if measure is not None:
+            return {m.CHANGE: "difference", m.GAP: "difference", m.DIFFERENCE: "difference",
+                    m.PERCENT_CHANGE: "percent_change", m.SHARE: "percentage", m.RATIO: "ratio", m.AVERAGE: "average",
+                    m.SUM: "sum", m.TOTAL: "sum"}.get(measure.op)
+        if self.query is not None:
+            return {"count": "count", "how_many": "count", "sum": "sum", "average": "average"}.get(self.query.operation)
+        return None
+
+    @property
+    def complete(self) -> bool:
+        """Every content word is in a field and every operator was composed."""
+        return not self.unused and not self.doubts
+
+    @property
+    def years(self) -> list[int]:
+        """The years named, in order, each once."""
+        return list(dict.fromkeys(p.year for p in self.periods))
+
+    @property
+    def year(self) -> int | None:
+        """The year asked about: the latest named (a change from 2018 to 2019 is read in 2019's report)."""
+        return max(self.years) if self.years else None
+
+    @property
+    def computed(self) -> bool:
+        """Its answer is a figure no single cell holds."""
+        return self.measure is not None and self.measure.op not in (m.LINE,)
+
+    def describe(self) -> str:
+        """The reading in one line, as the steps show it ("Read as: share(named(ebitda), line(revenue)), FY2019")."""
+        parts = [self.kind + (" (several)" if self.several else "")]
+        if self.measure is not None:
+            parts.append(self.measure.describe())
+        if self.query is not None:
+            q = self.query
+            parts.append(f"{q.operation}({q.target or '-'}{', by ' + q.group if q.group else ''})")
+        if self.periods:
+            parts.append(", ".join(p.label for p in self.periods))
+        if self.issuer:
+            parts.append(self.issuer)
+        if self.scale or self.percent:
+            parts.append(f"in {'%' if self.percent else self.scale}")
+        if self.decimals is not None:
+            parts.append(f"{self.decimals} decimals")
+        if not self.complete:
+            parts.append("unsure: " + ", ".join([*self.doubts, *self.unused]))
+        return "; ".join(parts)
+
+
+_ASKING_WORDS = frozenset(ops_words(
+    "much many more most less least larger largest smaller smallest higher highest lower lowest grew grow growth "
+    "change changed increase decrease difference than compared between there give tell show list listed percent "
+    "percentage average sum ratio all any each per number can you me about according report document please "
+    "table tables respective respectively above below first second third based values items components "
+    "proportion share portion rate"))
+"""Words a question uses for how it asks, not for what it asks about: they make no passage relevant."""
+
+
+def topic_of(text: str) -> frozenset[str]:
+    """What a text asks about: its content words without years, figures and asking words."""
+    return frozenset({w for w in ops_words(text) if not any(ch.isdigit() for ch in w)} - _ASKING_WORDS)
+
+
+# -- reading ---------------------------------------------------------------------------------------------------
+
+
+def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
+    """The question read by the grammar. ``issuers`` are names the library knows (from its documents'
+    metadata): a question naming one is read with that name set aside as the issuer."""
+    text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
+    text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
+    definitions = _definitions(text)
+    sentences = _sentences(text)
+    asking, around = _asking_clause(sentences, definitions)
+    said_around = " ".join(around)
+    statements = frozenset(statements_asked(text))
+    scale = _scale(f"{asking} {said_around}")
+    decimals = _decimals(text)
+    percent = bool(_PERCENT_ASKED.search(f"{asking} {said_around}"))
+    issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
+
+    clause, notes = _without_asides(_strip_instructions(asking))
+    # "What was X in 2023, defined as A divided by B between 2022 and 2023?": the definition is a field of its own
+    clause = re.sub(r",?\s+(?:which\s+is\s+|here\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", "", clause,
+                    flags=re.IGNORECASE).strip()
+    periods = find_periods(clause)
+    marked = _mark_periods(clause, periods)
+    marked = _without_issuer(marked, issuer)
+    kind, several, frame = _frame(marked)
+    settled = bool(kind)
+    explains = kind == kinds.TEXT and bool(_EXPLANATION.search(marked))
+    criterion = _criterion(marked)
+    measure: Measure | None = None
+    query: TableQuery | None = None
+    subject = ""
+    if kind not in (kinds.TEXT, kinds.TITLE):
+        measure, query, subject = _measure_of(marked, kind, frame, periods, definitions)
+        if frame in ("count_rows", "labels"):
+            measure = None  # a question over a table's rows: its query says what it counts or lists
+    kind, several = _final_kind(kind, several, measure, query, marked)
+    doubts = tuple(leaf.words for leaf in (measure.leaves() if measure else []) if leaf.op == m.LINE
+                   and _OPERATOR_WORDS & {w.lower() for w in _WORD.findall(leaf.words)})
+    reading = QuestionReading(
+        text=text, kind=kind, several=several, measure=measure, periods=tuple(find_periods(text) if not periods else periods),
+        statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
+        decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
+        subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
+        notes=tuple(notes), settled=settled, frame=frame,
+        compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!"))) or bool(re.search(
+            r"\bexceed(?:s|ed)?\b.*\bby\b|\bdifference\s+between\b|\bby\s+how\s+much\b(?!\s+(?:percent|%))|"
+            r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
+            marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
+        and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
+    return replace(reading, unused=_unused(reading, marked, periods))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z(\"'])", text) if s.strip()]
+
+
+def _asking_clause(sentences: Sequence[str], definitions: dict[str, str]) -> tuple[str, list[str]]:
+    """The clause that asks, and the sentences (and lead-ins) said around it."""
+    best: tuple[int, int, str, list[str]] | None = None
+    for index, sentence in enumerate(sentences):
+        if _DEFINED.search(sentence) and not sentence.rstrip().endswith("?"):
+            continue
+        match = _ASKING_START.search(sentence)
+        if match is None:
+            continue
+        lead = sentence[: match.start("q")].strip(" ,:;")
+        clause = match.group("q").strip()
+        score = (2 if sentence.rstrip().endswith("?") else 0) + (0 if _INSTRUCTION.match(clause) else 1)
+        around = [s for i, s in enumerate(sentences) if i != index] + ([lead] if lead else [])
+        if best is None or score > best[0]:
+            best = (score, index, clause, around)
+    if best is None:
+        asking = next((s for s in sentences if not _DEFINED.search(s)), sentences[0] if sentences else "")
+        return asking, [s for s in sentences if s is not asking]
+    return best[2], best[3]
+
+
+def _definitions(text: str) -> dict[str, str]:
+    """name (lower case, and its abbreviation) -> definition in words, as the question gives them."""
+    found: dict[str, str] = {}
+    for match in _DEFINED.finditer(text):
+        name = (match.group("a") or match.group("b") or match.group("c") or "").strip()
+        body = (match.group("abody") or match.group("bbody") or match.group("cbody") or "").strip().rstrip(".")
+        name = re.sub(r"^(?:what\s+(?:is|was|were|are)\s+)?(?:and|the|here|where|with)?\s*", "", name, flags=re.IGNORECASE)
+        name = re.sub(r"\s+(?:in|for|of)\s+(?:FY\s?)?\d{4}$|\s+(?:FY\s?)?\d{4}$|^(?:FY\s?)?\d{4}\s+", "", name,
+                      flags=re.IGNORECASE)
+        if not name or not body:
+            continue
+        for key in _names_of(name):
+            found.setdefault(key, body)
+    return found
+
+
+def _names_of(name: str) -> list[str]:
+    """"Days payable outstanding (DPO)" -> ["days payable outstanding (dpo)", "days payable outstanding", "dpo"]."""
+    lowered = name.lower().strip()
+    out = [lowered]
+    abbreviation = re.search(r"\(([a-z&]{2,8})\)", lowered)
+    if abbreviation:
+        out.append(re.sub(r"\s*\([^)]*\)", "", lowered).strip())
+        out.append(abbreviation.group(1))
+    if lowered.endswith(" here"):
+        out.append(lowered[: -len(" here")])
+    return [o for o in out if o]
+
+
+def _strip_instructions(clause: str) -> str:
+    """The asking clause without the unit, scale and rounding it asks for (kept in their fields)."""
+    clause = _DECIMALS.sub(" ", clause)
+    clause = _SCALE_ASKED.sub(" ", clause)
+    clause = re.sub(r"\(\s*(?:in\s+)?(?:units\s+of\s+)?(?:percents?|%|percentage)\s*(?:,?\s*(?:and\s+)?)?\)", " ", clause,
+                    flags=re.IGNORECASE)
+    clause = re.sub(r"\(\s*(?:as\s+a\s+)?(?:%|percent(?:age)?)\s*\)", " ", clause, flags=re.IGNORECASE)
+    clause = re.sub(r"\(\s*(?:and\s+)?\)", " ", clause)
+    clause = re.sub(r"\b(?:in|as\s+a)\s+(?:units\s+of\s+)?(?:percents?|%)(?=\s*(?:\?|$|,|\band\b))", " ", clause,
+                    flags=re.IGNORECASE)
+    return " ".join(clause.split()).strip(" ,;")
+
+
+def _without_asides(clause: str) -> tuple[str, list[str]]:
+    """Asides in brackets that say how (``notes``: "(using total cash dividends paid ...)"), taken out; a
+    bracket that is part of a name ("Other income (expense), net", "(DPO)") stays."""
+    notes: list[str] = []
+
+    def aside(match: re.Match[str]) -> str:
+        inner = match.group(1).strip()
+        if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
+                     r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according)\b", inner, re.IGNORECASE) \
+                or len(inner.split()) > 6:
+            notes.append(inner)
+            return " "
+        return match.group(0)
+    return " ".join(_PARENTHESES.sub(aside, clause).split()), notes
+
+
+def _scale(text: str) -> str:
+    match = _SCALE_ASKED.search(text)
+    if match is None:
+        return ""
+    word = (match.group("scale") or match.group("scale2") or "").lower()
+    return {"k": "thousand", "mn": "million", "bn": "billion"}.get(word, word.rstrip("s"))
+
+
+def _decimals(text: str) -> int | None:
+    match = _DECIMALS.search(text)
+    if match is None:
+        return None
+    if match.group("whole"):
+        return 0
+    word = (match.group("n") or match.group("places") or "").lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+def _issuer(text: str, issuers: Sequence[str]) -> str:
+    """The company or body the text names: one the library knows, else a capitalised name in a possessive
+    ("Nike's") or after a closing "for"/"of" ("... for Best Buy")."""
+    lowered = text.lower()
+    for name in sorted(issuers, key=len, reverse=True):
+        if name and re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
+            return name
+    possessive = _POSSESSIVE_NAME.search(text)
+    if possessive and not re.match(r"(?:What|Which|How|Is|Was|The|It|This|That|Company|Group)['\u2019]s$",
+                                   possessive.group(0)):
+        return possessive.group(0)[:-2]
+    trailing = _FOR_NAME.search(text.rstrip(" ?."))
+    if trailing and _looks_like_company(trailing.group("name")):
+        return trailing.group("name")
+    return ""
+
+
+_COMPANY_WORDS = re.compile(r"\b(?:inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc|lp|ag|sa|nv|se|group|"
+                            r"holdings)\b\.?$", re.IGNORECASE)
+_NOT_A_NAME = re.compile(r"^(?:FY\s?)?\d{2,4}$|^Q[1-4]$|^(?:US|USD|GAAP|EBITDA|EBIT|COGS|SG&A|R&D|PP&E|D&A|FCF|CCC|DPO|DSO|DIO|"
+                         r"ROE|ROA|EPS|CAGR|YOY|TTM|LTM)$", re.IGNORECASE)
+
+
+def _looks_like_company(name: str) -> bool:
+    """A name after a closing "for" that reads as a company's, not a line's ("3M", "MMM", "Acme Corp"; not
+    "Cloud Services", which may be a segment): a legal suffix, or a ticker-like token."""
+    if _NOT_A_NAME.match(name):
+        return False
+    return bool(_COMPANY_WORDS.search(name)) or bool(re.fullmatch(r"[A-Z0-9][A-Z0-9&.]{1,5}", name))
+
+
+def _without_issuer(text: str, issuer: str) -> str:
+    if not issuer:
+        return text
+    text = re.sub(rf"(?<!\w){re.escape(issuer)}(?:'s|\u2019s)?(?!\w)", " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:for|of|at|by)\s*(?=[?.,]|$)", " ", text)
+    text = re.sub(rf"\s+(?:for|of|at|by)\s+(?=(?:in|for|during|at|as\s+of|from|between|over)\b|{_P})", " ", text)
+    return " ".join(text.split())
+
+
+def _mark_periods(text: str, periods: Sequence[PeriodMention]) -> str:
+    out, last = [], 0
+    for index, period in enumerate(periods):
+        out.append(text[last:period.start])
+        out.append(PERIOD.format(index))
+        last = period.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _unmark(text: str, periods: Sequence[PeriodMention]) -> str:
+    return " ".join(re.sub(_P, lambda g: periods[int(g.group(1))].said, text).split())
+
+
+def _frame(marked: str) -> tuple[str, bool, str]:
+    """The answer kind the asking clause's frame settles (or "" when it leaves it to the measure), whether it
+    wants several parts, and the frame's name."""
+    for kind, pattern in _FRAMES:
+        if pattern.search(marked):
+            if kind == "count_periods":
+                return kinds.COUNT, False, kind
+            if kind == "count_rows":
+                return kinds.COUNT, False, kind
+            if kind == kinds.COLUMN_HEADERS:
+                several = bool(_SEVERAL.search(marked.split("?")[0][:60])) and not _ONE_OF.search(marked)
+                return kinds.COLUMN_HEADERS, several, kind
+            if kind == kinds.FIGURES:
+                return kinds.FIGURES, True, kind
+            if kind == "labels":
+                several = not _ONE_OF.search(marked) or bool(_TOP_K.search(marked))
+                return kinds.ROW_LABELS, several, kind
+            return kind, False, kind
+    return "", False, ""
+
+
+def _criterion(marked: str) -> Criterion:
+    text = re.sub(_P, " ", marked)
+    threshold = re.search(
+        r"\b(exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
+        r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*"
+        r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent|thousands?|millions?|billions?|k|m|bn)?",
+        text, re.IGNORECASE)
+    if threshold is not None:
+        unit = (threshold.group(3) or "").lower()
+        scale = "%" if unit in ("%", "percent") else {"k": "thousand", "m": "million", "bn": "billion"}.get(unit, unit.rstrip("s"))
+        below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group(1), re.IGNORECASE)
+        return Criterion("below" if below else "above", float(threshold.group(2).replace(",", "")), scale)
+    if re.search(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
+        return Criterion("negative")
+    if re.search(r"\b(positive|a\s+(?:profit|gain)|above\s+zero)\b", text, re.IGNORECASE):
+        return Criterion("positive")
+    if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
+                 r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):
+        return Criterion("min")
+    if re.search(r"\b(higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|max|peak|top|grew|"
+                 r"grow|grows|grown|rose|rise|rises|risen|increased?|increases|improved?|improves)\b", text, re.IGNORECASE):
+        return Criterion("max")
+    return Criterion()
+
+
+def _final_kind(kind: str, several: bool, measure: Measure | None, query: TableQuery | None,
+                marked: str) -> tuple[str, bool]:
+    if kind:
+        return kind, several
+    if query is not None:
+        return (kinds.COMPUTED if query.operation not in ("lookup", "how_many") else kinds.LOOKUP), False
+    if measure is None:
+        return kinds.LOOKUP, False
+    return (kinds.LOOKUP if measure.op == m.LINE else kinds.COMPUTED), False
+
+
+# -- the measure -----------------------------------------------------------------------------------------------
+
+
+def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMention],
+                definitions: dict[str, str]) -> tuple[Measure | None, TableQuery | None, str]:
+    """The measure the asking clause names (a tree), a query over a table's rows where it asks for one, and the
+    phrase it named the measure by."""
+    clause = re.split(r",?\s+and\s+(?=(?:what|why|how|which|who|when|where)\b)", marked.rstrip(" ?.!"), maxsplit=1,
+                      flags=re.IGNORECASE)[0]  # "how did X develop, and what explains it": the first question
+    compared = _HOW_MUCH_MORE.search(clause)
+    if compared is not None:
+        x = compared.group("x") or compared.group("x2") or compared.group("x3") or compared.group("x4") or \
+            compared.group("a")
+        y = compared.group("y") or compared.group("y2") or compared.group("y3") or compared.group("y4") or \
+            compared.group("b")
+        left, right = _phrase(x, periods, definitions), _phrase(y, periods, definitions)
+        left, right = _share_periods(left, right)
+        less = (compared.group("cmp") or compared.group("cmp2") or "").lower() in ("less", "lower", "smaller", "fewer")
+        parts = (right, left) if less else (left, right)
+        measure = Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=parts, periods=_years_of(left, right))
+        return _defining(measure, definitions), None, f"{x} than {y}"
+    moved = _HOW_MUCH_CHANGE.search(clause)
+    if moved is not None:
+        x = moved.group("x") or moved.group("x2")
+        tail = moved.group("tail") or moved.group("tail2") or ""
+        percent = bool(re.search(r"percent|%", clause[: moved.start("x") if moved.group("x") else 0] + tail, re.IGNORECASE)) \
+            and not re.search(r"points?", clause, re.IGNORECASE)
+        inner, years = _periods_tail(f"{x} {tail}", periods)
+        measure = Measure(m.PERCENT_CHANGE if percent else m.CHANGE, parts=(_phrase(inner, periods, definitions),),
+                          periods=years, said="")
+        return measure, None, inner
+    had = _HOW_MUCH_HAVE.search(clause) if not kind else None
+    if had is not None:
+        x = had.group("x") or had.group("x2")
+        measure, said = _parse(f"{x} {had.group('tail') or ''}", periods, definitions)
+        return measure, None, said
+    body = _LEAD.sub("", clause, count=1).strip()
+    body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()
+    if kind == kinds.COUNT and frame == "count_rows" or kind == kinds.ROW_LABELS:
+        return None, _query(clause, kind, frame), body
+    if kind in (kinds.COLUMN_HEADERS, kinds.COUNT, kinds.YES_NO):
+        query = _query(clause, kinds.ROW_LABELS, frame) if kind == kinds.COLUMN_HEADERS else None
+        # "In which year was X highest?", "How many years did X exceed 5,000?", "Did X rise in 2019?": the
+        # line these read is what is left once the frame, the criterion and the periods are taken out.
+        subject = _criterion_free(_frame_free(clause))
+        inner = re.sub(rf"(?:\b(?:in|for|during|from|to|than|between|and|as\s+of|at|of|on|by|vs\.?|versus|over)\s+)*{_P}",
+                       " ", subject, flags=re.IGNORECASE)
+        inner = " ".join(inner.split()).strip(" ,")
+        return (_phrase(inner, periods, definitions) if inner.strip() else None), query, inner
+    if re.match(r"^\s*how\s+many\b", clause, re.IGNORECASE):
+        query = _query(clause, kind, frame)
+        inner, years = _periods_tail(body, periods)
+        return _with_periods(_phrase(inner, periods, definitions), years), query, inner
+    measure, said = _parse(body, periods, definitions)
+    return _defining(measure, definitions), None, said
+
+
+def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
+    """A question that gives a definition asks for what it defines, though it names it in other words ("how much
+    was spent per resident", defining "spending per resident"; "by how much did X exceed its budget", defining the
+    overspend): the first definition, for the periods asked."""
+    if not definitions or any(leaf.op == m.DEFINED for leaf in measure.leaves()):
+        return measure
+    name, body = next(iter(definitions.items()))
+    periods = measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ())
+    return Measure(m.DEFINED, name, body=body, said=measure.said, periods=periods)
+
+
+def _frame_free(clause: str) -> str:
+    text = re.sub(rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\s*(?:(?:is|was|are|were|"
+                  rf"did|does|do|has|have|had)\s+)?", "", clause, flags=re.IGNORECASE)
+    text = re.sub(rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\s+(?:(?:is|was|are|were|did|does|do|has|have|had)\s+)?", "", text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"^\s*when\s+(?:was|were|did)\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\s+", "", text, flags=re.IGNORECASE)
+    return text
+
+
+def _criterion_free(text: str) -> str:
+    text = re.sub(r"\b(?:exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
+                  r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*(?:[$\u20ac\u00a3\u00a5]|"
+                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|k|m|bn)?", " ", text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:the\s+)?(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|peak|"
+                  r"lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|negative|positive|a\s+loss|a\s+profit|"
+                  r"in\s+deficit|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|grow|grew|decline[sd]?|improved?|"
+                  r"than|compared\s+(?:to|with))\b", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())
+
+
+def _query(clause: str, kind: str, frame: str) -> TableQuery:
+    """A question over a table's rows: what it counts, sums or ranks, and by what."""
+    text = re.sub(_P, " ", clause)
+    top = _TOP_K.search(text)
+    limit = _NUMBER_WORDS.get(top.group(1).lower(), 0) if top and not top.group(1).isdigit() else \
+        int(top.group(1)) if top else 1
+    descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
+                               re.IGNORECASE)
+    if kind == kinds.ROW_LABELS:
+        group = re.search(rf"^\s*(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|the\s+)?"
+                          rf"(?:top\s+\w+\s+)?(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}|\w+)\b", text, re.IGNORECASE)
+        group_words = group.group("g") if group else ""
+        by = re.search(r"\b(?:top|bottom|first|last)\s+(?:\d+|two|three|four|five|ten)\s+(?P<g>[\w-]+(?:\s+[\w-]+)?)\s+(?:by|in\s+terms\s+of|"
+                       r"for|with\s+the\s+(?:most|highest|largest|lowest|least))\s+(?:the\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
+                       r"\s+during\b|\?|$)", text, re.IGNORECASE)
+        if by is not None:
+            return TableQuery("top", _clean(by.group("t")), _clean(by.group("g")), limit, descending, text)
+        ranked = re.search(rf"\b(?:{_SUPERLATIVE})\s+(?:number\s+of\s+|amount\s+of\s+|total\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
+                           rf"\s+during\b|\?|$)", text, re.IGNORECASE)
+        target = ranked.group("t") if ranked else ""
+        if not target:
+            verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"
+                             rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", text, re.IGNORECASE)
+            target = verb.group("t") if verb else ""
+        several = not _ONE_OF.search(text) or bool(top)
+        operation = "top" if _ONE_OF.search(text) else "list"
+        if several and operation == "top":
+            operation = "top"
+        return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
+    if kind == kinds.COUNT and frame == "count_rows":
+        noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+[\w-]+)?)", text,
+                         re.IGNORECASE)
+        return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
+    noun = re.search(r"\bhow\s+many\s+(?P<n>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:were|was|are|is|did|do|does|have|has|had|in|of)\b",
+                     text, re.IGNORECASE)
+    target = _clean(noun.group("n")) if noun else ""
+    return TableQuery("how_many", target, "", 1, True, text)
+
+
+def _clean(text: str) -> str:
+    words = [w for w in re.findall(r"[\w&'-]+", text.lower()) if w not in ("the", "a", "an", "of", "total", "number")]
+    return " ".join(words)
+
+
+def _parse(body: str, periods: Sequence[PeriodMention], definitions: dict[str, str]) -> tuple[Measure, str]:
+    """The measure a phrase names, with the periods at its end tied to it; and the phrase without them."""
+    inner, years = _periods_tail(body, periods)
+    if len(years) >= 2 and (total := _SUM_OVER.match(_plain(inner))) is not None and m.named(_plain(inner)) is None:
+        # "the total X in 2018 and 2019": X summed over the years (a "Total X" line, if printed, is X)
+        part = _phrase(total.group("x"), periods, definitions)
+        if part.op not in (m.SHARE, m.RATIO, m.PERCENT_CHANGE, m.CAGR, m.DAYS):  # percentages do not add up
+            return Measure(m.TOTAL, parts=(part,), periods=years), inner
+    measure = _phrase(inner, periods, definitions)
+    if measure.op == m.GAP and re.search(rf"\b(?:from|to)\s+(?:(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?)?{_P}", body, re.IGNORECASE):
+        measure = replace(measure, op=m.CHANGE)  # "the difference in X from 2018 to 2019" has a direction
+    if years and measure.op in m.OVER_PERIODS and not measure.periods:
+        measure = replace(measure, periods=years)
+    elif years and measure.op not in m.OVER_PERIODS:
+        measure = _with_periods(measure, years)
+    return measure, inner
+
+
+def _with_periods(measure: Measure, years: tuple[int, ...]) -> Measure:
+    """Years asked for a measure that is no operation over periods: the leaves without a year of their own take
+    them (one year: the measure in that year; several: the measure in each, as figures or a total)."""
+    if not years:
+        return measure
+    if measure.op in m.OVER_PERIODS:
+        return measure if measure.periods else replace(measure, periods=years)
+    if measure.op in (m.LINE, m.NAMED, m.DEFINED):
+        return measure if measure.periods else replace(measure, periods=years)
+    return replace(measure, parts=tuple(_with_periods(p, years) for p in measure.parts),
+                   periods=measure.periods or years)
+
+
+_QUALIFIED = re.compile(rf"^(?P<x>.+?)(?P<run>\s+(?:in|for|during|from|between)\s+{_P}(?:\s*(?:,|and|to|from|over|vs\.?|versus|"
+                        rf"compared\s+(?:to|with))\s*{_P})*)\s+(?P<q>(?:in|for|of|at|from)\s+(?!{_P})[^\u27e8]{{2,60}})$",
+                        re.IGNORECASE)
+_LEADING_RUN = re.compile(rf"^(?P<head>(?:(?:nominal|net|absolute|percent(?:age)?|%)\s+)?(?:change|difference|increase|decrease|"
+                          rf"growth)\s+)(?P<run>(?:between|from)\s+{_P}(?:\s+year[\s-]+end)?\s*(?:and|to|-|\u2013)\s*{_P}"
+                          rf"(?:\s+year[\s-]+end)?)\s+(?:(?:in|of)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
+
+
+def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, tuple[int, ...]]:
+    """The phrase without the periods it ends on (or starts with), and those years in the order of a change:
+    "X from 2018 to 2019" -> (X, (2018, 2019)); "X in 2019 from 2018" -> (X, (2018, 2019)); "X for 2017, 2018
+    and 2019" -> (X, (2017, 2018, 2019)); "between 2017-2019" -> every year of the span."""
+    text = phrase.strip()
+    if (lead := _LEADING_RUN.match(text)) is not None:  # "the change between 2018 and 2019 X"
+        text = f"{lead.group('head')}in {lead.group('x')} {lead.group('run')}"
+    elif (qualified := _QUALIFIED.match(text)) is not None:  # "X in 2019 over 2018 in Europe"
+        text = f"{qualified.group('x')} {qualified.group('q')}{qualified.group('run')}"
+    found: list[int] = []
+    match = _PERIOD_TAIL.search(text)
+    head = re.match(rf"^\s*(?:(?:in|for|during|as\s+of|at|from|between)\s+)?(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?{_P}"
+                    rf"(?:\s*(?:-|\u2013|to|through|and|&)\s*{_P})?\s*,?\s+(?!and\b|to\b)", text, re.IGNORECASE)
+    if match is not None and match.group("tail").strip():
+        tail = match.group("tail")
+        indices = [int(i) for i in re.findall(_P, tail)]
+        found = [periods[i].year for i in indices]
+        reversed_pair = _REVERSED_PAIR.search(tail)
+        if reversed_pair and len(indices) == 2:
+            found = [periods[int(reversed_pair.group(2))].year, periods[int(reversed_pair.group(1))].year]
+        elif len(found) == 2 and _RANGE_JOINT.search(re.sub(_P, "", tail)) and not re.search(r"\band\b|&|,", re.sub(_P, "", tail)):
+            low, high = sorted(found)
+            found = list(range(low, high + 1)) if high - low <= 10 else [low, high]
+        elif len(found) == 2 and re.search(r"\bbetween\b", tail, re.IGNORECASE) and re.search(r"[-\u2013]", tail):
+            low, high = sorted(found)
+            found = list(range(low, high + 1))
+        text = text[: match.start("tail")].strip(" ,")
+    elif head is not None and not re.search(_P, text[head.end():]):
+        found = [periods[int(i)].year for i in re.findall(_P, head.group(0))]
+        if len(found) == 2 and re.search(r"-|\u2013|\bto\b|\bthrough\b", re.sub(_P, "", head.group(0))):
+            found = list(range(min(found), max(found) + 1))
+        text = text[head.end():].strip()
+    return text, tuple(dict.fromkeys(found))
+
+
+def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str, str], depth: int = 0) -> Measure:
+    """A phrase with no periods left at its end, read outside in."""
+    said = " ".join(re.sub(_P, lambda g: periods[int(g.group(1))].said, phrase).split())
+    text = _plain(phrase)
+    if depth > 6 or not text:
+        return m.line(re.sub(_P, " ", text).strip(), said)
+    own_years: tuple[int, ...] = ()
+    inner, years = _periods_tail(text, periods)
+    if years and inner:
+        text, own_years = inner, years
+    text = _plain(text)
+
+    def sub(x: str) -> Measure:
+        return _phrase(x, periods, definitions, depth + 1)
+
+    def done(measure: Measure) -> Measure:
+        measure = replace(measure, said=measure.said or said)
+        return _with_periods(measure, own_years) if own_years else measure
+
+    defined = _defined(text, definitions)
+    if defined is not None:
+        return done(defined)
+    catalogued = m.named(text)
+    if catalogued is not None:
+        return done(Measure(m.NAMED, catalogued))
+    if (g := _CAGR.match(text)) is not None:
+        x = g.group("x") or g.group("x2")
+        return done(Measure(m.CAGR, parts=(sub(x),), span=_count(g.group("n") or g.group("n2"))))
+    if (g := _AVERAGE.match(text)) is not None:
+        x = g.group("x") or g.group("x2")
+        return done(Measure(m.AVERAGE, parts=(sub(x),), span=_count(g.group("n") or g.group("n2"))))
+    if (g := _PERCENT_BETWEEN.match(text)) is not None:
+        left, right = _share_periods(sub(g.group("x")), sub(g.group("y")))
+        return done(Measure(m.PERCENT_CHANGE, parts=(left, right)))
+    if (g := _PERCENT_CHANGE.match(text)) is not None:
+        return done(Measure(m.PERCENT_CHANGE, parts=(sub(g.group("x") or g.group("x2")),)))
+    if (g := _CHANGE.match(text)) is not None:
+        x = g.group("x") or g.group("x2")
+        if g.group("x") and re.search(r"\bbetween\b", text[: g.start("x")], re.IGNORECASE) and re.search(r"\band\b", x):
+            pass  # "the difference between X and Y": two lines, read below
+        else:
+            verb = (g.group("verb") or "").lower()
+            size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
+            return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
+    if (g := _SHARE.match(text)) is not None:
+        x = g.group("x") or g.group("x2") or g.group("x3")
+        x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
+        y = g.group("y") or g.group("y2") or g.group("y3")
+        left, right = _share_periods(sub(x), sub(y))
+        return done(Measure(m.SHARE, parts=(left, right)))
+    if (g := _DIFFERENCE.match(text)) is not None:
+        x, y = g.group("x") or g.group("x2"), g.group("y") or g.group("y2")
+        left, right = _share_periods(sub(x), sub(y))
+        return done(Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=(left, right)))
+    if (g := _SUM.match(text)) is not None:
+        x, y = g.group("x") or g.group("x2") or g.group("x3"), g.group("y") or g.group("y2") or g.group("y3")
+        return done(Measure(m.SUM, parts=(sub(x), sub(y))))
+    if own_years and len(own_years) >= 2 and (g := _SUM_OVER.match(text)) is not None and depth == 0:
+        return replace(Measure(m.TOTAL, parts=(sub(g.group("x")),), periods=own_years), said=said)
+    every = _ALL_PERIODS.search(text)
+    if every is not None and every.start() > 0:
+        rest = text[: every.start()]
+        span = _count(every.group("n"))
+        if (g := _SUM_OVER.match(rest)) is not None:
+            return done(Measure(m.TOTAL, parts=(sub(g.group("x")),), span=span or -1))
+        if (g := _AVERAGE.match(rest)) is not None:
+            return done(Measure(m.AVERAGE, parts=(sub(g.group("x") or g.group("x2")),), span=span or -1))
+    if (g := _SUM_OVER.match(text)) is not None and re.search(r"\b(?:sum|combined|aggregate)\b", text.split()[0], re.IGNORECASE):
+        return done(Measure(m.TOTAL, parts=(sub(g.group("x")),)))
+    if (g := _TOTAL_OF_PARTS.match(text)) is not None:
+        parts = _and_parts(g.group("x"))
+        if len(parts) >= 2:
+            return done(Measure(m.SUM, parts=tuple(sub(part) for part in parts)))
+    if (g := _MARGIN.match(text)) is not None and g.group("x").strip():
+        said_subject = g.group("x").strip()
+        subject = m.margin_subject(said_subject)
+        numerator = sub(subject)
+        if numerator.op == m.LINE and subject != _plain(said_subject).lower():
+            numerator = replace(numerator, own=False)  # "operating" margin: operating income, by definition
+        return done(Measure(m.SHARE, parts=(numerator, m.line("revenue", own=False)), said=said))
+    if (g := _DAYS.match(text)) is not None:
+        x = g.group("x") or g.group("x2")
+        inner_measure = sub(x)
+        if inner_measure.op == m.NAMED and "turnover" in inner_measure.words:
+            return done(Measure(m.DAYS, parts=(inner_measure,)))
+    if (g := _RATIO.match(text)) is not None:
+        x = g.group("x") or g.group("x2") or g.group("x3")
+        y = g.group("y") or g.group("y2") or g.group("y3")
+        if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
+            left, right = _share_periods(sub(x), sub(y))
+            if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(r"\bratio\b|-to-|/", text, re.IGNORECASE):
+                return done(Measure(m.RATIO, parts=(left, right)))
+    return done(m.line(re.sub(_P, " ", text).strip(), said))
+
+
+def _and_parts(text: str) -> list[str]:
+    """"spending on roads and parks" -> ["spending on roads", "spending on parks"]; "roads, parks and schools" ->
+    three; where the parts after the first are single words and the first is longer, they share its head."""
+    pieces = [p.strip() for p in re.split(r"\s*,\s*|\s+(?:and|&)\s+", text) if p.strip()]
+    if len(pieces) < 2:
+        return []
+    first = pieces[0].split()
+    if len(first) > 1 and all(len(p.split()) == 1 for p in pieces[1:]):
+        head = " ".join(first[:-1])
+        return [pieces[0], *(f"{head} {p}" for p in pieces[1:])]
+    return pieces
+
+
+def _plain(text: str) -> str:
+    """A phrase without the articles, possessives and filler around a measure's name."""
+    text = re.sub(r"(?<![\w])(?:[A-Z][\w.&-]*)?['\u2019]s\s+(?=\w)", lambda g: "" if g.group(0)[:1].isupper() else g.group(0), text)
+    text = re.sub(r"^(?:the\s+)?[a-z][\w-]*['\u2019]s\s+(?=\w)", "", text.strip(), flags=re.IGNORECASE)
+    previous = None
+    while previous != text:
+        previous = text
+        text = _LINE_NOISE.sub("", text.strip(" ,.?")).strip()
+    return " ".join(text.split())
+
+
+def _defined(text: str, definitions: dict[str, str]) -> Measure | None:
+    key = text.lower().strip()
+    for said in _names_of(key):
+        for name, body in definitions.items():
+            if said == name or re.fullmatch(rf"(?:the\s+)?{re.escape(name)}(?:\s+ratio)?", said):
+                return Measure(m.DEFINED, name, body=body)
+    if len(definitions) and key in ("it", "this", "that", "the ratio", "the measure", "the metric", "this ratio"):
+        name, body = next(iter(definitions.items()))
+        return Measure(m.DEFINED, name, body=body)
+    return None
+
+
+def _count(word: str | None) -> int:
+    if not word:
+        return 0
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
+
+
+def _share_periods(left: Measure, right: Measure) -> tuple[Measure, Measure]:
+    """Two parts of which only one names its year ("X for 2019 as a % of total Y"): the other takes it too."""
+    if left.periods and not right.periods and right.op not in m.OVER_PERIODS:
+        return left, _with_periods(right, left.periods)
+    if right.periods and not left.periods and left.op not in m.OVER_PERIODS:
+        return _with_periods(left, right.periods), right
+    return left, right
+
+
+def _same_line(left: Measure, right: Measure) -> bool:
+    return left.op == right.op == m.LINE and left.words.lower() == right.words.lower() and left.periods != right.periods
+
+
+def _years_of(left: Measure, right: Measure) -> tuple[int, ...]:
+    if _same_line(left, right):
+        return (*left.periods, *right.periods)
+    return ()
+
+
+def _is_percent(measure: Measure) -> bool:
+    return measure.op in (m.SHARE, m.PERCENT_CHANGE, m.CAGR)
+
+
+def _unused(reading: QuestionReading, marked: str, periods: Sequence[PeriodMention]) -> tuple[str, ...]:
+    """Content words of the asking clause that no field of the reading holds."""
+    held: set[str] = set()
+    if reading.measure is not None:
+        for leaf in reading.measure.leaves():
+            held |= _words(leaf.words) | _words(leaf.said)
+        held |= _words(reading.measure.said) | _words(reading.subject)
+    if reading.query is not None:
+        held |= _words(f"{reading.query.target} {reading.query.group} {reading.query.words}")
+    held |= _words(reading.issuer) | _words(" ".join(reading.notes))
+    clause = re.sub(_P, " ", marked)
+    if reading.kind in (kinds.TEXT, kinds.TITLE):
+        return ()
+    left = [w for w in _words_in_order(clause) if w not in held and w not in _FILLER and w not in _OPERATOR_WORDS
+            and not _is_criterion_word(w)]
+    return tuple(dict.fromkeys(left))
+
+
+_CRITERION_WORDS = frozenset({
+    "higher", "highest", "larger", "largest", "greater", "greatest", "more", "most", "bigger", "biggest", "maximum",
+    "peak", "lower", "lowest", "smaller", "smallest", "less", "least", "fewer", "fewest", "minimum", "negative", "positive",
+    "exceed", "exceeded", "exceeds", "above", "below", "under", "over", "than", "increase", "increased", "decrease",
+    "decreased", "rise", "rose", "fall", "fell", "grow", "grew", "grown", "decline", "declined", "change", "changed",
+    "exceeding", "top", "bottom", "yes", "no", "compared", "compare", "difference", "differ", "nominal",
+    "percent", "percentage", "ratio", "average", "sum", "combined", "altogether", "types", "kinds", "items", "listed",
+    "shown", "included", "many", "times", "by", "record", "recorded", "annual", "yearly", "million", "millions",
+    "billion", "billions", "thousand", "thousands", "usd", "dollars", "us", "in", "units", "decimal", "place", "places",
+    "have", "hold", "report", "spend", "spent", "pay", "paid", "generate", "generated", "earn", "earned", "make", "made",
+    "receive", "received", "invest", "invested", "incur", "incurred", "owe", "book", "sell", "sold", "buy", "raise",
+    "return", "issue", "repurchase", "collect", "borrow", "lose", "post", "see", "carry", "show"})
+
+
+def _is_criterion_word(word: str) -> bool:
+    return word in _CRITERION_WORDS or bool(re.fullmatch(r"\d[\d,.]*", word))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text or "")}
+
+
+def _words_in_order(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+# -- the model's reading ---------------------------------------------------------------------------------------
+
+MODEL_OPERATIONS = ("lookup", "change", "percent_change", "difference", "sum", "average", "ratio", "share", "margin",
+                    "cagr", "count", "max", "min", "list")
+MODEL_KINDS = ("figure", "figures", "label", "labels", "year", "yes_no", "passage", "count")
+_MODEL_KIND = {"figure": kinds.LOOKUP, "figures": kinds.FIGURES, "label": kinds.ROW_LABELS, "labels": kinds.ROW_LABELS,
+               "year": kinds.COLUMN_HEADERS, "yes_no": kinds.YES_NO, "passage": kinds.TEXT, "count": kinds.COUNT}
+
+
+def model_schema() -> dict[str, Any]:
+    """The reading a model fills, constrained: the answer kind, one operation over at most two measures named in
+    the question's words (each a line, or a measure the model knows by name), the periods as said."""
+    return {
+        "type": "object",
+        "properties": {
+            "answer": {"type": "string", "enum": list(MODEL_KINDS)},
+            "operation": {"type": "string", "enum": list(MODEL_OPERATIONS)},
+            "items": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string", "maxLength": 80}},
+            "periods": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 30}},
+        },
+        "required": ["answer", "operation", "items", "periods"],
+    }
+
+
+MODEL_TASK = (
+    "Read the QUESTION as a query. answer: what kind of answer it wants. operation: the computation it asks for "
+    "(lookup = a figure as printed; margin = the item as a % of revenue; share = the first item as a % of the second; "
+    "ratio = first / second; difference = first - second; change = one item's change between two periods). items: "
+    "the line items or measures it names, in its own words, without years. periods: the years or periods it names, as "
+    "written. Reply with JSON.")
+
+
+def from_model(reply: dict[str, Any], question: str, issuers: Sequence[str] = ()) -> QuestionReading | None:
+    """The model's reading, checked against the question: every item must be words of the question and every
+    period one it names; None when the reply is unusable."""
+    rules = read(question, issuers)
+    answer = str(reply.get("answer", ""))
+    operation = str(reply.get("operation", ""))
+    items = [" ".join(str(i).split()) for i in reply.get("items") or [] if str(i).strip()]
+    if answer not in MODEL_KINDS or operation not in MODEL_OPERATIONS or not items:
+        return None
+    said = _words(rules.text)
+    if any(not _words(item) or not _words(item) <= said | {"%"} for item in items):
+        return None  # an item the question does not name: the model made it up
+    asked_years = {p.year for p in rules.periods}
+    years: list[int] = []
+    for period in reply.get("periods") or []:
+        years.extend(p.year for p in find_periods(str(period)))
+    if any(y not in asked_years for y in years):
+        return None
+    years = list(dict.fromkeys(years))
+    leaves = [_leaf(item, dict(rules.definitions)) for item in items]
+    measure: Measure
+    if operation in ("change", "percent_change", "average", "cagr") and leaves:
+        op = {"change": m.CHANGE, "percent_change": m.PERCENT_CHANGE, "average": m.AVERAGE, "cagr": m.CAGR}[operation]
+        measure = Measure(op, parts=(leaves[0],), periods=tuple(sorted(years)))
+    elif operation == "margin":
+        measure = Measure(m.SHARE, parts=(leaves[0], m.line("revenue")))
+    elif operation in ("share", "ratio", "difference", "sum") and len(leaves) == 2:
+        op = {"share": m.SHARE, "ratio": m.RATIO, "difference": m.DIFFERENCE, "sum": m.SUM}[operation]
+        measure = Measure(op, parts=tuple(leaves))
+    elif operation == "lookup" or len(leaves) == 1:
+        measure = leaves[0]
+    else:
+        return None
+    if measure.op not in m.OVER_PERIODS and years:
+        measure = _with_periods(measure, tuple(years))
+    kind = _MODEL_KIND[answer]
+    if kind == kinds.LOOKUP and measure.op != m.LINE:
+        kind = kinds.COMPUTED
+    reading = replace(rules, kind=kind, several=answer in ("labels", "figures"), measure=measure, source="model",
+                      doubts=tuple(leaf.words for leaf in measure.leaves() if leaf.op == m.LINE
+                                   and _OPERATOR_WORDS & _words(leaf.words)))
+    return replace(reading, unused=_unused(reading, _mark_periods(rules.asked, list(rules.periods)), rules.periods))
+
+
+def _leaf(item: str, definitions: dict[str, str]) -> Measure:
+    defined = _defined(item.lower(), definitions)
+    if defined is not None:
+        return defined
+    catalogued = m.named(item)
+    return Measure(m.NAMED, catalogued) if catalogued else m.line(_plain(item))
+
+
+def better(first: QuestionReading, second: QuestionReading) -> QuestionReading:
+    """Of two readings of one question, the one that accounts for more of it: fewer content words left unread,
+    then fewer lines with an uncomposed operator; the first on a tie."""
+    def left(r: QuestionReading) -> tuple[int, int]:
+        return len(r.unused), len(r.doubts)
+    return second if left(second) < left(first) else first
