@@ -30,6 +30,7 @@ from core.errors import Cancelled, EncryptedPdf, UserError
 from core.ingest.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.jobs import JobContext
 from core.library.conversations import Conversation, ConversationStore, Message
+from core.library.export import TableExport, export_tables, read_table
 from core.library.store import Library, TableInfo
 from core.reports.document_metadata import DocumentMetadata
 from core.sql.formatting import format_sql
@@ -47,6 +48,9 @@ SAMPLE_REPORT = "sample_report.pdf"
 # rather than read from core.ingest.ingestor, which imports the extraction stack (pymupdf, camelot, opencv,
 # onnxruntime: ~1 s) that the window loads only when a file is first read; a test keeps the two equal.
 ACCEPTED_SUFFIXES = tuple(sorted(frozenset({".pdf"}) | SHEET_SUFFIXES))
+
+GRID_ROWS = 2000
+"""Rows of a table the window shows as a grid (Export writes every row)."""
 
 ChatModelFactory = Callable[[Settings], ChatModel]
 EmbedderFactory = Callable[[], Embedder]
@@ -214,6 +218,30 @@ class Controller(QObject):
 
     def table_grid(self, table_id: int) -> list[list[str]]:
         return self.library.table_grid(table_id)
+
+    def table_export(self, table_id: int, limit: int | None = GRID_ROWS) -> TableExport:
+        """A table as its typed columns and rows (the first ``limit``), as the window shows it and Export writes it."""
+        return read_table(self.library, table_id, limit=limit)
+
+    def export_tables(self, path: Path, fmt: str, *, table_id: int | None = None,
+                      document_id: int | None = None) -> Job:
+        """Write one table, or every table of a document (a workbook with a contents sheet), as ``fmt`` ("csv" or
+        "xlsx") to ``path``; the job reports progress per table, can be cancelled between tables (leaving no
+        file), and finishes with the files written."""
+        path = Path(path)
+
+        def work(ctx: JobContext, report: Report) -> list[Path]:
+            with wiring.open_library(self.library_dir) as library:
+                if table_id is not None:
+                    info = library.table(table_id)
+                    tables = [info] if info is not None else []
+                else:
+                    tables = library.tables(document_id)
+                if not tables:
+                    raise UserError("There is nothing to export: the table or document is no longer in the library.")
+                return export_tables(library, tables, fmt, path, ctx, contents=table_id is None)
+
+        return self.runner.submit("export", work)
 
     def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""

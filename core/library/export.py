@@ -91,6 +91,10 @@ class TableExport:
     def periods(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.period for c in self.columns if c.period))
 
+    def decimals(self, position: int) -> int:
+        """How many decimals the figures of the column at ``position`` print with (at most 4)."""
+        return _decimals([row[position] for row in self.rows])
+
 
 def _scale_words(unit: str) -> tuple[str, str]:
     """(currency, scale) of a recorded unit ("$ million" -> ("$", "million"); "percent" -> ("", "percent"))."""
