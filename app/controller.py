@@ -25,12 +25,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app import messages, wiring
 from app.qt_jobs import Job, JobRunner, Report
+from app.series import Chart, answer_chart
 from app.settings import Settings, save_settings
 from core.errors import Cancelled, EncryptedPdf, UserError
 from core.ingest.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.jobs import JobContext
 from core.library.conversations import Conversation, ConversationStore, Message
-from core.library.export import TableExport, export_tables, read_table
+from core.library.export import TableExport, column_unit, export_tables, read_table
 from core.library.store import Library, TableInfo
 from core.reports.document_metadata import DocumentMetadata
 from core.sql.formatting import format_sql
@@ -486,12 +487,32 @@ class Controller(QObject):
                 wiring.vector_index(library.path).load(library.conn)
             self._answering_ready.set()
 
-    def export_markdown(self, answer: Answer, path: Path) -> Path:
-        """Save an answer with its sources as a Markdown file."""
+    def answer_chart(self, answer: Answer) -> Chart | None:
+        """The chart of the series an answer cites (``app.series``), its axes named with the cited tables' printed
+        headers and the unit their figures are stated in; None when the answer is not a series."""
+        headers: dict[str, dict[str, str]] = {}
+        units: dict[str, str] = {}
+        for table in {c.table for c in answer.citations if c.kind == "table" and c.table}:
+            info = self.library.table(table)
+            if info is None:  # a table removed since the answer was saved: the SQL names stand in
+                continue
+            headers[table] = {c.name: c.header for c in info.schema.columns}
+            result_columns = {name for c in answer.citations if c.table == table for name in c.columns}
+            stated = [u for c in info.schema.columns if c.name in result_columns and (u := column_unit(info, c))]
+            units[table] = stated[0] if stated and len(set(stated)) == 1 else ""
+        return answer_chart(answer, headers, units)
+
+    def export_markdown(self, answer: Answer, path: Path, chart_png: bytes | None = None) -> Path:
+        """Save an answer with its sources as a Markdown file; its chart, when given (a PNG the window drew), is
+        written beside it (``answer-chart.png`` for ``answer.md``) and shown under the answer's sentence."""
         path = Path(path)
         if path.suffix.lower() not in (".md", ".markdown"):
             path = path.with_suffix(".md")
-        path.write_text(answer_markdown(answer), encoding="utf-8")
+        image = None
+        if chart_png:
+            image = path.with_name(f"{path.stem}-chart.png")
+            image.write_bytes(chart_png)
+        path.write_text(answer_markdown(answer, image.name if image is not None else None), encoding="utf-8")
         return path
 
     # -- model -----------------------------------------------------------------------------------------
@@ -654,9 +675,12 @@ def citation_label(citation: Any) -> str:
     return where
 
 
-def answer_markdown(answer: Answer) -> str:
-    """An answer with its sources (and the SQL behind table evidence) as Markdown."""
+def answer_markdown(answer: Answer, chart_image: str | None = None) -> str:
+    """An answer with its sources (and the SQL behind table evidence) as Markdown; ``chart_image``, a picture's
+    file name beside the Markdown, is shown under the answer."""
     lines = [f"## {answer.question}", "", answer.text.strip(), ""]
+    if chart_image:
+        lines += [f"![Chart of the figures in this answer]({chart_image})", ""]
     note = messages.answer_note(answer)
     if note:
         lines += [f"_{note}_", ""]

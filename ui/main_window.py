@@ -30,6 +30,7 @@ from app.qt_jobs import Job
 from app.settings import config_dir
 from models.types import Answer, Citation
 from ui import style
+from ui.chart_view import chart_png
 from ui.chat_view import ChatView
 from ui.evidence_view import EvidenceView
 from ui.library_view import LibraryView
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
 
         self.library_view = LibraryView()
         self.chat_view = ChatView()
+        self.chat_view.chart_for = controller.answer_chart
         self.evidence_view = EvidenceView(controller.render_page, controller.describe_error, controller.is_locked,
                                           sheet=controller.sheet_window)
         self.evidence_view.hide()
@@ -486,8 +488,9 @@ class MainWindow(QMainWindow):
                                               "Markdown (*.md)")
         if not path:
             return
+        chart = self.controller.answer_chart(answer)
         try:
-            saved = self.controller.export_markdown(answer, Path(path))
+            saved = self.controller.export_markdown(answer, Path(path), chart_png(chart) if chart is not None else None)
         except OSError as exc:
             QMessageBox.warning(self, "Export answer", self.controller.describe_error(exc))
             return
