@@ -33,6 +33,8 @@ class ChartPoint:
     """The 1-based number of the citation it comes from."""
     cell: CellEvidence | None = None
     """The table cell it was read from (None where the result does not say)."""
+    caption: str = ""
+    """The figure named by its line and column, as a person reads it: "Parks, 2024"."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,8 @@ def citation_chart(citation: Citation, number: int, headers: Mapping[str, str] |
         if not _number(value):
             return None
         row_key = int(row[key]) if key is not None and _number(row[key]) else None
-        return ChartPoint(label, float(value), number, _cell_for(citation, row_key, columns[column], position))
+        caption = f"{row_name(row, position)}, {column_label(columns[column], headers)}"
+        return ChartPoint(label, float(value), number, _cell_for(citation, row_key, columns[column], position), caption)
 
     if len(figures) >= 2 and len(rows) <= MAX_SERIES:
         # Each row a line across its figure columns: periods when the headers name them.
@@ -166,7 +169,9 @@ def answer_chart(answer: Answer, headers: Mapping[str, Mapping[str, str]] | None
 def point_citation(answer: Answer, point: ChartPoint) -> Citation:
     """The citation a chart's point comes from, narrowed to the point's own cell (so its page highlights it alone)."""
     citation = answer.citations[point.citation - 1]
-    return replace(citation, cells=(point.cell,)) if point.cell is not None else citation
+    if point.cell is None:
+        return citation
+    return replace(citation, cells=(point.cell,), snippet=f"{point.caption}: {point.cell.text}")
 
 
 def chart_values(chart: Chart) -> list[tuple[str, str, float]]:

@@ -78,8 +78,9 @@ class ChartView(QWidget):
         ticks = [bottom + i * step for i in range(round((top - bottom) / step) + 1)]
         left = max(metrics.horizontalAdvance(axis_text(t, step)) for t in ticks) + 10
         legend = metrics.height() + 6 if len(self.chart.series) > 1 or self.chart.unit else 0
+        below = (2 if self.chart.kind == "bar" else 1) * metrics.height() + 10  # a row's label may take two lines
         return QRectF(rect.left() + left, rect.top() + 6 + legend, rect.width() - left - 12,
-                      rect.height() - 6 - legend - metrics.height() - 12)
+                      rect.height() - 6 - legend - below)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -121,10 +122,14 @@ class ChartView(QWidget):
         slot = area.width() / max(1, len(labels))
         # The x axis's labels, shortened to their slot.
         painter.setPen(muted)
+        lines = 2 if self.chart.kind == "bar" else 1
         for i, label in enumerate(labels):
-            text = metrics.elidedText(label, Qt.TextElideMode.ElideMiddle, int(slot) - 4)
-            painter.drawText(QRectF(area.left() + i * slot, area.bottom() + 4, slot, metrics.height()),
-                             int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop), text)
+            box = QRectF(area.left() + i * slot + 2, area.bottom() + 4, slot - 4, lines * metrics.height())
+            wrapped = metrics.boundingRect(box.toRect(), int(Qt.TextFlag.TextWordWrap), label)
+            if wrapped.height() > box.height() or wrapped.width() > box.width():
+                label = metrics.elidedText(label, Qt.TextElideMode.ElideMiddle, int(slot) - 4)
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
+                                      | Qt.TextFlag.TextWordWrap), label)
         # The legend (series names, the unit) above the plot.
         x = area.left()
         if len(self.chart.series) > 1:

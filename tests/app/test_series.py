@@ -36,6 +36,7 @@ def test_one_line_across_periods_is_a_line_with_each_point_on_its_cell() -> None
     assert [p.cell for p in chart.points] == list(reversed(cells))
     narrowed = point_citation(answer, chart.points[1])
     assert narrowed.cells == (cells[1],) and narrowed.sql == "SELECT ..."
+    assert narrowed.snippet == "Revenue, 2018: 4,108.3"
 
 
 def test_several_lines_of_one_period_are_bars_negative_figures_kept() -> None:
