@@ -1,4 +1,4 @@
-"""The command line: ``folio ingest | tables | library | sql | ask | models``, used by people, scripts and the
+"""The command line: ``folio ingest | tables | library | sql | export | ask | models``, used by people, scripts and the
 benchmarks. Progress goes to stderr, results to stdout; the exit code is non-zero when anything failed."""
 
 from __future__ import annotations
@@ -168,6 +168,21 @@ def cmd_sql(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from core.library.export import export_format, export_tables, tables_to_export
+
+    directory = library_dir(args.library)
+    out = Path(args.out)
+    fmt = export_format(out, args.format)
+    with wiring.open_library(directory) as library:
+        tables = tables_to_export(library, args.document, args.table)
+        written = export_tables(library, tables, fmt, out, JobContext(ProgressPrinter()), contents=not args.table)
+    where = written[0] if len(written) == 1 else out
+    print(f"Exported {plural(len(tables), 'table')} to {where}" + (f" ({plural(len(written), 'file')})"
+                                                                     if len(written) > 1 else ""))
+    return 0
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -222,6 +237,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print {columns, rows, truncated} as JSON")
     p.add_argument("--max-rows", type=_positive_int, default=200, metavar="N", help="show at most N rows (default: 200)")
     p.set_defaults(func=cmd_sql)
+
+    p = sub.add_parser("export", parents=[library_opt],
+                       help="write a table, or every table of a document, as CSV or an Excel workbook")
+    p.add_argument("out", metavar="OUT", help="the file to write (a folder for a document's tables as CSV)")
+    p.add_argument("--document", metavar="NAME", help="every table of this document (file name, id or title)")
+    p.add_argument("--table", metavar="NAME", help="this table (its SQL name, as `folio library` lists it, or id)")
+    p.add_argument("--format", choices=("csv", "xlsx"), help="csv or xlsx (default: from OUT's extension)")
+    p.set_defaults(func=cmd_export)
 
     add_ask_parser(sub, library_opt)
     add_models_parser(sub)

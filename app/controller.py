@@ -25,11 +25,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app import messages, wiring
 from app.qt_jobs import Job, JobRunner, Report
+from app.series import Chart, answer_chart
 from app.settings import Settings, save_settings
 from core.errors import Cancelled, EncryptedPdf, UserError
 from core.ingest.spreadsheets import SHEET_SUFFIXES, SheetWindow, sheet_window
 from core.jobs import JobContext
 from core.library.conversations import Conversation, ConversationStore, Message
+from core.library.export import TableExport, column_unit, export_tables, read_table
 from core.library.store import Library, TableInfo
 from core.reports.document_metadata import DocumentMetadata
 from core.sql.formatting import format_sql
@@ -47,6 +49,9 @@ SAMPLE_REPORT = "sample_report.pdf"
 # rather than read from core.ingest.ingestor, which imports the extraction stack (pymupdf, camelot, opencv,
 # onnxruntime: ~1 s) that the window loads only when a file is first read; a test keeps the two equal.
 ACCEPTED_SUFFIXES = tuple(sorted(frozenset({".pdf"}) | SHEET_SUFFIXES))
+
+GRID_ROWS = 2000
+"""Rows of a table the window shows as a grid (Export writes every row)."""
 
 ChatModelFactory = Callable[[Settings], ChatModel]
 EmbedderFactory = Callable[[], Embedder]
@@ -214,6 +219,30 @@ class Controller(QObject):
 
     def table_grid(self, table_id: int) -> list[list[str]]:
         return self.library.table_grid(table_id)
+
+    def table_export(self, table_id: int, limit: int | None = GRID_ROWS) -> TableExport:
+        """A table as its typed columns and rows (the first ``limit``), as the window shows it and Export writes it."""
+        return read_table(self.library, table_id, limit=limit)
+
+    def export_tables(self, path: Path, fmt: str, *, table_id: int | None = None,
+                      document_id: int | None = None) -> Job:
+        """Write one table, or every table of a document (a workbook with a contents sheet), as ``fmt`` ("csv" or
+        "xlsx") to ``path``; the job reports progress per table, can be cancelled between tables (leaving no
+        file), and finishes with the files written."""
+        path = Path(path)
+
+        def work(ctx: JobContext, report: Report) -> list[Path]:
+            with wiring.open_library(self.library_dir) as library:
+                if table_id is not None:
+                    info = library.table(table_id)
+                    tables = [info] if info is not None else []
+                else:
+                    tables = library.tables(document_id)
+                if not tables:
+                    raise UserError("There is nothing to export: the table or document is no longer in the library.")
+                return export_tables(library, tables, fmt, path, ctx, contents=table_id is None)
+
+        return self.runner.submit("export", work)
 
     def ingestible_files(self, paths: Sequence[Path]) -> list[Path]:
         """The PDFs and spreadsheets among ``paths``, folders searched recursively (what a drop would add)."""
@@ -458,12 +487,32 @@ class Controller(QObject):
                 wiring.vector_index(library.path).load(library.conn)
             self._answering_ready.set()
 
-    def export_markdown(self, answer: Answer, path: Path) -> Path:
-        """Save an answer with its sources as a Markdown file."""
+    def answer_chart(self, answer: Answer) -> Chart | None:
+        """The chart of the series an answer cites (``app.series``), its axes named with the cited tables' printed
+        headers and the unit their figures are stated in; None when the answer is not a series."""
+        headers: dict[str, dict[str, str]] = {}
+        units: dict[str, str] = {}
+        for table in {c.table for c in answer.citations if c.kind == "table" and c.table}:
+            info = self.library.table(table)
+            if info is None:  # a table removed since the answer was saved: the SQL names stand in
+                continue
+            headers[table] = {c.name: c.header for c in info.schema.columns}
+            result_columns = {name for c in answer.citations if c.table == table for name in c.columns}
+            stated = [u for c in info.schema.columns if c.name in result_columns and (u := column_unit(info, c))]
+            units[table] = stated[0] if stated and len(set(stated)) == 1 else ""
+        return answer_chart(answer, headers, units)
+
+    def export_markdown(self, answer: Answer, path: Path, chart_png: bytes | None = None) -> Path:
+        """Save an answer with its sources as a Markdown file; its chart, when given (a PNG the window drew), is
+        written beside it (``answer-chart.png`` for ``answer.md``) and shown under the answer's sentence."""
         path = Path(path)
         if path.suffix.lower() not in (".md", ".markdown"):
             path = path.with_suffix(".md")
-        path.write_text(answer_markdown(answer), encoding="utf-8")
+        image = None
+        if chart_png:
+            image = path.with_name(f"{path.stem}-chart.png")
+            image.write_bytes(chart_png)
+        path.write_text(answer_markdown(answer, image.name if image is not None else None), encoding="utf-8")
         return path
 
     # -- model -----------------------------------------------------------------------------------------
@@ -626,9 +675,12 @@ def citation_label(citation: Any) -> str:
     return where
 
 
-def answer_markdown(answer: Answer) -> str:
-    """An answer with its sources (and the SQL behind table evidence) as Markdown."""
+def answer_markdown(answer: Answer, chart_image: str | None = None) -> str:
+    """An answer with its sources (and the SQL behind table evidence) as Markdown; ``chart_image``, a picture's
+    file name beside the Markdown, is shown under the answer."""
     lines = [f"## {answer.question}", "", answer.text.strip(), ""]
+    if chart_image:
+        lines += [f"![Chart of the figures in this answer]({chart_image})", ""]
     note = messages.answer_note(answer)
     if note:
         lines += [f"_{note}_", ""]

@@ -11,8 +11,9 @@ panel at once, whatever the stage; the answer's job ends at its next check."""
 from __future__ import annotations
 
 import html
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal, Slot
@@ -33,8 +34,14 @@ from PySide6.QtWidgets import (
 from app.controller import citation_label, citation_numbers
 from app.messages import answer_kind, answer_note, plural
 from app.qt_jobs import Job
+from app.series import point_citation
 from models.types import Answer, Step
 from ui import style
+from ui.chart_view import ChartView
+
+log = logging.getLogger(__name__)
+ChartFor = Callable[[Answer], Any]
+"""The chart of an answer's series (``app.controller.Controller.answer_chart``), or None."""
 
 _MARKER = re.compile(r"\[(\d+)\]")
 STREAM_REFRESH_MS = 60
@@ -128,10 +135,12 @@ class AnswerCard(QFrame):
     progress_changed = Signal(str)  # "Reading Table 1: Budget… 12 s" while working, "" once done
     ask_in_requested = Signal(str, object)  # the question, the Alternative (document) to ask it in
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, chart_for: ChartFor | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("card")
         self.setStyleSheet(style.card_style(self))
+        self.chart_for = chart_for
+        self.chart_view: ChartView | None = None
         self.answer: Answer | None = None
         self.steps: list[Step] = []
         self._streamed = ""
@@ -271,6 +280,7 @@ class AnswerCard(QFrame):
                           + answer_markdown_with_links(text, len(answer.citations)))
         self.text.show()
         self.status.hide()
+        self._show_chart(answer)
         note = " ".join(filter(None, [answer_note(answer), answer_kind(answer)]))
         if took is not None and not refused:
             note = f"{note} ({took} s)" if note else f"Answered in {took} s."
@@ -301,6 +311,25 @@ class AnswerCard(QFrame):
         self._update_steps()
         self.copy_button.show()
         self.export_button.show()
+
+    def _show_chart(self, answer: Answer) -> None:
+        """A small chart under the sentence when the answer is a series; a click on a point opens its cell."""
+        if self.chart_view is not None:
+            self.chart_view.deleteLater()
+            self.chart_view = None
+        try:
+            chart = self.chart_for(answer) if self.chart_for is not None else None
+        except Exception:  # a chart that cannot be made leaves the answer as it is
+            log.warning("No chart for an answer", exc_info=True)
+            chart = None
+        if chart is None:
+            return
+        self.chart_view = ChartView(chart)
+        self.chart_view.point_clicked.connect(
+            lambda point: self.citation_clicked.emit(point_citation(answer, point), point.citation))
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(layout.indexOf(self.text) + 1, self.chart_view)
 
     def _show_alternatives(self, answer: Answer) -> None:
         """The other documents the question matched (the answer chose one among equals): a click asks the same
@@ -363,6 +392,7 @@ class ChatView(QWidget):
         self.job: Job | None = None
         self.pending: AnswerCard | None = None
         self.cards: list[QWidget] = []
+        self.chart_for: ChartFor | None = None  # set by the window: the chart of an answer's series
 
         self.conversations = QComboBox()
         self.conversations.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -463,7 +493,7 @@ class ChatView(QWidget):
         self.cards.append(card)
 
     def _new_answer_card(self) -> AnswerCard:
-        card = AnswerCard()
+        card = AnswerCard(chart_for=self.chart_for)
         card.citation_clicked.connect(self.citation_clicked)
         card.copy_requested.connect(self.copy_requested)
         card.export_requested.connect(self.export_requested)

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from app.controller import format_sql
 from models.types import BBox, Citation
 from ui import style
-from ui.table_view import GridView
+from ui.table_view import GridView, TablePanel
 
 ZOOM_STEPS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 DEFAULT_ZOOM = 1.25
@@ -245,10 +245,14 @@ class EvidenceView(QWidget):
         sql_layout.addWidget(self.sql_text, 2)
         self.sql_panel.hide()
 
+        self.table_panel = TablePanel()  # a table from the library: its typed grid under its page
+        self.table_panel.hide()
+
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.page_view)
         self.splitter.addWidget(self.sheet_view)
         self.splitter.addWidget(self.sql_panel)
+        self.splitter.addWidget(self.table_panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
 
@@ -275,6 +279,7 @@ class EvidenceView(QWidget):
     def show_citation(self, citation: Citation, number: int | None = None) -> None:
         """The cited page with the cited regions: the SQL's cells for table evidence, else text boxes."""
         self.citation = citation
+        self.table_panel.hide()
         boxes: dict[int, list[BBox]] = {}
         if citation.cells:
             for cell in citation.cells:
@@ -315,7 +320,21 @@ class EvidenceView(QWidget):
         self.title.setText(title)
         self.snippet.hide()
         self.sql_panel.hide()
+        self.table_panel.hide()
         self._show(document_id, page, {page: list(boxes)} if boxes else {}, cells=False)
+
+    def show_table(self, table: Any, title: str = "", total_rows: int | None = None) -> None:
+        """A stored table (``core.library.export.TableExport``, from app/) as its typed grid, under its page with
+        the table's region marked."""
+        self.citation = None
+        self.title.setText(title)
+        self.snippet.hide()
+        self.sql_panel.hide()
+        self.table_panel.show_table(table, total_rows)
+        self.table_panel.show()
+        info = table.info
+        self._size_panes(0.5)
+        self._show(info.document_id, info.page, {info.page: [info.bbox]}, cells=False)
 
     def _show(self, document_id: int, page: int, boxes: dict[int, list[BBox]], cells: bool) -> None:
         self.document_id = document_id
@@ -383,6 +402,8 @@ class EvidenceView(QWidget):
         self.sheet_view.show()
         if not self.sql_panel.isHidden():
             self._size_panes(0.45 if self.show_sql_button.isChecked() else 0.22)
+        elif not self.table_panel.isHidden():
+            self._size_panes(0.5)
         self.sheet_view.show_window(window)
         self.page_count = max(1, len(window.sheets))
         self._update_controls()
@@ -395,11 +416,14 @@ class EvidenceView(QWidget):
         self._size_panes(0.45 if shown else 0.22)
 
     def _size_panes(self, share: float) -> None:
-        """The page or the sheet (whichever is shown) above; the result and the SQL below, ``share`` of the height."""
+        """The page or the sheet (whichever is shown) above; the result and the SQL, or the table's grid, below,
+        ``share`` of the height."""
         height = max(300, self.splitter.height())
         top = int(height * (1 - share))
         sheet = not self.sheet_view.isHidden()
-        self.splitter.setSizes([0 if sheet else top, top if sheet else 0, int(height * share)])
+        below = int(height * share)
+        table = not self.table_panel.isHidden()
+        self.splitter.setSizes([0 if sheet else top, top if sheet else 0, 0 if table else below, below if table else 0])
 
     def highlight_rects(self) -> list[QRectF]:
         """The highlighted regions on the shown page, in image pixels (for tests and accessibility)."""

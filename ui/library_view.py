@@ -297,7 +297,7 @@ class LibraryModel(QAbstractItemModel):
             return table.page if column == PAGES_COLUMN else label.lower()
         if role == Qt.ItemDataRole.ToolTipRole and column == NAME_COLUMN:
             return (f"{label}\nPage {table.page}, {plural(table.row_count, 'row')}; SQL table {table.name}\n"
-                    "Double-click to see its cells")
+                    "Click to see it as a grid beside its page; right-click to export it")
         return None
 
 
@@ -336,6 +336,7 @@ class LibraryView(QWidget):
     details_changed = Signal(int, dict)  # document id, {field: new value}
     table_requested = Signal(int)  # table id
     page_requested = Signal(int, int)  # document id, page
+    export_requested = Signal(str, int)  # "table" with a table id, or "document" with a document id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -348,16 +349,23 @@ class LibraryView(QWidget):
         self.remove_button.setToolTip("Remove the selected document from the library (Del)")
         self.remove_button.setEnabled(False)
         self.remove_button.clicked.connect(self._on_remove_clicked)
-        header = QHBoxLayout()
-        header.addWidget(heading, 1)
+        self.heading = heading
         self.details_button = QPushButton("Details\u2026")
         self.details_button.setToolTip("See and correct what Folio read about the selected document: issuer, type, "
                                        "period, currency and scale (questions are routed by them)")
         self.details_button.setEnabled(False)
         self.details_button.clicked.connect(self._on_details_clicked)
+        # The title and Add files… on the first row; Details… and Remove beside them when the panel is wide
+        # enough for every button whole, else on a row of their own (the panel narrows to 220 px).
+        header = QHBoxLayout()
+        header.addWidget(heading)
+        header.addStretch(1)
         header.addWidget(self.add_button)
-        header.addWidget(self.details_button)
-        header.addWidget(self.remove_button)
+        self.header_row = header
+        self.actions_row = QHBoxLayout()
+        self.actions_row.addStretch(1)
+        for button in (self.details_button, self.remove_button):
+            self.actions_row.addWidget(button)
 
         self.model = LibraryModel(self)
         self.model.warning_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
@@ -390,7 +398,10 @@ class LibraryView(QWidget):
         selection = self.tree.selectionModel()
         assert selection is not None
         selection.selectionChanged.connect(self._on_selection_changed)
+        selection.selectionChanged.connect(self._on_table_clicked)
         self.tree.activated.connect(self._on_activated)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._on_context_menu)
         self.tree.expanded.connect(self._on_expanded)
 
         self.filter_edit = QLineEdit()
@@ -446,6 +457,7 @@ class LibraryView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(style.SPACING, style.SPACING, 0, style.SPACING)
         layout.addLayout(header)
+        layout.addLayout(self.actions_row)
         layout.addWidget(self.filter_edit)
         layout.addWidget(self.filters)
         layout.addWidget(self.stack, 1)
@@ -548,6 +560,33 @@ class LibraryView(QWidget):
         self.remove_button.setEnabled(self.selected_document_id() is not None)
         self.details_button.setEnabled(self.selected_document_id() is not None)
 
+    def selected_table_id(self) -> int | None:
+        selection = self.tree.selectionModel()
+        rows = selection.selectedRows(NAME_COLUMN) if selection is not None else []
+        table_id = rows[0].data(TABLE_ROLE) if rows else None
+        return int(table_id) if table_id is not None else None
+
+    @Slot()
+    def _on_table_clicked(self, *_: Any) -> None:
+        """A table chosen in the list opens as its grid beside its page."""
+        table_id = self.selected_table_id()
+        if table_id is not None:
+            self.table_requested.emit(table_id)
+
+    @Slot(QPoint)
+    def _on_context_menu(self, position: QPoint) -> None:
+        index = self.tree.indexAt(position)
+        if not index.isValid():
+            return
+        menu = QMenu(self)
+        table_id = index.data(TABLE_ROLE)
+        document_id = int(index.data(DOCUMENT_ROLE))
+        if table_id is not None:
+            menu.addAction("Export this table\u2026", lambda: self.export_requested.emit("table", int(table_id)))
+        menu.addAction("Export every table of the document\u2026",
+                       lambda: self.export_requested.emit("document", document_id))
+        menu.popup(self.tree.viewport().mapToGlobal(position))
+
     @Slot(QPoint)
     def _on_header_menu(self, position: QPoint) -> None:
         menu = QMenu(self)
@@ -583,7 +622,22 @@ class LibraryView(QWidget):
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
+        self._place_actions()
         self._fit_columns()
+
+    def _place_actions(self) -> None:
+        """Details… and Remove beside the title and Add files… when all fit whole, else on the row below."""
+        buttons = (self.details_button, self.remove_button)
+        spacing = max(0, self.header_row.spacing())
+        room = self.width() - style.SPACING  # the panel's left margin (it has none on the right)
+        wanted = sum(w.sizeHint().width() + spacing for w in (self.heading, self.add_button, *buttons)) + 24
+        one_row = wanted <= room
+        if one_row == (self.header_row.indexOf(self.details_button) >= 0):
+            return
+        source, target = (self.actions_row, self.header_row) if one_row else (self.header_row, self.actions_row)
+        for button in buttons:
+            source.removeWidget(button)
+            target.addWidget(button)
 
     def details_dialog(self, document_id: int) -> DocumentDetailsDialog:
         number = self.model.document_row(document_id)

@@ -30,11 +30,11 @@ from app.qt_jobs import Job
 from app.settings import config_dir
 from models.types import Answer, Citation
 from ui import style
+from ui.chart_view import chart_png
 from ui.chat_view import ChatView
 from ui.evidence_view import EvidenceView
 from ui.library_view import LibraryView
 from ui.settings_dialog import SettingsDialog
-from ui.table_view import TableDialog
 
 LIBRARY_MIN_WIDTH = 220
 LAZY_TABLES_FROM = 200
@@ -112,11 +112,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(library_title(controller.library_dir))
         self.setWindowIcon(style.app_icon())
         self.setAcceptDrops(True)
-        self.table_dialogs: list[TableDialog] = []
+        self.export_job: Job | None = None
         self._library_width = 340
 
         self.library_view = LibraryView()
         self.chat_view = ChatView()
+        self.chat_view.chart_for = controller.answer_chart
         self.evidence_view = EvidenceView(controller.render_page, controller.describe_error, controller.is_locked,
                                           sheet=controller.sheet_window)
         self.evidence_view.hide()
@@ -146,6 +147,8 @@ class MainWindow(QMainWindow):
         self.library_view.remove_requested.connect(self.remove_document)
         self.library_view.details_changed.connect(self.correct_document_details)
         self.library_view.table_requested.connect(self.show_table)
+        self.library_view.export_requested.connect(self.export_tables)
+        self.evidence_view.table_panel.export_requested.connect(self.export_tables)
         self.library_view.page_requested.connect(self.show_page)
         self.library_view.ingest_view.password_requested.connect(self.add_with_password)
         self.evidence_view.unlock_requested.connect(self.unlock_document)
@@ -309,14 +312,55 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def show_table(self, table_id: int) -> None:
+        """A table as its typed grid beside its page, the table's region marked."""
         info = self.controller.table(table_id)
-        if info is None:
+        document = self.controller.document(info.document_id) if info is not None else None
+        if info is None or document is None:
             return
-        dialog = TableDialog(info, self.controller.table_grid(table_id), self)
-        dialog.page_requested.connect(lambda doc, page, bbox: self.show_page(doc, page, [bbox]))
-        dialog.finished.connect(lambda _=0, d=dialog: self.table_dialogs.remove(d))
-        self.table_dialogs.append(dialog)
-        dialog.show()
+        self.evidence_view.set_document_path(document.path)
+        self.evidence_view.show_table(self.controller.table_export(table_id), document.file_name, info.row_count)
+        self._reveal_evidence()
+
+    @Slot(str, int)
+    def export_tables(self, scope: str, item_id: int) -> Job | None:
+        """Ask where to save a table ("table") or every table of a document ("document"), then write it as a job
+        with its progress in the status bar and a Stop button (Esc stops it too)."""
+        if self.export_job is not None and self.export_job.running:
+            self.statusBar().showMessage("An export is still being written; wait for it or press Esc.", 5000)
+            return None
+        if scope == "table":
+            info = self.controller.table(item_id)
+            suggested = info.name if info is not None else "table"
+        else:
+            document = self.controller.document(item_id)
+            suggested = Path(document.file_name).stem if document is not None else "tables"
+        filters = "Excel workbook (*.xlsx);;CSV (*.csv)" if scope == "table" else \
+            "Excel workbook, a sheet per table (*.xlsx);;CSV files, one per table, in a folder (*.csv)"
+        path, chosen = QFileDialog.getSaveFileName(self, "Export tables" if scope == "document" else "Export table",
+                                                   str(Path.home() / f"{suggested}.xlsx"), filters)
+        if not path:
+            return None
+        fmt = "csv" if "csv" in chosen.lower() or path.lower().endswith(".csv") else "xlsx"
+        if fmt == "csv" and scope == "document" and path.lower().endswith(".csv"):
+            path = path[:-4]  # a folder of CSV files
+        job = self.controller.export_tables(Path(path), fmt, **{f"{scope}_id": item_id})
+        self.export_job = job
+        stop = QPushButton("Stop export")
+        stop.clicked.connect(job.cancel)
+        self.statusBar().addWidget(stop)
+        job.progressed.connect(self._on_export_progressed)
+        job.finished.connect(lambda files: self.statusBar().showMessage(
+            f"Saved {files[0] if len(files) == 1 else Path(path)}", 8000))
+        job.failed.connect(lambda message, _: QMessageBox.warning(self, "Export", message))
+        job.cancelled.connect(lambda: self.statusBar().showMessage("Export stopped; nothing was written.", 5000))
+        job.ended.connect(stop.deleteLater)
+        return job
+
+    @Slot(object)
+    def _on_export_progressed(self, event: Any) -> None:
+        if event.stage == "export":
+            amount = f" ({event.done + 1} of {event.total})" if event.total else ""
+            self.statusBar().showMessage(f"Exporting: {event.message}{amount}")
 
     @Slot(int, int)
     def show_page(self, document_id: int, page: int, boxes: Sequence[Any] = ()) -> None:
@@ -348,9 +392,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def cancel(self) -> None:
-        """Esc: stop the answer being written, else the files being added."""
+        """Esc: stop the answer being written, else the files being added, else an export."""
         if self.chat_view.busy:
             self.chat_view.stop()
+        elif self.export_job is not None and self.export_job.running:
+            self.export_job.cancel()
         elif self.library_view.ingest_view.busy:
             self.library_view.ingest_view.cancel()
         elif self.evidence_view.isVisible():
@@ -442,8 +488,9 @@ class MainWindow(QMainWindow):
                                               "Markdown (*.md)")
         if not path:
             return
+        chart = self.controller.answer_chart(answer)
         try:
-            saved = self.controller.export_markdown(answer, Path(path))
+            saved = self.controller.export_markdown(answer, Path(path), chart_png(chart) if chart is not None else None)
         except OSError as exc:
             QMessageBox.warning(self, "Export answer", self.controller.describe_error(exc))
             return

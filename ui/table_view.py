@@ -1,8 +1,9 @@
-"""Showing a table as a grid: an extracted table as found on the page (header rows shaded), or an
-SQL result. Read-only; cells can be selected and copied."""
+"""Showing a table as a grid: a stored table as its typed SQL table (``TablePanel``, with Export\u2026), a spreadsheet's
+sheet or an SQL result (``GridView``). Read-only; cells can be selected and copied."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,13 +11,13 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDialog,
-    QDialogButtonBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
+    QMenu,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -83,35 +84,88 @@ class GridView(QTableWidget):
         QGuiApplication.clipboard().setText("\n".join(lines))
 
 
-class TableDialog(QDialog):
-    """One extracted table, with a button to see it on its page."""
+def figure_text(value: Any, decimals: int) -> str:
+    """A typed value as a grid shows it: figures with thousands separators and their own decimals, negatives
+    with a minus sign; no value as blank."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:,.{decimals}f}" if decimals or isinstance(value, float) and not value.is_integer() else f"{value:,.0f}"
 
-    page_requested = Signal(int, int, object)  # document id, page, bbox of the table
 
-    def __init__(self, table: Any, grid: Sequence[Sequence[str]], parent: QWidget | None = None) -> None:
+class TablePanel(QWidget):
+    """A stored table as its typed SQL table: a header line (where it is, its rows, the scale and periods its
+    figures are stated in), a grid whose column headers give each column's unit, type and period, and
+    Export… (this table as Excel or CSV, or every table of its document as one workbook)."""
+
+    export_requested = Signal(str, int)  # "table" with a table id, or "document" with a document id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.table = table
-        self.setWindowTitle(f"{table.name} \u2014 {table.document}")
-        self.resize(760, 480)
-        title = QLabel(f"<b>{table.caption or table.heading or table.name}</b>")
-        title.setWordWrap(True)
-        pages = f"page {table.page}" + (f"\u2013{table.last_page}" if table.last_page != table.page else "")
-        unit = f", values in {table.unit}" if table.unit else ""
-        details = QLabel(f"SQL table <code>{table.name}</code> \u00b7 {table.row_count} rows \u00b7 {pages}{unit}")
-        details.setStyleSheet(f"color: {style.muted_colour(self)};")
-        details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table: Any = None  # core.library.export.TableExport, from app/
+        self.total_rows = 0
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: 600;")
+        self.title.setWordWrap(True)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setStyleSheet(f"color: {style.muted_colour(self)};")
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export\u2026")
+        self.export_button.setToolTip("Save this table, or every table of its document, as an Excel workbook or CSV")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        self.export_table_action = menu.addAction("This table\u2026")
+        self.export_table_action.triggered.connect(
+            lambda: self.table is not None and self.export_requested.emit("table", self.table.info.id))
+        self.export_document_action = menu.addAction("Every table of the document\u2026")
+        self.export_document_action.triggered.connect(
+            lambda: self.table is not None and self.export_requested.emit("document", self.table.info.document_id))
+        self.export_button.setMenu(menu)
         self.grid = GridView()
-        self.grid.set_grid(grid, header_rows=table.header_rows)
-        self.page_button = QPushButton(f"Show on page {table.page}")
-        self.page_button.clicked.connect(self._on_page_clicked)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.addButton(self.page_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.rejected.connect(self.reject)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.title, 1)
+        top.addWidget(self.export_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
-        layout.addWidget(title)
-        layout.addWidget(details)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.details)
         layout.addWidget(self.grid, 1)
-        layout.addWidget(buttons)
 
-    def _on_page_clicked(self) -> None:
-        self.page_requested.emit(self.table.document_id, self.table.page, self.table.bbox)
+    def show_table(self, table: Any, total_rows: int | None = None) -> None:
+        """Show ``table`` (its first rows when ``total_rows`` says there are more; Export writes them all)."""
+        self.table = table
+        self.total_rows = table.info.row_count if total_rows is None else total_rows
+        info = table.info
+        self.title.setText(html.escape(table.title))
+        facts = [f"{table.place}", f"{self.total_rows:,} row{'s' if self.total_rows != 1 else ''}"]
+        if table.unit:
+            facts.append(f"figures in {table.unit}")
+        if table.periods:
+            facts.append(", ".join(table.periods))
+        facts.append(f"SQL table <code>{html.escape(info.name)}</code>")
+        shown = len(table.rows)
+        more = f"<br>The first {shown:,} rows are shown; Export\u2026 writes every row." if shown < self.total_rows else ""
+        self.details.setText(" \u00b7 ".join(html.escape(f) if not f.startswith("SQL") else f for f in facts) + more)
+        headers = []
+        for column in table.columns:
+            kind = " \u00b7 ".join(filter(None, [column.type.lower(), column.period]))
+            headers.append(f"{column.title}\n{kind}")
+        decimals = [table.decimals(i) if c.numeric else 0 for i, c in enumerate(table.columns)]
+        rows = [[figure_text(v, decimals[i]) if table.columns[i].numeric else v for i, v in enumerate(row)]
+                for row in table.rows]
+        self.grid.set_grid(rows, headers)
+        for position, column in enumerate(table.columns):
+            header = self.grid.horizontalHeaderItem(position)
+            if header is not None:
+                header.setToolTip(
+                    f"{column.header} \u2014 SQL column {column.name} ({column.type})"
+                    + (f", {column.unit}" if column.unit else "") + (f", {column.period}" if column.period else ""))
+            if column.numeric:  # right-aligned even where a cell is blank or a figure reads like text
+                for r in range(len(rows)):
+                    item = self.grid.item(r, position)
+                    if item is not None:
+                        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

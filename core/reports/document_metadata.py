@@ -269,9 +269,24 @@ def _before_stop_words(text: str) -> str:
     return " ".join(name.split()).strip(" ,;:-\u2013\u2014|")
 
 
+def spelled_as_in(title: str, name: str) -> str:
+    """``name`` as ``title`` begins with it when the two differ only in spaces ("MGM R ESORTS" read from a text layer
+    that splits letter-spaced capitals, "MGM RESORTS" in the title read from the glyphs: core.reports.document_title)."""
+    letters = "".join(name.split())
+    count = 0
+    for end, ch in enumerate(title):
+        if not ch.isspace():
+            if count >= len(letters) or ch != letters[count]:
+                return name
+            count += 1
+        if count == len(letters):
+            return title[: end + 1]
+    return name
+
+
 def read_issuer(title: str, cover: str, file_name: str) -> str:
     if name := registrant(cover):
-        return name
+        return spelled_as_in(title, name)
     lines = [" ".join(ln.split()) for ln in cover.splitlines() if ln.strip() and not _BOILERPLATE.search(ln)][:25]
     for line in lines[:3]:
         if (m := _RELEASE_SUBJECT.match(line)) is not None:

@@ -348,21 +348,6 @@ def test_removing_a_document_asks_first_then_removes_it(qtbot: Any, make_window:
     assert window.controller.documents() == []
 
 
-def test_a_table_opens_as_a_grid_with_a_link_to_its_page(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
-    window = make_window()
-    _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    window.library_view.tree.activated.emit(window.library_view.table_index(0, 0))
-    dialog = window.table_dialogs[-1]
-    grid = dialog.grid
-    assert (grid.rowCount(), grid.columnCount()) == (4, 3)
-    assert grid.item(1, 0).text() == "Parks" and grid.item(2, 2).text() == "2,650"
-    assert grid.item(0, 1).font().bold()
-    qtbot.mouseClick(dialog.page_button, Qt.MouseButton.LeftButton)
-    evidence = window.evidence_view
-    assert evidence.isVisible() and evidence.page == 1 and len(evidence.highlight_rects()) == 1
-    dialog.close()
-
-
 def test_questions_asked_during_an_ingestion_are_answered_and_saved_after_it(qtbot: Any, make_window: Any,
                                                                              tmp_path: Path) -> None:
     embedder = GatedEmbedder(blocked_call=2)  # the second file's embedding waits, holding the write lock
