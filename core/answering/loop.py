@@ -41,6 +41,7 @@ from core.answering.formula_step import FormulaSteps
 from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
+from core.answering.query_step import answer_by_query
 from core.answering.reading import read, topic_of
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Finding, Run
 from core.answering.table_choice import label_words
@@ -116,7 +117,9 @@ class Answerer(TableSteps, FormulaSteps):
         ctx.check()
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
-        if run.answer_type is not None and run.answer_type.decided_by != "formula":
+        if run.query_parts and chosen is not None:
+            parts = run.query_parts
+        elif run.answer_type is not None and run.answer_type.decided_by != "formula":
             text, value, status, parts = self._to_type(run, text, value, status, chosen, composed)  # issue 13
         else:
             parts = ()
@@ -147,6 +150,11 @@ class Answerer(TableSteps, FormulaSteps):
         for computation_kind in planning.computations(asked, run.plans):
             if computation_kind == planning.FORMULA and run.plans:
                 done = self._formula_steps(run, run.plans, retrieved, on_step)
+            elif computation_kind == planning.QUERY:
+                if self._query_step(run, retrieved, on_step):
+                    run.answer_type = answer_types.of_reading(asked, [label_words(v) for v in run.context.tables])
+                    return len(run.steps) - 1, None
+                continue
             elif computation_kind == planning.MODEL_FORMULA:
                 # A measure the report prints ("Gross margin (%)") is its own figure: looked up, not recomposed.
                 done = not run.measure_printed and self._model_formula_step(run, retrieved, on_step)
@@ -155,11 +163,33 @@ class Answerer(TableSteps, FormulaSteps):
                 # titles are composed from the table, and then the loop has nothing left to do.
                 run.answer_type = answer_types.of_reading(asked, [label_words(v) for v in run.context.tables])
                 composed = self._compose_to_type(run, retrieved)
-                return (len(run.steps) - 1, composed) if composed is not None else (None, None)
+                if composed is not None:
+                    return len(run.steps) - 1, composed
+                continue
             if done:
                 run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
                 return len(run.steps) - 1, None
         return None, None
+
+    def _query_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
+        """A question over a table's rows, answered by a query plan over the likeliest tables; True when one did."""
+        self._stage(run, "computing", "Reading the table's rows")
+        names = run.names or cite.SourceNames(self.library)
+        found = answer_by_query(self._asked(run), run.context.tables, self.library, self.sql_runner.run, names,
+                                [c.id for c in retrieved], run.failures)
+        if found is None:
+            return False
+        step, citation, answered = found
+        step = dataclasses.replace(step, failures=run.take_failures())
+        run.steps.append(step)
+        source = f"; source: {cite.short_label(citation.label)}" if citation.label else ""
+        run.findings.append(Finding(f"{answered.sentence[0].upper()}{answered.sentence[1:]}{source}.", answered.value,
+                                    "unchecked", True, answered.plan.operation not in ("top", "list")))
+        run.citations.append(citation)
+        run.query_parts = answered.parts
+        if on_step is not None:
+            on_step(step)
+        return True
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:

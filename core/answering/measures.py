@@ -79,7 +79,8 @@ class Measure:
         if self.op in (LINE, NAMED, DEFINED):
             return f"{self.op}({self.words}{' ' + '-'.join(map(str, self.periods)) if self.periods else ''})"
         inner = ", ".join(p.describe() for p in self.parts)
-        years = f" {'-'.join(map(str, self.periods))}" if self.periods else (f" over {self.span} years" if self.span else "")
+        years = (f" {'-'.join(map(str, self.periods))}" if self.periods else "") + \
+            (f" over {self.span} years" if self.span > 0 else "")
         return f"{self.op}({inner}){years}"
 
     def leaves(self) -> list[Measure]:

@@ -31,6 +31,8 @@ FORMULA = "formula"
 """Compute the formula the question's wording gives, its values bound to cells by code."""
 MODEL_FORMULA = "model formula"
 """The model composes a formula over values it picks from the connected tables' cells."""
+QUERY = "query"
+"""A question over a table's rows (a count, a sum by condition, a ranking of groups): a query plan code compiles."""
 COMPOSE = "compose"
 """Decide the answer type and compose a header, several figures, labels, a count or a title."""
 
@@ -45,6 +47,9 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
     for a plain shape like "the change in X", which the loop's steps look up), or where the question says
     its figures span statements."""
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
+    if asked.query is not None and asked.query.operation != "lookup":
+        # "in which year": the periods a statement prints as columns first, the dates of a register's rows after
+        composed = (*composed, QUERY) if asked.kind == "column_headers" else (QUERY, *composed)
     if plans:
         return (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
     return composed

@@ -60,8 +60,8 @@ _INSTRUCTION = re.compile(
     r"note|express|report|state|only|do\s+not|don'?t|ignore|consider|taking|looking|drawing|according|in\s+agreement)\b",
     re.IGNORECASE)
 _SCALE_ASKED = re.compile(
-    r"\(?\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
-    r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?\)?"
+    r"\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
+    r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?"
     r"|\(\s*(?:usd|\$)\s*(?P<scale2>thousands?|millions?|billions?)\s*\)", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
                             r"(?!\s+of\b)\)?", re.IGNORECASE)
@@ -221,6 +221,8 @@ _HOW_MUCH_CHANGE = re.compile(
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
     r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
     re.IGNORECASE)
+_TRAILING_NAME = re.compile(rf"\s+(?:of|for|at|by)\s+(?:[A-Z][\w&.'-]*)(?:\s+[A-Z][\w&.'-]*){{0,3}}"
+                            rf"(?P<rest>\s+(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?{_P}.*|\s*)$")
 _HOW_MUCH_HAVE = re.compile(
     r"^\s*how\s+(?:much|many)\s+(?:in\s+)?(?P<x>.+?)\s+(?:did|does|do|has|have|had|will|would)\s+(?:the\s+)?(?:\w+\s+){0,3}?"
     r"(?:have|hold|report|record|spend|pay|generate|earn|make|receive|invest|incur|owe|book|sell|buy|raise|return|issue|"
@@ -741,6 +743,13 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
         inner, years = _periods_tail(body, periods)
         return _with_periods(_phrase(inner, periods, definitions), years), query, inner
     measure, said = _parse(body, periods, definitions)
+    named = _TRAILING_NAME.search(body)
+    if named is not None and measure.op == m.LINE:
+        # "the EBITDA % margin of Acme in 2021": a name the library does not know, after a measure the grammar
+        # composes without it, is whose measure it is, not part of a line's name.
+        without, said_without = _parse(body[: named.start()] + named.group("rest"), periods, definitions)
+        if without.op != m.LINE:
+            measure, said = without, said_without
     return _defining(measure, definitions), None, said
 
 
@@ -810,8 +819,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+[\w-]+)?)", text,
                          re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
-    noun = re.search(r"\bhow\s+many\s+(?P<n>[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:were|was|are|is|did|do|does|have|has|had|in|of)\b",
-                     text, re.IGNORECASE)
+    noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+)", text, re.IGNORECASE)
     target = _clean(noun.group("n")) if noun else ""
     return TableQuery("how_many", target, "", 1, True, text)
 

@@ -108,6 +108,8 @@ class Run:
     """Kind of call ("Planning", "SQL", ...) -> (calls, prompt tokens), for ``Answer.task_usage``."""
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+    query_parts: tuple[str, ...] = ()
+    """The parts of an answer a query plan gave (the groups ranked, the items listed)."""
     measure_printed: bool = False
     """The report prints the measure the question names as a line of its own: it is looked up, never composed."""
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date as _date
+from datetime import datetime as _datetime
 from typing import Any
 
 YEAR_DIGITS = r"(?:1[89]|20)\d\d"
@@ -522,3 +524,34 @@ def find_periods(text: str) -> list[PeriodMention]:
         add(m, int(m.group(1)))
     found.sort(key=lambda m: m.start)
     return found
+
+
+_NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})\s*$")
+
+
+def parse_day(text: str) -> _date | None:
+    """A day as registers and releases print it: "2015-08-15", "8/15/2015", "15.08.2015", "08/15/15", "August 15,
+    2015", "15 Aug 2015", "Aug. 15 2015"; None for anything else. A day-first or month-first order is read from the
+    numbers where they tell (a first number above 12 is a day); otherwise month first, as US registers print it."""
+    cleaned = " ".join(text.replace(",", " ").split())
+    match = _NUMERIC_DATE.match(cleaned)
+    if match is not None:
+        a, b, c = (int(g) for g in match.groups())
+        if len(match.group(1)) == 4:
+            year, month, day = a, b, c
+        else:
+            year = c + 2000 if c < 100 else c
+            month, day = (b, a) if a > 12 or match.group(0).count(".") == 2 else (a, b)
+        try:
+            return _date(year, month, day)
+        except ValueError:
+            return None
+    words = cleaned.replace(".", " ")
+    for layout in ("%B %d %Y", "%b %d %Y", "%d %B %Y", "%d %b %Y"):
+        try:
+            return _datetime.strptime(" ".join(words.split()), layout).date()
+        except ValueError:
+            continue
+    if words[:4].lower() == "sept":
+        return parse_day("Sep" + words[4:])
+    return None

@@ -1,0 +1,55 @@
+"""A question over a table's rows answered by a query plan (``table_query``) as one step of the answering loop:
+the plan for each likely table in turn, its statement run read-only, the rows it kept cited, and its result in
+words. No model call: code reads the question's reading and the table's real values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from core.answering import citations as cite
+from core.answering import table_query
+from core.answering.operations import TableView
+from core.answering.reading import QuestionReading
+from core.errors import UserError
+from core.library.db import quote_identifier
+from core.library.store import Library
+from core.sql.runner import SqlResult
+from models.types import Citation, ColumnSchema, Step
+
+
+def distinct_values(run_sql: Callable[[str], SqlResult], view: TableView) -> Callable[[ColumnSchema], list[Any]]:
+    """A reader of a column's distinct values (read once a column, at most ``table_query.MAX_DISTINCT + 1``)."""
+    seen: dict[str, list[Any]] = {}
+
+    def read(column: ColumnSchema) -> list[Any]:
+        if column.name not in seen:
+            result = run_sql(f"SELECT DISTINCT {quote_identifier(column.name)} FROM {quote_identifier(view.name)} "
+                             f"LIMIT {table_query.MAX_DISTINCT + 1}")
+            seen[column.name] = [r[0] for r in result.rows]
+        return seen[column.name]
+    return read
+
+
+def answer_by_query(reading: QuestionReading, views: Sequence[TableView], library: Library,
+                    run_sql: Callable[[str], SqlResult], names: cite.SourceNames, chunk_ids: Sequence[int],
+                    failures: list[str]) -> tuple[Step, Citation, table_query.QueryAnswer] | None:
+    """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
+    read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``)."""
+    for view in views:
+        try:
+            planned = table_query.plan(view, reading, distinct_values(run_sql, view))
+            if planned is None:
+                continue
+            answered = table_query.execute(planned, reading, run_sql)
+        except (table_query.NoAnswer, UserError, ValueError) as exc:
+            failures.append(f"Query over {names.table(view.info)}: {exc}")
+            continue
+        result = answered.result
+        cells = cite.cells_for(library, view.info, answered.cells)
+        citation = cite.sql_citation(view.info, result.sql, result.columns, result.rows, cells, names,
+                                     answered.cell_names)
+        step = Step(subquery=f"{reading.text} [{planned.describe()}]", chunk_ids=tuple(chunk_ids), sql=result.sql,
+                    sql_columns=result.columns, sql_result=result.rows, intermediate_answer=answered.sentence)
+        return step, citation, answered
+    return None

@@ -1,0 +1,531 @@
+"""Questions over the rows of one table as a query plan that code compiles into one read-only SQL statement.
+
+Most tables people drop are not statements: a register of notices (one row per case: a name, a date, a place,
+a count), a statistics table (regions by years), a vote tally, a price list. A question over such a table asks
+for an aggregate of a column over the rows a filter keeps, perhaps by group: "how many employees were affected
+by the notices Acme filed" (a sum over the rows naming Acme), "which month had the most layoffs" (a sum by
+month, the largest first), "how many notices were filed in Ohio" (a count), "the top 3 counties by population".
+
+``plan`` turns a question's reading (``core.answering.reading.TableQuery``) and one table into a ``QueryPlan``:
+the operation, the column it reads (the target, matched to the question's words by its header), the conditions
+(the column values the question names, found among the column's real distinct values, never typed by anyone),
+the grouping (a column the question names, or the month or year of a date column) and the order and limit.
+``compile_sql`` makes it one statement; ``execute`` runs it, checks the result is an answer (no empty result,
+no count of one for "how many in total", no figure that is only the first row) and words it for what was asked:
+"Acme Corp: 6 rows, 78 Employees Affected in all"; "December 2015 had the most Employees Affected: 1,234". Every
+row a condition kept is cited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.answering.binding import stems
+from core.answering.operations import TableView, amount, format_number, is_number
+from core.answering.reading import QuestionReading, TableQuery
+from core.library.db import quote_identifier
+from core.reports.values import SCALE_FACTORS
+from core.reports.values import parse_day as parse_date
+from core.sql.runner import SqlResult
+from models.types import ColumnSchema
+
+RunSql = Callable[[str], SqlResult]
+
+MAX_DISTINCT = 2000
+"""Distinct values of a column read to match the question's words against (a register's names, places)."""
+MAX_CITED_ROWS = 200
+MAX_LISTED = 25
+_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b", re.IGNORECASE)
+_LEGAL = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
+                    "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
+_DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
+               "quarter": "quarter", "quarters": "quarter"}
+_WORDS = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Rows kept where ``column`` holds one of ``values`` (its real values), which the question names as ``said``."""
+
+    column: ColumnSchema
+    values: tuple[Any, ...]
+    said: str
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Rows kept where ``column`` is above or below ``value`` (in the column's own scale)."""
+
+    column: ColumnSchema
+    above: bool
+    value: float
+    said: str
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """An aggregate over one table's rows, ready to compile."""
+
+    view: TableView
+    operation: str
+    """"count", "sum", "average", "max", "min", "top" (the groups or rows ranked), "list" or "share"."""
+    target: ColumnSchema | None
+    conditions: tuple[Condition, ...] = ()
+    group: ColumnSchema | None = None
+    group_of: dict[Any, str] = field(default_factory=dict)
+    """For a date column grouped by month or year: each raw value -> its group ("August 2015")."""
+    limit: int = 1
+    descending: bool = True
+    noun: str = ""
+    """What a row is, in the question's words ("notices"), for the answer's sentence."""
+    thresholds: tuple[Threshold, ...] = ()
+    change: tuple[ColumnSchema, ColumnSchema] | None = None
+    """For "which grew the most from A to B": the (older, newer) period columns; rows ranked by newer less older."""
+    percent: bool = False
+    """The change ranked in percent of the older figure."""
+
+    def describe(self) -> str:
+        where = "; ".join(f"{c.column.header or c.column.name} = {', '.join(map(str, c.values[:3]))}"
+                          for c in self.conditions)
+        what = self.target.header or self.target.name if self.target else "rows"
+        by = f" by {self.group.header or self.group.name}" if self.group else ""
+        return f"{self.operation} of {what}{by}" + (f" where {where}" if where else "")
+
+
+@dataclass(frozen=True)
+class QueryAnswer:
+    """A query plan's result, in words, with the cells it read."""
+
+    plan: QueryPlan
+    result: SqlResult
+    value: str
+    parts: tuple[str, ...]
+    sentence: str
+    cells: tuple[tuple[int, str], ...]
+    cell_names: dict[tuple[int, str], str]
+
+
+class NoAnswer(ValueError):
+    """The plan ran but its result is no answer to the question (empty, or absurd for what was asked)."""
+
+
+# -- planning ----------------------------------------------------------------------------------------------------
+
+
+def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """The query a reading asks of one table, or None when the table cannot answer it that way. ``distinct`` gives
+    a column's distinct values (read from the library)."""
+    query = reading.query or _query_of(reading)
+    if query is None:
+        return None
+    text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
+    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
+    asked = _tokens(reading.text)
+    target = _best_column(query.target, numbers) if query.target else None
+    group = _group_column(query.group, text_columns, view) if query.group else None
+    group_of: dict[Any, str] = {}
+    if group is None and query.group.lower() in _DATE_WORDS:
+        group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
+        if group is None:
+            return None  # "which year" over a table with no dates in its rows: its columns are the years
+    used = _tokens(f"{query.target} {query.group}") | (_tokens(_header(target)) if target else set())
+    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude={group.name} if group else set())
+    operation = _operation(query, target, group, reading)
+    if operation is None:
+        return None
+    if operation in ("sum", "average", "max", "min", "share") and target is None:
+        target = _only_number(numbers, reading)
+        if target is None:
+            return None
+    change = _change_columns(view, reading) if operation == "top" and _GROWTH.search(reading.text) else None
+    if change is not None:
+        target = change[1]
+    if operation == "top" and target is None:
+        target = _only_number(numbers, reading)
+    if operation == "top" and target is None and group is not None and \
+            len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
+        return None  # ranking one-row groups by how many rows they have ranks nothing
+    if operation in ("top", "list") and group is None:
+        group = view.label_column
+        if group is None:
+            return None
+    noun = query.target if operation == "count" else query.group
+    if operation == "count" and not _names_the_rows(noun, view):
+        return None  # "how many gardeners": the table's rows are no gardeners
+    thresholds = _thresholds(view, reading, target or _only_number(numbers, reading))
+    return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
+                     noun, thresholds, change, change is not None and reading.percent)
+
+
+_GROWTH = re.compile(r"\b(?:grew|grow|grown|growth|rose|risen|rise|increased?|decreased?|declined?|fell|fallen|dropped|"
+                     r"changed?|change)\b", re.IGNORECASE)
+
+
+def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSchema, ColumnSchema] | None:
+    """The (older, newer) columns of the two periods a ranking by change names ("from 2018 to 2019")."""
+    years = sorted(set(reading.years))
+    if len(years) != 2:
+        return None
+    found = []
+    for year in years:
+        columns = [c for c in view.data_columns if c.type.upper() != "TEXT" and (
+            any(p.column == c.name and p.period.fiscal_year == year for p in view.info.periods)
+            or re.search(rf"\b{year}\b", _header(c)))]
+        if len(columns) != 1:
+            return None
+        found.append(columns[0])
+    return found[0], found[1]
+
+
+def _names_the_rows(noun: str, view: TableView) -> bool:
+    """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
+    "Register of layoff notices", "departments" over a "Department" column)."""
+    info = view.info
+    said = " ".join([info.caption, info.heading, *(c.header or c.name for c in info.schema.columns)])
+    return bool(_tokens(noun) & _tokens(said))
+
+
+def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
+    """"more than 100 million", "at least 50": a condition on the figure column the question reads, the figure
+    put in the column's scale."""
+    rule = reading.criterion
+    if rule.kind not in ("above", "below") or column is None:
+        return ()
+    value = rule.threshold
+    scale = view.column_scale(column.name)
+    if rule.scale in SCALE_FACTORS and rule.scale and scale in SCALE_FACTORS and scale:
+        value = value * SCALE_FACTORS[rule.scale] / SCALE_FACTORS[scale]
+    elif rule.scale in SCALE_FACTORS and rule.scale and not scale:
+        value = value * SCALE_FACTORS[rule.scale]
+    said = f"{'above' if rule.kind == 'above' else 'below'} {format_number(rule.threshold)} {rule.scale}".strip()
+    return (Threshold(column, rule.kind == "above", value, said),)
+
+
+def _query_of(reading: QuestionReading) -> TableQuery | None:
+    """A query a reading implies where the grammar read a line: "the total employees affected in Ohio" over a
+    register is a sum of a column over the rows naming Ohio."""
+    if reading.measure is None or reading.kind not in ("lookup", "computed"):
+        return None
+    words = reading.measure.said or reading.measure.words
+    operation = {"sum": "sum", "average": "average"}.get(reading.operation or "", "")
+    if not operation and re.search(r"\b(?:total|sum|combined|altogether|in all)\b", reading.text, re.IGNORECASE):
+        operation = "sum"
+    if not operation:
+        operation = "lookup"
+    return TableQuery(operation, _clean(words), "", 1, True, reading.text)
+
+
+def _clean(text: str) -> str:
+    return " ".join(w for w in _WORDS.findall(text.lower()) if w not in ("the", "a", "an", "total", "number", "of"))
+
+
+def _tokens(text: str) -> set[str]:
+    return stems(text)
+
+
+def _header(column: ColumnSchema | None) -> str:
+    if column is None:
+        return ""
+    return f"{column.header} {column.name.replace('_', ' ')}"
+
+
+def _best_column(words: str, columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """The column whose header names the most of ``words`` (at least half of the header's own words)."""
+    wanted = _tokens(words)
+    if not wanted:
+        return None
+    scored = []
+    for index, column in enumerate(columns):
+        have = _tokens(_header(column))
+        shared = wanted & have
+        if shared and len(shared) * 2 >= min(len(have), len(wanted)):
+            scored.append((len(shared), len(shared) / len(have), -index, column))
+    return max(scored, key=lambda s: s[:3])[3] if scored else None
+
+
+def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -> ColumnSchema | None:
+    found = _best_column(noun, columns)
+    if found is not None:
+        return found
+    label = view.label_column
+    if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
+        return label
+    return None
+
+
+def _date_group(unit: str, columns: Sequence[ColumnSchema],
+                distinct: Callable[[ColumnSchema], list[Any]]) -> tuple[ColumnSchema | None, dict[Any, str]]:
+    """A text column of dates, with each value's month ("August 2015") or year ("2015")."""
+    for column in columns:
+        values = distinct(column)
+        parsed = {v: parse_date(str(v)) for v in values if v not in (None, "")}
+        dated = {v: d for v, d in parsed.items() if d is not None}
+        if values and len(dated) >= max(2, 0.8 * len(parsed)):
+            if unit == "year":
+                return column, {v: str(d.year) for v, d in dated.items()}
+            if unit == "quarter":
+                return column, {v: f"Q{(d.month - 1) // 3 + 1} {d.year}" for v, d in dated.items()}
+            if unit == "day":
+                return column, {v: d.isoformat() for v, d in dated.items()}
+            return column, {v: d.strftime("%B %Y") for v, d in dated.items()}
+    return None, {}
+
+
+def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[ColumnSchema],
+                distinct: Callable[[ColumnSchema], list[Any]], exclude: set[str]) -> list[Condition]:
+    """The values of the table's text columns the question names: every distinctive word of a value (legal forms
+    aside) is in the question, and the value names at least one word the question uses for nothing else. Dates
+    named by the question's periods keep the rows of those periods."""
+    found: list[Condition] = []
+    years = {p.year for p in reading.periods}
+    months = {(p.year, p.month) for p in reading.periods if p.month}
+    for column in columns:
+        if column.name in exclude:
+            continue
+        values = [v for v in distinct(column) if v not in (None, "")]
+        if not values or len(values) > MAX_DISTINCT:
+            continue
+        dated = {v: d for v in values if (d := parse_date(str(v))) is not None}
+        if dated and len(dated) >= 0.8 * len(values):
+            if months:
+                kept = tuple(v for v, d in dated.items() if (d.year, d.month) in months)
+            elif years:
+                kept = tuple(v for v, d in dated.items() if d.year in years)
+            else:
+                continue
+            if kept:
+                found.append(Condition(column, kept, ", ".join(p.said for p in reading.periods)))
+            continue
+        matched = []
+        for value in values:
+            words = _tokens(str(value)) - _LEGAL
+            if words and words <= asked and len(words) <= 6:
+                matched.append((len(words), value))
+        if not matched:
+            continue
+        best = max(n for n, _ in matched)
+        kept = tuple(v for n, v in matched if n == best)
+        if len(kept) <= 5:
+            found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - _LEGAL))))
+    return found
+
+
+def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSchema | None,
+               reading: QuestionReading) -> str | None:
+    op = query.operation
+    if op == "how_many":
+        return "sum" if target is not None else "count"
+    if op == "lookup":
+        return "sum" if target is not None else None
+    if op == "top":
+        return "top"
+    if op in ("count", "sum", "average", "max", "min", "list", "share"):
+        return op
+    return None
+
+
+def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
+    """The figure column a question means when it names none: the only one, or the one of the year asked."""
+    if len(numbers) == 1:
+        return numbers[0]
+    years = {str(p.year) for p in reading.periods}
+    of_year = [c for c in numbers if years and any(y in _header(c) for y in years)]
+    return of_year[0] if len(of_year) == 1 else None
+
+
+# -- compiling and running ---------------------------------------------------------------------------------------
+
+
+def _literal(value: Any) -> str:
+    if is_number(value):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _where(plan: QueryPlan) -> str:
+    parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
+    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'} {t.value!r}" for t in plan.thresholds]
+    label = plan.view.label_column
+    if label is not None and not any(c.column.name == label.name for c in plan.conditions):
+        totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
+        if totals:
+            parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
+    return " WHERE " + " AND ".join(parts) if parts else ""
+
+
+def _group_expression(plan: QueryPlan) -> str:
+    assert plan.group is not None
+    column = quote_identifier(plan.group.name)
+    if not plan.group_of:
+        return column
+    cases = " ".join(f"WHEN {_literal(raw)} THEN {_literal(label)}" for raw, label in plan.group_of.items())
+    return f"CASE {column} {cases} END"
+
+
+def compile_sql(plan: QueryPlan) -> str:
+    """The plan as one SQLite statement."""
+    table = quote_identifier(plan.view.name)
+    where = _where(plan)
+    target = quote_identifier(plan.target.name) if plan.target is not None else None
+    order = "DESC" if plan.descending else "ASC"
+    if plan.operation == "count":
+        return f"SELECT COUNT(*) AS count FROM {table}{where}"
+    if plan.operation in ("sum", "average", "max", "min"):
+        function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
+        return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
+    if plan.operation == "share":
+        kept = " AND ".join(f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})"
+                            for c in plan.conditions) or "1"
+        everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
+        return (f"SELECT SUM(CASE WHEN {kept} THEN {target} END) * 100.0 / SUM({target}) AS share, "
+                f"SUM(CASE WHEN {kept} THEN {target} END) AS part, SUM({target}) AS whole FROM {table}{everything}")
+    group = _group_expression(plan)
+    if plan.operation == "list":
+        return f"SELECT {group} AS item, MIN(_row) AS first FROM {table}{where} GROUP BY item ORDER BY first"
+    # top: groups ranked by their total, or rows by their value when each group is one row
+    if plan.change is not None:
+        older, newer = (quote_identifier(c.name) for c in plan.change)
+        value = f"({newer} - {older}) * 100.0 / NULLIF({older}, 0)" if plan.percent else f"{newer} - {older}"
+        both = f"{newer} IS NOT NULL AND {older} IS NOT NULL"
+        return (f"SELECT {group} AS item, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"
+                f"{where + ' AND ' if where else ' WHERE '}{both} ORDER BY value {order}, item LIMIT {plan.limit}")
+    if target is None:
+        return (f"SELECT {group} AS item, COUNT(*) AS value FROM {table}{where} GROUP BY item "
+                f"ORDER BY value {order}, item LIMIT {plan.limit}")
+    return (f"SELECT {group} AS item, SUM({target}) AS value, COUNT(*) AS rows FROM {table}{where} "
+            f"AND {target} IS NOT NULL GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}"
+            if where else
+            f"SELECT {group} AS item, SUM({target}) AS value, COUNT(*) AS rows FROM {table} WHERE {target} IS NOT NULL "
+            f"GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}")
+
+
+def rows_kept(plan: QueryPlan, run_sql: RunSql) -> list[int]:
+    """The ``_row`` of every row the plan's conditions keep (what a sum or a count read)."""
+    result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)}{_where(plan)} ORDER BY _row "
+                     f"LIMIT {MAX_CITED_ROWS}")
+    return [int(r[0]) for r in result.rows]
+
+
+def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> QueryAnswer:
+    """Run the plan and word its result; raises NoAnswer where the result is none."""
+    sql = compile_sql(plan)
+    result = run_sql(sql)
+    rows = result.rows
+    if not rows or all(v is None for v in rows[0]):
+        raise NoAnswer(f"{plan.describe()}: no row matched.")
+    view = plan.view
+    kept = rows_kept(plan, run_sql)
+    target = plan.target
+    where = _where_words(plan)
+    noun = plan.noun or "rows"
+    title = view.info.caption or view.info.heading or view.name
+    if plan.operation == "count":
+        count = int(rows[0][0])
+        if count == 0:
+            raise NoAnswer(f"{plan.describe()}: no row matched.")
+        label_column = view.label_column
+        cells = tuple((r, label_column.name) for r in kept) if label_column else ()
+        sentence = f"{count:,} {noun} in {title}{where}"
+        return QueryAnswer(plan, result, f"{count:,}", (f"{count:,}",), sentence, cells, {})
+    if plan.operation in ("sum", "average", "max", "min"):
+        assert target is not None
+        value, counted = rows[0][0], int(rows[0][1] or 0)
+        if value is None or not counted:
+            raise NoAnswer(f"{plan.describe()}: no figure in the rows kept.")
+        if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
+            raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
+        scale = view.column_scale(target.name)
+        shown = amount(view, value, scale)
+        header = target.header or target.name.replace("_", " ")
+        what = {"sum": "in all", "average": "on average", "max": "at most", "min": "at least"}[plan.operation]
+        sentence = f"{header}: {shown} {what}, over {counted:,} {'row' if counted == 1 else noun}{where} of {title}"
+        cells = tuple((r, target.name) for r in kept)
+        return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+    if plan.operation == "share":
+        assert target is not None
+        share, part, whole = rows[0]
+        if share is None:
+            raise NoAnswer(f"{plan.describe()}: nothing to share.")
+        shown = f"{format_number(share)}%"
+        header = target.header or target.name
+        sentence = (f"{shown} of all {header}: {format_number(part)} of {format_number(whole)}{where} ({title})")
+        return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((r, target.name) for r in kept), {})
+    items = [str(r[0]) for r in rows if r[0] not in (None, "")]
+    if not items:
+        raise NoAnswer(f"{plan.describe()}: no row matched.")
+    group_name = plan.group.name if plan.group else ""
+    if plan.operation == "list":
+        more = f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else ""
+        sentence = f"{_listing(items[:MAX_LISTED])}{more}{where} ({title})"
+        return QueryAnswer(plan, result, "; ".join(items), tuple(items), sentence,
+                           tuple((r, group_name) for r in kept), {})
+    # top
+    figures = [(str(r[0]), r[1]) for r in rows if r[0] not in (None, "")]
+    header = (target.header or target.name.replace("_", " ")) if target is not None else f"{noun}"
+    scale = view.column_scale(target.name) if target is not None else ""
+    word = "most" if plan.descending else "least"
+    if plan.change is not None:
+        older_column, newer_column = plan.change
+        compared = run_sql(f"SELECT COUNT(*) FROM {quote_identifier(view.name)}{_where(plan)}").rows[0][0]
+        item, value, older_value, newer_value = rows[0]
+        scale = view.column_scale(newer_column.name)
+        span = f"from {older_column.header or older_column.name} to {newer_column.header or newer_column.name}"
+        moved = "grew the most" if plan.descending else "grew the least"
+        change = f"{'+' if value >= 0 else ''}{format_number(value)}%" if plan.percent else \
+            ("+" if value >= 0 else "-") + amount(view, abs(value), scale)
+        sentence = (f"{item} {moved} {span}: {change}, from {amount(view, older_value, scale)} to "
+                    f"{amount(view, newer_value, scale)} (ranked by {'percent change' if plan.percent else 'amount'} over "
+                    f"{compared} rows{where}; {title})")
+        cells = tuple((r, c.name) for r in _group_rows(plan, str(item), run_sql) for c in plan.change)
+        return QueryAnswer(plan, result, str(item), (str(item),), sentence, cells, {})
+    periodic = target is not None and (any(p.column == target.name for p in view.info.periods)
+                                       or bool(re.fullmatch(r"(?:FY\s?)?\d{4}(?:[/-]\d{2,4})?", header.strip())))
+    measured = f"in {header}" if periodic else f"{header}"
+    if plan.limit == 1:
+        item, value = figures[0]
+        sentence = (f"{item} had the {word}{'' if periodic else ' ' + header}: {amount(view, value, scale)}"
+                    f"{' ' + measured if periodic else ''}{where} ({title})")
+        return QueryAnswer(plan, result, item, (item,), sentence, _group_cells(plan, item, kept, run_sql), {})
+    listed = "; ".join(f"{item} ({amount(view, value, scale)})" for item, value in figures)
+    sentence = f"The {plan.limit} with the {word} {header}: {listed}{where} ({title})"
+    names = tuple(item for item, _ in figures)
+    return QueryAnswer(plan, result, "; ".join(names), names, sentence,
+                       tuple(c for item in names for c in _group_cells(plan, item, kept, run_sql)), {})
+
+
+def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:
+    """The ``_row`` of the rows of one group (what its figure adds up), among ``kept`` when given."""
+    if plan.group is None:
+        return []
+    raws = [raw for raw, label in plan.group_of.items() if label == item] if plan.group_of else [item]
+    if not raws:
+        return []
+    result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)} WHERE {quote_identifier(plan.group.name)} "
+                     f"IN ({', '.join(_literal(v) for v in raws)}) ORDER BY _row LIMIT {MAX_CITED_ROWS}")
+    return [int(r[0]) for r in result.rows if not kept or int(r[0]) in set(kept)]
+
+
+def _group_cells(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSql) -> tuple[tuple[int, str], ...]:
+    """The cells of the rows of one group (what its figure adds up)."""
+    column = plan.target.name if plan.target is not None else plan.group.name if plan.group else ""
+    return tuple((r, column) for r in _group_rows(plan, item, run_sql, kept))
+
+
+def _where_words(plan: QueryPlan) -> str:
+    if not plan.conditions and not plan.thresholds:
+        return ""
+    parts = [f"{t.column.header or t.column.name.replace('_', ' ')} {t.said}" for t in plan.thresholds]
+    for condition in plan.conditions:
+        header = condition.column.header or condition.column.name.replace("_", " ")
+        values = [str(v) for v in condition.values]
+        shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")
+        parts.append(f"{header} {shown}")
+    return " where " + " and ".join(parts)
+
+
+def _listing(parts: Sequence[str]) -> str:
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

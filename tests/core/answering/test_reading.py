@@ -1,0 +1,136 @@
+"""The question read once: kinds from the asking clause's frame, measures composed from parts (never cut to a part
+a rule knows), periods in the ways people write them, what is asked around the question, and what the grammar
+could not read said out loud. Questions here are invented; benchmark questions live in tests/bench/."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.answering import answer_types as kinds
+from core.answering import measures as m
+from core.answering.metrics import plans_of
+from core.answering.reading import better, from_model, read
+
+pytestmark = pytest.mark.unit
+
+
+def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
+    reading = read(question, issuers)
+    assert reading.measure is not None, reading.describe()
+    return reading.measure.describe()
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    # a modifier composes with a catalogue measure: never the measure alone
+    ("What was the EBITDA % margin of Acme in fiscal 2021?",
+     "share(named(ebitda 2021), line(revenue 2021)) 2021"),
+    ("what's the 2022 d&a margin", "share(line(d&a 2022), line(revenue 2022)) 2022"),
+    # two catalogue measures in a ratio, each defined in its own right
+    ("What is net debt to EBITDA for FY23?", "ratio(named(net debt 2023), named(ebitda 2023)) 2023"),
+    ("FCF conversion in 2020?", "named(free cash flow conversion 2020)"),
+    # an average over periods of a share
+    ("What was capex as a % of sales, 3-year average, through fiscal 2021?",
+     "average(share(line(capex), line(sales))) 2021 over 3 years"),
+    # a turnover ratio said in days
+    ("What is the inventory turnover in days for 2021?", "days(named(inventory turnover 2021)) 2021"),
+    ("By how much did operating income change between FY21 and FY22?",
+     "change(line(operating income)) 2021-2022"),
+])
+def test_measures_are_composed_from_their_parts(question: str, described: str) -> None:
+    assert tree(question) == described
+
+
+def test_a_composed_measure_compiles_with_every_part_for_its_period() -> None:
+    (plan,) = plans_of(read("What is the 3-year average capex as a % of revenue through FY2021?"))
+    assert plan.formula == ("avg(capex_2019 / revenue_2019 * 100, capex_2020 / revenue_2020 * 100, "
+                            "capex_2021 / revenue_2021 * 100)")
+    (plan,) = plans_of(read("What was the EBITDA margin in 2020?"))
+    assert plan.formula == "(operating_income_2020 + depreciation_and_amortization_2020) / revenue_2020 * 100"
+    assert plan.percent and [p.lower() for p in plan.printed] == ["ebitda margin"]
+
+
+@pytest.mark.parametrize(("question", "years", "labels"), [
+    ("What was revenue in FY19?", [2019], ["FY2019"]),
+    ("capex for fiscal 2018 vs fiscal 2017", [2018, 2017], ["FY2018", "FY2017"]),
+    ("How much cash was there at December 31, 2020?", [2020], ["December 31, 2020"]),
+    ("What were sales in Q2 2023?", [2023], ["Q2 2023"]),
+    ("What is the 2024-25 budget for parks?", [2025], ["FY2025"]),
+])
+def test_periods_are_read_as_people_write_them(question: str, years: list[int], labels: list[str]) -> None:
+    reading = read(question)
+    assert reading.years == years and [p.label for p in reading.periods] == labels
+
+
+def test_what_is_said_around_the_question_fixes_fields_only() -> None:
+    reading = read("Imagine you are a credit analyst. Looking only at the balance sheet: what was the current ratio "
+                   "at the end of fiscal 2022? Give the answer rounded to two decimal places.")
+    assert reading.statements == frozenset({"balance_sheet"}) and reading.decimals == 2
+    assert reading.measure is not None and reading.measure.op == m.NAMED and reading.years == [2022]
+    assert reading.complete and any("credit analyst" in n for n in reading.noise)
+    reading = read("How much did the company spend on capital expenditure in 2019 (answer in USD billions)?")
+    assert reading.scale == "billion" and reading.measure is not None and reading.measure.words == "capital expenditure"
+
+
+def test_a_definition_the_question_gives_is_the_measure() -> None:
+    reading = read("What was staff cost per employee in 2022? Define staff cost per employee as total staff costs "
+                   "divided by average headcount.")
+    assert reading.measure is not None and reading.measure.op == m.DEFINED
+    (plan,) = plans_of(reading)
+    assert plan.formula == "total_staff_costs_2022 / average_headcount_2022" and plan.source == "defined"
+
+
+def test_what_the_grammar_cannot_compose_is_said_not_dropped() -> None:
+    reading = read("What is the ratio the widgets bear against the gadgets backlog in 2021?")
+    assert reading.doubts and not reading.complete  # "ratio ... bear against" stays a line of doubtful words
+    assert "unsure" in reading.describe()
+
+
+@pytest.mark.parametrize(("question", "kind", "several"), [
+    ("For which years does the table give the dividend per share?", kinds.COLUMN_HEADERS, True),
+    ("In which year was the headcount lowest?", kinds.COLUMN_HEADERS, False),
+    ("What were the respective headcounts in 2021 and 2022?", kinds.FIGURES, True),
+    ("Why did freight costs go up?", kinds.TEXT, False),
+    ("Did the headcount fall in 2022?", kinds.YES_NO, False),
+    ("How many years did the headcount exceed 500?", kinds.COUNT, False),
+    ("Which region had the highest sales in 2022?", kinds.ROW_LABELS, False),
+    ("What are the segments listed in the table?", kinds.ROW_LABELS, True),
+    ("What was the headcount in 2022?", kinds.LOOKUP, False),
+    ("What was the change in headcount from 2021 to 2022?", kinds.COMPUTED, False),
+])
+def test_the_frame_of_the_asking_clause_gives_the_answer_kind(question: str, kind: str, several: bool) -> None:
+    reading = read(question)
+    assert (reading.kind, reading.several) == (kind, several), reading.describe()
+
+
+def test_an_issuer_the_library_knows_is_set_aside_from_the_measure() -> None:
+    reading = read("What was capex for Northwind Traders in FY2020?", issuers=("northwind traders", "northwind"))
+    assert reading.issuer == "northwind traders" and reading.measure is not None
+    assert reading.measure.words == "capex" and reading.complete
+
+
+@pytest.mark.parametrize(("question", "operation", "target", "group", "limit"), [
+    ("How many notices were filed in Dayton?", "how_many", "notices", "", 1),
+    ("How many workers in total did Kestrel Foods lay off?", "how_many", "workers", "", 1),
+    ("Which month had the most layoffs?", "top", "layoffs", "month", 1),
+    ("What are the top 3 counties by population in 2010?", "top", "population", "counties", 3),
+    ("Which candidate received the fewest votes?", "top", "votes", "candidate", 1),
+])
+def test_questions_over_a_table_s_rows_read_as_a_query(question: str, operation: str, target: str, group: str,
+                                                        limit: int) -> None:
+    query = read(question).query
+    assert query is not None
+    assert (query.operation, query.target, query.group, query.limit) == (operation, target, group, limit)
+
+
+def test_the_model_reading_is_checked_against_the_question_and_the_better_reading_wins() -> None:
+    question = "What is the widget backlog to bookings multiple in 2021?"
+    rules = read(question)
+    assert not rules.complete
+    reply = {"answer": "figure", "operation": "ratio", "items": ["widget backlog", "bookings"], "periods": ["2021"]}
+    model = from_model(reply, question)
+    assert model is not None and model.measure is not None
+    assert model.measure.describe() == "ratio(line(widget backlog 2021), line(bookings 2021)) 2021"
+    assert better(rules, model) is model
+    # an item the question does not say, or a year it does not name, is no reading of it
+    assert from_model({**reply, "items": ["revenue", "bookings"]}, question) is None
+    assert from_model({**reply, "periods": ["2019"]}, question) is None
