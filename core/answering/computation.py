@@ -107,6 +107,13 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
                         + (" (paid out, printed in brackets)" if cell.absolute else "")
                         + f" ({_title(used[cell.table_id])})"
                         for name, cell in cells.items())
+    if isinstance(tree, ast.Name):  # a lookup: one cell, said as the page prints it
+        (cell,) = cells.values()
+        paid = " (paid out, printed in brackets)" if cell.absolute else ""
+        read = f"{_title(used[cell.table_id])}: {cell.label} ({cell.period})"
+        return Computation(plan, cells, sql, result, value, shown,
+                           f"{cell.label}, {cell.period}: {shown}{restated}{paid} ({_title(used[cell.table_id])})",
+                           used, read)
     sentence = f"{measure} = {computed.replace('avg(', 'average(')} = {shown}{restated}"
     by_table: dict[int, list[str]] = {}
     for cell in cells.values():

@@ -167,7 +167,9 @@ class Answerer(TableSteps, FormulaSteps):
                     return len(run.steps) - 1, composed
                 continue
             if done:
-                run.answer_type = answer_types.AnswerType(answer_types.COMPUTED, "formula")
+                looked_up = all(plan.source == "lookup" for plan in run.plans) and computation_kind == planning.FORMULA
+                run.answer_type = answer_types.AnswerType(answer_types.LOOKUP if looked_up else answer_types.COMPUTED,
+                                                          "formula")
                 return len(run.steps) - 1, None
         return None, None
 

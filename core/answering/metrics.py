@@ -49,8 +49,8 @@ class Plan:
     """Where the formula came from: "defined" (the question defines it), "named" (a common measure the question
     names: a report may print it as a line of its own), "growth" (a CAGR), "line" (a change, an average or a total
     of one line the question names in its own words), "share" (lines in the question's own words combined: a
-    share, a ratio, a difference), "composed" (a measure built from named measures and lines), "model" (the
-    model's own formula)."""
+    share, a ratio, a difference), "composed" (a measure built from named measures and lines), "lookup" (one line
+    in one period, read as printed), "model" (the model's own formula)."""
     subject: str = ""
     """The measure's own name ("free cash flow" in "percent change in free cash flow")."""
     periods_open: str = ""
@@ -73,7 +73,7 @@ class Plan:
     def in_own_words(self) -> bool:
         """Every quantity is a line named in the question's own words, with no definition vouching for the names:
         each binds only to a label that names it whole, and a miss leaves the question to the loop."""
-        return self.source in ("line", "share")
+        return self.source in ("line", "share", "lookup")
 
 
 class _NoPlan(ValueError):
@@ -100,7 +100,14 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
     if measure is None or reading.explains or reading.query is not None and reading.kind not in ("computed", "lookup"):
         return []
     if measure.op == m.LINE:
-        return []
+        # a line in one period: looked up by code where a label names it whole (the loop's steps otherwise)
+        year = max(measure.periods) if measure.periods else reading.year
+        if reading.kind != "lookup" or year is None or len(set(measure.periods or reading.years)) > 1 \
+                or measure.words in reading.doubts:
+            return []
+        quantity = _quantity(measure.words, year, whole=True)
+        return [Plan(_clean_name(measure.said or measure.words), quantity.name, (quantity,), False, reading.decimals,
+                     "lookup", measure.words, tree=measure, scale=reading.scale)]
     if measure.op == m.NAMED and measure.words in m.NOT_COMPUTED:
         return []
     if measure.op not in m.OVER_PERIODS and len(measure.periods) > 1 and reading.kind != "figures":

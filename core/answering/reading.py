@@ -481,13 +481,35 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z(\"'])", text) if s.strip()]
 
 
+_STRONG_ASK = re.compile(
+    r"^(?:(?:what|which|how|who|whose|where|when|why)(?:'s)?\s+(?:is|was|are|were|did|does|do|has|have|had|much|many|can|"
+    r"could|would|will|should|percent|percentage|proportion|portion|share|ratio|year|years|[\w'-]+\s+(?:is|was|were|are|"
+    r"did|does|do|had|has))\b|(?:calculate|compute|find|give|tell|show|list|name|determine|estimate)\b|by\s+how\s+much\b"
+    r"|in\s+(?:which|what)\b)", re.IGNORECASE)
+"""A clause start that asks beyond doubt ("what is", "how much", "calculate"), against a lead-in that only opens with
+an asking word ("When primarily referencing the income statement, what is ...")."""
+
+
+def _asking_start(sentence: str) -> re.Match[str] | None:
+    """Where a sentence's question starts: the last clause start that asks beyond doubt, else the first one."""
+    first: re.Match[str] | None = None
+    strong: re.Match[str] | None = None
+    position = 0
+    while (match := _ASKING_START.search(sentence, position)) is not None:
+        first = first or match
+        if _STRONG_ASK.match(match.group("q")):
+            strong = match
+        position = match.start("q") + 1
+    return strong or first
+
+
 def _asking_clause(sentences: Sequence[str], definitions: dict[str, str]) -> tuple[str, list[str]]:
     """The clause that asks, and the sentences (and lead-ins) said around it."""
     best: tuple[int, int, str, list[str]] | None = None
     for index, sentence in enumerate(sentences):
         if _DEFINED.search(sentence) and not sentence.rstrip().endswith("?"):
             continue
-        match = _ASKING_START.search(sentence)
+        match = _asking_start(sentence)
         if match is None:
             continue
         lead = sentence[: match.start("q")].strip(" ,:;")
@@ -1015,6 +1037,7 @@ def _plain(text: str) -> str:
     """A phrase without the articles, possessives and filler around a measure's name."""
     text = re.sub(r"(?<![\w])(?:[A-Z][\w.&-]*)?['\u2019]s\s+(?=\w)", lambda g: "" if g.group(0)[:1].isupper() else g.group(0), text)
     text = re.sub(r"^(?:the\s+)?[a-z][\w-]*['\u2019]s\s+(?=\w)", "", text.strip(), flags=re.IGNORECASE)
+    text = re.sub(r"\btotal\s+(?:amount|value|sum|figure)\s+of\s+(?:the\s+)?", "total ", text, flags=re.IGNORECASE)
     previous = None
     while previous != text:
         previous = text

@@ -101,7 +101,8 @@ def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: Rep
     step = answer.steps[0]
     assert step.sql_error is not None and "Bridges" in step.sql_error
     # Every failed attempt is on the step, not only the last one.
-    assert step.failures == ("Operation choice: There is no row labelled 'Bridges'.",) * 3
+    assert step.failures[-3:] == ("Operation choice: There is no row labelled 'Bridges'.",) * 3
+    assert "No table row" in step.failures[0]  # the code's own lookup, tried first, named no row either
     # Neither SQL nor the text answered: a refusal naming the closest table and passages, no figure.
     assert answer.status == "refused" and answer.value == ""
     assert answer.text.startswith("The library does not seem to hold the answer")

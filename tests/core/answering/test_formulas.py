@@ -199,15 +199,22 @@ def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() 
 
 
 @pytest.mark.parametrize("question", [
-    "What is the FY2018 capital expenditure amount (in USD millions)?",  # a lookup
     "What is revenue as a percentage of total assets?",  # a share of no year
     "What is the total proportion of cost of revenue as a percentage of revenue in 2017 and 2018?",  # two years
     "Why did the gross margin decrease in 2019?",  # an explanation
     "What are the respective working capital adjustments at June 30 and December 31, 2019?",
-    "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure
 ])
 def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> None:
     assert plan_for(question) is None
+
+
+@pytest.mark.parametrize("question", [
+    "What is the FY2018 capital expenditure amount (in USD millions)?",
+    "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure: its own line
+])
+def test_a_line_in_one_period_is_a_lookup_plan_never_a_computation(question: str) -> None:
+    plan = plan_for(question)
+    assert plan is not None and plan.source == "lookup" and len(plan.quantities) == 1, plan
 
 
 def test_a_qualifier_after_the_periods_stays_with_the_line() -> None:
