@@ -312,8 +312,10 @@ def _is_primary(view: TableView) -> bool:
     return any(is_statement(kind, title) for kind in STATEMENTS)
 
 
-def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser | None = None) -> dict[str, BoundCell]:
-    """Each quantity of the plan bound to a cell; raises LookupError naming a quantity no row fits."""
+def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser | None = None,
+         exclude: frozenset[tuple[int, int]] = frozenset()) -> dict[str, BoundCell]:
+    """Each quantity of the plan bound to a cell, never to a row of ``exclude`` ((table id, row) a check turned
+    down); raises LookupError naming a quantity no row fits."""
     groups: dict[str, list[Quantity]] = {}
     for quantity in plan.quantities:
         groups.setdefault(quantity.words.lower(), []).append(quantity)
@@ -322,7 +324,9 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     ambiguous: dict[str, list[Candidate]] = {}
     for words, quantities in groups.items():
         years = sorted({q.year for q in quantities if q.year is not None})
-        found = candidates(words, years, views, question, whole=plan.in_own_words)
+        whole = plan.in_own_words or any(q.whole for q in quantities)
+        found = [c for c in candidates(words, years, views, question, whole=whole)
+                 if (c.view.info.id, c.row) not in exclude]
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())

@@ -82,9 +82,9 @@ def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
 
 
 def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,
-            choose: Chooser | None = None) -> Computation:
+            choose: Chooser | None = None, exclude: frozenset[tuple[int, int]] = frozenset()) -> Computation:
     """Bind, compile, run and word a plan; raises LookupError (no row for a quantity) or FormulaError."""
-    return evaluate(plan, bind(plan, views, question, choose), views, question, runner)
+    return evaluate(plan, bind(plan, views, question, choose, exclude), views, question, runner)
 
 
 def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[TableView], question: str,

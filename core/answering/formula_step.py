@@ -12,6 +12,7 @@ from typing import Any
 
 from core.answering import (
     binding,
+    checks,
     computation,
     formula,
     metrics,
@@ -27,6 +28,9 @@ from core.answering.run_state import (
 )
 from core.errors import UserError
 from models.types import Chunk, Step
+
+MAX_RECHECKS = 2
+"""Times a computation a check turned down is tried again with the next candidate rows."""
 
 
 class FormulaSteps(AnswererBase):
@@ -75,19 +79,30 @@ class FormulaSteps(AnswererBase):
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
         def compute(tried: metrics.Plan) -> computation.Computation:
-            return computation.compute(tried, views, run.question, self.sql_runner,
-                                       choose=lambda options: self._choose_rows(run, tried, options))
+            """Bind and compute; a figure a check turns down (a share above 100%, a line read from the wrong
+            statement) is recorded and its rows set aside for the next candidates, at most twice."""
+            exclude: frozenset[tuple[int, int]] = frozenset()
+            for _attempt in range(1 + MAX_RECHECKS):
+                done = computation.compute(tried, views, run.question, self.sql_runner,
+                                           choose=lambda options: self._choose_rows(run, tried, options),
+                                           exclude=exclude)
+                found = checks.problems(done, views)
+                if not found:
+                    return done
+                run.failures.append(f"Check: {'; '.join(p.said for p in found)}")
+                exclude = exclude.union(*(p.rows for p in found))
+            raise LookupError(f"No rows pass the checks for {tried.measure or 'the formula'}.")
 
+        readings = (plan, *plan.alternatives)
         try:
-            try:
-                done = compute(plan)
-            except LookupError:
-                if plan.split is None:
-                    raise
-                # No line is named by the whole phrase: its parts, said with "and", are lines summed.
-                plan = plan.split
-                subquery = f"{plan.measure}: {plan.formula}"
-                done = compute(plan)
+            for index, tried in enumerate(readings):
+                plan, subquery = tried, f"{tried.measure or 'Formula'}: {tried.formula}"
+                try:
+                    done = compute(tried)
+                    break
+                except LookupError:
+                    if index == len(readings) - 1:
+                        raise  # no reading of the measure binds: the failure is the last one's
         except (LookupError, formula.FormulaError, UserError) as exc:
             if plan.in_own_words:  # a line in the question's own words that no label names whole:
                 run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this

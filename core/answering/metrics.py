@@ -57,10 +57,11 @@ class Plan:
     """"change", "difference" (unsigned), "average" or "sum" over periods the question does not name: the
     periods are those the line's table prints, read once the line is found (``over_periods``); the formula and
     quantities are empty until then."""
-    split: Plan | None = None
-    """The same measure with a part read as a sum of lines ("deferred revenue and accrued warranty over gross
-    deferred tax assets"), tried when no line is named by the whole phrase (which a label may be:
-    "Accounts payable and accrued liabilities")."""
+    alternatives: tuple[Plan, ...] = ()
+    """The same measure read another way, tried in order when this plan's quantities bind to no rows: a part
+    read as a sum of lines ("deferred revenue and accrued warranty over gross deferred tax assets", where no label
+    names the whole phrase, which one may: "Accounts payable and accrued liabilities"); a measure reports usually
+    print ("gross profit") computed from its definition where the report does not print it."""
     tree: Measure | None = None
     """The measure as read, compiled again when the periods are left open."""
     printed: tuple[str, ...] = ()
@@ -146,7 +147,9 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
                 return Plan("", "", (), measure.op == m.PERCENT_CHANGE, reading.decimals, "line", subject, kind,
                             tree=measure, scale=reading.scale)
             return None  # no period named: which column is meant is the tables' to say, in the loop's steps
-        expression, quantities = _tree(measure, main, definitions)
+        nested = measure.leaves() if measure.parts else []  # a measure named alone: printed_measure sees to it
+        printed_first = any(leaf.op == m.NAMED and leaf.words in m.PRINTED_FIRST for leaf in nested)
+        expression, quantities = _tree(measure, main, definitions, printed_first)
         expression = _bare(expression)
         tree = formula.parse(expression)
     except (formula.FormulaError, ValueError, RecursionError):
@@ -159,7 +162,12 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
                                                                        else name)
     plan = Plan(name, expression, unique, formula.is_percent(tree), reading.decimals, source, subject, tree=measure,
                 printed=_printed(measure), scale=reading.scale)
-    return replace(plan, split=_split(plan, measure, main, definitions))
+    alternatives = [_split(plan, measure, main, definitions)]
+    if printed_first:  # the printed line first; where the report prints none, the measure's definition
+        defined, defined_quantities = _tree(measure, main, definitions)
+        alternatives.append(replace(plan, formula=_bare(defined),
+                                    quantities=tuple({q.name: q for q in defined_quantities}.values())))
+    return replace(plan, alternatives=tuple(a for a in alternatives if a is not None))
 
 
 def _bare(expression: str) -> str:
@@ -265,12 +273,17 @@ def _years_for(measure: Measure, main: int | None) -> list[int]:
     raise _NoPlan("no period")
 
 
-def _tree(measure: Measure, year: int | None, definitions: dict[str, str]) -> tuple[str, list[Quantity]]:
-    """The formula of a measure tree for ``year`` (a node's own periods win), and its quantities."""
+def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
+          printed_first: bool = False) -> tuple[str, list[Quantity]]:
+    """The formula of a measure tree for ``year`` (a node's own periods win), and its quantities. With
+    ``printed_first``, a measure reports usually print as a line ("gross profit") is that line."""
     own = max(measure.periods) if measure.periods and measure.op not in m.OVER_PERIODS else year
     op = measure.op
     if op == m.LINE:
         quantity = _quantity(measure.words, own, whole=measure.own)
+        return quantity.name, [quantity]
+    if op == m.NAMED and printed_first and measure.words in m.PRINTED_FIRST:
+        quantity = _quantity(measure.words, own)
         return quantity.name, [quantity]
     if op == m.NAMED:
         expression, found = _expression(m.CATALOGUE[measure.words], own, definitions)
@@ -279,11 +292,11 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str]) -> tu
         expression, found = _expression(measure.body, own, definitions)
         return f"({expression})", found
     if op == m.PERCENT_CHANGE and len(measure.parts) == 2:  # "the percentage difference between X and Y"
-        (first, first_q), (second, second_q) = (_tree(p, own, definitions) for p in measure.parts)
+        (first, first_q), (second, second_q) = (_tree(p, own, definitions, printed_first) for p in measure.parts)
         return f"growth({first}, {second})", [*first_q, *second_q]
     if op in m.OVER_PERIODS:
         years = _years_for(measure, own)
-        parts = [_tree(measure.parts[0], y, definitions) for y in years]
+        parts = [_tree(measure.parts[0], y, definitions, printed_first) for y in years]
         quantities = [q for _, qs in parts for q in qs]
         expressions = [e for e, _ in parts]
         if op == m.CAGR:
@@ -296,7 +309,7 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str]) -> tu
             return (f"abs({difference})" if op == m.GAP else difference), quantities
         function = "avg" if op == m.AVERAGE else "sum"
         return f"{function}(" + ", ".join(expressions) + ")", quantities
-    parts = [_tree(p, own, definitions) for p in measure.parts]
+    parts = [_tree(p, own, definitions, printed_first) for p in measure.parts]
     quantities = [q for _, qs in parts for q in qs]
     expressions = [e for e, _ in parts]
     if op == m.SUM:

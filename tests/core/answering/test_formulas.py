@@ -248,11 +248,11 @@ def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_w
 def test_a_part_said_with_and_may_be_a_sum_of_lines_but_one_word_pairs_are_one_line() -> None:
     plan = plan_for("What is the proportion, in percentage, of deferred revenue and accrued warranty over gross "
                     "deferred tax assets in 2019?")
-    assert plan is not None and plan.split is not None
+    assert plan is not None and plan.alternatives
     assert plan.formula == "deferred_revenue_and_accrued_warranty_2019 / gross_deferred_tax_assets_2019 * 100"
-    assert plan.split.formula == "(deferred_revenue_2019 + accrued_warranty_2019) / gross_deferred_tax_assets_2019 * 100"
+    assert plan.alternatives[0].formula == "(deferred_revenue_2019 + accrued_warranty_2019) / gross_deferred_tax_assets_2019 * 100"
     plan = plan_for("What is research and development as a percentage of revenue in 2019?")
-    assert plan is not None and plan.split is None
+    assert plan is not None and not plan.alternatives
 
 
 def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None:

@@ -1,0 +1,86 @@
+"""What a computed figure must be before it is said: checks that catch a binding to the wrong line.
+
+A measure has a kind, and its kind bounds its figure: a margin or a share of a whole is a percentage between -100
+and 100; a turnover, a payout or a coverage ratio, a number of days outstanding is positive. A quantity belongs to
+a statement (capital expenditure to the cash flows, inventories to the balance sheet, revenue to the income
+statement): where the document prints that statement, a value read from another one is suspect. Each check names
+what failed, so the step records it and the next candidate (or the loop) is tried; an answer no check failed is
+still marked unchecked until a passage confirms it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.answering import measures as m
+from core.answering.computation import Computation
+from core.answering.operations import TableView
+from core.answering.vocabulary import STATEMENTS, home_statement, is_statement
+
+_POSITIVE_WORDS = ("turnover", "payout", "coverage", "outstanding", "days", "current ratio", "quick ratio", "cash ratio")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a check found, and the rows ((table id, row)) that are the likely cause: set aside for the next try."""
+
+    said: str
+    rows: frozenset[tuple[int, int]]
+
+
+def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """What is wrong with a computed figure (empty: nothing found)."""
+    found: list[Problem] = []
+    tree = done.plan.tree
+    value = done.value
+    every = frozenset((c.table_id, c.row) for c in done.cells.values())
+    if tree is not None:
+        if _is_share(tree) and abs(value) > 100:
+            # the whole is the likelier mistake (a segment's revenue for the company's): its rows go first
+            whole = _whole_names(tree, done)
+            rows = frozenset((c.table_id, c.row) for n, c in done.cells.items() if n in whole) or every
+            found.append(Problem(f"{done.plan.measure or 'the share'} came out at {value:,.1f}%, which no share of a "
+                                 f"whole can be", rows))
+        name = (done.plan.measure or "").lower()
+        if (tree.op in (m.NAMED, m.DEFINED, m.DAYS) and any(w in name for w in _POSITIVE_WORDS)) and value <= 0:
+            found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
+    found.extend(_wrong_statement(done, views))
+    return found
+
+
+def _whole_names(tree: m.Measure, done: Computation) -> set[str]:
+    """The quantity names of a share's whole (its second part), for the plan's quantities."""
+    share = tree if tree.op == m.SHARE else tree.parts[0]
+    whole_words = {leaf.words.lower() for leaf in share.parts[1].leaves()} if len(share.parts) > 1 else set()
+    return {q.name for q in done.plan.quantities if q.words.lower() in whole_words}
+
+
+def _is_share(tree: m.Measure) -> bool:
+    """A share of a whole (a margin, "X as a % of Y"), or an average of such shares."""
+    if tree.op == m.SHARE:
+        return True
+    return tree.op in (m.AVERAGE,) and bool(tree.parts) and _is_share(tree.parts[0])
+
+
+def _wrong_statement(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """A value read from a statement that is not where its line is reported, while the same document prints that
+    statement: "capital expenditure" read from a balance sheet note where the cash flow statement is there."""
+    out = []
+    by_id = {v.info.id: v for v in views}
+    for cell in done.cells.values():
+        quantity = next((q for q in done.plan.quantities if q.name == cell.name), None)
+        home = home_statement(quantity.words) if quantity is not None else None
+        view = by_id.get(cell.table_id)
+        if home is None or view is None:
+            continue
+        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        if is_statement(home, title) or not any(is_statement(kind, title) for kind in STATEMENTS):
+            continue  # in its own statement, or in a note (a note may give the detail a statement lacks)
+        printed_there = any(v.info.document_id == view.info.document_id and
+                            is_statement(home, f"{v.info.caption} {v.info.heading} {v.info.name}") for v in views)
+        if printed_there:
+            out.append(Problem(f"{quantity.words if quantity else cell.name} was read from {view.info.caption or view.name}, "
+                               f"not from the {home.replace('_', ' ')} statement the document prints",
+                               frozenset({(cell.table_id, cell.row)})))
+    return out

@@ -1,0 +1,58 @@
+"""Checks before an answer: a share above 100% and a line read from the wrong statement are turned down, with the
+rows that caused them set aside; a sound figure passes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from core.answering.binding import bind
+from core.answering.checks import problems
+from core.answering.computation import Computation
+from core.answering.metrics import plans_of
+from core.answering.reading import read
+from core.sql.runner import SqlResult
+from tests.core.answering.test_formulas import _view
+
+pytestmark = pytest.mark.unit
+
+
+def _computed(question: str, views: list, value: float) -> Computation:  # type: ignore[type-arg]
+    (plan,) = plans_of(read(question))
+    cells = bind(plan, views, question)
+    by_id = {v.info.id: v for v in views}
+    return Computation(plan, cells, "SELECT 1", SqlResult("SELECT 1", ("v",), ((value,),), False, 0.0), value, str(value), "",
+                       {c.table_id: by_id[c.table_id] for c in cells.values()})
+
+
+def test_a_share_above_100_percent_is_turned_down_with_its_whole_set_aside() -> None:
+    income = _view([("Net sales", "", (5000.0,)), ("Cost of sales", "", (3000.0,)), ("Gross profit", "", (2000.0,))],
+                   [("y2021", "2021", 2021)], caption="Consolidated Statements of Income", table_id=1)
+    done = _computed("What was the gross profit as a % of net sales in 2021?", [income], 140.0)
+    (problem,) = problems(done, [income])
+    assert "no share of a whole" in problem.said
+    assert problem.rows == {(1, 1)}  # the whole (net sales) is the likelier mistake
+    sound = _computed("What was the gross profit as a % of net sales in 2021?", [income], 40.0)
+    assert problems(sound, [income]) == []
+
+
+def test_a_line_read_from_another_statement_than_its_own_is_turned_down() -> None:
+    """Inventories are a balance: read from the cash-flow statement's change in inventories while the balance
+    sheet is there, the figure is the wrong one."""
+    cash = _view([("Inventories", "", (-120.0,)), ("Net cash provided by operating activities", "", (900.0,))],
+                 [("y2021", "2021", 2021)], caption="Consolidated Statements of Cash Flows", table_id=1)
+    balance = _view([("Inventories", "", (1500.0,)), ("Total current assets", "", (4000.0,))],
+                    [("y2021", "2021", 2021)], caption="Consolidated Balance Sheets", table_id=2)
+    balance = dataclasses.replace(balance, info=dataclasses.replace(balance.info, document_id=1))  # one report
+    (plan,) = plans_of(read("What were inventories in 2021?"))
+    forced = bind(plan, [cash], "What were inventories in 2021?")  # only the cash flows offered: its line
+    done = Computation(plan, forced, "", SqlResult("", (), (), False, 0.0), -120.0, "", "", {1: cash})
+    (problem,) = problems(done, [cash, balance])
+    assert "balance sheet" in problem.said and problem.rows == {(1, 1)}
+    # Set aside, the next candidate is the balance sheet's line, which passes.
+    cells = bind(plan, [cash, balance], "What were inventories in 2021?", exclude=frozenset({(1, 1)}))
+    (cell,) = cells.values()
+    assert (cell.table_id, cell.value) == (2, 1500.0)
+    done = Computation(plan, cells, "", SqlResult("", (), (), False, 0.0), 1500.0, "", "", {2: balance})
+    assert problems(done, [cash, balance]) == []
