@@ -42,7 +42,7 @@ from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
 from core.answering.query_step import answer_by_query
-from core.answering.reading import read, topic_of
+from core.answering.reading import MODEL_TASK, better, from_model, model_schema, read, topic_of
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Finding, Run
 from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
@@ -146,6 +146,33 @@ class Answerer(TableSteps, FormulaSteps):
                        on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:
         """The planner's computations (``planner.computations``) tried in order until one answers: the
         index of the step that answered (None: the loop's steps go on), and the composed answer if any."""
+        found = self._computations(run, retrieved, on_step)
+        if found[0] is not None or self._asked(run).complete or run.read_by_model:
+            return found
+        # The grammar left words it could not read and nothing it planned answered: the model reads the question
+        # (one short call, schema-constrained, checked against the question), and the better reading is tried.
+        if self._read_by_model(run):
+            return self._computations(run, retrieved, on_step)
+        return found
+
+    def _read_by_model(self, run: Run) -> bool:
+        """Ask the model to read the question; True when its reading accounts for more of it than the grammar's."""
+        run.read_by_model = True
+        self._stage(run, "planning", "Reading the question")
+        task = f"{MODEL_TASK}\nQUESTION: {run.question}"
+        data = self._ask_model(run, "Reading", task, model_schema(), 96, alone=True)
+        model = from_model(data, run.question, self._issuers()) if data is not None else None
+        asked = self._asked(run)
+        if model is None:
+            run.failures.append("Reading: the model's reading names words or periods the question does not")
+            return False
+        if better(asked, model) is not model:
+            return False
+        run.asked, run.plans = model, plans_of(model)
+        return True
+
+    def _computations(self, run: Run, retrieved: Sequence[Chunk],
+                      on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:
         asked = self._asked(run)
         for computation_kind in planning.computations(asked, run.plans):
             if computation_kind == planning.FORMULA and run.plans:

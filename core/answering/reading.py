@@ -175,7 +175,8 @@ _PERCENT_BETWEEN = re.compile(r"^(?:percent(?:age)?|%|relative)\s+(?:difference|
                               r"(?:the\s+)?(?P<y>.+)$", re.IGNORECASE)
 _PERCENT_CHANGE = re.compile(
     r"^(?:(?:percent(?:age)?|%|relative)\s+(?:change|increase|decrease|decline|growth|difference|rise|fall|drop)|growth\s+rate|"
-    r"rate\s+of\s+(?:change|increase|growth|decline)|(?:year[\s-]+over[\s-]+year|yoy|annual)\s+(?:growth|change)(?:\s+rate)?)"
+    r"rate\s+of\s+(?:change|increase|growth|decline)|(?:year[\s-]+(?:over|on)[\s-]+year|yoy|annual)\s+(?:percent(?:age)?\s+)?"
+    r"(?:growth|change)(?:\s+rate)?)"
     r"(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for)\s+(?:the\s+)?(?P<x>.+)$"
     r"|^(?P<x2>.+?)\s+(?:(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)|growth\s+rate|growth)$",
     re.IGNORECASE)
@@ -215,8 +216,8 @@ _HOW_MUCH_MORE = re.compile(
     r"(?:the\s+)?(?P<b>.+?)\s*\??$",
     re.IGNORECASE)
 _HOW_MUCH_CHANGE = re.compile(
-    r"^\s*(?:by\s+)?how\s+(?:much|many)(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|points?))?\s+"
-    r"(?:did|does|do|has|have|had|would|will)\s+"
+    r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+percent(?:age)?)(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
+    r"points?))?\s+(?:did|does|do|has|have|had|would|will)\s+"
     r"(?:the\s+)?(?P<x>.+?)\s+(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
     r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
@@ -230,10 +231,10 @@ _HOW_MUCH_HAVE = re.compile(
     r"|^\s*how\s+much\s+(?:did|does|do|has|have|had|will|would)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:spend|pay|invest|earn|"
     r"generate|make|receive|incur|owe|borrow|raise|return|lose|collect|record|report)\s+(?:on|in|for|from|as|at|by|through)?"
     r"\s*(?:the\s+)?(?P<x2>.+?)$", re.IGNORECASE)
-_OPERATOR_WORDS = frozenset({"to", "per", "over", "as", "margin", "margins", "ratio", "conversion", "coverage", "turnover",
-                             "days", "average", "mean", "change", "growth", "cagr", "%", "percent", "percentage", "share",
-                             "proportion", "less", "minus", "plus", "divided", "times", "between", "versus", "vs",
-                             "compare", "compared", "against", "relative"})
+_OPERATOR_WORDS = frozenset({"per", "over", "margin", "margins", "ratio", "conversion", "coverage", "turnover", "days",
+                             "average", "mean", "change", "growth", "cagr", "%", "percent", "percentage", "share",
+                             "proportion", "less", "minus", "plus", "divided", "times", "versus", "vs", "compare",
+                             "compared"})
 """Words that make a measure of its neighbours: left inside a line's words, the grammar did not compose them."""
 _LINE_NOISE = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her|our|this|that|these|those|company(?:'s|\u2019s)?|firm(?:'s|\u2019s)?|group(?:'s|\u2019s)?|"
@@ -461,8 +462,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         if frame in ("count_rows", "labels"):
             measure = None  # a question over a table's rows: its query says what it counts or lists
     kind, several = _final_kind(kind, several, measure, query, marked)
-    doubts = tuple(leaf.words for leaf in (measure.leaves() if measure else []) if leaf.op == m.LINE
-                   and _OPERATOR_WORDS & {w.lower() for w in _WORD.findall(leaf.words)})
+    doubts = _doubts(measure)
     reading = QuestionReading(
         text=text, kind=kind, several=several, measure=measure, periods=tuple(find_periods(text) if not periods else periods),
         statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
@@ -1118,6 +1118,32 @@ _CRITERION_WORDS = frozenset({
     "return", "issue", "repurchase", "collect", "borrow", "lose", "post", "see", "carry", "show"})
 
 
+_NAMED_WITH_OPERATORS = re.compile(
+    r"\bper\s+(?:ordinary\s+|common\s+|diluted\s+|basic\s+)?(?:share|unit|employee|day|tonne|ton|barrel|head|capita|"
+    r"square|hour|month|year|customer|subscriber|user|store|resident|pupil)s?\b|\bshare[\s-]+(?:based|options?|price|"
+    r"capital|premium|repurchases?|awards?|units?|count)\b|\bweighted[\s-]+average\b|\baverage\s+(?:price|rate|cost|"
+    r"balance|number|age|remaining|exercise|selling|interest)\b|\bexchange\s+rate\b|\bchange\s+in\s+(?:fair\s+value|"
+    r"accounting|estimate)|\bbetween\s+\d|\b(?:1|one|two|three|four|five)\s*(?:to|-)\s*(?:\d|one|two|three|four|five)"
+    r"|\bless\s+than\b|\bdue\s+(?:to|in)\b|\brelated\s+to\b|\bprior\s+to\b|\bup\s+to\b|\bcontributed\s+to\b|"
+    r"\battributable\s+to\b|\bas\s+(?:reported|adjusted|converted|a\s+result)\b", re.IGNORECASE)
+"""Operator words that are part of how reports name their lines ("earnings per share", "share-based compensation",
+"weighted average", "due within one to five years"), not operations left unread."""
+
+
+def _doubts(measure: Measure | None) -> tuple[str, ...]:
+    """Lines whose words still hold an operator the grammar did not compose ("net debt to ebitda")."""
+    if measure is None:
+        return ()
+    found = []
+    for leaf in measure.leaves():
+        if leaf.op != m.LINE:
+            continue
+        words = {w.lower() for w in _WORD.findall(_NAMED_WITH_OPERATORS.sub(" ", leaf.words))}
+        if _OPERATOR_WORDS & words:
+            found.append(leaf.words)
+    return tuple(found)
+
+
 def _is_criterion_word(word: str) -> bool:
     return word in _CRITERION_WORDS or bool(re.fullmatch(r"\d[\d,.]*", word))
 
@@ -1201,8 +1227,7 @@ def from_model(reply: dict[str, Any], question: str, issuers: Sequence[str] = ()
     if kind == kinds.LOOKUP and measure.op != m.LINE:
         kind = kinds.COMPUTED
     reading = replace(rules, kind=kind, several=answer in ("labels", "figures"), measure=measure, source="model",
-                      doubts=tuple(leaf.words for leaf in measure.leaves() if leaf.op == m.LINE
-                                   and _OPERATOR_WORDS & _words(leaf.words)))
+                      doubts=_doubts(measure))
     return replace(reading, unused=_unused(reading, _mark_periods(rules.asked, list(rules.periods)), rules.periods))
 
 

@@ -108,6 +108,8 @@ class Run:
     """Kind of call ("Planning", "SQL", ...) -> (calls, prompt tokens), for ``Answer.task_usage``."""
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+    read_by_model: bool = False
+    """The model was asked to read the question (once a question at most)."""
     query_parts: tuple[str, ...] = ()
     """The parts of an answer a query plan gave (the groups ranked, the items listed)."""
     measure_printed: bool = False
@@ -249,8 +251,10 @@ class AnswererBase:
 
 
     def _call(self, run: Run, task: str, schema: dict[str, Any], max_tokens: int, what: str = "",
-              extra: Sequence[ChatMessage] = ()) -> dict[str, Any]:
-        prompt = messages(run.context, run.steps, task)
+              extra: Sequence[ChatMessage] = (), alone: bool = False) -> dict[str, Any]:
+        """One model call over the run's context and steps with ``task`` last (``alone``: the task by itself, for
+        a call that needs no table or passage, such as reading the question)."""
+        prompt = [ChatMessage("user", task)] if alone else messages(run.context, run.steps, task)
         ctx = run.ctx
         # Every generated token checks for a stop request, so Stop ends even a long call.
         reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens,
@@ -272,11 +276,12 @@ class AnswererBase:
                 raise ValueError(str(exc)) from exc
         return call
 
-    def _ask_model(self, run: Run, what: str, task: str, schema: dict[str, Any], max_tokens: int) -> dict[str, Any] | None:
+    def _ask_model(self, run: Run, what: str, task: str, schema: dict[str, Any], max_tokens: int,
+                   alone: bool = False) -> dict[str, Any] | None:
         """One model call whose failure (no JSON, a reply outside the schema) is recorded on the next step
         as ``what: error``; None when it failed and the caller goes on without it."""
         try:
-            return self._call(run, task, schema, max_tokens=max_tokens, what=what)
+            return self._call(run, task, schema, max_tokens=max_tokens, what=what, alone=alone)
         except (ModelOutputError, ValueError) as exc:
             run.failures.append(f"{what}: {exc}")
             return None

@@ -445,6 +445,8 @@ _MONTH_DAY_YEAR = re.compile(rf"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|
 _QUARTER_OF_YEAR = re.compile(
     rf"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)(?:\s+of)?\s*(?:fiscal\s+(?:year\s+)?|FY\s?'?)?"
     rf"(\d{{2}}|{YEAR_DIGITS})?\b", re.IGNORECASE)
+_YEAR_THEN_QUARTER = re.compile(rf"\b(?:fiscal\s+(?:year\s+)?|FY\s?'?)?(\d{{2}}|{YEAR_DIGITS})\s+(first|second|third|fourth|"
+                                rf"Q[1-4])(?:\s+(?:fiscal\s+)?quarter)?\b", re.IGNORECASE)
 _SHORT_FISCAL = re.compile(r"\bF(?:Y)?\s?'?(\d{2})\b(?!\s*(?:%|percent|months?|days?|weeks?))", re.IGNORECASE)
 _FISCAL_SPAN = re.compile(rf"\b({YEAR_DIGITS})\s?[/\u2013-]\s?(\d{{2}})\b(?![\d/])")
 
@@ -505,6 +507,12 @@ def find_periods(text: str) -> list[PeriodMention]:
             number = int(m.group(1) or m.group(2) or 0) or ("first", "second", "third", "fourth").index(
                 m.group(3).lower()) + 1
             add(m, _full_year(m.group(4)), quarter=number, fiscal="f" in m.group(0).lower()[2:])
+    for m in _YEAR_THEN_QUARTER.finditer(text):  # "the fiscal 2019 second quarter", "2023 Q2"
+        said_quarter = m.group(2).lower()
+        if said_quarter.startswith("q") or "quarter" in m.group(0).lower():
+            number = int(said_quarter[1]) if said_quarter.startswith("q") else \
+                ("first", "second", "third", "fourth").index(said_quarter) + 1
+            add(m, _full_year(m.group(1)), quarter=number, fiscal=bool(re.match(r"(?i)fiscal|fy", m.group(0))))
     for m in _DAY_MONTH_YEAR.finditer(text):
         if 1 <= int(m.group(1)) <= 31:
             add(m, int(m.group(3)), month=_month_number(m.group(2)), day=int(m.group(1)))

@@ -727,3 +727,24 @@ def test_a_measure_the_report_prints_is_not_recomposed_by_the_model(tmp_path: Pa
         assert chat.calls and not asked_for_formula
     finally:
         library.close()
+
+
+def test_the_model_reads_a_question_the_grammar_cannot_and_code_computes_its_reading(
+        report: tuple[Library, Figures]) -> None:
+    """A measure in words the grammar does not compose ("coverage of"): one short, schema-constrained call reads
+    it as a share of two lines in the question's words, which code binds and computes; no other call."""
+    library, figures = report
+    year = figures.years[0]
+    question = f"What is the total current assets coverage of total assets in {year}?"
+    assert not read(question).complete
+    chat = ScriptedChat()
+    chat.queue({"answer": "figure", "operation": "share", "items": ["total current assets", "total assets"],
+                "periods": [str(year)]})
+    answerer, runner = _answerer(library, chat)
+    try:
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert len(chat.calls) == 1 and "items" in chat.calls[0]["schema"]["properties"]
+    current, assets = figures.lines["total current assets"][year], figures.lines["total assets"][year]
+    assert answer.value == f"{round(current / assets * 100, 2):g}%", answer.text

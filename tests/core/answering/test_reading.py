@@ -123,7 +123,7 @@ def test_questions_over_a_table_s_rows_read_as_a_query(question: str, operation:
 
 
 def test_the_model_reading_is_checked_against_the_question_and_the_better_reading_wins() -> None:
-    question = "What is the widget backlog to bookings multiple in 2021?"
+    question = "What is the widget backlog coverage of bookings in 2021?"
     rules = read(question)
     assert not rules.complete
     reply = {"answer": "figure", "operation": "ratio", "items": ["widget backlog", "bookings"], "periods": ["2021"]}
