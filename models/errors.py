@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from models.types import Usage
+
 
 class ModelError(Exception):
-    """A model runtime failed."""
+    """A model runtime failed. ``usage`` is what the failed call cost (tokens, seconds), where it ran at all: a
+    failed call is counted like any other."""
 
     user_fixable = False
+
+    def __init__(self, message: str = "", usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 class ModelUnavailable(ModelError):

@@ -215,10 +215,10 @@ class EmbeddedChatModel:
                 raise ModelError(f"llama.cpp failed while answering: {error}") from error
             seconds = time.perf_counter() - started
             reused = len(prompt) - self._evaluated[0] if self._evaluated else 0
-        if schema is not None:
-            _check_json(text, finish_reason, max_tokens)
         usage = Usage(calls=1, prompt_tokens=len(prompt), completion_tokens=completion_tokens, seconds=seconds,
                       reused_tokens=max(0, reused))
+        if schema is not None:
+            _check_json(text, finish_reason, max_tokens, usage)
         return ChatReply(text=text, usage=usage)
 
     def _stream_locked(
@@ -303,12 +303,12 @@ class EmbeddedChatModel:
         llama.eval = counted  # type: ignore[method-assign]
 
 
-def _check_json(text: str, finish_reason: str | None, max_tokens: int) -> None:
+def _check_json(text: str, finish_reason: str | None, max_tokens: int, usage: Usage) -> None:
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
         if finish_reason == "length":
             raise ModelOutputError(
-                f"The model's JSON was cut off at max_tokens={max_tokens}; allow more tokens."
+                f"The model's JSON was cut off at max_tokens={max_tokens}; allow more tokens.", usage
             ) from error
-        raise ModelOutputError(f"The model's reply is not valid JSON despite the schema: {error}") from error
+        raise ModelOutputError(f"The model's reply is not valid JSON despite the schema: {error}", usage) from error

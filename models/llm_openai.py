@@ -305,7 +305,8 @@ class OpenAIChatModel:
         if problem is None:
             return ChatReply(_json_text(text), _timed(usage, started))
         if finish_reason == "length":
-            raise ModelOutputError(f"The model's JSON was cut off at max_tokens={max_tokens}; allow more tokens.")
+            raise ModelOutputError(f"The model's JSON was cut off at max_tokens={max_tokens}; allow more tokens.",
+                                   _timed(usage, started))
         # One repair: show the model its reply and what is wrong with it.
         repair = [*messages, ChatMessage("assistant", text),
                   ChatMessage("user", f"That reply is not what was asked ({problem}). Reply with only the JSON "
@@ -316,7 +317,7 @@ class OpenAIChatModel:
         if problem is not None:
             cut = " (cut off at max_tokens)" if finish_reason == "length" else ""
             raise ModelOutputError(f"The model's reply is not the JSON asked for, even after one repair{cut}: "
-                                   f"{problem}.")
+                                   f"{problem}.", _timed(usage, started))
         return ChatReply(_json_text(text), _timed(usage, started))
 
     def _complete(self, messages: Sequence[ChatMessage], schema: dict[str, Any] | None, max_tokens: int,

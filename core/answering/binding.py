@@ -254,7 +254,8 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if whole and _BARE_TOTAL.match(choice.label):
                 score = _total_of_table(words, view, choice.row, sections.get(choice.row, ""))
             elif whole and not covers(words, choice.label):
-                score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}")
+                score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}") or \
+                    _qualified_fit(words, choice.label, _measured(view)) - TITLE_PENALTY
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
             if score >= MIN_FIT:
@@ -279,6 +280,18 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     else:
         found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
     return found
+
+
+TITLE_PENALTY = 0.05
+"""A label that names a line only with its table's title ("Schools" in "Spending by department" for "school
+spending") fits a little less than one named with its section heading."""
+
+
+def _measured(view: TableView) -> str:
+    """What a table's title says its figures measure ("Spending" in "Spending by department", "Revenue" in "Revenue
+    by segment"): the words before "by", "per" or "for", else the whole title."""
+    title = view.info.caption or view.info.heading
+    return re.split(r"\s+(?:by|per|for|of\s+each)\s+", title, maxsplit=1, flags=re.IGNORECASE)[0] if title else ""
 
 
 def _qualified_fit(words: str, label: str, context: str) -> float:

@@ -43,7 +43,7 @@ from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
 from core.answering.query_step import answer_by_query
 from core.answering.reading import MODEL_TASK, better, from_model, model_schema, read, topic_of
-from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Finding, Run
+from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Deadline, Finding, OutOfTime, Run
 from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
 from core.errors import UserError
@@ -81,39 +81,16 @@ class Answerer(TableSteps, FormulaSteps):
         self.sql_runner.allow_only(self.library.table_names())  # the model's SQL reads data, not the library's own tables
         reading = read(question, self._issuers())
         run = Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
-                  names=cite.SourceNames(self.library), asked=reading, plans=plans_of(reading))
-        self._stage(run, "searching", "Searching the library")
-        retrieved = self._retrieve(question)
-        self._add_to_context(run, question, retrieved)
-        chosen, composed = self._compute_first(run, retrieved, on_step)
+                  names=cite.SourceNames(self.library), asked=reading, plans=plans_of(reading),
+                  deadline=Deadline(self.time_budget))
+        chosen: int | None = None
+        composed: compose.Composed | None = None
         final: str | None = None
-        relevant = self._is_relevant(question, retrieved) and chosen is None
-        planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
-                                   lambda must_ask: self._decompose(run, must_ask, planner.iterations),
-                                   from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
-        while True:
-            ctx.check()
-            decision = planner.next(len(run.steps), bool(run.context.tables))
-            if decision.action == planning.STOP:
-                break
-            if decision.action == planning.ANSWER:
-                final = decision.text
-                if not run.steps:
-                    run.citations.extend(self._context_citations(run, f"{question} {final}"))
-                break
-            subquery = decision.text
-            ctx.check()
-            ctx.report(ProgressEvent("step", subquery, planner.iterations - 1, self.max_iterations))
-            step, step_citations, finding = self._run_step(run, subquery)
-            run.steps.append(step)
-            run.findings.append(finding)
-            run.citations.extend(step_citations)
-            if on_step is not None:
-                on_step(step)
-            if planner.done_after(subquery, finding is not None or bool(step.intermediate_answer)):
-                # The question itself was tried: its answer is final, or neither SQL nor the text has one.
-                chosen = len(run.steps) - 1 if finding is not None else None
-                break
+        try:
+            chosen, composed, final = self._explore(run, on_step)
+        except OutOfTime as stopped:  # the time is up: the answer is the best evidence found so far
+            run.stopped = stopped.stage
+            run.failures.append(f"Time: stopped at the {self.time_budget:.0f}-second limit during {stopped.stage}")
         ctx.check()
         self._stage(run, "writing", "Writing the answer")
         text, value, status = self._final_words(run, final, chosen)
@@ -123,6 +100,8 @@ class Answerer(TableSteps, FormulaSteps):
             text, value, status, parts = self._to_type(run, text, value, status, chosen, composed)  # issue 13
         else:
             parts = ()
+        if run.stopped:
+            text = f"{text} (Stopped at the {self.time_budget:.0f}-second limit during {run.stopped.lower()}.)"
         text = " ".join(filter(None, [text, route.note(c.document_id for c in run.citations)]))
         usage = Usage(run.usage.calls, run.usage.prompt_tokens, run.usage.completion_tokens,
                       time.perf_counter() - started, reused_tokens=run.usage.reused_tokens)
@@ -141,6 +120,42 @@ class Answerer(TableSteps, FormulaSteps):
                                          alternatives=route.alternatives(c.document_id for c in run.citations),
                                          task_usage=tuple((k, c, t) for k, (c, t) in run.task_usage.items())),
                              on_token)
+
+    def _explore(self, run: Run, on_step: Callable[[Step], None] | None
+                 ) -> tuple[int | None, compose.Composed | None, str | None]:
+        """Search, compute what code can, then ask / answer / stop: the index of the step that answered, the
+        composed answer, and the model's final text, each None where there is none."""
+        question, ctx = run.question, run.ctx
+        self._stage(run, "searching", "Searching the library")
+        retrieved = self._retrieve(question)
+        self._add_to_context(run, question, retrieved)
+        chosen, composed = self._compute_first(run, retrieved, on_step)
+        relevant = self._is_relevant(question, retrieved) and chosen is None
+        planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
+                                   lambda must_ask: self._decompose(run, must_ask, planner.iterations),
+                                   from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
+        while True:
+            ctx.check()
+            decision = planner.next(len(run.steps), bool(run.context.tables))
+            if decision.action == planning.STOP:
+                break
+            if decision.action == planning.ANSWER:
+                if not run.steps:
+                    run.citations.extend(self._context_citations(run, f"{question} {decision.text}"))
+                return chosen, composed, decision.text
+            subquery = decision.text
+            ctx.check()
+            ctx.report(ProgressEvent("step", subquery, planner.iterations - 1, self.max_iterations))
+            step, step_citations, finding = self._run_step(run, subquery)
+            run.steps.append(step)
+            run.findings.append(finding)
+            run.citations.extend(step_citations)
+            if on_step is not None:
+                on_step(step)
+            if planner.done_after(subquery, finding is not None or bool(step.intermediate_answer)):
+                # The question itself was tried: its answer is final, or neither SQL nor the text has one.
+                return (len(run.steps) - 1 if finding is not None else None), composed, None
+        return chosen, composed, None
 
     def _compute_first(self, run: Run, retrieved: Sequence[Chunk],
                        on_step: Callable[[Step], None] | None) -> tuple[int | None, compose.Composed | None]:

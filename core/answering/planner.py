@@ -50,6 +50,9 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
     if asked.query is not None and asked.query.operation != "lookup":
         # "in which year": the periods a statement prints as columns first, the dates of a register's rows after
         composed = (*composed, QUERY) if asked.kind == "column_headers" else (QUERY, *composed)
+    elif asked.operation in ("sum", "average"):
+        # "the total spending on roads and parks in 2019": where no line is named so, a sum over the rows named
+        composed = (QUERY, *composed)
     if plans:
         return (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
     return composed

@@ -890,6 +890,10 @@ _LEADING_RUN = re.compile(rf"^(?P<head>(?:(?:nominal|net|absolute|percent(?:age)
                           rf"(?:\s+year[\s-]+end)?)\s+(?:(?:in|of)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
 
 
+_INNER_PERIOD = re.compile(rf"^(?:total|combined|sum\s+of|average|net|annual|aggregate|overall)\s+(?:the\s+)?(?P<p>{_P})\s+\w",
+                           re.IGNORECASE)
+
+
 def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, tuple[int, ...]]:
     """The phrase without the periods it ends on (or starts with), and those years in the order of a change:
     "X from 2018 to 2019" -> (X, (2018, 2019)); "X in 2019 from 2018" -> (X, (2018, 2019)); "X for 2017, 2018
@@ -922,6 +926,10 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
         if len(found) == 2 and re.search(r"-|\u2013|\bto\b|\bthrough\b", re.sub(_P, "", head.group(0))):
             found = list(range(min(found), max(found) + 1))
         text = text[head.end():].strip()
+    elif len(re.findall(_P, text)) == 1 and (inner := _INNER_PERIOD.search(text)) is not None:
+        # "the total 2019 spending on X and Y": a year said before the measure's noun is the whole phrase's
+        found = [periods[int(re.findall(r"\d+", inner.group("p"))[0])].year]
+        text = " ".join((text[: inner.start("p")] + text[inner.end("p"):]).split())
     return text, tuple(dict.fromkeys(found))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from core.jobs import JobContext
 from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
-from models.errors import ModelOutputError
+from models.errors import ModelError, ModelOutputError
 from models.protocols import ChatModel, capabilities_of
 from models.types import ChatMessage, Chunk, Citation, ProgressEvent, Step, Usage
 
@@ -54,6 +55,31 @@ _NO_ANSWER_TEXT = re.compile(
     re.IGNORECASE,
 )
 FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+
+
+TIME_BUDGET = 60.0
+"""Seconds a question may take on a local model: past them the answer is the best evidence found so far."""
+MIN_CALL_SECONDS = 4.0
+"""A model call is not started with less time than this left: it would be cut off before it could answer."""
+
+
+class OutOfTime(Exception):
+    """The question's time budget ran out (before or during a model call): answer with what was found so far."""
+
+    def __init__(self, stage: str) -> None:
+        super().__init__(stage)
+        self.stage = stage
+
+
+@dataclass
+class Deadline:
+    """When a question's time runs out (``time.perf_counter`` seconds); None budget: never."""
+
+    budget: float | None
+    started: float = field(default_factory=time.perf_counter)
+
+    def left(self) -> float:
+        return float("inf") if self.budget is None else self.budget - (time.perf_counter() - self.started)
 
 
 def default_sql_style(chat: ChatModel) -> str:
@@ -108,6 +134,10 @@ class Run:
     """Kind of call ("Planning", "SQL", ...) -> (calls, prompt tokens), for ``Answer.task_usage``."""
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    """When the question's time runs out."""
+    stopped: str = ""
+    """What the run had not got to when its time ran out ("" while it had time)."""
     read_by_model: bool = False
     """The model was asked to read the question (once a question at most)."""
     query_parts: tuple[str, ...] = ()
@@ -137,7 +167,8 @@ class AnswererBase:
     """The parts of an answerer every step uses."""
 
     def __init__(self, library: Library, retriever: Retriever, sql_runner: SqlRunner, chat: ChatModel, *,
-                 mode: str = "tablerag", max_iterations: int = MAX_ITERATIONS, sql_style: str = "auto") -> None:
+                 mode: str = "tablerag", max_iterations: int = MAX_ITERATIONS, sql_style: str = "auto",
+                 time_budget: float | None = TIME_BUDGET) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if sql_style not in SQL_STYLES:
@@ -149,6 +180,8 @@ class AnswererBase:
         self.mode = mode
         self.max_iterations = max(1, min(max_iterations, MAX_ITERATIONS))
         self.sql_style = default_sql_style(chat) if sql_style == "auto" else sql_style
+        self.time_budget = time_budget
+        """Seconds a question may take before it is answered with what was found so far (None: no limit)."""
         self._count_tokens = token_counter(chat)
 
     @staticmethod
@@ -255,15 +288,29 @@ class AnswererBase:
         """One model call over the run's context and steps with ``task`` last (``alone``: the task by itself, for
         a call that needs no table or passage, such as reading the question)."""
         prompt = [ChatMessage("user", task)] if alone else messages(run.context, run.steps, task)
-        ctx = run.ctx
-        # Every generated token checks for a stop request, so Stop ends even a long call.
-        reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens,
-                               on_token=lambda _token: ctx.check())
-        run.usage = run.usage + Usage(1, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.usage.seconds,
-                                      reused_tokens=reply.usage.reused_tokens)
-        calls, tokens = run.task_usage.get(what, (0, 0))
-        run.task_usage[what] = (calls + 1, tokens + reply.usage.prompt_tokens)
+        ctx, deadline = run.ctx, run.deadline
+        if deadline.left() < MIN_CALL_SECONDS:
+            raise OutOfTime(what or "a model call")
+
+        def on_token(_token: str) -> None:
+            ctx.check()  # every generated token checks for a stop request, so Stop ends even a long call
+            if deadline.left() <= 0:
+                raise OutOfTime(what or "a model call")
+        try:
+            reply = self.chat.chat([*prompt, *extra], schema=schema, max_tokens=max_tokens, on_token=on_token)
+        except ModelError as exc:  # a failed call is counted like any other: its tokens and seconds were spent
+            if exc.usage is not None:
+                self._count(run, what, exc.usage)
+            raise
+        self._count(run, what, reply.usage)
         return parse_json_object(reply.text)
+
+    @staticmethod
+    def _count(run: Run, what: str, usage: Usage) -> None:
+        run.usage = run.usage + Usage(1, usage.prompt_tokens, usage.completion_tokens, usage.seconds,
+                                      reused_tokens=usage.reused_tokens)
+        calls, tokens = run.task_usage.get(what, (0, 0))
+        run.task_usage[what] = (calls + 1, tokens + usage.prompt_tokens)
 
     def _model_for(self, run: Run, what: str, max_tokens: int) -> Callable[[str, dict[str, Any]], dict[str, Any]]:
         """A model call for a module that handles a failed reply itself (answer types, composition): a reply

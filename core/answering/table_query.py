@@ -155,6 +155,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     noun = query.target if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view):
         return None  # "how many gardeners": the table's rows are no gardeners
+    if reading.query is None and not _accounts_for(reading, view, target, conditions):
+        return None  # "the total spending on highways and green spaces" over a table naming neither
     thresholds = _thresholds(view, reading, target or _only_number(numbers, reading))
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
                      noun, thresholds, change, change is not None and reading.percent)
@@ -178,6 +180,19 @@ def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSc
             return None
         found.append(columns[0])
     return found[0], found[1]
+
+
+def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchema | None,
+                  conditions: Sequence[Condition]) -> bool:
+    """A measure the grammar read as lines (no query asked in so many words) is a query over this table only where
+    the table names every word of it: the target's header, the values kept, the table's title."""
+    if reading.measure is None:
+        return False
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves()))
+    info = view.info
+    named = _tokens(f"{info.caption} {info.heading} {_header(target)}").union(
+        *(_tokens(str(v)) for c in conditions for v in c.values))
+    return bool(said) and said <= named
 
 
 def _names_the_rows(noun: str, view: TableView) -> bool:

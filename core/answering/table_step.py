@@ -25,6 +25,7 @@ from core.answering.run_state import (
 )
 from core.errors import UserError
 from core.library.store import TableInfo
+from core.reports.values import YEAR_WORD
 from core.sql.runner import SqlResult
 from models.types import Citation, Step
 
@@ -79,9 +80,11 @@ class TableSteps(AnswererBase):
         chunk_ids = tuple(c.id for c in retrieved)
         result = outcome.result
         confirmed = False
-        if outcome.ok:
+        if outcome.ok and self._text_could_disagree(run, outcome):
             self._stage(run, "checking", "Checking the figure against the text", len(run.steps))
             answer, conflict, used_text, confirmed = self._cross_check(run, subquery, outcome)
+        elif outcome.ok:  # no passage read states a figure about these rows: nothing to check against
+            answer, conflict, used_text, confirmed = outcome.answer, "", False, False
         else:
             self._stage(run, "reading", "Reading the passages", len(run.steps))
             answer, conflict, used_text = self._text_answer(run, subquery, outcome), "", True
@@ -247,6 +250,21 @@ class TableSteps(AnswererBase):
         if len(values) == 1 and numbers:
             return ops.format_value(numbers[0], scale)
         return ops.join_values([ops.format_value(v, scale if isinstance(v, (int, float)) else "") for v in values])
+
+    def _text_could_disagree(self, run: Run, outcome: SqlOutcome) -> bool:
+        """Whether a passage in the context could confirm or contradict the SQL result: one that names the rows
+        read (half the words of a row's label or more) and states a figure. Where none does, checking the result
+        against the text is a model call that can only say "the text does not say"."""
+        labels = [ops.words(name.split(", ")[0]) for name in self._cell_names(run, outcome).values()]
+        labels = [words for words in labels if words]
+        if not labels:
+            return bool(run.context.texts)
+        for chunk in run.context.texts:
+            said = ops.words(chunk.text)
+            figures = [f for f in FIGURE.findall(chunk.text) if not YEAR_WORD.fullmatch(f.replace(",", ""))]
+            if figures and any(2 * len(words & said) >= len(words) for words in labels):
+                return True
+        return False
 
     def _cross_check(self, run: Run, subquery: str, outcome: SqlOutcome) -> tuple[str, str, bool, bool]:
         """The intermediate answer from a good SQL result, checked against the passages.

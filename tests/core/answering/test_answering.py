@@ -126,7 +126,7 @@ def test_a_model_reply_that_fails_is_shown_on_the_step_not_swallowed(report: Rep
 
 def test_free_sql_error_is_fed_back_and_repaired(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    question = "What was the total 2019 spending on roads and parks?"
+    question = "What was the total 2019 spending on road maintenance and new playgrounds?"  # labels say neither: SQL
     chat.queue(
         {"sql": f"SELECT SUM(amount_2019) FROM {TABLE_NAME} WHERE department IN ('Roads', 'Parks')"},
         {"sql": f"SELECT SUM(y2019) FROM {TABLE_NAME} WHERE department IN ('Roads', 'Parks')"},
@@ -451,3 +451,29 @@ def test_explanation_questions_are_told_from_questions_for_figures(question: str
     from core.answering.reading import read
 
     assert read(question).explains is explanation
+
+
+def test_a_question_answers_within_its_time_budget_with_what_was_found(report: ReportFixture) -> None:  # noqa: F811
+    """A slow model (each call takes 1.5 s here) meets a 5-second budget: no call starts with less time left than
+    one needs (4 s), the answer comes within the budget, says where it stopped, and the stop is on the steps."""
+    import time
+
+    def slow(messages: object, schema: dict | None) -> dict:  # type: ignore[type-arg]
+        time.sleep(1.5)
+        props = (schema or {}).get("properties", {})
+        if "items" in props:
+            return {"answer": "figure", "operation": "lookup", "items": ["school plans"], "periods": []}
+        if "action" in props:
+            return ask("How much did schools get in 2019?")
+        if "operation" in props:
+            return {"operation": "lookup", "cells": [{"row": "Schools", "column": "y2019"}]}
+        return SQL_OK
+
+    chat = ScriptedChat(fallback=slow)
+    answerer = Answerer(report.library, report.retriever, report.runner, chat, time_budget=5.0)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    answer = answerer.answer("Compare every department with the council's school plans")
+    assert time.perf_counter() - started < 5.0
+    assert len(chat.calls) <= 1  # after the reading (1.5 s) less than a call's worth was left for the next
+    assert "Stopped at the 5-second limit" in answer.text
+    assert any("Time: stopped" in f for s in answer.steps for f in s.failures)

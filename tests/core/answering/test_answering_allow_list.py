@@ -17,7 +17,7 @@ SQL_OK = {"source": "sql", "text_answer": "", "conflict": False}
 
 def test_model_sql_on_documents_or_conversations_is_refused_and_repaired(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    question = "What was the total 2019 spending on roads and parks?"
+    question = "What was the total 2019 spending on road maintenance and new playgrounds?"  # labels say neither: SQL
     chat.queue(
         {"sql": "SELECT path FROM documents"},
         {"sql": f"SELECT (SELECT COUNT(*) FROM conversations), SUM(y2019) FROM {TABLE_NAME}"},
