@@ -366,51 +366,52 @@ def answerers_for(library: Any, embedder: Any, chat: Any, modes: Sequence[str]) 
 
 
 def per_filing(questions: list[dict[str, Any]], workdir: Path, embedder: Any, chat: Any, modes: Sequence[str],
-               asked: Any) -> None:
-    """Each filing the ``questions`` name in a library of its own, and ``asked(answerers, question)`` for each of
-    its questions, in the order given."""
+               judge: Any, out: Path | None) -> list[dict[str, Any]]:
+    """Each filing the ``questions`` name in a library of its own, each of its questions asked in every mode, in
+    the order given. ``judge(question, reply)`` returns the verdict's fields and a few words for the progress
+    line; the result of each answer (mode, verdict, reply) is returned, and written to ``out`` as it comes."""
+    results: list[dict[str, Any]] = []
     for doc in dict.fromkeys(q["doc_name"] for q in questions):
         library, _, _ = open_library(workdir / doc, [doc], embedder)
         runner, answerers = answerers_for(library, embedder, chat, modes)
         for question in (q for q in questions if q["doc_name"] == doc):
-            asked(answerers, question)
+            for mode in modes:
+                reply = ask(answerers[mode], question["question"])
+                verdict, said = judge(question, reply)
+                results.append({"mode": mode, "id": question["id"], "half": question["half"],
+                                "question": question["question"], **verdict, **reply.__dict__})
+                print(f"{mode:8} {question['half']:7} {said} calls={reply.calls} tok={reply.prompt_tokens} "
+                      f"{reply.seconds:5.1f}s | {question['id']} {question['question'][:50]!r} -> {reply.text[:80]!r}"
+                      f"{' ERROR ' + reply.error if reply.error else ''}", flush=True)
+                if out:
+                    out.write_text(json.dumps(results, indent=1))
         runner.close()
         library.close()
+    return results
 
 
 def run_reworded(args: argparse.Namespace, workdir: Path, embedder: Any, chat: Any, modes: list[str]) -> str:
     """The reworded metrics questions and their originals, asked on the filing each names; the summary."""
     reworded = set_filter(question_sets.load("financebench_reworded", args.half), args)
     originals = {q["financebench_id"]: q for q in read_questions()}
-    ids = list(dict.fromkeys(r["original_id"] for r in reworded))
-    asked_list = [{**originals[i], "kind": "original", "half": next(r["half"] for r in reworded if r["original_id"] == i),
-                   "id": i} for i in ids]
-    asked_list += [{**r, "kind": "reworded"} for r in reworded]
-    asked_list.sort(key=lambda q: (q["doc_name"], q.get("original_id", q["id"]), q["kind"] != "original"))
-    hits: dict[tuple[str, str, str], list[tuple[bool, bool]]] = defaultdict(list)
-    results: list[dict[str, Any]] = []
+    halves = {r["original_id"]: r["half"] for r in reworded}
+    questions = [{**originals[i], "id": i, "half": half, "kind": "original"} for i, half in halves.items()]
+    questions += [{**r, "kind": "reworded"} for r in reworded]
+    questions.sort(key=lambda q: (q["doc_name"], q.get("original_id", q["id"]), q["kind"] != "original"))
 
-    def asked(answerers: dict[str, Any], q: dict[str, Any]) -> None:
-        for mode in modes:
-            reply = ask(answerers[mode], q["question"])
-            exact, lenient = score(reply.text, q["answer"], q["question"])
-            hits[(mode, q["half"], q["kind"])].append((exact, lenient))
-            results.append({"mode": mode, "id": q["id"], "half": q["half"], "kind": q["kind"], "question": q["question"],
-                            "gold": q["answer"], "exact": exact, "lenient": lenient, **reply.__dict__})
-            print(f"{mode:8} {q['half']:7} {q['kind']:8} exact={int(exact)} calls={reply.calls} tok={reply.prompt_tokens} "
-                  f"{reply.seconds:5.1f}s | {q['id']} {q['question'][:60]!r} -> {reply.text[:80]!r} (gold {q['answer']!r})"
-                  f"{' ERROR ' + reply.error if reply.error else ''}", flush=True)
-            if args.out:
-                args.out.write_text(json.dumps(results, indent=1))
+    def judge(q: dict[str, Any], reply: Reply) -> tuple[dict[str, Any], str]:
+        exact, lenient = score(reply.text, q["answer"], q["question"])
+        return ({"kind": q["kind"], "gold": q["answer"], "exact": exact, "lenient": lenient},
+                f"{q['kind']:8} exact={int(exact)} (gold {q['answer']})")
 
-    per_filing(asked_list, workdir, embedder, chat, modes, asked)
+    results = per_filing(questions, workdir, embedder, chat, modes, judge, args.out)
     rows = []
     for mode in modes:
         for half in question_sets.halves(args.half):
             cells = [f"{mode} {half}"]
             for kind in ("original", "reworded"):
-                cells.append(question_sets.rate([e for e, _ in hits[(mode, half, kind)]]))
-                cells.append(question_sets.rate([w for _, w in hits[(mode, half, kind)]]))
+                group = [r for r in results if (r["mode"], r["half"], r["kind"]) == (mode, half, kind)]
+                cells += [question_sets.rate([r["exact"] for r in group]), question_sets.rate([r["lenient"] for r in group])]
             rows.append(cells)
     header = ["mode, half", "originals exact", "within 1 %", "reworded exact", "within 1 %"]
     return (f"FinanceBench dev metrics questions and their rewordings, model {chat.name}, a library per filing\n"
@@ -420,31 +421,20 @@ def run_reworded(args: argparse.Namespace, workdir: Path, embedder: Any, chat: A
 def run_unknown(args: argparse.Namespace, workdir: Path, embedder: Any, chat: Any, modes: list[str]) -> str:
     """The unknown-measure questions, asked on the filing each names; per half, what the answers did."""
     items = set_filter(question_sets.load("financebench_unknown_measures", args.half), args)
-    kinds: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-    results: list[dict[str, Any]] = []
 
-    def asked(answerers: dict[str, Any], item: dict[str, Any]) -> None:
-        for mode in modes:
-            reply = ask(answerers[mode], item["question"])
-            verdict = classify_unknown(item, reply.text, reply.value, reply.status) if not reply.error else OTHER
-            kinds[(mode, item["half"], item["gold_kind"])].append(verdict)
-            results.append({"mode": mode, "id": item["id"], "half": item["half"], "gold_kind": item["gold_kind"],
-                            "question": item["question"], "answers": item["answers"], "verdict": verdict,
-                            **reply.__dict__})
-            gold = " or ".join(item["answers"]) or "cannot: " + item["missing"][0]
-            print(f"{mode:8} {item['half']:7} {verdict:22} calls={reply.calls} tok={reply.prompt_tokens} "
-                  f"{reply.seconds:5.1f}s | {item['id']} -> {reply.text[:90]!r} (gold {gold})"
-                  f"{' ERROR ' + reply.error if reply.error else ''}", flush=True)
-            if args.out:
-                args.out.write_text(json.dumps(results, indent=1))
+    def judge(item: dict[str, Any], reply: Reply) -> tuple[dict[str, Any], str]:
+        verdict = classify_unknown(item, reply.text, reply.value, reply.status) if not reply.error else OTHER
+        gold = " or ".join(item["answers"]) or "cannot: " + item["missing"][0]
+        return ({"gold_kind": item["gold_kind"], "answers": item["answers"], "verdict": verdict},
+                f"{verdict:22} (gold {gold})")
 
-    per_filing(items, workdir, embedder, chat, modes, asked)
+    results = per_filing(items, workdir, embedder, chat, modes, judge, args.out)
     header = ["mode, half, gold", "questions", RIGHT, "cannot, named", "cannot, unnamed", WRONG, OTHER]
     rows = []
     for mode in modes:
         for half in question_sets.halves(args.half):
             for gold_kind in ("figure", "cannot"):
-                verdicts = kinds[(mode, half, gold_kind)]
+                verdicts = [r["verdict"] for r in results if (r["mode"], r["half"], r["gold_kind"]) == (mode, half, gold_kind)]
                 if verdicts:
                     rows.append([f"{mode} {half} {gold_kind}", len(verdicts),
                                  *(verdicts.count(v) for v in (RIGHT, CANNOT_NAMED, CANNOT_UNNAMED, WRONG, OTHER))])
