@@ -3,6 +3,7 @@
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
                                       [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
                                       [--types | --table-choice | --code-only]   (no model)
+    python tests/bench/bench_tatqa.py --reworded [--half tune|heldout|both] [--first N] [--workdir DIR]
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
    repository root) and renders them into report PDFs with ``tests.support.report_builder``: three contexts per
@@ -16,6 +17,11 @@
    confusion between the answer type Folio decided (``core.answering.answer_types``) and the gold type.
    ``--per-type K`` asks only the first K sampled questions of each gold type (same library), a fixed
    subset for machines too slow for the whole sample.
+4. ``--reworded``: the 60 reworded questions of ``tests/bench/data/tatqa_reworded_*.jsonl`` (tune: 30 of the
+   seed-7 sample, held-out: 30 of a seed-2026 sample, each seed's first 120 questions), each asked beside its
+   original in the library of its seed's 120-question sample (``WORKDIR/seed<N>_n120``, reused), and scored
+   against the same gold; EM and F1 of originals and rewordings per half and per answer type. ``--first N``
+   asks only the first N of each half. Modes default to tablerag alone.
 
 Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 shared cores: run
 it in the background.
@@ -41,6 +47,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
+
+from tests.bench import question_sets
 
 DATASET = REPO.parent / "shared" / "bench" / "tatqa" / "tatqa_dataset_dev.json"
 CONTEXTS_PER_PDF = 3
@@ -580,7 +588,7 @@ class _NoChat:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=24, help="questions to ask (default 24)")
-    parser.add_argument("--modes", default="tablerag,naive")
+    parser.add_argument("--modes", default=None, help="comma-separated (default tablerag,naive; tablerag with --reworded)")
     parser.add_argument("--backend", default="embedded", choices=("auto", "embedded", "ollama"))
     parser.add_argument("--ollama-model", default=None)
     parser.add_argument("--sql-style", default="auto", choices=("auto", "structured", "free"))
@@ -598,6 +606,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="no model: the answer types decided and the answers composed by code, against gold")
     parser.add_argument("--table-choice", action="store_true",
                         help="no model: only score which table the loop would pick for each table question")
+    parser.add_argument("--reworded", action="store_true",
+                        help="the reworded questions of tests/bench/data beside their originals (seeds 7 and 2026)")
+    parser.add_argument("--half", default="both", choices=("tune", "heldout", "both"),
+                        help="halves of --reworded to ask: tune (seed 7), heldout (seed 2026) or both (default)")
+    parser.add_argument("--first", type=int, default=0, help="with --reworded, ask only the first N of each half")
     args = parser.parse_args(argv)
 
     if args.rescore is not None:
@@ -607,42 +620,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"TAT-QA dev split not found at {args.dataset}. Put tatqa_dataset_dev.json in "
               f"../shared/bench/tatqa/ (relative to the repository root) or pass --dataset.", file=sys.stderr)
         return 2
-    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    modes = [m.strip() for m in (args.modes or ("tablerag" if args.reworded else "tablerag,naive")).split(",")
+             if m.strip()]
 
     import tempfile
 
     from app.chat_models import make_chat_model
     from app.wiring import make_retriever
     from core.answering import Answerer
-    from core.ingest.ingestor import Ingestor
-    from core.library.store import Library
     from core.sql.runner import SqlRunner
     from models.embedding import MiniLMEmbedder
 
     data = json.loads(args.dataset.read_text(encoding="utf-8"))
-    contexts, asked = sample(data, args.limit, args.seed)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_tatqa_"))
     workdir.mkdir(parents=True, exist_ok=True)
-    pdf_dir = workdir / "pdfs"
-    pdf_dir.mkdir(exist_ok=True)
-    placed = render_pdfs(contexts, pdf_dir)
+    embedder = MiniLMEmbedder()
+    if args.reworded:
+        chat = make_chat_model(args.backend, ollama_model=args.ollama_model)
+        print(run_reworded(args, data, workdir, embedder, chat, modes))
+        return 0
+    contexts, asked = sample(data, args.limit, args.seed)
     if args.per_type:
         asked = per_type(asked, args.per_type)
-    pages = sum(len(d.pages) for d in placed.values())
-    print(f"{len(asked)} questions over {len(contexts)} contexts in {len(list(pdf_dir.glob('*.pdf')))} PDFs "
-          f"(~{pages} context pages); work dir {workdir}", flush=True)
-
-    embedder = MiniLMEmbedder()
-    library = Library(workdir / "library.sqlite3")
-    if library.counts()["documents"]:
-        # Rendering is deterministic in layout but not in bytes (creation time), so a reused work dir
-        # keeps its library rather than ingesting every report a second time.
-        print(f"reusing the library in {workdir}: {library.counts()}", flush=True)
-    else:
-        started = time.perf_counter()
-        results = Ingestor(library, embedder).ingest_paths(sorted(pdf_dir.glob("*.pdf")))
-        print(f"ingested in {time.perf_counter() - started:.1f} s: {library.counts()} "
-              f"({sum(r.status == 'failed' for r in results)} failed)", flush=True)
+    library, placed = prepare_library(workdir, contexts, embedder, len(asked))
 
     if args.table_choice:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
@@ -663,34 +663,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     all_parts: list[tuple[str, ...]] = []
     for n, (context, question) in enumerate(asked, 1):
-        gold_doc = placed[context["table"]["uid"]]
         for mode in modes:
-            error = ""
-            parts: tuple[str, ...] = ()
-            decided = ""
-            task_usage: list[Any] = []
-            reused = 0
-            try:
-                answer = answerers[mode].answer(question["question"])
-                text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
-                parts = tuple(getattr(answer, "parts", ()))
-                decided = str(getattr(answer, "answer_type", ""))
-                task_usage = [list(t) for t in getattr(answer, "task_usage", ())]
-                calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
-                reused = answer.usage.reused_tokens
-                evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
-            except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
-                text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
-                error = f"{type(exc).__name__}: {exc}"
-            em, f1 = tatqa_score(question, prediction_of(text, parts))
-            outcome = Outcome(mode, question["uid"], question["question"], question["answer_type"],
-                              question["answer_from"], question["answer"], question["scale"], text, em, f1, evidence,
-                              calls, tokens, seconds, error, decided, task_usage, reused)
+            outcome, parts = ask_one(answerers[mode], mode, question["question"], question, placed[context["table"]["uid"]])
             outcomes.append(outcome)
             all_parts.append(parts)
-            print(f"[{n}/{len(asked)}] {mode:8} {decided or '-':14} em={em:.0f} f1={f1:.2f} ev={int(evidence)} calls={calls} "
-                  f"tok={tokens} {seconds:5.1f}s | {question['question'][:70]!r} -> {text[:60]!r} "
-                  f"(gold {question['answer']!r} {question['scale']}){' ERROR ' + error if error else ''}", flush=True)
+            print(f"[{n}/{len(asked)}] {progress_line(outcome, question)}", flush=True)
         if n % 5 == 0:
             print(summarize(outcomes, modes), flush=True)
         if args.out:
@@ -704,6 +681,123 @@ def main(argv: Sequence[str] | None = None) -> int:
     runner.close()
     library.close()
     return 0
+
+
+def prepare_library(workdir: Path, contexts: list[dict[str, Any]], embedder: Any, questions: int) -> tuple[Any, dict[str, ContextDoc]]:
+    """The contexts rendered into PDFs under ``workdir`` and ingested into its library (kept when it already
+    holds documents); the library and where each context was placed."""
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
+
+    pdf_dir = workdir / "pdfs"
+    pdf_dir.mkdir(parents=True, exist_ok=True)
+    placed = render_pdfs(contexts, pdf_dir)
+    pages = sum(len(d.pages) for d in placed.values())
+    print(f"{questions} questions over {len(contexts)} contexts in {len(list(pdf_dir.glob('*.pdf')))} PDFs "
+          f"(~{pages} context pages); work dir {workdir}", flush=True)
+    library = Library(workdir / "library.sqlite3")
+    if library.counts()["documents"]:
+        # Rendering is deterministic in layout but not in bytes (creation time), so a reused work dir
+        # keeps its library rather than ingesting every report a second time.
+        print(f"reusing the library in {workdir}: {library.counts()}", flush=True)
+    else:
+        started = time.perf_counter()
+        results = Ingestor(library, embedder).ingest_paths(sorted(pdf_dir.glob("*.pdf")))
+        print(f"ingested in {time.perf_counter() - started:.1f} s: {library.counts()} "
+              f"({sum(r.status == 'failed' for r in results)} failed)", flush=True)
+    return library, placed
+
+
+def ask_one(answerer: Any, mode: str, text_asked: str, question: dict[str, Any],
+            gold_doc: ContextDoc) -> tuple[Outcome, tuple[str, ...]]:
+    """``text_asked`` (the question's own wording or another) answered and scored against ``question``'s gold;
+    the outcome and the answer's spans. A failure scores 0 and is recorded."""
+    error = ""
+    parts: tuple[str, ...] = ()
+    decided = ""
+    task_usage: list[Any] = []
+    reused = 0
+    try:
+        answer = answerer.answer(text_asked)
+        text = answer.value or answer.text  # the bare figure the sentence states, as TAT-QA scores
+        parts = tuple(getattr(answer, "parts", ()))
+        decided = str(getattr(answer, "answer_type", ""))
+        task_usage = [list(t) for t in getattr(answer, "task_usage", ())]
+        calls, tokens, seconds = answer.usage.calls, answer.usage.prompt_tokens, answer.usage.seconds
+        reused = answer.usage.reused_tokens
+        evidence = any(c.document == gold_doc.pdf and c.page in gold_doc.pages for c in answer.citations)
+    except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
+        text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
+        error = f"{type(exc).__name__}: {exc}"
+    em, f1 = tatqa_score(question, prediction_of(text, parts))
+    return Outcome(mode, question["uid"], text_asked, question["answer_type"], question["answer_from"],
+                   question["answer"], question["scale"], text, em, f1, evidence, calls, tokens, seconds, error, decided,
+                   task_usage, reused), parts
+
+
+def progress_line(outcome: Outcome, question: dict[str, Any]) -> str:
+    return (f"{outcome.mode:8} {outcome.decided or '-':14} em={outcome.em:.0f} f1={outcome.f1:.2f} "
+            f"ev={int(outcome.evidence)} calls={outcome.calls} tok={outcome.prompt_tokens} {outcome.seconds:5.1f}s | "
+            f"{outcome.question[:70]!r} -> {outcome.prediction[:60]!r} (gold {question['answer']!r} {question['scale']})"
+            f"{' ERROR ' + outcome.error if outcome.error else ''}")
+
+
+REWORDED_SAMPLE = 120
+"""The reworded questions were drawn from the first 120 questions of their seed's sample (tests/bench/data/README.md):
+that sample's contexts (and distractors) make the library they are asked in."""
+
+
+def run_reworded(args: argparse.Namespace, data: list[dict[str, Any]], workdir: Path, embedder: Any, chat: Any,
+                 modes: list[str]) -> str:
+    """Each reworded question and its original asked in the same library (the contexts of its seed's 120-question
+    sample); EM and F1 of both, per half and per answer type."""
+    from app.wiring import make_retriever
+    from core.answering import Answerer
+    from core.sql.runner import SqlRunner
+
+    rows = question_sets.load("tatqa_reworded", args.half)
+    outcomes: dict[tuple[str, str, str], list[Outcome]] = {}
+    saved: list[dict[str, Any]] = []
+    for half in question_sets.halves(args.half):
+        chosen = [r for r in rows if r["half"] == half]
+        if args.first:
+            chosen = chosen[: args.first]
+        if not chosen:
+            continue
+        seed = chosen[0]["seed"]
+        contexts, asked = sample(data, REWORDED_SAMPLE, seed)
+        by_uid = {q["uid"]: (c, q) for c, q in asked}
+        library, placed = prepare_library(workdir / f"seed{seed}_n{REWORDED_SAMPLE}", contexts, embedder, 2 * len(chosen))
+        runner = SqlRunner(library.path)
+        retriever = make_retriever(library, embedder)
+        answerers = {m: Answerer(library, retriever, runner, chat, mode=m, sql_style=args.sql_style) for m in modes}
+        for n, row in enumerate(chosen, 1):
+            context, question = by_uid[row["uid"]]
+            for kind, wording in (("original", question["question"]), ("reworded", row["question"])):
+                for mode in modes:
+                    outcome, parts = ask_one(answerers[mode], mode, wording, question, placed[context["table"]["uid"]])
+                    outcomes.setdefault((mode, half, kind), []).append(outcome)
+                    saved.append({"half": half, "kind": kind, **outcome.__dict__, "parts": list(parts)})
+                    print(f"[{half} {n}/{len(chosen)}] {kind:8} {progress_line(outcome, question)}", flush=True)
+            if args.out:
+                args.out.write_text(json.dumps(saved, indent=1, default=str))
+        runner.close()
+        library.close()
+    lines = [(f"TAT-QA dev, reworded questions beside their originals, model {chat.name} (tune: seed 7, held-out: "
+              f"seed 2026; each in the library of its seed's {REWORDED_SAMPLE}-question sample)")]
+    for mode in modes:
+        table_rows = []
+        for half in question_sets.halves(args.half):
+            for kind_name, pick in (("all", None), *((t, t) for t in GOLD_TYPES)):
+                cells = [f"{half} {kind_name}"]
+                for kind in ("original", "reworded"):
+                    group = [o for o in outcomes.get((mode, half, kind), []) if pick is None or o.answer_type == pick]
+                    cells += [question_sets.rate([o.em for o in group]), question_sets.rate([o.f1 for o in group])]
+                table_rows.append(cells)
+        lines.append(f"\n{mode}")
+        lines.append(question_sets.table(["half, answer type", "originals EM", "F1", "reworded EM", "F1"], table_rows,
+                                         first=24, width=16))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
