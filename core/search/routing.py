@@ -70,6 +70,9 @@ class RoutedDocument:
     id: int
     name: str
     metadata: DocumentMetadata
+    profile: str = ""
+    """What the document is about, in its own words: its title and opening, its tables' captions and column
+    headers (``route_question`` reads them from the library)."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +254,7 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     pool = named or list(documents)
     summary = _summary_scores(scope, documents)
     if not named and scope.year is None:
-        return Route(None, "the question names no issuer or period: the whole library is searched")
+        return _by_subject(scope, documents, names)
     organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
     if not named and (len(organisations) != 1 or organisations == {""}):
         # A period alone singles out one organisation's report of that year only where the library is one
@@ -296,6 +299,41 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     return Route(ids + unknown, reason, tuple(dict.fromkeys(ids + matched + unknown)), names, decisive and not unknown)
 
 
+ABOUT_SHARE = 0.5
+"""A document whose profile scores at least this share of the best one's may hold the answer too."""
+MAX_ABOUT = 3
+"""Routing by subject narrows the search to at most this many documents; past it, the whole library."""
+
+
+def _by_subject(scope: QuestionScope, documents: Sequence[RoutedDocument], names: Mapping[int, str]) -> Route:
+    """A question that names no issuer and no period, routed by what each document is about: the words of its
+    title, opening, tables' captions and headers that the question uses, each weighted by how few documents use it.
+    The documents within reach of the best (at most ``MAX_ABOUT``) are searched, the best first, and the answer
+    says which others might hold it; where the question's words are everywhere (or nowhere), the whole library."""
+    bags = {d.id: words_of(f"{d.name} {d.metadata.summary} {d.profile}") for d in documents}
+    asked = {w for w in scope.words if not w.isdigit() and w not in _QUESTION_WORDS}
+    frequency = {w: sum(w in bag for bag in bags.values()) for w in asked}
+    scores = {i: sum(math.log(1 + len(bags) / frequency[w]) for w in asked & bag if frequency[w] < len(bags))
+              for i, bag in bags.items()}
+    best = max(scores.values(), default=0.0)
+    if best <= 0:
+        return Route(None, "the question names no issuer or period, and no document's subject: the whole library "
+                           "is searched")
+    close = sorted((i for i, s in scores.items() if s >= ABOUT_SHARE * best), key=lambda i: -scores[i])
+    if len(close) > MAX_ABOUT:
+        return Route(None, "the question names no issuer or period, and its subject fits many documents: the whole "
+                           "library is searched")
+    reason = f"{'; '.join(names[i] for i in close)}: what the question is about"
+    return Route(tuple(close), reason, tuple(close), names, decisive=len(close) == 1)
+
+
+_QUESTION_WORDS = frozenset(
+    ["what", "which", "how", "many", "much", "is", "was", "were", "are", "the", "of", "in", "for", "to", "a", "an",
+     "and", "or", "did", "does", "do", "total", "number", "by", "on", "at", "with", "from", "that", "this", "there",
+     "have", "has", "had", "its", "their", "it", "be", "as", "per", "most", "least", "highest", "lowest", "year",
+     "years", "value", "amount"])
+
+
 def _earlier_years(scope: QuestionScope, pool: Sequence[RoutedDocument], chosen: Sequence[RoutedDocument],
                    summary: Mapping[int, float]) -> list[RoutedDocument]:
     """For each year asked that no chosen filing covers (its own year or its comparatives), the filing of it."""
@@ -319,15 +357,32 @@ def _period_words(scope: QuestionScope) -> str:
     return f"Q{scope.quarter} FY{scope.year}" if scope.quarter else f"FY{scope.year}"
 
 
-def routed_documents(conn_documents: Iterable[tuple[int, str]], metadata: Mapping[int, DocumentMetadata]) -> list[RoutedDocument]:
-    return [RoutedDocument(i, name, metadata.get(i, DocumentMetadata())) for i, name in conn_documents]
+def routed_documents(conn_documents: Iterable[tuple[int, str]], metadata: Mapping[int, DocumentMetadata],
+                     profiles: Mapping[int, str] | None = None) -> list[RoutedDocument]:
+    return [RoutedDocument(i, name, metadata.get(i, DocumentMetadata()), (profiles or {}).get(i, ""))
+            for i, name in conn_documents]
+
+
+def document_profiles(library: Library) -> dict[int, str]:
+    """What each document is about, in its own words: title, tables' captions and headings, column headers."""
+    conn = library.conn
+    profiles: dict[int, list[str]] = {}
+    for document_id, title in conn.execute("SELECT id, title FROM documents"):
+        profiles.setdefault(document_id, []).append(title or "")
+    for document_id, caption, heading in conn.execute("SELECT document_id, caption, heading FROM extracted_tables"):
+        profiles.setdefault(document_id, []).extend((caption, heading))
+    for document_id, header in conn.execute(
+            "SELECT t.document_id, group_concat(DISTINCT c.header) FROM table_columns c JOIN extracted_tables t "
+            "ON t.id = c.table_id GROUP BY t.document_id"):
+        profiles.setdefault(document_id, []).append(header or "")
+    return {i: " ".join(p for p in parts if p) for i, parts in profiles.items()}
 
 
 def route_question(question: str, library: Library) -> Route:
     """Route ``question`` over a library's documents."""
     conn = library.conn
     rows = conn.execute("SELECT id, file_name FROM documents WHERE status != 'ingesting' ORDER BY id").fetchall()
-    return route(question, routed_documents(rows, load_metadata(conn)))
+    return route(question, routed_documents(rows, load_metadata(conn), document_profiles(library)))
 
 
 def allowed_documents(question: str, library: Library) -> list[int] | None:

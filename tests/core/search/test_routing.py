@@ -254,3 +254,31 @@ def test_the_other_matching_report_is_offered_and_asking_there_cites_only_it(tmp
     assert again.alternatives == () and "Answered from" not in again.text  # asked there: nothing more to offer
     runner.close()
     library.close()
+
+
+def test_a_question_naming_no_issuer_or_period_is_routed_by_what_each_document_is_about() -> None:
+    """Twelve documents of different kinds, none named: the question's subject words (weighted by how few
+    documents use them) pick the register of layoff notices, not the crime report that shares "reported"."""
+    from core.search.routing import RoutedDocument
+
+    def doc(i: int, name: str, profile: str) -> RoutedDocument:
+        return RoutedDocument(i, name, DocumentMetadata(summary=name), profile)
+
+    documents = [
+        doc(1, "warn_notices.pdf", "Register of layoff notices Company City Notice date Employees affected"),
+        doc(2, "crime_weekly.pdf", "Weekly crime report Offense Reported Cleared Burglary Theft"),
+        doc(3, "crop_report.pdf", "Harvest report Crop Hectares Yield tonnes per hectare"),
+        doc(4, "tariff.pdf", "Energy tariff label Unit rate Standing charge"),
+        doc(5, "airline_stats.pdf", "Airline traffic statistics Passengers Freight tonnes Airport"),
+    ]
+    route = route_question_words("How many employees were affected by layoff notices in Dayton?", documents)
+    assert route.document_ids == (1,) and route.decisive
+    shared = route_question_words("How many tonnes were recorded?", documents)  # two documents speak of tonnes
+    assert set(shared.document_ids or ()) == {3, 5} and not shared.decisive
+    assert route_question_words("What was recorded?", documents).document_ids is None  # no subject: everything
+
+
+def route_question_words(question: str, documents: list) -> Route:  # type: ignore[type-arg]
+    from core.search.routing import route
+
+    return route(question, documents)
