@@ -469,7 +469,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
         subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
         notes=tuple(notes), settled=settled, frame=frame,
-        compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!"))) or bool(re.search(
+        compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!,;:"))) or bool(re.search(
             r"\bexceed(?:s|ed)?\b.*\bby\b|\bdifference\s+between\b|\bby\s+how\s+much\b(?!\s+(?:percent|%))|"
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
@@ -632,11 +632,12 @@ def _looks_like_company(name: str) -> bool:
 
 
 def _without_issuer(text: str, issuer: str) -> str:
+    """The text without the issuer it names, with the preposition that introduced it ("... for Best Buy")."""
     if not issuer:
         return text
-    text = re.sub(rf"(?<!\w){re.escape(issuer)}(?:'s|\u2019s)?(?!\w)", " ", text, flags=re.IGNORECASE)
-    text = re.sub(r"\s+(?:for|of|at|by)\s*(?=[?.,]|$)", " ", text)
-    text = re.sub(rf"\s+(?:for|of|at|by)\s+(?=(?:in|for|during|at|as\s+of|from|between|over)\b|{_P})", " ", text)
+    name = re.escape(issuer)
+    text = re.sub(rf"(?<!\w){name}(?:'s|\u2019s)(?!\w)", " ", text, flags=re.IGNORECASE)  # "of Nike's X": of X
+    text = re.sub(rf"(?:\s+(?:for|of|at|by|from)\s+(?:the\s+)?)?(?<!\w){name}(?!\w)", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
 
 
@@ -718,7 +719,7 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
                 definitions: dict[str, str]) -> tuple[Measure | None, TableQuery | None, str]:
     """The measure the asking clause names (a tree), a query over a table's rows where it asks for one, and the
     phrase it named the measure by."""
-    clause = re.split(r",?\s+and\s+(?=(?:what|why|how|which|who|when|where)\b)", marked.rstrip(" ?.!"), maxsplit=1,
+    clause = re.split(r",?\s+and\s+(?=(?:what|why|how|which|who|when|where)\b)", marked.rstrip(" ?.!,;:"), maxsplit=1,
                       flags=re.IGNORECASE)[0]  # "how did X develop, and what explains it": the first question
     compared = _HOW_MUCH_MORE.search(clause)
     if compared is not None:
