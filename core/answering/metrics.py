@@ -286,7 +286,8 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         quantity = _quantity(measure.words, own)
         return quantity.name, [quantity]
     if op == m.NAMED:
-        expression, found = _expression(m.CATALOGUE[measure.words], own, definitions)
+        body = _defined_as(measure.words, definitions) or m.CATALOGUE[measure.words]
+        expression, found = _expression(body, own, definitions)
         return f"({expression})", found
     if op == m.DEFINED:
         expression, found = _expression(measure.body, own, definitions)
@@ -353,7 +354,7 @@ def _split(plan: Plan, measure: Measure, year: int | None, definitions: dict[str
 
 _OPERATOR_WORDS = (
     (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
-    (re.compile(r"\b(?:multiplied\s+by|times)\b", re.IGNORECASE), " * "),
+    (re.compile(r"\b(?:multiplied\s+by|times|x)\b|\u00d7", re.IGNORECASE), " * "),
     (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
     (re.compile(r"\bplus\b", re.IGNORECASE), " + "),
     (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
@@ -361,6 +362,14 @@ _OPERATOR_WORDS = (
 _FUNCTION_CALL = re.compile(r"^(avg|sum|min|max|abs|round|growth|cagr)\($", re.IGNORECASE)
 _AVERAGE_OF = re.compile(rf"^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+?)\s+(?:between|from|for)\s+{_YEAR}\s+(?:and|to|&)\s+{_YEAR}$",
                          re.IGNORECASE)
+_AVERAGE_YEARS_FIRST = re.compile(rf"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?(?:FY\s?'?)?(?P<a>{YEAR_DIGITS})"
+                                  rf"\s*(?:and|&|,)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s+(?:year[\s-]end\s+)?(?P<x>.+)$",
+                                  re.IGNORECASE)
+_AVERAGE_YEARS_AFTER = re.compile(rf"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?(?P<x>.+?)\s*\(\s*(?:FY\s?'?)?"
+                                  rf"(?P<a>{YEAR_DIGITS})\s*(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s*\)$", re.IGNORECASE)
+_AVERAGE_ALONE = re.compile(r"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?([a-z][\w&' -]*?)$", re.IGNORECASE)
+_CHANGE_SPAN = re.compile(rf"^(?:the\s+)?(.+?)\s+change\s+(?:from\s+|between\s+)?{_YEAR}\s+(?:to|and|-)\s+{_YEAR}$", re.IGNORECASE)
+_CHANGE_ALONE = re.compile(r"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?:the\s+)?(.+?)$(?<!\d)", re.IGNORECASE)
 _CHANGE_OF = re.compile(rf"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(.+?)\s+(?:between|from)\s+{_YEAR}\s+(?:and|to)\s+{_YEAR}$",
                         re.IGNORECASE)
 _LEADING_YEAR = re.compile(rf"^(?:the\s+)?{_YEAR}\s+(.+)$", re.IGNORECASE)
@@ -376,7 +385,8 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         body = body.replace("{y}", str(year)).replace("{p}", str(year - 1))
     elif "{y}" in body or "{p}" in body:
         raise ValueError("a year is needed")
-    text = body
+    text = _AVERAGE_IN_BRACKETS.sub(lambda g: f"average {g.group('x')} between FY{g.group('a')} and FY{g.group('b')}",
+                                    _over_the_rest(body))
     for pattern, symbol in _OPERATOR_WORDS:
         text = pattern.sub(symbol, text)
     text = re.sub(r"\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", " / ", text, flags=re.IGNORECASE)
@@ -392,6 +402,21 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         out.append(expression)
         quantities.extend(found)
     return " ".join(out).replace("( ", "(").replace(" )", ")").replace(" ,", ","), quantities
+
+
+_AVERAGE_IN_BRACKETS = re.compile(rf"\b(?:average|avg\.?)\s+(?P<x>[a-z][\w&' -]*?)\s*\(\s*(?:FY\s?'?)?(?P<a>{YEAR_DIGITS})\s*"
+                                  rf"(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s*\)", re.IGNORECASE)
+""""avg AP (FY2019, FY2020)": the average of a line over two years, written with the years in brackets."""
+_SAID_OVER = re.compile(r"\s+(?:over|divided\s+by)\s+(?!\s*\()(?!(?:the|a)\s+(?:year|period))", re.IGNORECASE)
+
+
+def _over_the_rest(body: str) -> str:
+    """"A over B plus C" said in words means A / (B + C): what follows "over" (or "divided by") is the divisor
+    whole, where it is said once and not bracketed already."""
+    parts = _SAID_OVER.split(body)
+    if len(parts) != 2 or not re.search(r"\s(?:plus|minus|less|\+|-)\s", parts[1], re.IGNORECASE):
+        return body
+    return f"{parts[0]} / ({parts[1].strip()})"
 
 
 def _tokens(text: str) -> list[str]:
@@ -414,15 +439,34 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
     years, or the name of another definition (expanded in place)."""
     phrase = phrase.strip().strip(".").strip()
     lowered = phrase.lower()
-    nested = definitions.get(lowered) or _catalog_body(lowered)
+    nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)
     if nested is not None and nested.lower() != lowered:
         expression, found = _expression(nested, year, definitions, depth + 1)
         return f"({expression})", found
+    match = _AVERAGE_YEARS_FIRST.match(phrase) or _AVERAGE_YEARS_AFTER.match(phrase)
+    if match:  # "the average of 2019 and 2020 accounts payable", "average accounts payable (FY2019, FY2020)"
+        groups = match.groupdict()
+        subject, a, b = groups["x"], int(groups["a"]), int(groups["b"])
+        qa, qb = _quantity(subject, a), _quantity(subject, b)
+        return f"avg({qa.name}, {qb.name})", [qa, qb]
     match = _AVERAGE_OF.match(phrase)
     if match:
         subject, a, b = match.group(1), int(match.group(2)), int(match.group(3))
         qa, qb = _quantity(subject, a), _quantity(subject, b)
         return f"avg({qa.name}, {qb.name})", [qa, qb]
+    match = _AVERAGE_ALONE.match(phrase)
+    if match and year is not None:  # "avg payables", in a definition for a year: over its opening and closing
+        qp, qy = _quantity(match.group(1), year - 1), _quantity(match.group(1), year)
+        return f"avg({qp.name}, {qy.name})", [qp, qy]
+    match = _CHANGE_SPAN.match(phrase)
+    if match:  # "inventory change FY2018 to FY2019"
+        older, newer = sorted((int(match.group(2)), int(match.group(3))))
+        qn, qo = _quantity(match.group(1), newer), _quantity(match.group(1), older)
+        return f"({qn.name} - {qo.name})", [qn, qo]
+    match = _CHANGE_ALONE.match(phrase)
+    if match and year is not None:  # "the change in inventory", in a definition for a year: from the year before
+        qn, qo = _quantity(match.group(1), year), _quantity(match.group(1), year - 1)
+        return f"({qn.name} - {qo.name})", [qn, qo]
     match = _CHANGE_OF.match(phrase)
     if match:
         subject, a, b = match.group(1), int(match.group(2)), int(match.group(3))
@@ -439,6 +483,15 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
         return quantity.name, [quantity]
     quantity = _quantity(phrase, year)
     return quantity.name, [quantity]
+
+
+def _defined_as(phrase: str, definitions: dict[str, str]) -> str | None:
+    """The question's own definition of a catalogue measure it names another way ("DPO = ..." for "days payable
+    outstanding" in the cash conversion cycle's definition)."""
+    name = m.named(phrase)
+    if name is None:
+        return None
+    return next((body for key, body in definitions.items() if m.named(key) == name), None)
 
 
 def _catalog_body(phrase: str) -> str | None:

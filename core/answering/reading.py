@@ -46,8 +46,9 @@ _P = r"\u27e8P(\d+)\u27e9"
 _DEFINED = re.compile(
     r"(?:^|[.?:;]\s+|\b)(?:define\s+(?P<a>[^.?]{2,60}?)\s+as:?\s+(?P<abody>.+?)"
     r"|(?P<b>[A-Za-z][\w&'() %-]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as:?\s*(?P<bbody>.+?)"
-    r"|(?P<c>[A-Za-z][\w&'() %-]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?))"
-    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$)",
+    r"|(?P<c>[A-Za-z][\w&'() %-]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?)"
+    r"|(?:^|(?<=[.?;:,])\s*|\b(?:where|with|and)\s+)(?P<e>[A-Za-z][\w&'() -]{0,40}?)\s*=\s*(?P<ebody>.+?))"
+    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$|,\s+(?:and\s+)?[A-Za-z][\w&' -]{0,40}?\s*=)",
     re.IGNORECASE)
 _ASKING_START = re.compile(
     r"(?:^|(?<=[:;,]\s)|(?<=[:;,]))\s*(?P<q>(?:what|which|how|why|when|where|who|whose|is|are|was|were|does|do|did|has|"
@@ -62,13 +63,14 @@ _INSTRUCTION = re.compile(
 _SCALE_ASKED = re.compile(
     r"\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
     r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?"
-    r"|\(\s*(?:usd|\$)\s*(?P<scale2>thousands?|millions?|billions?)\s*\)", re.IGNORECASE)
+    r"|\(\s*(?:usd|us\$|\$)\s*(?P<scale2>thousands?|millions?|billions?|mn|bn|m|b|k)\s*\)", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
                             r"(?!\s+of\b)\)?", re.IGNORECASE)
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
                        r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
-                       r"|\b(?P<places>one|two|three|\d)\s+decimal\s+places?\b", re.IGNORECASE)
+                       r"|\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
+                       re.IGNORECASE)
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
 
@@ -528,16 +530,38 @@ def _definitions(text: str) -> dict[str, str]:
     """name (lower case, and its abbreviation) -> definition in words, as the question gives them."""
     found: dict[str, str] = {}
     for match in _DEFINED.finditer(text):
-        name = (match.group("a") or match.group("b") or match.group("c") or "").strip()
-        body = (match.group("abody") or match.group("bbody") or match.group("cbody") or "").strip().rstrip(".")
+        name = (match.group("a") or match.group("b") or match.group("c") or match.group("e") or "").strip()
+        body = (match.group("abody") or match.group("bbody") or match.group("cbody") or match.group("ebody") or
+                "").strip().rstrip(".")
         name = re.sub(r"^(?:what\s+(?:is|was|were|are)\s+)?(?:and|the|here|where|with)?\s*", "", name, flags=re.IGNORECASE)
         name = re.sub(r"\s+(?:in|for|of)\s+(?:FY\s?)?\d{4}$|\s+(?:FY\s?)?\d{4}$|^(?:FY\s?)?\d{4}\s+", "", name,
                       flags=re.IGNORECASE)
         if not name or not body:
             continue
         for key in _names_of(name):
-            found.setdefault(key, body)
+            found.setdefault(key, _full_years(body))
+    for match in _USE_FORMULA.finditer(text):  # "Use 365 times average AP over COGS": how to compute what is asked
+        if _ARITHMETIC.search(match.group("body")):
+            found.setdefault("it", _full_years(match.group("body").strip().rstrip(".")))
     return found
+
+
+_USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
+                          r"(?P<body>[^.?;]+?)(?:,\s*(?:rounded|to|in)\b[^.?;]*)?(?=[.?;]|$)", re.IGNORECASE)
+_ARITHMETIC = re.compile(r"\b(?:times|over|divided\s+by|plus|minus|less|x)\b|[*/+]", re.IGNORECASE)
+
+
+def _full_years(text: str) -> str:
+    """A definition with its years written whole ("avg AP (FY19, FY20)" -> "avg AP (FY2019, FY2020)"), as the
+    formula reader expects them, and without the rounding or scale asked after it ("..., 2 dp")."""
+    text = _strip_instructions(text)
+    out, last = [], 0
+    for mention in find_periods(text):
+        out.append(text[last:mention.start])
+        out.append(f"FY{mention.year}" if mention.fiscal or not mention.said.isdigit() else str(mention.year))
+        last = mention.end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _names_of(name: str) -> list[str]:
@@ -587,7 +611,7 @@ def _scale(text: str) -> str:
     if match is None:
         return ""
     word = (match.group("scale") or match.group("scale2") or "").lower()
-    return {"k": "thousand", "mn": "million", "bn": "billion"}.get(word, word.rstrip("s"))
+    return {"k": "thousand", "mn": "million", "m": "million", "bn": "billion", "b": "billion"}.get(word, word.rstrip("s"))
 
 
 def _decimals(text: str) -> int | None:
@@ -607,6 +631,9 @@ def _issuer(text: str, issuers: Sequence[str]) -> str:
     for name in sorted(issuers, key=len, reverse=True):
         if name and re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
             return name
+    ticker = re.match(r"^\s*([A-Z]{2,5})\s+(?=\S)", text)
+    if ticker and not _NOT_A_NAME.match(ticker.group(1)) and ticker.group(1) not in ("WHAT", "HOW", "THE", "IS", "DID"):
+        return ticker.group(1)
     possessive = _POSSESSIVE_NAME.search(text)
     if possessive and not re.match(r"(?:What|Which|How|Is|Was|The|It|This|That|Company|Group)['\u2019]s$",
                                    possessive.group(0)):
@@ -782,6 +809,11 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
     overspend): the first definition, for the periods asked."""
     if not definitions or any(leaf.op == m.DEFINED for leaf in measure.leaves()):
         return measure
+    if "it" in definitions:  # "Use 365 times average AP over COGS": how to compute what is asked, whatever it is
+        return Measure(m.DEFINED, measure.said or "it", body=definitions["it"], said=measure.said,
+                       periods=measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ()))
+    if any(leaf.op == m.NAMED for leaf in measure.leaves()):
+        return measure  # a catalogue measure whose parts the question defines ("CCC; DPO = ..."): they feed it
     name, body = next(iter(definitions.items()))
     periods = measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ())
     return Measure(m.DEFINED, name, body=body, said=measure.said, periods=periods)

@@ -76,7 +76,7 @@ def test_a_definition_the_question_gives_is_the_measure() -> None:
                    "divided by average headcount.")
     assert reading.measure is not None and reading.measure.op == m.DEFINED
     (plan,) = plans_of(reading)
-    assert plan.formula == "total_staff_costs_2022 / average_headcount_2022" and plan.source == "defined"
+    assert plan.formula == "total_staff_costs_2022 / avg(headcount_2021, headcount_2022)" and plan.source == "defined"
 
 
 def test_what_the_grammar_cannot_compose_is_said_not_dropped() -> None:
