@@ -356,7 +356,7 @@ _OPERATOR_WORDS = (
     (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
     (re.compile(r"\b(?:multiplied\s+by|times|x)\b|\u00d7", re.IGNORECASE), " * "),
     (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
-    (re.compile(r"\bplus\b", re.IGNORECASE), " + "),
+    (re.compile(r"\bplus\b|\badjusted\s+for\b", re.IGNORECASE), " + "),
     (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
 )
 _FUNCTION_CALL = re.compile(r"^(avg|sum|min|max|abs|round|growth|cagr)\($", re.IGNORECASE)
@@ -367,6 +367,8 @@ _AVERAGE_YEARS_FIRST = re.compile(rf"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?
                                   re.IGNORECASE)
 _AVERAGE_YEARS_AFTER = re.compile(rf"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?(?P<x>.+?)\s*\(\s*(?:FY\s?'?)?"
                                   rf"(?P<a>{YEAR_DIGITS})\s*(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s*\)$", re.IGNORECASE)
+_AVERAGE_OF_TWO = re.compile(r"^(?:the\s+)?average\s+of\s+(?:the\s+)?(?:two|both|opening\s+and\s+closing)\s+"
+                             r"(?:year[\s-]+end\s+)?(?P<x>.+?)(?:\s+balances?)?$", re.IGNORECASE)
 _AVERAGE_ALONE = re.compile(r"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?([a-z][\w&' -]*?)$", re.IGNORECASE)
 _CHANGE_SPAN = re.compile(rf"^(?:the\s+)?(.+?)\s+change\s+(?:from\s+|between\s+)?{_YEAR}\s+(?:to|and|-)\s+{_YEAR}$", re.IGNORECASE)
 _CHANGE_ALONE = re.compile(r"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?:the\s+)?(.+?)$(?<!\d)", re.IGNORECASE)
@@ -387,6 +389,8 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         raise ValueError("a year is needed")
     text = _AVERAGE_IN_BRACKETS.sub(lambda g: f"average {g.group('x')} between FY{g.group('a')} and FY{g.group('b')}",
                                     _over_the_rest(body))
+    text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
+                  flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
     for pattern, symbol in _OPERATOR_WORDS:
         text = pattern.sub(symbol, text)
     text = re.sub(r"\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", " / ", text, flags=re.IGNORECASE)
@@ -414,7 +418,7 @@ def _over_the_rest(body: str) -> str:
     """"A over B plus C" said in words means A / (B + C): what follows "over" (or "divided by") is the divisor
     whole, where it is said once and not bracketed already."""
     parts = _SAID_OVER.split(body)
-    if len(parts) != 2 or not re.search(r"\s(?:plus|minus|less|\+|-)\s", parts[1], re.IGNORECASE):
+    if len(parts) != 2 or not re.search(r"\s(?:plus|minus|less|adjusted\s+for|\+|-)\s", parts[1], re.IGNORECASE):
         return body
     return f"{parts[0]} / ({parts[1].strip()})"
 
@@ -454,7 +458,7 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
         subject, a, b = match.group(1), int(match.group(2)), int(match.group(3))
         qa, qb = _quantity(subject, a), _quantity(subject, b)
         return f"avg({qa.name}, {qb.name})", [qa, qb]
-    match = _AVERAGE_ALONE.match(phrase)
+    match = _AVERAGE_OF_TWO.match(phrase) or _AVERAGE_ALONE.match(phrase)
     if match and year is not None:  # "avg payables", in a definition for a year: over its opening and closing
         qp, qy = _quantity(match.group(1), year - 1), _quantity(match.group(1), year)
         return f"avg({qp.name}, {qy.name})", [qp, qy]

@@ -69,7 +69,7 @@ _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percen
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
                        r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
-                       r"|\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
+                       r"|(?:\bto\s+)?\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
                        re.IGNORECASE)
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
@@ -153,9 +153,9 @@ _PERIOD_TAIL = re.compile(
     rf"(?P<tail>(?:\s*,)?\s*(?:\b(?:from|between|for|in|during|over|across|as\s+(?:of|at)|at|on|of|by|since|through|"
     rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\s+(?:ended|ending)?\s*)?"
-    rf"(?:{_P})(?:\s+year[\s-]+end(?:ed)?)?(?:\s*(?:,|and|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|against|"
-    rf"from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
-    rf"(?:\s+year[\s-]+end(?:ed)?)?)*"
+    rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
+    rf"against|from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
+    rf"(?:\s+year[\s-]+ends?(?:ed)?)?)*"
     rf"(?:\s*(?:,\s*)?(?:respectively|combined|altogether|in\s+total|together|year[\s-]+end|year[\s-]+ended|"
     rf"fiscal\s+year|year))*)\s*$", re.IGNORECASE)
 _ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\s+)?(?:the\s+|these\s+)?(?:(?P<n>\d+|two|three|four|five)\s+)?"
@@ -197,7 +197,8 @@ _SHARE = re.compile(
 _RATIO = re.compile(
     r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
-    r"|^(?P<x3>.+?)\s+(?:divided\s+by|over|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
+    r"|^(?P<x3>.+?)\s+(?:divided\s+by|over(?!\s+(?:the\s+)?(?:years?|periods?|time|months?|quarters?|the\s+course|"
+    r"the\s+(?:last|past|next)))|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
@@ -224,6 +225,22 @@ _HOW_MUCH_CHANGE = re.compile(
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
     r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
     re.IGNORECASE)
+_STATEMENT_SAID = re.compile(
+    rf"\s+\b(?:on|in|from|per|according\s+to)\s+(?:its|the|their|his|her)\s+(?P<p>{_P})?\s*(?:consolidated\s+)?"
+    rf"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+position|"
+    rf"cash\s+flows?|income|operations|earnings))(?=[\s,?.]|$)", re.IGNORECASE)
+"""A statement named inside the phrase ("... on its Dec 31 2018 balance sheet"): kept in ``statements``, its period
+moved to the end of the phrase."""
+_TIMES_COVER = re.compile(
+    r"^\s*how\s+many\s+times\s+(?:did|does|do|has|have|had|is|was|were|would|could|can)\s+(?:the\s+)?(?P<x>.+?)\s+"
+    r"(?:cover|exceed|fit\s+into|go\s+into|pay\s+for|cover\s+for)\s+(?:the\s+|its\s+|their\s+)?(?P<y>.+?)\s*$", re.IGNORECASE)
+_PER_DOLLAR = re.compile(
+    r"^\s*how\s+many\s+(?:dollars?|euros?|pounds?|units?|cents?|\$)\s+(?:of|in)\s+(?P<x>.+?)\s+(?:did|does|do|was|were|is|are|"
+    r"had|has|have)\b.*?\b(?:for|per)\s+(?:each|every|one|a)?\s*(?:dollar|euro|pound|unit|\$)s?\s+(?:of|in)\s+(?:the\s+)?"
+    r"(?P<y>.+?)\s*$", re.IGNORECASE)
+_HOW_FAST = re.compile(r"^\s*how\s+(?:fast|quickly)\s+(?:did|does|do|has|have|had)\s+(?:the\s+)?(?P<x>.+?)\s+"
+                       r"(?:grow|grown|rise|risen|increase|increased|decline|declined|fall|fallen|shrink|shrunk)\b(?P<tail>.*)$",
+                       re.IGNORECASE)
 _TRAILING_NAME = re.compile(rf"\s+(?:of|for|at|by)\s+(?:[A-Z][\w&.'-]*)(?:\s+[A-Z][\w&.'-]*){{0,3}}"
                             rf"(?P<rest>\s+(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?{_P}.*|\s*)$")
 _HOW_MUCH_HAVE = re.compile(
@@ -446,6 +463,17 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
 
     clause, notes = _without_asides(_strip_instructions(asking))
+    for note in notes:  # a formula in brackets after the measure is how to compute it
+        if note.startswith("= "):
+            definitions.setdefault("it", _full_years(note[2:]))
+    notes = [n for n in notes if not n.startswith("= ")]
+    colon = re.match(r"^(?P<head>[^:?]{3,120}):\s+(?P<body>.+?)[\s?.]*$", clause)
+    if colon and _ARITHMETIC.search(colon.group("body")) and len(colon.group("body").split()) >= 4:
+        definitions.setdefault("it", _full_years(colon.group("body")))  # "DPO for 2020: average AP times 365, ..."
+        clause = colon.group("head")
+    headline = re.match(r"^(?P<head>[^:?]{1,40}):\s+(?P<tail>.+)$", clause)
+    if headline and not _ASKING_START.match(headline.group("head")):  # "Adobe 2017: net cash ... divided by ..."
+        clause = f"{headline.group('tail').rstrip(' ?.')} for {headline.group('head')}"
     # "What was X in 2023, defined as A divided by B between 2022 and 2023?": the definition is a field of its own
     clause = re.sub(r",?\s+(?:which\s+is\s+|here\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", "", clause,
                     flags=re.IGNORECASE).strip()
@@ -547,8 +575,10 @@ def _definitions(text: str) -> dict[str, str]:
 
 
 _USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
-                          r"(?P<body>[^.?;]+?)(?:,\s*(?:rounded|to|in)\b[^.?;]*)?(?=[.?;]|$)", re.IGNORECASE)
-_ARITHMETIC = re.compile(r"\b(?:times|over|divided\s+by|plus|minus|less|x)\b|[*/+]", re.IGNORECASE)
+                          r"(?P<body>(?:[^.?;,:(]|\([^)]*\))+)", re.IGNORECASE)
+"""How to compute what is asked, said as an instruction: "Use 365 times avg AP (FY19, FY20) over COGS ..." (to the
+end of its clause; commas inside brackets stay)."""
+_ARITHMETIC = re.compile(r"\b(?:times|over|divided\s+by|plus|minus|less|x|adjusted\s+for)\b|[*/+]", re.IGNORECASE)
 
 
 def _full_years(text: str) -> str:
@@ -597,6 +627,9 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
 
     def aside(match: re.Match[str]) -> str:
         inner = match.group(1).strip()
+        if _ARITHMETIC.search(inner) and len(inner.split()) >= 3:  # "(sales over average total assets)"
+            notes.append(f"= {inner}")
+            return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
                      r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according)\b", inner, re.IGNORECASE) \
                 or len(inner.split()) > 6:
@@ -662,7 +695,8 @@ def _without_issuer(text: str, issuer: str) -> str:
     """The text without the issuer it names, with the preposition that introduced it ("... for Best Buy")."""
     if not issuer:
         return text
-    name = re.escape(issuer)
+    legal = r"(?:,?\s+(?:inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc|group|holdings)\b\.?)?"
+    name = re.escape(issuer) + legal
     text = re.sub(rf"(?<!\w){name}(?:'s|\u2019s)(?!\w)", " ", text, flags=re.IGNORECASE)  # "of Nike's X": of X
     text = re.sub(rf"(?:\s+(?:for|of|at|by|from)\s+(?:the\s+)?)?(?<!\w){name}(?!\w)", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
@@ -770,11 +804,30 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
         measure = Measure(m.PERCENT_CHANGE if percent else m.CHANGE, parts=(_phrase(inner, periods, definitions),),
                           periods=years, said="")
         return measure, None, inner
+    times = _TIMES_COVER.search(clause) or _PER_DOLLAR.search(clause)
+    if times is not None:
+        x, y = times.group("x"), times.group("y")
+        inner_y, years = _periods_tail(y, periods)
+        right = _with_periods(_phrase(inner_y, periods, definitions), years)
+        between = clause[times.end("x"): times.start("y")]  # "... did Lockheed make in 2020 per dollar of ..."
+        left = _with_periods(_phrase(x, periods, definitions),
+                             tuple(periods[int(i)].year for i in re.findall(_P, between)))
+        left, right = _share_periods(left, right)
+        return _defining(Measure(m.RATIO, parts=(left, right)), definitions), None, f"{x} to {inner_y}"
+    fast = _HOW_FAST.search(clause)
+    if fast is not None:
+        inner, years = _periods_tail(fast.group("x") + " " + fast.group("tail"), periods)
+        inner = re.sub(r"\s*,?\s*(?:per\s+year|a\s+year|annually|each\s+year|compounded|on\s+average)\b,?", " ", inner,
+                       flags=re.IGNORECASE).strip(" ,")
+        compound = re.search(r"compound|per\s+year|a\s+year|annual|each\s+year", fast.group("tail"), re.IGNORECASE)
+        op = m.CAGR if compound else m.PERCENT_CHANGE
+        return Measure(op, parts=(_phrase(inner, periods, definitions),), periods=years), None, inner
     had = _HOW_MUCH_HAVE.search(clause) if not kind else None
     if had is not None:
         x = had.group("x") or had.group("x2")
         measure, said = _parse(f"{x} {had.group('tail') or ''}", periods, definitions)
         return measure, None, said
+    clause = _STATEMENT_SAID.sub(lambda g: f" in {g.group('p')}" if g.group("p") else " ", clause)
     body = _LEAD.sub("", clause, count=1).strip()
     body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()
     if kind == kinds.COUNT and frame == "count_rows" or kind == kinds.ROW_LABELS:
@@ -923,6 +976,9 @@ _LEADING_RUN = re.compile(rf"^(?P<head>(?:(?:nominal|net|absolute|percent(?:age)
                           rf"(?:\s+year[\s-]+end)?)\s+(?:(?:in|of)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
 
 
+_SPAN_ENDED = re.compile(rf"\s*,?\s*\b(?:for|over|in|during|across)\s+(?:the\s+)?(?:last\s+|past\s+)?(?P<n>\d+|two|three|four|five|ten)"
+                         rf"\s+(?:fiscal\s+|financial\s+)?years?\s+(?:ended|ending|through|to|up\s+to)\s+(?P<p>{_P})\s*$",
+                         re.IGNORECASE)
 _INNER_PERIOD = re.compile(rf"^(?:total|combined|sum\s+of|average|net|annual|aggregate|overall)\s+(?:the\s+)?(?P<p>{_P})\s+\w",
                            re.IGNORECASE)
 
@@ -932,6 +988,11 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
     "X from 2018 to 2019" -> (X, (2018, 2019)); "X in 2019 from 2018" -> (X, (2018, 2019)); "X for 2017, 2018
     and 2019" -> (X, (2017, 2018, 2019)); "between 2017-2019" -> every year of the span."""
     text = phrase.strip()
+    span = _SPAN_ENDED.search(text)
+    if span is not None:  # "for the three years ended December 31, 2021": every year of the span
+        count = _count(span.group("n"))
+        last = periods[int(re.findall(r"\d+", span.group("p"))[0])].year
+        return text[: span.start()].strip(" ,"), tuple(range(last - count + 1, last + 1))
     if (lead := _LEADING_RUN.match(text)) is not None:  # "the change between 2018 and 2019 X"
         text = f"{lead.group('head')}in {lead.group('x')} {lead.group('run')}"
     elif (qualified := _QUALIFIED.match(text)) is not None:  # "X in 2019 over 2018 in Europe"
@@ -1035,7 +1096,7 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             return done(Measure(m.AVERAGE, parts=(sub(g.group("x") or g.group("x2")),), span=span or -1))
     if (g := _SUM_OVER.match(text)) is not None and re.search(r"\b(?:sum|combined|aggregate)\b", text.split()[0], re.IGNORECASE):
         return done(Measure(m.TOTAL, parts=(sub(g.group("x")),)))
-    if (g := _TOTAL_OF_PARTS.match(text)) is not None:
+    if (g := _TOTAL_OF_PARTS.match(text)) is not None and not re.search(_P, text):
         parts = _and_parts(g.group("x"))
         if len(parts) >= 2:
             return done(Measure(m.SUM, parts=tuple(sub(part) for part in parts)))
@@ -1056,7 +1117,8 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         y = g.group("y") or g.group("y2") or g.group("y3")
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
             left, right = _share_periods(sub(x), sub(y))
-            if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(r"\bratio\b|-to-|/", text, re.IGNORECASE):
+            if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
+                    r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE):
                 return done(Measure(m.RATIO, parts=(left, right)))
     return done(m.line(re.sub(_P, " ", text).strip(), said))
 
@@ -1105,11 +1167,14 @@ def _count(word: str | None) -> int:
 
 
 def _share_periods(left: Measure, right: Measure) -> tuple[Measure, Measure]:
-    """Two parts of which only one names its year ("X for 2019 as a % of total Y"): the other takes it too."""
+    """Two parts of which only one names its year ("X for 2019 as a % of total Y"): the other takes it too; from a
+    part over several periods ("average total assets over 2019 and 2020"), the latest of them."""
+    def own(part: Measure) -> tuple[int, ...]:
+        return (max(part.periods),) if part.op in m.OVER_PERIODS and part.periods else part.periods
     if left.periods and not right.periods and right.op not in m.OVER_PERIODS:
-        return left, _with_periods(right, left.periods)
+        return left, _with_periods(right, own(left))
     if right.periods and not left.periods and left.op not in m.OVER_PERIODS:
-        return _with_periods(left, right.periods), right
+        return _with_periods(left, own(right)), right
     return left, right
 
 
@@ -1156,7 +1221,9 @@ _CRITERION_WORDS = frozenset({
     "billion", "billions", "thousand", "thousands", "usd", "dollars", "us", "in", "units", "decimal", "place", "places",
     "have", "hold", "report", "spend", "spent", "pay", "paid", "generate", "generated", "earn", "earned", "make", "made",
     "receive", "received", "invest", "invested", "incur", "incurred", "owe", "book", "sell", "sold", "buy", "raise",
-    "return", "issue", "repurchase", "collect", "borrow", "lose", "post", "see", "carry", "show"})
+    "return", "issue", "repurchase", "collect", "borrow", "lose", "post", "see", "carry", "show", "cover", "covered",
+    "dollar", "fast", "quickly", "compounded", "compound", "two", "three", "four", "five", "each", "every",
+    "balance", "sheet", "statement", "statements", "income", "flow", "flows", "cash", "ends", "end"})
 
 
 _NAMED_WITH_OPERATORS = re.compile(

@@ -438,10 +438,11 @@ def asked_periods(text: str) -> list[AskedPeriod]:
     return out
 
 
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+({YEAR_DIGITS})\b",
-                             re.IGNORECASE)
-_MONTH_DAY_YEAR = re.compile(rf"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:(\d{{1,2}}),?\s+)?"
-                             rf"({YEAR_DIGITS})\b", re.IGNORECASE)
+_MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+          r"jun|jul|aug|sep|sept|oct|nov|dec)\b\.?")
+"""A month as written: its whole name, or its three-letter abbreviation ("Mar" is March; "margin" is no month)."""
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})\s+{_MONTH},?\s+({YEAR_DIGITS})\b", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\s+(?:(\d{{1,2}}),?\s+)?({YEAR_DIGITS})\b", re.IGNORECASE)
 _QUARTER_OF_YEAR = re.compile(
     rf"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)(?:\s+of)?\s*(?:fiscal\s+(?:year\s+)?|FY\s?'?)?"
     rf"(\d{{2}}|{YEAR_DIGITS})?\b", re.IGNORECASE)
