@@ -181,6 +181,9 @@ def _column_group(view: TableView, column: str) -> frozenset[str]:
     return frozenset(header_words(_PERIOD_WORDS.sub(" ", header)))
 
 
+_PERCENT_COLUMN = re.compile(r"%|percent|pct|\bshare\b|of\s+total|of\s+(?:net\s+)?(?:sales|revenues?)", re.IGNORECASE)
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
     data = {c.name for c in view.data_columns}
     found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
@@ -193,7 +196,11 @@ def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
         asked = header_words(question)
         headers = {c.name: c.header for c in view.data_columns}
         named = [c for c in found if (header_words(headers.get(c, "")) - {str(year)}) & asked]
-        return named + [c for c in found if c not in named]
+        found = named + [c for c in found if c not in named]
+        if not re.search(r"percent|%|proportion|share\s+of|margin", question, re.IGNORECASE):
+            # a year printed as an amount and its percent of a total: the amount, unless a percent is asked
+            amounts = [c for c in found if not _PERCENT_COLUMN.search(f"{c} {headers.get(c, '')}")]
+            found = amounts + [c for c in found if c not in amounts]
     return found
 
 

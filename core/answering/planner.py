@@ -48,8 +48,10 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
     its figures span statements."""
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
     if asked.query is not None and asked.query.operation != "lookup":
-        # "in which year": the periods a statement prints as columns first, the dates of a register's rows after
-        composed = (*composed, QUERY) if asked.kind == "column_headers" else (QUERY, *composed)
+        # "in which year": the periods a statement prints as columns first, the dates of a register's rows after;
+        # "what are the types of X": the table's items first (sections, the noun asked), a column's values after
+        later = asked.kind == "column_headers" or asked.query.operation == "list"
+        composed = (*composed, QUERY) if later else (QUERY, *composed)
     elif asked.operation in ("sum", "average"):
         # "the total spending on roads and parks in 2019": where no line is named so, a sum over the rows named
         composed = (QUERY, *composed)

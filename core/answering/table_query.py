@@ -125,9 +125,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
     asked = _tokens(reading.text)
     target = _best_column(query.target, numbers) if query.target else None
-    group = _group_column(query.group, text_columns, view) if query.group else None
+    dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
+    group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     group_of: dict[Any, str] = {}
-    if group is None and query.group.lower() in _DATE_WORDS:
+    if dated:
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
@@ -149,9 +150,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
-        group = view.label_column
-        if group is None:
-            return None
+        return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
     noun = query.target if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view):
         return None  # "how many gardeners": the table's rows are no gardeners
