@@ -364,7 +364,8 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
             if match is not None:
                 chosen[words] = match
-    _apart(chosen, listed)
+    if plan.in_own_words:  # lines the question names in two ways are two lines; a definition's words may repeat one
+        _apart(chosen, listed)
     common = common_scale(list(chosen.values()))
     bound: dict[str, BoundCell] = {}
     for words, quantities in groups.items():

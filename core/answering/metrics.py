@@ -243,6 +243,8 @@ _PRONOUNS = frozenset({"it", "this", "that", "the ratio", "the measure", "the me
 def _display_name(reading: QuestionReading | None, measure: Measure) -> str:
     if measure.op in (m.NAMED, m.DEFINED) and measure.words not in _PRONOUNS:
         return measure.words
+    if measure.op == m.DEFINED and reading is not None and reading.subject:  # "Use <formula>" for what is asked
+        return _clean_name(reading.subject)
     if measure.said:
         return _clean_name(measure.said)
     return _clean_name(measure.name)
