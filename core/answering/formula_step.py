@@ -74,8 +74,12 @@ class FormulaSteps(AnswererBase):
                 return False
             plan = concrete
         if computation.printed_measure(plan, views):
-            run.measure_printed = True
-            return False  # the report prints the measure itself: the loop looks it up
+            # the report prints the measure itself ("Free cash flow"): its own line is the answer, looked up
+            printed = metrics.printed_plan(plan)
+            if printed is None:
+                run.measure_printed = True
+                return False
+            plan = printed
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
         def compute(tried: metrics.Plan) -> computation.Computation:

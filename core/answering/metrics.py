@@ -170,6 +170,17 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
     return replace(plan, alternatives=tuple(a for a in alternatives if a is not None))
 
 
+def printed_plan(plan: Plan) -> Plan | None:
+    """The plan of looking the measure up where the report prints it as a line ("Free cash flow"), for the year the
+    plan computes it for; None where it names no printed name or no year."""
+    years = [q.year for q in plan.quantities if q.year is not None]
+    if not plan.printed or not years:
+        return None
+    quantity = _quantity(plan.printed[0], max(years), whole=True)
+    return Plan(plan.printed[0], quantity.name, (quantity,), plan.percent, plan.decimals, "lookup", plan.printed[0],
+                scale=plan.scale)
+
+
 def _bare(expression: str) -> str:
     """An expression without the one pair of brackets around all of it."""
     while expression.startswith("(") and expression.endswith(")"):

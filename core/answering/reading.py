@@ -668,6 +668,10 @@ def _issuer(text: str, issuers: Sequence[str]) -> str:
     ticker = re.match(r"^\s*([A-Z]{2,5})\s+(?=\S)", text)
     if ticker and not _NOT_A_NAME.match(ticker.group(1)) and ticker.group(1) not in ("WHAT", "HOW", "THE", "IS", "DID"):
         return ticker.group(1)
+    for ticker in re.findall(r"\b(?:did|does|do|has|have|had|will|would|was|is)\s+([A-Z]{2,5})\s+(?=[a-z])", text):
+        # "how much FCF did GIS generate": a ticker in the subject's place
+        if not _NOT_A_NAME.match(ticker) and m.named(ticker) is None and ticker not in ("I", "A", "THE", "WHAT", "HOW"):
+            return ticker
     possessive = _POSSESSIVE_NAME.search(text)
     if possessive and not re.match(r"(?:What|Which|How|Is|Was|The|It|This|That|Company|Group)['\u2019]s$",
                                    possessive.group(0)):
@@ -698,7 +702,7 @@ def _without_issuer(text: str, issuer: str) -> str:
         return text
     legal = r"(?:,?\s+(?:inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc|group|holdings)\b\.?)?"
     name = re.escape(issuer) + legal
-    text = re.sub(rf"(?<!\w){name}(?:'s|\u2019s)(?!\w)", " ", text, flags=re.IGNORECASE)  # "of Nike's X": of X
+    text = re.sub(rf"(?<!\w){name}(?:'s|\u2019s|(?<=s)'|(?<=s)\u2019)(?!\w)", " ", text, flags=re.IGNORECASE)  # "of Nike's X"
     text = re.sub(rf"(?:\s+(?:for|of|at|by|from)\s+(?:the\s+)?)?(?<!\w){name}(?!\w)", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
 
