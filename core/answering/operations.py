@@ -634,17 +634,30 @@ def column_title(view: TableView, name: str) -> str:
 
 
 def amount(view: TableView, value: Any, scale: str) -> str:
-    """A figure with its scale and the table's currency: "$4,000 thousand", "1,911 crore rupees", "4.5%"."""
+    """A figure with its scale and the table's currency: "$4,000 thousand", "1,911 crore rupees", "4.5%". A statement
+    whose scale the page does not state says so, rather than passing a figure printed in thousands for dollars."""
     if not is_number(value):
         return "" if value is None else str(value)
     text = format_number(value)
     if scale == "%":
         return text + "%"
     currency = view.currency
+    note = " (in the statement's own unit: the page states no scale)" if (
+        currency and not scale and abs(float(value)) >= 1000 and _unstated_scale(view)) else ""
     if currency and len(currency) == 1 and not currency.isalpha():  # a symbol goes before the figure
         sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
-        return f"{sign}{currency}{digits}" + (f" {scale}" if scale else "")
-    return " ".join(part for part in (text, scale, currency) if part)
+        return f"{sign}{currency}{digits}" + (f" {scale}" if scale else "") + note
+    return " ".join(part for part in (text, scale, currency) if part) + note
+
+
+def _unstated_scale(view: TableView) -> bool:
+    """A financial statement whose figures carry no scale anywhere it could be stated (its caption, units, columns,
+    the lines above it): reports print statements in thousands or millions, so a bare figure is not in units."""
+    info = view.info
+    if view.page_scale or info.stated_scale or scale_of(info.unit) or any(scale_of(c.unit) for c in info.schema.columns):
+        return False
+    return any(is_statement(kind, f"{info.caption} {info.heading} {info.name}")
+               for kind in ("balance_sheet", "income", "cash_flows"))
 
 
 def _operand(view: TableView, cell: CellChoice) -> Any:
@@ -873,7 +886,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     Operation("percent_change", "(first - second) / second * 100", "two",
               _over_cells(lambda v: "(v1 - v2) * 100.0 / v2"), "%", _percent_change_words, computes=True, new_figure=True),
     Operation("sum", "total of the cells", "cells", _over_cells(" + ".join), "cells",
-              lambda o: f"{_listing(o.shown)} add up to {o.total}", computes=True, new_figure=True),
+              lambda o: f"{_listing(o.shown)} add up to {o.total}" if len(o.cells) > 1 else f"{o.names[0]}: {o.total}",
+              computes=True, new_figure=True),
     Operation("average", "mean of the cells", "cells",
               _over_cells(lambda v: "(" + " + ".join(v) + f") / {float(len(v))}"), "cells",
               lambda o: f"The average of {_listing(o.shown)} is {o.total}", computes=True, new_figure=True),
@@ -894,7 +908,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     Operation("bottom_row", "which row is lowest: one column (its smallest value), or two columns (the row that grew "
               "least)", "columns", _ranking_sql, "cells", computes=True),
     Operation("count", "number of cells", "cells", _count_sql, "",
-              lambda o: f"{format_number(o.result)} of {_listing(o.names)} have a value", computes=True),
+              lambda o: f"{format_number(o.result)} {'cell holds' if o.result == 1 else 'cells hold'} a figure: "
+                        f"{_listing(o.names)}", computes=True),
     Operation("none", "the table cannot answer; use the text", "cells", None, ""),
 )}
 """The operations the model may choose, in the order shown to it."""

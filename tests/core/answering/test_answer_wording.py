@@ -185,3 +185,20 @@ def test_a_lookup_in_a_year_printed_in_two_columns_takes_the_one_the_question_na
     assert choice is not None and [(c.label, c.column) for c in choice.cells] == [("Options forfeited", "y2019_shares")]
     choice = ops.decided_lookup(v, read("What was the exercise price of options forfeited in 2019?"))
     assert choice is not None and [c.column for c in choice.cells] == ["y2019_price"]
+
+
+def test_a_statement_whose_scale_is_not_stated_says_so_and_one_figure_never_adds_up() -> None:
+    """A balance sheet printed "(in thousands)" where that line was not read: a bare "$5,466,312" would pass for
+    dollars, so the figure says the page states no scale. A sum of one cell is that cell, a count says what it
+    counted: no "add up to" or "have a value" for one figure."""
+    import dataclasses
+
+    bare = view(currency="$", scale="")
+    statement = dataclasses.replace(bare, info=dataclasses.replace(bare.info, caption="Consolidated Balance Sheets"))
+    assert ops.amount(statement, 5466312, "") == "$5,466,312 (in the statement's own unit: the page states no scale)"
+    assert ops.amount(bare, 5466312, "") == "$5,466,312"  # not a statement: no claim either way
+    assert ops.amount(statement, 12.5, "") == "$12.5"  # small figures (per-share amounts) are what they say
+    one = words(view(), "sum", [("Culture", "be_2014_15")], [(2511.0,)])
+    assert "add up to" not in one and "2,511" in one
+    counted = words(view(), "count", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(2,)])
+    assert "have a value" not in counted and counted.startswith("2 cells hold a figure")
