@@ -69,7 +69,11 @@ _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNOREC
 def stems(text: str) -> set[str]:
     """Words folded so that "inventories" meets "inventory" and "liabilities" meets "liability"."""
     out = set()
-    for word in re.findall(r"[a-z0-9]+", text.lower().replace("&", " and ")):
+    lowered = text.lower()
+    for compound in re.findall(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b", lowered):  # "D&A", "R&D", "SG&A", "PP&E": one word
+        out.add(re.sub(r"\s+", "", compound))
+    lowered = re.sub(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b", " ", lowered)
+    for word in re.findall(r"[a-z0-9]+", lowered.replace("&", " and ")):
         if word in _STEM_STOP or len(word) < 2:
             continue
         if word.endswith("ies") and len(word) > 4:
@@ -364,8 +368,7 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
             if match is not None:
                 chosen[words] = match
-    if plan.in_own_words:  # lines the question names in two ways are two lines; a definition's words may repeat one
-        _apart(chosen, listed)
+    _apart(chosen, listed)
     common = common_scale(list(chosen.values()))
     bound: dict[str, BoundCell] = {}
     for words, quantities in groups.items():
@@ -407,6 +410,8 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]]) -> 
         for other, taken in list(chosen.items()):
             if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
                 continue
+            if stems(words) == stems(other):
+                continue  # "inventories" and "inventory": one line said two ways
             loser = words if fit(words, pick.label) < fit(other, pick.label) else other
             held = {(c.view.info.id, c.row) for w, c in chosen.items() if w != loser}
             moved = next((c for c in listed[loser] if (c.view.info.id, c.row) not in held), None)

@@ -108,6 +108,8 @@ class FormulaSteps(AnswererBase):
                     if index == len(readings) - 1:
                         raise  # no reading of the measure binds: the failure is the last one's
         except (LookupError, formula.FormulaError, UserError) as exc:
+            if isinstance(exc, LookupError) and not run.missing:
+                run.missing = f"{plan.measure or 'the measure asked'} ({exc})"
             if plan.in_own_words:  # a line in the question's own words that no label names whole:
                 run.failures.append(f"{subquery}: {exc}")  # the loop's steps look for it, noting this
             else:

@@ -326,12 +326,14 @@ class Answerer(TableSteps, FormulaSteps):
             run.citations.append(citation)
             closest.append((chunk.document_id, names.document(chunk.document_id, chunk.document),
                             f"\u201c{cite.snippet(citation.snippet, 90)}\u201d (p. {chunk.page})"))
+        missing = f" I could not compute {run.missing.rstrip('.')}." if run.missing else ""
         if not closest:
-            return REFUSAL
+            return REFUSAL + missing
         documents = {document_id for document_id, _, _ in closest}
         if len(documents) == 1:
-            return f"{REFUSAL} The closest I found, in {closest[0][1]}: " + "; ".join(c for _, _, c in closest) + "."
-        return f"{REFUSAL} The closest I found: " + "; ".join(f"{d}, {c}" for _, d, c in closest) + "."
+            return (f"{REFUSAL}{missing} The closest I found, in {closest[0][1]}: " + "; ".join(c for _, _, c in closest)
+                    + ".")
+        return f"{REFUSAL}{missing} The closest I found: " + "; ".join(f"{d}, {c}" for _, d, c in closest) + "."
 
     def likely_tables(self, question: str) -> list[TableInfo]:
         """The tables the library's search links to ``question``, likeliest first (no model call)."""

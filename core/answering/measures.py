@@ -158,6 +158,11 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("free cash flow conversion", "fcf conversion", "cash conversion"), "free cash flow / net income"),
     (("gross profit",), "revenue - cost of goods sold"),
     (("total debt", "gross debt"), "short-term debt + long-term debt"),
+    (("selling general and administrative expenses", "sg&a", "sga", "sg&a expenses", "selling general and administrative"),
+     "sales and marketing expenses + general and administrative expenses"),
+    (("r&d intensity", "research and development intensity", "r&d as a percentage of revenue"),
+     "research and development expense / revenue * 100"),
+    (("capex intensity", "capital intensity"), "capital expenditure / revenue * 100"),
     (("net debt",), "total debt - cash and cash equivalents"),
     (("capital employed",), "total assets - total current liabilities"),
     (("return on capital employed", "roce"), "operating income / capital employed"),
@@ -171,7 +176,8 @@ CATALOGUE: dict[str, str] = {names[0]: body for names, body in _DEFINITIONS}
 
 NOT_COMPUTED = frozenset({"ebit"})
 """Names that are only another name of a line ("EBIT" is operating income): looked up, not computed."""
-PRINTED_FIRST = frozenset({"gross profit", "ebit", "working capital", "free cash flow"})
+PRINTED_FIRST = frozenset({"gross profit", "ebit", "working capital", "free cash flow",
+                           "selling general and administrative expenses"})
 """Measures reports usually print as a line of their own: the printed line is read before the definition."""
 
 # What a margin is a margin of: "operating margin" is operating income over revenue.

@@ -296,7 +296,7 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         quantity = _quantity(measure.words, own, whole=measure.own)
         return quantity.name, [quantity]
     if op == m.NAMED and printed_first and measure.words in m.PRINTED_FIRST:
-        quantity = _quantity(measure.words, own)
+        quantity = _quantity(measure.words, own, whole=True)  # printed whole, or computed from its definition
         return quantity.name, [quantity]
     if op == m.NAMED:
         body = _defined_as(measure.words, definitions) or m.CATALOGUE[measure.words]
@@ -400,13 +400,17 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         body = body.replace("{y}", str(year)).replace("{p}", str(year - 1))
     elif "{y}" in body or "{p}" in body:
         raise ValueError("a year is needed")
+    body = re.sub(r"(?<=[A-Za-z])\s+\((?![^()]*[-+*/])[^()]*\)", "", body)  # "EBIT (operating income)": a gloss
     text = _AVERAGE_IN_BRACKETS.sub(lambda g: f"average {g.group('x')} between FY{g.group('a')} and FY{g.group('b')}",
                                     _over_the_rest(body))
     text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
                   flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
     for pattern, symbol in _OPERATOR_WORDS:
         text = pattern.sub(symbol, text)
-    text = re.sub(r"\bas\s+a\s+(?:%|percent(?:age)?)\s+of\b", " / ", text, flags=re.IGNORECASE)
+    share = re.search(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", text, re.IGNORECASE)
+    text = re.sub(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", " / ", text, flags=re.IGNORECASE)
+    if share is not None:
+        text = f"({text}) * 100"
     out: list[str] = []
     quantities: list[Quantity] = []
     for token in _tokens(text):

@@ -87,6 +87,9 @@ class RowChoice:
     row: int
 
 
+_PER_UNIT = re.compile(r"\bper\s+(?:basic\s+|diluted\s+|common\s+|ordinary\s+)*(?:share|unit|ads)\b|\bearnings\s+per\b|"
+                       r"\beps\b", re.IGNORECASE)
+"""A line stated per share: reports print it in units, whatever scale the rest of the table is in."""
 _LABEL_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)(?:\s*\(#\d+\))?\s*$",
                          re.IGNORECASE)
 """A unit a row label ends with, in brackets: "(%)", "(percent)", or a bare currency sign ("($)": units)."""
@@ -143,6 +146,8 @@ class TableView:
         label_unit = self._label_unit(row)
         if label_unit is not None:
             return label_unit
+        if _PER_UNIT.search(self._labels.get(row, "")) and "%" not in text:
+            return ""  # "Dividends declared per common share" in a table "in millions, except per share data"
         scale = self.column_scale(name)
         header_says_percent = "%" in column.header or "percent" in column.header.lower()
         if scale == "%" and not header_says_percent and re.search(r"\d", text):

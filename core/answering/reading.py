@@ -464,10 +464,17 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
 
     clause, notes = _without_asides(_strip_instructions(asking))
-    for note in notes:  # a formula in brackets after the measure is how to compute it
+    for note in notes:  # a formula in brackets after a name is how to compute what it names
         if note.startswith("= "):
-            definitions.setdefault("it", _full_years(note[2:]))
+            named, _, formula_words = note[2:].partition(" = ")
+            for key in (_names_of(named) if named else ["it"]):
+                definitions.setdefault(key, _full_years(formula_words))
     notes = [n for n in notes if not n.startswith("= ")]
+    comma = _COMMA_FORMULA.match(clause)
+    if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
+            and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
+        definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
+        clause = comma.group("head")
     colon = re.match(r"^(?P<head>[^:?]{3,120}):\s+(?P<body>.+?)[\s?.]*$", clause)
     if colon and _ARITHMETIC.search(colon.group("body")) and len(colon.group("body").split()) >= 4:
         definitions.setdefault("it", _full_years(colon.group("body")))  # "DPO for 2020: average AP times 365, ..."
@@ -492,6 +499,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         measure, query, subject = _measure_of(marked, kind, frame, periods, definitions)
         if frame in ("count_rows", "labels"):
             measure = None  # a question over a table's rows: its query says what it counts or lists
+    if measure is not None and measure.op == m.CHANGE and _PERCENT_ASKED.search(f"{asking} {said_around}") \
+            and not re.search(r"\bpoints?\b", text, re.IGNORECASE):
+        measure = replace(measure, op=m.PERCENT_CHANGE)  # "how much did X grow in 2022, in %?"
     kind, several = _final_kind(kind, several, measure, query, marked)
     doubts = _doubts(measure)
     reading = QuestionReading(
@@ -575,11 +585,17 @@ def _definitions(text: str) -> dict[str, str]:
     return found
 
 
+_NAMED_BEFORE = re.compile(r"(?:^|[,;:]\s*|\b(?:of|for|is|was|the|what|i\.e\.)\s+)(?P<name>[\w&'./ -]{2,60}?)\s*$", re.IGNORECASE)
+"""The words naming what a bracketed formula defines: back from the bracket to a comma or a linking word."""
+_COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s+is,?\s+|namely\s+|defined\s+as\s+|"
+                            r"computed\s+as\s+|calculated\s+as\s+)?(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
+"""A measure, then how to compute it after a comma: "3M's interest coverage for 2022, EBIT divided by interest expense"."""
 _USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
                           r"(?P<body>(?:[^.?;,:(]|\([^)]*\))+)", re.IGNORECASE)
 """How to compute what is asked, said as an instruction: "Use 365 times avg AP (FY19, FY20) over COGS ..." (to the
 end of its clause; commas inside brackets stay)."""
-_ARITHMETIC = re.compile(r"\b(?:times|over|divided\s+by|plus|minus|less|x|adjusted\s+for)\b|[*/+]", re.IGNORECASE)
+_ARITHMETIC = re.compile(r"\b(?:times|over|divided\s+by|plus|minus|less|x|adjusted\s+for)\b|[*/+]|"
+                         r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", re.IGNORECASE)
 
 
 def _full_years(text: str) -> str:
@@ -628,8 +644,15 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
 
     def aside(match: re.Match[str]) -> str:
         inner = match.group(1).strip()
-        if _ARITHMETIC.search(inner) and len(inner.split()) >= 3:  # "(sales over average total assets)"
-            notes.append(f"= {inner}")
+        equals = re.match(r"^(?P<n>[A-Za-z][\w&' .-]{0,40}?)\s*=\s*(?P<b>.+)$", inner)
+        if equals is not None:  # "(EBITDA = operating profit + D&A)": a definition of its own
+            notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")
+            return " "
+        if _ARITHMETIC.search(inner) and len(inner.split()) >= 3:  # "free cash flow (CFO minus capex)"
+            before = _NAMED_BEFORE.search(clause[: match.start()])
+            named = _plain(re.sub(r"\s+(?:in|for|during|of)\s+(?:fiscal\s+(?:year\s+)?|FY\s?)?\d{2,4}$|\s+(?:FY\s?)?\d{2,4}$", "",
+                                  before.group("name"))) if before else ""
+            notes.append(f"= {named} = {inner}")
             return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
                      r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according)\b", inner, re.IGNORECASE) \

@@ -138,6 +138,9 @@ class Run:
     """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""
+    missing: str = ""
+    """What the computation of the measure asked could not find ("net debt to EBITDA (No table row for “short-term
+    debt” in 2021.)"), said in a refusal so a person knows which part is missing."""
     read_by_model: bool = False
     """The model was asked to read the question (once a question at most)."""
     query_parts: tuple[str, ...] = ()
