@@ -191,6 +191,9 @@ _SHARE = re.compile(
     r"\s+(?:of|to)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
+    r"(?:went\s+(?:to|on|into)|was\s+spent\s+on|came\s+from|(?:was|were)\s+(?:paid\s+(?:to|as|in)|used\s+(?:for|on)))\s+"
+    r"(?:the\s+)?(?P<x4>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
     r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
@@ -1100,9 +1103,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
             return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
     if (g := _SHARE.match(text)) is not None:
-        x = g.group("x") or g.group("x2") or g.group("x3")
+        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4")
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
-        y = g.group("y") or g.group("y2") or g.group("y3")
+        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4")
         left, right = _share_periods(sub(x), sub(y))
         return done(Measure(m.SHARE, parts=(left, right)))
     if (g := _DIFFERENCE.match(text)) is not None:
@@ -1317,11 +1320,12 @@ def model_schema() -> dict[str, Any]:
 
 
 MODEL_TASK = (
-    "Read the QUESTION as a query. answer: what kind of answer it wants. operation: the computation it asks for "
-    "(lookup = a figure as printed; margin = the item as a % of revenue; share = the first item as a % of the second; "
-    "ratio = first / second; difference = first - second; change = one item's change between two periods). items: "
-    "the line items or measures it names, in its own words, without years. periods: the years or periods it names, as "
-    "written. Reply with JSON.")
+    "Read the QUESTION as a query. answer: what kind of answer it wants (figure for one number). operation: the "
+    "computation it asks for (lookup = a figure as printed; margin = the item as a % of revenue; share = the part as a "
+    "% of the whole; ratio = first / second; difference = first - second; change = one item's change between two "
+    "periods). items: the line items or measures it names, in its own words, without years; for share and ratio the "
+    "part (numerator) first and the whole (denominator) second. periods: the years or periods it names, as written. "
+    "Reply with JSON.")
 
 
 def from_model(reply: dict[str, Any], question: str, issuers: Sequence[str] = ()) -> QuestionReading | None:
