@@ -265,10 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(ingested.line(), flush=True)
         if args.shared:
             asked = [(q["question"], f"{q['doc_name']}.pdf") for q in questions if q["doc_name"] in members]
-            first, within, count = routing_before_model(library, asked)
-            print(f"routing before any model call, {count} questions over {len(library.documents())} filings: own "
-                  f"filing routed first {first}/{count} = {first / max(count, 1):.3f}, among the routed "
-                  f"{within}/{count} = {within / max(count, 1):.3f}", flush=True)
+            print(routing_before_model(library, asked).line(len(library.documents())), flush=True)
         runner = SqlRunner(library.path)
         retriever = make_retriever(library, embedder)
         answerers = {m: Answerer(library, retriever, runner, chat, mode=m) for m in modes}

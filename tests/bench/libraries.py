@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,8 @@ class Ingested:
 
     def line(self) -> str:
         failed = f"; failed: {', '.join(self.failed)}" if self.failed else ""
-        return (f"ingested {len(self.files)} file(s): {self.pages} pages in {self.seconds:.1f} s "
-                f"({self.pages_per_second:.1f} pages/s){failed}")
+        return (f"ingested {len(self.files) - len(self.failed)} of {len(self.files)} file(s): {self.pages} pages in "
+                f"{self.seconds:.1f} s ({self.pages_per_second:.1f} pages/s){failed}")
 
 
 def ingest_missing(library: Any, embedder: Any, paths: Sequence[Path]) -> Ingested:
@@ -49,16 +49,34 @@ def ingest_missing(library: Any, embedder: Any, paths: Sequence[Path]) -> Ingest
     return Ingested(tuple(p.name for p in todo), sum(r.pages or 0 for r in results), spent, failed)
 
 
-def routing_before_model(library: Any, asked: Sequence[tuple[str, str]]) -> tuple[int, int, int]:
-    """For (question, own document's file name) pairs: how many are routed to their own document first,
-    how many have it among the routed documents (a question routed nowhere searches everything and
-    counts as neither), and how many were asked."""
+class Routing(NamedTuple):
+    """Questions routed, before any model call, to their own document first; with it among the routed;
+    to no document at all (the whole library is searched); and asked."""
+
+    first: int
+    within: int
+    nowhere: int
+    asked: int
+
+    def share(self, n: int) -> str:
+        return f"{n}/{self.asked} = {n / max(self.asked, 1):.3f}"
+
+    def line(self, documents: int) -> str:
+        share = self.share
+        return (f"routing before any model call, {self.asked} questions over {documents} documents: own document "
+                f"routed first {share(self.first)}, among the routed {share(self.within)}; routed nowhere (whole "
+                f"library searched) {share(self.nowhere)}")
+
+
+def routing_before_model(library: Any, asked: Sequence[tuple[str, str]]) -> Routing:
+    """Where ``core.search.routing`` sends each (question, own document's file name) pair."""
     from core.search.routing import route_question
 
     names = {d.id: d.file_name for d in library.documents()}
-    first = within = 0
+    first = within = nowhere = 0
     for question, document in asked:
         ids = route_question(question, library).document_ids or ()
         first += bool(ids) and names[ids[0]] == document
         within += document in {names[i] for i in ids}
-    return first, within, len(asked)
+        nowhere += not ids
+    return Routing(first, within, nowhere, len(asked))
