@@ -3,6 +3,7 @@ tables), asked in ONE library that holds every document of the set, so routing h
 
     python tests/bench/bench_tables.py [--half tune|heldout|both] [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
+                                       [--resume]   # with --out: ask only what that file does not hold yet
     python tests/bench/bench_tables.py --routing-only [--half ...]     # no model: routing before any model call
     python tests/bench/bench_tables.py --rescore results.json          # score saved answers again
 
@@ -234,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the documents and the library here (reused if present)")
     parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --out: keep the answers that file already holds and ask only the other questions")
     parser.add_argument("--routing-only", action="store_true", help="no model: only routing before any model call")
     parser.add_argument("--rescore", type=Path, default=None,
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
@@ -289,10 +292,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         library.close()
         return 0
 
+    outcomes: list[Outcome] = []
+    if args.resume and args.out and args.out.exists():
+        wanted = {q["id"] for q in asked}
+        outcomes = [o for o in rescore(json.loads(args.out.read_text(encoding="utf-8"))) if o.id in wanted]
+        asked = [q for q in asked if q["id"] not in {o.id for o in outcomes}]
+        print(f"resuming: {len(outcomes)} answers kept from {args.out}, {len(asked)} questions to ask", flush=True)
     chat = make_chat_model(args.backend)
     runner = SqlRunner(library.path)
     answerer = Answerer(library, make_retriever(library, embedder), runner, chat, sql_style=args.sql_style)
-    outcomes: list[Outcome] = []
     for n, question in enumerate(asked, 1):
         outcome = ask(answerer, question)
         outcomes.append(outcome)
