@@ -18,10 +18,11 @@ the prose), golds read off the pages. The held-out half is for checking, never f
 2. Before any model call, ``core.search.routing`` routes each question; the share routed to its own
    document first, and among the routed, is printed.
 3. Each question is asked with the chosen backend (default: the embedded model) and scored (``scoring.py``):
-   a figure is right when the answer's bare value (else its sentence) prints the gold within half a unit of
-   the gold's printed precision, after normalising thousands separators (European notation included) and
-   scale words, sign included; when the gold names a label ("which district had the most ...") the answer
-   must name it too; labels are compared normalised; lists as sets; a text gold must appear in the answer.
+   a figure is right when the answer's bare value (else, when the value prints no figure, its sentence)
+   prints the gold within half a unit of the gold's printed precision, after normalising thousands
+   separators (European notation included) and scale words, sign included; when the gold names a label
+   ("which district had the most ...") the answer must name it too; labels are compared normalised; lists
+   as sets; a text gold must appear in the answer.
    A refused answer is wrong. Also: evidence page recall (a citation on a gold page of the question's own
    document), routing in the answer (the own document cited first; only it cited), wall-clock seconds per
    question (median, p90; the first includes loading the model), model calls and prompt tokens, and every
@@ -49,7 +50,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from scoring import holds_figure, labels_match, names_label, p90, split_spans
+from scoring import figures, holds_figure, labels_match, names_label, p90, split_spans
 
 DATA = Path(__file__).resolve().parent / "data"
 HALVES = ("tune", "heldout")
@@ -96,7 +97,9 @@ def is_right(question: dict[str, Any], value: str, text: str, parts: Sequence[st
         return False
     gold, kind = question["answer"], question["answer_type"]
     if kind == "figure":
-        right = holds_figure(value or text, gold, gold_scale=question.get("scale", ""), european=True)
+        # The bare value when it prints a figure; else (a label alone: "Andhra Pradesh") the sentence.
+        said = value if figures(value, european=True) else text
+        right = holds_figure(said, gold, gold_scale=question.get("scale", ""), european=True)
         return right and ("label" not in question or names_label(f"{value} {text}", question["label"]))
     golds = list(gold) if isinstance(gold, list) else [gold]
     if kind == "text":
