@@ -3,7 +3,7 @@ tables), asked in ONE library that holds every document of the set, so routing h
 
     python tests/bench/bench_tables.py [--half tune|heldout|both] [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
-                                       [--resume]   # with --out: ask only what that file does not hold yet
+                                       [--resume]   # with --out: keep its answers, choose among the others
     python tests/bench/bench_tables.py --routing-only [--half ...]     # no model: routing before any model call
     python tests/bench/bench_tables.py --rescore results.json          # score saved answers again
 
@@ -239,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="keep the documents and the library here (reused if present)")
     parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
     parser.add_argument("--resume", action="store_true",
-                        help="with --out: keep the answers that file already holds and ask only the other questions")
+                        help="with --out: keep the answers that file already holds; --limit, --kinds and --ids "
+                             "choose among the other questions")
     parser.add_argument("--routing-only", action="store_true", help="no model: only routing before any model call")
     parser.add_argument("--rescore", type=Path, default=None,
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
@@ -252,7 +253,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = set(kinds) - set(KINDS)
     if unknown:
         parser.error(f"unknown kinds: {', '.join(sorted(unknown))}")
-    asked = select(load_questions(args.half), kinds, [i for i in args.ids.split(",") if i], args.limit)
+    questions = load_questions(args.half)
+    outcomes: list[Outcome] = []
+    if args.resume and args.out and args.out.exists():
+        # The answers already saved stay (and are scored again); the selection is made among the others.
+        half = {q["id"] for q in questions}
+        outcomes = [o for o in rescore(json.loads(args.out.read_text(encoding="utf-8"))) if o.id in half]
+        done = {o.id for o in outcomes}
+        questions = [q for q in questions if q["id"] not in done]
+        print(f"resuming: {len(outcomes)} answers kept from {args.out}", flush=True)
+    asked = select(questions, kinds, [i for i in args.ids.split(",") if i], args.limit)
     if args.half != "tune":
         print("The held-out half is for checking: do not tune on its questions or answers.", flush=True)
 
@@ -295,12 +305,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         library.close()
         return 0
 
-    outcomes: list[Outcome] = []
-    if args.resume and args.out and args.out.exists():
-        wanted = {q["id"] for q in asked}
-        outcomes = [o for o in rescore(json.loads(args.out.read_text(encoding="utf-8"))) if o.id in wanted]
-        asked = [q for q in asked if q["id"] not in {o.id for o in outcomes}]
-        print(f"resuming: {len(outcomes)} answers kept from {args.out}, {len(asked)} questions to ask", flush=True)
     chat = make_chat_model(args.backend)
     runner = SqlRunner(library.path)
     answerer = Answerer(library, make_retriever(library, embedder), runner, chat, sql_style=args.sql_style)
