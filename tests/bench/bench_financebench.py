@@ -54,11 +54,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from scoring import answer_figures, decimals_of, gold_figure, question_scale
+
 from tests.bench import question_sets
 
 DATA = REPO.parent / "shared" / "bench" / "financebench-dev"
 LINE_ITEMS = Path(__file__).resolve().parent / "data" / "financebench_line_items.jsonl"
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 def _norm_label(text: str) -> str:
@@ -139,62 +140,17 @@ def line_item_recall(items: list[dict[str, Any]]) -> tuple[float, dict[str, tupl
 # Answer scoring
 # --------------------------------------------------------------------------------------------------
 
-_NUMBER = re.compile(r"(?<![\w.])[-\u2212(]?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s*(%|percent|billion|million|thousand|bn|mn|[bmk]\b)?",
-                     re.IGNORECASE)
-
-
-def _parse(text: str) -> tuple[float, int] | None:
-    """A printed number: its value and its decimal places."""
-    match = re.search(r"-?\$?\(?\s*\d[\d,]*(?:\.\d+)?", text)
-    if match is None:
-        return None
-    raw = match.group(0)
-    negative = raw.lstrip("$").startswith(("-", "(")) or text.strip().startswith(("-", "\u2212", "("))
-    digits = re.sub(r"[^\d.]", "", raw)
-    decimals = len(digits.split(".")[1]) if "." in digits else 0
-    value = float(digits)
-    return (-value if negative else value), decimals
-
-
-def question_scale(question: str) -> str:
-    """The scale a question asks its figure in ("in USD millions", "($bn)"), "percent", or ""."""
-    q = question.lower()
-    if "billion" in q or re.search(r"\$\s?bn\b|\bbn\b", q):
-        return "billion"
-    if "million" in q or re.search(r"\$\s?mm?\b|\bmn\b|\bmm\b", q):
-        return "million"
-    if "thousand" in q:
-        return "thousand"
-    if "percent" in q or "%" in q:
-        return "percent"
-    return ""
-
-
-def answer_figures(answer: str, scale: str) -> list[float]:
-    """Every figure the answer holds, in the scale the question names (from the unit printed after it)."""
-    figures = []
-    for match in _NUMBER.finditer(answer.replace("\u2212", "-")):
-        parsed = _parse(match.group(0))
-        if parsed is None:
-            continue
-        value, _ = parsed
-        unit = (match.group(1) or "").lower()
-        unit = {"bn": "billion", "b": "billion", "mn": "million", "m": "million", "k": "thousand"}.get(unit, unit)
-        if unit in _SCALES and scale in _SCALES:
-            value = value * _SCALES[unit] / _SCALES[scale]
-        figures.append(value)
-    return figures
-
 
 def score(answer: str, gold: str, question: str) -> tuple[bool, bool]:
-    """(exact, within 1 %) for a numeric gold answer: the answer holds the gold figure, sign included."""
-    parsed = _parse(gold.replace("%", ""))
-    if parsed is None:
+    """(exact, within 1 %) for a numeric gold answer: the answer holds the gold figure, sign included, in the
+    scale the question names."""
+    printed = gold.replace("%", "")
+    if not re.search(r"\d", printed):
         return False, False
-    target, decimals = parsed
-    figures = answer_figures(answer, question_scale(question))
-    exact = any(abs(f - target) <= 0.5 * 10 ** (-decimals) + 1e-9 for f in figures)
-    lenient = any(abs(f - target) <= 0.01 * abs(target) + 1e-9 for f in figures)
+    target, decimals = gold_figure(printed), decimals_of(printed)
+    found = answer_figures(answer, question_scale(question))
+    exact = any(abs(f - target) <= 0.5 * 10 ** (-decimals) + 1e-9 for f in found)
+    lenient = any(abs(f - target) <= 0.01 * abs(target) + 1e-9 for f in found)
     return exact, lenient
 
 
@@ -337,21 +293,15 @@ def ask(answerer: Any, question: str) -> Reply:
 def open_library(directory: Path, members: Sequence[str], embedder: Any) -> tuple[Any, int, float]:
     """The library in ``directory`` holding the filings ``members`` (ingesting those it lacks); pages ingested
     now and the seconds it took."""
-    from core.ingest.ingestor import Ingestor
+    from libraries import ingest_missing
+
     from core.library.store import Library
 
     library = Library(directory / "library.sqlite3")
-    present = {d.file_name for d in library.documents()}
-    todo = [DATA / f"{d}.pdf" for d in members if f"{d}.pdf" not in present]
-    if not todo:
-        return library, 0, 0.0
-    began = time.perf_counter()
-    results = Ingestor(library, embedder).ingest_paths(todo)
-    spent = time.perf_counter() - began
-    pages = sum(r.pages or 0 for r in results)
-    print(f"ingested {', '.join(p.stem for p in todo)}: {pages} pages in {spent:.1f} s "
-          f"({pages / max(spent, 1e-9):.1f} pages/s)", flush=True)
-    return library, pages, spent
+    ingested = ingest_missing(library, embedder, [DATA / f"{d}.pdf" for d in members])
+    if ingested.files:
+        print(ingested.line(), flush=True)
+    return library, ingested.pages, ingested.seconds
 
 
 def answerers_for(library: Any, embedder: Any, chat: Any, modes: Sequence[str]) -> tuple[Any, dict[str, Any]]:
@@ -524,16 +474,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         pages_total += pages
         ingest_seconds += spent
         if args.shared:
-            from core.search.routing import route_question
+            from libraries import routing_before_model
 
-            names = {d.id: d.file_name for d in library.documents()}
-            asked = [q for q in questions if q["doc_name"] in members]
-            routed_ids = [route_question(q["question"], library).document_ids or () for q in asked]
-            first = sum(bool(ids) and names[ids[0]] == f"{q['doc_name']}.pdf" for q, ids in zip(asked, routed_ids))
-            within = sum(f"{q['doc_name']}.pdf" in {names[i] for i in ids} for q, ids in zip(asked, routed_ids))
-            print(f"routing before any model call, {len(asked)} questions over {len(names)} filings: own filing routed "
-                  f"first {first}/{len(asked)} = {first / max(len(asked), 1):.3f}, among the routed "
-                  f"{within}/{len(asked)} = {within / max(len(asked), 1):.3f}", flush=True)
+            asked = [(q["question"], f"{q['doc_name']}.pdf") for q in questions if q["doc_name"] in members]
+            print(routing_before_model(library, asked).line(len(library.documents())), flush=True)
         runner, answerers = answerers_for(library, embedder, chat, modes)
         for q in (q for q in questions if q["doc_name"] in members):
             gold_pages = {e["evidence_page_num"] for e in q["evidence"]}

@@ -298,16 +298,18 @@ def section_for(context: dict[str, Any], index: int) -> Any:
     return Section(heading=f"Note {index + 1}. {first_words}", blocks=[*before, spec, *after])
 
 
-def render_pdfs(contexts: list[dict[str, Any]], directory: Path) -> dict[str, ContextDoc]:
-    """Write the contexts, three to a PDF, each starting on a new page; map context uid -> PDF and pages."""
+def render_pdfs(contexts: list[dict[str, Any]], directory: Path, stem: str = "annual_report",
+                title: str = "Annual Report Excerpts") -> dict[str, ContextDoc]:
+    """Write the contexts, three to a PDF, each starting on a new page; map context uid -> PDF and pages.
+    The PDFs are ``<stem>_01.pdf``, ... titled ``<title> 1``, ..."""
     from tests.support.report_builder import build_report
 
     placed: dict[str, ContextDoc] = {}
     for start in range(0, len(contexts), CONTEXTS_PER_PDF):
         group = contexts[start: start + CONTEXTS_PER_PDF]
-        path = directory / f"annual_report_{start // CONTEXTS_PER_PDF + 1:02d}.pdf"
+        path = directory / f"{stem}_{start // CONTEXTS_PER_PDF + 1:02d}.pdf"
         blocks = [section_for(c, start + i) for i, c in enumerate(group)]
-        result = build_report(path, f"Annual Report Excerpts {start // CONTEXTS_PER_PDF + 1}", blocks,
+        result = build_report(path, f"{title} {start // CONTEXTS_PER_PDF + 1}", blocks,
                               running_header="Notes to the financial statements")
         # Each section's pages: from its heading's page to the page before the next heading.
         headings = [t for t in result.texts if t.kind == "heading"]

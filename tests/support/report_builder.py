@@ -73,7 +73,12 @@ class Section:
         return [Heading(self.heading), *self.paragraphs, *self.tables, *self.blocks]
 
 
-Block = str | TableSpec | Heading | Section
+@dataclass
+class PageBreak:
+    """What follows starts on a new page (results printed one table per page)."""
+
+
+Block = str | TableSpec | Heading | Section | PageBreak
 
 
 @dataclass(frozen=True)
@@ -540,6 +545,8 @@ def _add(layout: _Layout, block: Block) -> None:
         layout.heading(block)
     elif isinstance(block, TableSpec):
         layout.table(block)
+    elif isinstance(block, PageBreak):
+        layout.new_page()
     else:
         layout.paragraph(block)
 

@@ -1,0 +1,330 @@
+"""Benchmark: questions over tables that are not financial statements (registers, statistics, survey and vote
+tables), asked in ONE library that holds every document of the set, so routing has to find the right one.
+
+    python tests/bench/bench_tables.py [--half tune|heldout|both] [--limit N] [--kinds sum,count,...]
+                                       [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
+                                       [--resume]   # with --out: keep its answers, choose among the others
+    python tests/bench/bench_tables.py --routing-only [--half ...]     # no model: routing before any model call
+    python tests/bench/bench_tables.py --rescore results.json          # score saved answers again
+
+The questions are ``tests/bench/data/tables_tune.jsonl`` and ``tables_heldout.jsonl`` (see the README
+beside them): eleven kinds (lookup by one key, by two keys, count of rows, filtered sum, average, min/max
+with its label, top-k, list of values, share of a total, difference of two cells, text answered from
+the prose), golds read off the pages. The held-out half is for checking, never for tuning.
+
+1. The documents (``table_documents.py``: ../shared/samples, the ICDAR 2013 dev PDFs, TAT-QA dev tables
+   rendered to PDF, three generated registers) are gathered in ``--workdir`` and ingested for real (MiniLM
+   embedder) into one library there; a work folder that already holds them is reused as it is.
+2. Before any model call, ``core.search.routing`` routes each question; the share routed to its own
+   document first, and among the routed, is printed.
+3. Each question is asked with the chosen backend (default: the embedded model) and scored (``scoring.py``):
+   a figure is right when the answer's bare value (else, when the value prints no figure, its sentence)
+   prints the gold within half a unit of the gold's printed precision, after normalising thousands
+   separators (European notation included) and scale words, sign included; when the gold names a label
+   ("which district had the most ...") the answer must name it too; labels are compared normalised; lists
+   as sets; a text gold must appear in the answer.
+   A refused answer is wrong. Also: evidence page recall (a citation on a gold page of the question's own
+   document), routing in the answer (the own document cited first; only it cited), wall-clock seconds per
+   question (median, p90; the first includes loading the model), model calls and prompt tokens, and every
+   answer sentence with a form the issue quotes ("have a value", "add up to" over a single figure, "Row 1").
+
+Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 shared cores: run it in the
+background, one benchmark at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from itertools import zip_longest
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from scoring import figures, holds_figure, labels_match, names_label, p90, split_spans
+
+DATA = Path(__file__).resolve().parent / "data"
+HALVES = ("tune", "heldout")
+KINDS = ("lookup", "lookup2", "count", "sum", "average", "minmax", "topk", "list", "share", "difference", "text")
+BAD_FORMS = (
+    ("have a value", re.compile(r"\b(?:have|has) a value\b", re.IGNORECASE)),
+    ("Row N", re.compile(r"\bRow \d+\b")),
+)
+_ADD_UP = re.compile(r"\badds? up to\b", re.IGNORECASE)
+_OPERAND = re.compile(r"\((?:[-\u2212]?[$€£]?\s?\d[\d.,]*%?)\)")
+
+
+def load_questions(half: str) -> list[dict[str, Any]]:
+    """The questions of one half ("tune", "heldout") or of both, each with its half."""
+    out = []
+    for name in HALVES if half == "both" else (half,):
+        path = DATA / f"tables_{name}.jsonl"
+        out += [{**json.loads(line), "half": name} for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()]
+    return out
+
+
+def select(questions: list[dict[str, Any]], kinds: Sequence[str], ids: Sequence[str], limit: int) -> list[dict]:
+    """The questions asked: of the kinds and ids named (all when none), at most ``limit``, taken in turn from
+    each kind so that a short run still has every kind."""
+    chosen = [q for q in questions if (not kinds or q["kind"] in kinds) and (not ids or q["id"] in ids)]
+    if not limit:
+        return chosen
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for question in chosen:
+        by_kind.setdefault(question["kind"], []).append(question)
+    rounds = zip_longest(*[by_kind[k] for k in KINDS if k in by_kind])
+    return [q for group in rounds for q in group if q is not None][:limit]
+
+
+# --------------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------------
+
+
+def is_right(question: dict[str, Any], value: str, text: str, parts: Sequence[str], status: str) -> bool:
+    """The answer against the question's gold (see the module's rules)."""
+    if status == "refused":
+        return False
+    gold, kind = question["answer"], question["answer_type"]
+    if kind == "figure":
+        # The bare value when it prints a figure; else (a label alone: "Andhra Pradesh") the sentence.
+        said = value if figures(value, european=True) else text
+        right = holds_figure(said, gold, gold_scale=question.get("scale", ""), european=True)
+        return right and ("label" not in question or names_label(f"{value} {text}", question["label"]))
+    golds = list(gold) if isinstance(gold, list) else [gold]
+    if kind == "text":
+        return names_label(f"{value} {text}", gold)
+    if len(parts) > 1:
+        return labels_match(parts, golds)
+    if value:
+        return labels_match(split_spans(value, golds), golds)
+    return all(names_label(text, g) for g in golds)
+
+
+def bad_forms(sentence: str) -> list[str]:
+    """The forms the issue quotes that a sentence has: "have a value", "Row 1", and "add up to" said of a
+    single figure ("August 2015 (5,890) add up to 5,890")."""
+    found = [name for name, pattern in BAD_FORMS if pattern.search(sentence)]
+    for part in re.split(r"(?<=[.;])\s+", sentence):
+        match = _ADD_UP.search(part)
+        if match and len(_OPERAND.findall(part[: match.start()])) <= 1:
+            found.append("add up to (one figure)")
+            break
+    return found
+
+
+@dataclass
+class Outcome:
+    id: str
+    half: str
+    kind: str
+    document: str
+    question: str
+    answer_type: str
+    gold: Any
+    label: str
+    value: str
+    text: str
+    parts: list[str]
+    status: str
+    exact: bool
+    evidence: bool
+    cited_first: bool
+    """The question's own document is the first one cited."""
+    cited_only: bool
+    """The question's own document is the only one cited."""
+    cited: list[str]
+    calls: int
+    prompt_tokens: int
+    seconds: float
+    """Wall-clock seconds for the whole answer."""
+    error: str = ""
+    bad: list[str] = field(default_factory=list)
+
+
+def summarize(outcomes: list[Outcome]) -> str:
+    n = len(outcomes)
+    if not n:
+        return "no questions answered"
+
+    def rate(flags: list[bool]) -> str:
+        return f"{statistics.fmean(flags):.3f} ({sum(flags)}/{len(flags)})"
+
+    lines = [f"{'exact':36}{rate([o.exact for o in outcomes])}"]
+    for kind in KINDS:
+        group = [o for o in outcomes if o.kind == kind]
+        if group:
+            lines.append(f"  {kind:34}{rate([o.exact for o in group])}")
+    lines += [
+        f"{'evidence page recall':36}{rate([o.evidence for o in outcomes])}",
+        f"{'routing: own document cited first':36}{rate([o.cited_first for o in outcomes])}",
+        f"{'routing: only own document cited':36}{rate([o.cited_only for o in outcomes])}",
+        f"{'seconds per question, median':36}{statistics.median(o.seconds for o in outcomes):.1f}",
+        f"{'seconds per question, p90':36}{p90([o.seconds for o in outcomes]):.1f}",
+        f"{'model calls per question, mean':36}{statistics.fmean(o.calls for o in outcomes):.2f}",
+        f"{'model calls per question, median':36}{statistics.median(o.calls for o in outcomes):.1f}",
+        f"{'prompt tokens per question, median':36}{statistics.median(o.prompt_tokens for o in outcomes):.0f}",
+        f"{'refused':36}{sum(o.status == 'refused' for o in outcomes)}",
+        f"{'errors':36}{sum(bool(o.error) for o in outcomes)}",
+    ]
+    flagged = [o for o in outcomes if o.bad]
+    lines.append(f"{'answers with a quoted bad form':36}{len(flagged)}")
+    for o in flagged:
+        lines.append(f"  [{o.id}] {', '.join(o.bad)}: {o.text[:300]!r}")
+    return "\n".join(lines)
+
+
+def rescore(saved: list[dict[str, Any]]) -> list[Outcome]:
+    """Saved outcomes scored again with this file's rules (the golds are taken from the data files)."""
+    questions = {q["id"]: q for q in load_questions("both")}
+    outcomes = []
+    for item in saved:
+        outcome = Outcome(**item)
+        question = questions.get(outcome.id)
+        if question is not None and not outcome.error:
+            outcome.exact = is_right(question, outcome.value, outcome.text, outcome.parts, outcome.status)
+        outcome.bad = bad_forms(outcome.text)
+        outcomes.append(outcome)
+    return outcomes
+
+
+# --------------------------------------------------------------------------------------------------
+# The run
+# --------------------------------------------------------------------------------------------------
+
+
+def ask(answerer: Any, question: dict[str, Any]) -> Outcome:
+    """Ask one question and score it; a failure is recorded and scored wrong."""
+    document, pages = question["document"], set(question["pages"])
+    began = time.perf_counter()
+    try:
+        answer = answerer.answer(question["question"])
+    except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
+        return Outcome(question["id"], question["half"], question["kind"], document, question["question"],
+                       question["answer_type"], question["answer"], question.get("label", ""), "", "", [], "error",
+                       False, False, False, False, [], 0, 0, time.perf_counter() - began,
+                       f"{type(exc).__name__}: {exc}")
+    seconds = time.perf_counter() - began
+    cited = list(dict.fromkeys(c.document for c in answer.citations))
+    parts = list(getattr(answer, "parts", ()))
+    return Outcome(
+        question["id"], question["half"], question["kind"], document, question["question"],
+        question["answer_type"], question["answer"], question.get("label", ""), answer.value, answer.text, parts,
+        answer.status, is_right(question, answer.value, answer.text, parts, answer.status),
+        any(c.document == document and c.page in pages for c in answer.citations),
+        bool(cited) and cited[0] == document, cited == [document], cited, answer.usage.calls,
+        answer.usage.prompt_tokens, seconds, bad=bad_forms(answer.text))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", default="tune", choices=(*HALVES, "both"),
+                        help="which questions: tune (default), heldout (for checking only) or both")
+    parser.add_argument("--limit", type=int, default=0, help="ask at most N questions, taken in turn by kind")
+    parser.add_argument("--kinds", default="", help=f"comma-separated kinds ({', '.join(KINDS)})")
+    parser.add_argument("--ids", default="", help="comma-separated question ids")
+    parser.add_argument("--backend", default="embedded", choices=("auto", "embedded", "ollama", "openai"))
+    parser.add_argument("--sql-style", default="auto", choices=("auto", "structured", "free"))
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the documents and the library here (reused if present)")
+    parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --out: keep the answers that file already holds; --limit, --kinds and --ids "
+                             "choose among the other questions")
+    parser.add_argument("--routing-only", action="store_true", help="no model: only routing before any model call")
+    parser.add_argument("--rescore", type=Path, default=None,
+                        help="score the answers saved by an earlier --out again (no ingestion, no model)")
+    args = parser.parse_args(argv)
+
+    if args.rescore is not None:
+        print(summarize(rescore(json.loads(args.rescore.read_text(encoding="utf-8")))))
+        return 0
+    kinds = [k for k in args.kinds.split(",") if k]
+    unknown = set(kinds) - set(KINDS)
+    if unknown:
+        parser.error(f"unknown kinds: {', '.join(sorted(unknown))}")
+    questions = load_questions(args.half)
+    outcomes: list[Outcome] = []
+    if args.resume and args.out and args.out.exists():
+        # The answers already saved stay (and are scored again); the selection is made among the others.
+        half = {q["id"] for q in questions}
+        outcomes = [o for o in rescore(json.loads(args.out.read_text(encoding="utf-8"))) if o.id in half]
+        done = {o.id for o in outcomes}
+        questions = [q for q in questions if q["id"] not in done]
+        print(f"resuming: {len(outcomes)} answers kept from {args.out}", flush=True)
+    asked = select(questions, kinds, [i for i in args.ids.split(",") if i], args.limit)
+    if args.half != "tune":
+        print("The held-out half is for checking: do not tune on its questions or answers.", flush=True)
+
+    import table_documents
+    from libraries import ingest_missing, routing_before_model
+
+    missing = table_documents.missing_sources()
+    if missing:
+        print(f"not found: {', '.join(map(str, missing))}; the table set needs ../shared (from the repository "
+              f"root). Nothing measured.", file=sys.stderr)
+        return 2
+    from app.chat_models import make_chat_model
+    from app.wiring import make_retriever
+    from core.answering import Answerer
+    from core.library.store import Library
+    from core.sql.runner import SqlRunner
+    from models.embedding import MiniLMEmbedder
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_tables_"))
+    paths = table_documents.build(workdir / "documents")
+    changed = table_documents.changed_documents(workdir / "documents")
+    if changed:
+        print(f"WARNING: {', '.join(changed)} no longer print the text their golds were read off (a change to "
+              f"tests/support/registers.py or the report builder?): their questions may be scored wrongly.",
+              flush=True)
+    embedder = MiniLMEmbedder()
+    library = Library(workdir / "library.sqlite3")
+    ingested = ingest_missing(library, embedder, paths)
+    print(ingested.line() if ingested.files else f"reusing the library in {workdir}", flush=True)
+    present = {d.file_name for d in library.documents()}
+    absent = sorted({q["document"] for q in asked} - present)
+    if absent:
+        print(f"not in the library (their questions will be wrong): {', '.join(absent)}", flush=True)
+    print(f"{len(asked)} questions ({args.half}), {len(present)} documents in one library; work dir {workdir}",
+          flush=True)
+
+    routing = routing_before_model(library, [(q["question"], q["document"]) for q in asked])
+    print(routing.line(len(present)), flush=True)
+    if args.routing_only:
+        library.close()
+        return 0
+
+    chat = make_chat_model(args.backend)
+    runner = SqlRunner(library.path)
+    answerer = Answerer(library, make_retriever(library, embedder), runner, chat, sql_style=args.sql_style)
+    for n, question in enumerate(asked, 1):
+        outcome = ask(answerer, question)
+        outcomes.append(outcome)
+        gold = question["answer"] if not question.get("label") else f"{question['label']}: {question['answer']}"
+        print(f"[{n}/{len(asked)}] {outcome.id:28} {outcome.kind:10} exact={outcome.exact:d} ev={outcome.evidence:d} "
+              f"first={outcome.cited_first:d} calls={outcome.calls} {outcome.seconds:5.1f}s | "
+              f"{question['question'][:70]!r} -> {(outcome.value or outcome.text)[:70]!r} (gold {gold!r})"
+              f"{' ERROR ' + outcome.error if outcome.error else ''}", flush=True)
+        if args.out:
+            args.out.write_text(json.dumps([asdict(o) for o in outcomes], indent=1, default=str), encoding="utf-8")
+    print()
+    print(f"table questions, {args.half} half, {len(outcomes)} questions, model {chat.name}")
+    print(summarize(outcomes))
+    runner.close()
+    library.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

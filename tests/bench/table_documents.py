@@ -1,0 +1,113 @@
+"""The documents of the table question set (``tests/bench/data/tables_*.jsonl``), gathered in one folder.
+
+- every PDF of ``../shared/samples`` (budgets, health and population statistics, an electoral roll,
+  agricultural tables, a scanned report read by OCR) except the password-protected copy of health.pdf;
+- every ICDAR 2013 dev PDF of ``../shared/bench/icdar2013-dev`` (EU and US government documents);
+- nine TAT-QA dev tables that are not financial statements (revenue by country, long-lived assets by
+  region, receivables by country risk, stock options, share repurchases, contractual obligations by
+  maturity), rendered three to a PDF as ``bench_tatqa.py`` renders contexts (``tatqa_notes_0N.pdf``);
+- three register-style documents drawn by ``tests.support.registers`` (a register of layoff notices,
+  referendum results one table per page, a harvest report in European number format).
+
+The shared files are linked (or copied where links fail) into the work folder, never into the repository.
+Generated PDFs are deterministic in content; ``build`` leaves a folder that already holds them alone, so
+a reused work folder keeps the library it was ingested into.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+SAMPLES = SHARED / "samples"
+ICDAR = SHARED / "bench" / "icdar2013-dev"
+SKIPPED_SAMPLES = frozenset({"health_protected.pdf"})
+"""health_protected.pdf is health.pdf behind a password: the same tables twice would make routing moot."""
+
+TATQA_GROUPS: tuple[tuple[str, ...], ...] = (
+    # revenue by delivery location; net sales by country; revenue by customers' headquarters
+    ("68bafc82-b795-4c7b-9506-e901223c3526", "6cff0af2-41c0-4b29-b41f-e5637648defa",
+     "687d09ee-4aa8-402a-ae27-96ce063115a5"),
+    # long-lived assets by region; revenue by merchants' country; receivables past due by country risk
+    ("e6e7a1b1-07ba-4347-83df-8137dd88fd81", "b1b21d4c-7dac-4205-96bf-6b088fc3b724",
+     "736d8572-272b-4cab-8062-9012ec6e7fe9"),
+    # stock option activity; share repurchases by month; contractual obligations by maturity
+    ("a9ddf64a-2806-4476-b341-05d7d06fdcf6", "05b0f8ce-bea5-402b-b9e5-8455c9b16e99",
+     "d8568399-5323-490a-9ea9-90968abca2f4"),
+)
+TATQA_STEM = "tatqa_notes"
+REGISTERS = {
+    "warn_notices_2015.pdf": "build_notice_register",
+    "referendum_results_2023.pdf": "build_referendum_results",
+    "harvest_report_2023.pdf": "build_harvest_report",
+}
+GENERATED_TEXT = {
+    "warn_notices_2015.pdf": "f1cf737f91af3f30",
+    "referendum_results_2023.pdf": "57246c42d4fa95c4",
+    "harvest_report_2023.pdf": "eac66f945ceacbc8",
+    "tatqa_notes_01.pdf": "ad71ebdcc905f50e",
+    "tatqa_notes_02.pdf": "ef4d3a82476079bf",
+    "tatqa_notes_03.pdf": "e933dbcc259bb9be",
+}
+"""The first 16 hex digits of the sha256 of each generated PDF's text (pymupdf, pages joined) when the golds
+were read off it: a change to the builders that moves a figure or a page shows up here."""
+
+
+def missing_sources() -> list[Path]:
+    """The shared folders the set needs that this machine lacks."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_tatqa
+
+    return [p for p in (SAMPLES, ICDAR, bench_tatqa.DATASET) if not p.exists()]
+
+
+def changed_documents(directory: Path) -> list[str]:
+    """The generated documents in ``directory`` whose text is not the text the golds were read off."""
+    import pymupdf
+
+    out = []
+    for name, digest in GENERATED_TEXT.items():
+        with pymupdf.open(directory / name) as doc:
+            text = "".join(page.get_text() for page in doc)
+        if hashlib.sha256(text.encode("utf-8")).hexdigest()[:16] != digest:
+            out.append(name)
+    return out
+
+
+def _link(source: Path, target: Path) -> None:
+    if target.exists():
+        return
+    try:
+        os.symlink(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def build(directory: Path) -> list[Path]:
+    """Gather every document of the set in ``directory``; return their paths, sorted by name."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_tatqa
+
+    from tests.support import registers
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for source in sorted(SAMPLES.glob("*.pdf")):
+        if source.name not in SKIPPED_SAMPLES:
+            _link(source, directory / source.name)
+    for source in sorted(ICDAR.glob("*.pdf")):
+        _link(source, directory / source.name)
+    for name, builder in REGISTERS.items():
+        if not (directory / name).exists():
+            getattr(registers, builder)(directory / name)
+    if not (directory / f"{TATQA_STEM}_01.pdf").exists():
+        data = json.loads(bench_tatqa.DATASET.read_text(encoding="utf-8"))
+        by_uid = {c["table"]["uid"]: c for c in data}
+        contexts = [by_uid[uid] for group in TATQA_GROUPS for uid in group]
+        bench_tatqa.render_pdfs(contexts, directory, stem=TATQA_STEM, title="Notes to the Accounts, Excerpts")
+    return sorted(directory.glob("*.pdf"))
