@@ -94,7 +94,8 @@ def answer_from_json(text: str) -> Answer:
                   answer_type=data.get("answer_type", "") or "", parts=tuple(data.get("parts", [])),
                   alternatives=tuple(Alternative(int(a["document_id"]), str(a["name"]))
                                      for a in data.get("alternatives", [])),
-                  task_usage=tuple((str(t[0]), int(t[1]), int(t[2])) for t in data.get("task_usage", [])))
+                  task_usage=tuple((str(t[0]), int(t[1]), int(t[2])) for t in data.get("task_usage", [])),
+                  read_as=str(data.get("read_as", "") or ""))
 
 
 def title_from_question(question: str) -> str:
