@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.answering import measures as m
+from core.answering.comparison import ISSUER, Comparison, comparison_of
 from core.answering.reading import QuestionReading, read
 from core.reports.values import PeriodMention, find_periods
 
@@ -115,7 +116,8 @@ def understood(reading: QuestionReading, earlier: Sequence[QuestionReading | str
     own = _own(reading, issuers)
     base_issuer = _said(base_text, base_reading.issuer)
     base_periods = find_periods(base_text)
-    base_measure = _measure_span(base_text, base_reading)
+    compared = comparison_of(base_reading, [[name] for name in issuers])
+    base_measure = _measure_span(base_text, base_reading, compared)
     lacks_issuer = not own.issuer and bool(base_issuer)
     lacks_period = not own.periods and not own.shift and bool(base_periods)
     lacks_measure = not own.measure and base_measure is not None
@@ -126,13 +128,17 @@ def understood(reading: QuestionReading, earlier: Sequence[QuestionReading | str
             return None  # a question of its own, though it leaves a field open: asked of the library as it stands
         if lacks_measure and not own.it:
             return None  # nothing stands for the measure it would need
-        written = _asking(own, base_text, base_reading, base_issuer, base_periods)
+        written = _asking(own, base_text, base_measure, base_issuer, base_periods)
     else:
         if not (own.measure or own.issuer or own.periods or own.shift):
             return None
         if not own.lead and not own.text.rstrip().endswith("?") and not (own.issuer or own.periods or own.shift):
             return None  # a remark, not a question: "Thanks", "Hello there"
-        written = _fragment(own, base_text, base_reading, base_issuer)
+        if own.issuer and compared is not None and compared.by == ISSUER:
+            # after a comparison of issuers, "and for C?" asks C's figure of the measure compared
+            when = _period_phrase(own.text, own.periods) if own.periods else compared.when
+            return _written(own.measure or compared.measure, own.issuer, when)
+        written = _fragment(own, base_text, base_measure, base_issuer)
     if written is None or _plain(written) == _plain(reading.text):
         return None
     return written
@@ -185,12 +191,11 @@ def _residue(text: str, asks: bool) -> str:
 # -- the question written out --------------------------------------------------------------------------------
 
 
-def _fragment(own: _Own, base_text: str, base_reading: QuestionReading, base_issuer: str) -> str | None:
+def _fragment(own: _Own, base_text: str, span: tuple[int, int] | None, base_issuer: str) -> str | None:
     """A fragment ("and in 2017?", "what about its net income?", "and for Coca-Cola?") put into the earlier
     question in place of what it names."""
     text = base_text
     if own.measure:
-        span = _measure_span(text, base_reading)
         if span is None:
             return _written(own.measure, own.issuer or base_issuer, _period_phrase(base_text, find_periods(base_text)))
         text = text[: span[0]] + own.measure + text[span[1]:]
@@ -203,7 +208,7 @@ def _fragment(own: _Own, base_text: str, base_reading: QuestionReading, base_iss
     return _tidy(text)
 
 
-def _asking(own: _Own, base_text: str, base_reading: QuestionReading, base_issuer: str,
+def _asking(own: _Own, base_text: str, span: tuple[int, int] | None, base_issuer: str,
             base_periods: Sequence[PeriodMention]) -> str | None:
     """A question of its own whose pronouns stand for what the earlier one named ("why did it fall?"): the
     pronouns replaced by it, and the earlier period added where it names none."""
@@ -215,7 +220,6 @@ def _asking(own: _Own, base_text: str, base_reading: QuestionReading, base_issue
         target = _IT.search(_OWNER.sub(lambda g: " " * len(g.group(0)), text))
         if target is not None:
             if not own.measure:
-                span = _measure_span(base_text, base_reading)
                 if span is None:
                     return None
                 phrase = base_text[span[0]: span[1]]
@@ -300,9 +304,10 @@ def _phrase_start(text: str, first: PeriodMention) -> int:
     return lead.start() if lead is not None else first.start
 
 
-def _measure_span(text: str, reading: QuestionReading) -> tuple[int, int] | None:
+def _measure_span(text: str, reading: QuestionReading, compared: Comparison | None) -> tuple[int, int] | None:
     """Where ``text`` names the measure its reading read: the line of a measure over one line (a change, an
-    average), else the measure's whole phrase; None when the text names none the reading kept."""
+    average), else the measure's whole phrase, else the measure a comparison sets figures of; None when the text
+    names none."""
     measure = reading.measure
     if measure is None:
         return None
@@ -312,6 +317,7 @@ def _measure_span(text: str, reading: QuestionReading) -> tuple[int, int] | None
                              or measure.op == m.DAYS):
         candidates += [leaves[0].said, leaves[0].words]
     candidates += [measure.said, reading.subject]
+    candidates += [compared.measure] if compared is not None else []
     for candidate in candidates:
         candidate = candidate.strip(" ,.?")
         if not candidate or not re.search(r"[A-Za-z]", candidate):
