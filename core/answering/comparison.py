@@ -332,28 +332,33 @@ def _missing(comparison: Comparison, figures: Sequence[_Figure]) -> str:
 
 def _table(comparison: Comparison, figures: Sequence[_Figure], found: Sequence[_Figure]) -> str:
     """The figures, each with its source, then what was computed: a small Markdown table."""
-    rows = ["| | " + comparison.heading + " | Source |", "|---|---:|---|"]
+    rows = [_row("", comparison.heading, "Source"), "|---|---:|---|"]
     scale = _display_scale(found) if found else ""
     for figure in figures:
         shown = _amount(figure.amount, figure, scale) if figure.amount is not None and found else \
             (figure.answer.value or "not found")
-        rows.append(f"| {figure.subject} | {shown} | {f'[{figure.citation}]' if figure.citation else ''} |")
+        rows.append(_row(figure.subject, shown, f"[{figure.citation}]" if figure.citation else ""))
     if len(found) == 2 and comparison.by == ISSUER and not comparison.rank:
         first, second = found
         assert first.amount is not None and second.amount is not None
-        rows.append(f"| Difference | {_amount(first.amount - second.amount, first, scale, signed=True, gap=True)} | |")
+        rows.append(_row("Difference", _amount(first.amount - second.amount, first, scale, signed=True, gap=True)))
         if first.amount > 0 and second.amount > 0 and not first.percent:
-            rows.append(f"| Ratio | {format_number(first.amount / second.amount)} | |")
+            rows.append(_row("Ratio", format_number(first.amount / second.amount)))
     elif len(found) >= 2 and comparison.by == PERIOD:
         ordered = sorted(found, key=lambda f: comparison.years[comparison.subjects.index(f.subject)])
         old, new = ordered[0], ordered[-1]
         assert old.amount is not None and new.amount is not None
-        change = _amount(new.amount - old.amount, new, scale, signed=True, gap=True)
-        rows.append(f"| Change, {old.subject} to {new.subject} | {change} | |")
-        relative = _relative(old, new)
-        if relative:
-            rows.append(f"| Change in % | {relative} | |")
+        rows.append(_row(f"Change, {old.subject} to {new.subject}",
+                         _amount(new.amount - old.amount, new, scale, signed=True, gap=True)))
+        if relative := _relative(old, new):
+            rows.append(_row("Change in %", relative))
     return "\n".join(rows)
+
+
+def _row(*cells: str) -> str:
+    """A Markdown table row of three cells, the missing ones empty."""
+    cells = (*cells, *("",) * (3 - len(cells)))
+    return "|" + "|".join(f" {cell} " if cell else " " for cell in cells) + "|"
 
 
 def _relative(old: _Figure, new: _Figure) -> str:
@@ -363,9 +368,10 @@ def _relative(old: _Figure, new: _Figure) -> str:
 
 
 def _display_scale(figures: Sequence[_Figure]) -> str:
-    """The scale the figures are shown in: theirs when they share one, else the largest of them."""
+    """The scale the figures are shown in: theirs when they share one, else the smallest of them (no figure
+    loses a digit: "$4,898 million" and "$2.7 billion" are compared as $4,898 and $2,700 million)."""
     scales = [f.scale for f in figures]
-    return scales[0] if len(set(scales)) == 1 else max(scales, key=lambda s: SCALE_FACTORS[s])
+    return scales[0] if len(set(scales)) == 1 else min(scales, key=lambda s: SCALE_FACTORS[s])
 
 
 def _amount(amount: float | None, like: _Figure, scale: str, signed: bool = False, gap: bool = False) -> str:
