@@ -73,6 +73,11 @@ def test_a_follow_up_carries_the_period_and_issuer_and_shows_how_it_was_read(
     assert card.answer.read_as == "" and card.read_as.isHidden()
     assert card.answer.question == "and in 2018?"
 
+    later = make_window(chat=ScriptedChat(REPLIES))  # Folio started again: the stored conversation goes on
+    later.open_conversation(conversation)
+    card = asked(qtbot, later, "and in 2018?")
+    assert card.read_as.text() == "Read as: What was Alder's revenue in 2018?"
+
 
 def test_a_comparison_of_two_reports_cites_cells_of_both(qtbot: Any, make_window: Any,
                                                         figures: list[Figures]) -> None:
