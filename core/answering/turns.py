@@ -12,7 +12,6 @@ names, and the answers are combined in code. Anything else is the loop's alone (
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -50,7 +49,7 @@ def answer_turn(answerer: Answering, question: str, earlier: Sequence[str], ctx:
     if documents is None and answerer.mode == "tablerag":
         compared = comparison_of(read(read_as, names) if read_as else reading, known)
     if compared is not None:
-        answer = _compared(answerer, compared, ctx, on_token, on_step)
+        answer = _compared(answerer, compared, ctx, on_step)
     elif read_as is not None:
         answer = answerer.answer(read_as, ctx, on_token, on_step, documents)
     else:
@@ -64,7 +63,7 @@ def known_issuers(library: Library) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(group for group in groups if group))
 
 
-def _compared(answerer: Answering, comparison: Comparison, ctx: JobContext, on_token: Callable[[str], None] | None,
+def _compared(answerer: Answering, comparison: Comparison, ctx: JobContext,
               on_step: Callable[[Step], None] | None) -> Answer:
     """Each figure asked of the loop on its own (its progress said with what it is of), then one answer."""
     answers = []
@@ -78,10 +77,6 @@ def _compared(answerer: Answering, comparison: Comparison, ctx: JobContext, on_t
 
         answers.append(answerer.answer(part, JobContext(report, ctx.token), None, on_step))
     ctx.check()
-    answer = combine(comparison, answers)
-    if on_token is not None:
-        for piece in re.findall(r"\S+\s*", answer.text):
-            ctx.check()
-            on_token(piece)
+    answer = combine(comparison, answers)  # computed, not written: shown whole, nothing to stream
     ctx.report(ProgressEvent("done", "Answered" if answer.status != "refused" else "No answer found"))
     return answer

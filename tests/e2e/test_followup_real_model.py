@@ -7,9 +7,7 @@ cited."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from core.answering import Answerer
@@ -18,8 +16,8 @@ from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
 from models.embedding import MiniLMEmbedder
+from tests.support.filings import FILINGS, cut_filing
 
-FILINGS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "financebench-dev"
 FILING = "3M_2018_10K"
 PAGES = (0, 59)
 """The cover (who files, for which year) and the consolidated statement of cash flows (0-based pages)."""
@@ -32,12 +30,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow,
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     directory = tmp_path_factory.mktemp("filing")
-    source = pymupdf.open(str(FILINGS / f"{FILING}.pdf"))
-    cut = pymupdf.open()
-    for page in PAGES:
-        cut.insert_pdf(source, from_page=page, to_page=page)
-    pdf = directory / f"{FILING}_cut.pdf"
-    cut.save(str(pdf))
+    pdf = cut_filing(directory, FILING, PAGES)
     lib = Library(directory / "library.sqlite3")
     assert Ingestor(lib, MiniLMEmbedder()).ingest_file(pdf).status == "added"
     yield lib
