@@ -141,8 +141,12 @@ def _across_periods(question: str, text: str, named: Sequence[tuple[int, int, st
     marked = re.sub(rf"{_PERIOD_LEAD}{_MARK}(?:\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|\bagainst\b|"
                     rf"\bcompared\s+(?:to|with)\b|\bto\b|\bwith\b)\s*(?:(?:that|those)\s+(?:of|in|for)\s+)?{_PERIOD_LEAD}{_MARK})+",
                     " ", marked, flags=re.IGNORECASE)
-    if _MARK in marked:  # periods not set against each other
+    if _MARK in marked:  # periods not all in one run
         return None
+    run = re.search(rf"{_MARK}.*{_MARK}", _marked(text, [(p.start, p.end) for p in periods]))
+    if not (run and re.search(r"\b(?:vs\.?|versus|compared|against)\b", run.group(0), re.IGNORECASE)
+            or re.search(r"\bcompar(?:e|ed|es|ing|ison)\b", text, re.IGNORECASE)):
+        return None  # "X against Y in 2019 and 2020": the periods are not what is set against each other
     if owner:
         marked = re.sub(rf"(?:\b(?:of|for|at|by|from)\s+(?:the\s+)?)?(?<![\w]){re.escape(owner)}{_LEGAL}{_POSSESSIVE}(?![\w])",
                         " ", marked, flags=re.IGNORECASE)
