@@ -53,6 +53,7 @@ def test_periods_set_against_each_other_are_a_comparison() -> None:
     "What was Northgate's revenue in 2020?",  # one issuer, one period
     "What was the change in Alder's revenue from 2018 to 2020?",  # periods of a change, not set against each other
     "How much larger was Northgate's revenue in 2020 than in 2019?",
+    "What were Northgate's charges against goodwill in 2019 and 2020?",  # periods not set against each other
     "Compare Acme's and Zenith's revenue in 2020",  # issuers the library does not know
     "Why did Northgate's revenue fall compared to Alder's?",  # asks for an explanation
 ])
