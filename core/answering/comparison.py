@@ -56,6 +56,9 @@ _FRAMES = (
 )
 _TAIL = re.compile(r"\s*(?:,\s*)?\b(?:compare[sd]?|stack\s+up|differ|vs\.?|versus|compared\s+(?:to|with)|against|"
                    r"respectively|each|with|to)\s*$", re.IGNORECASE)
+_OVER_PERIODS = re.compile(r"\b(?:change[sd]?|growth|grew|grow|increase[sd]?|decrease[sd]?|decline[sd]?|rise|fall|drop|"
+                           r"difference|variance|movement|cagr)\b", re.IGNORECASE)
+"""Words of a measure that is itself taken over periods, though the grammar left it a line ("real change in sales")."""
 _PERIOD_LEAD = r"(?:\b(?:in|for|during|at|as\s+of|of|on|between|from)\s+)?(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+(?:year\s+)?)?"
 
 
@@ -103,8 +106,8 @@ def comparison_of(reading: QuestionReading, issuers: Sequence[Sequence[str]]) ->
     known = [name for names in issuers for name in names]
     if len(named) >= 2:
         found = _across_issuers(reading.text, text, named)
-    elif _VERSUS.search(text) and reading.measure is not None and reading.measure.op not in m.OVER_PERIODS \
-            and not reading.compares:
+    elif _VERSUS.search(text) and reading.measure is not None and not reading.compares \
+            and reading.measure.op not in m.OVER_PERIODS - {m.TOTAL}:  # "total assets in 2019 vs 2020" is no sum
         found = _across_periods(reading.text, text, named)
     else:
         return None
@@ -151,6 +154,8 @@ def _across_periods(question: str, text: str, named: Sequence[tuple[int, int, st
         marked = re.sub(rf"(?:\b(?:of|for|at|by|from)\s+(?:the\s+)?)?(?<![\w]){re.escape(owner)}{_LEGAL}{_POSSESSIVE}(?![\w])",
                         " ", marked, flags=re.IGNORECASE)
     measure = _phrase(marked)
+    if _OVER_PERIODS.search(measure):
+        return None  # "the change in X in 2023 vs 2022" is one figure over both periods, not one per period
     return Comparison(question, PERIOD, measure, tuple(p.said for p in periods), owner=owner, years=tuple(years))
 
 

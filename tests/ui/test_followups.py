@@ -31,16 +31,12 @@ def figures(tmp_path: Path) -> list[Figures]:
 
 
 def asked(qtbot: Any, window: Any, question: str) -> Any:
-    """Type ``question`` and press Enter, as a person asks; the answer's card once it is answered."""
-    qtbot.keyClicks(window.chat_view.question, question)
-    qtbot.keyClick(window.chat_view.question, Qt.Key.Key_Return)
+    """Type ``question`` and press Enter, as a person asks; the answer's card once it is answered and saved."""
+    with qtbot.waitSignal(window.controller.conversation_saved, timeout=JOB_TIMEOUT_MS):
+        qtbot.keyClicks(window.chat_view.question, question)
+        qtbot.keyClick(window.chat_view.question, Qt.Key.Key_Return)
     job = window.chat_view.job
-    assert job is not None
-    with qtbot.waitSignal(job.ended, timeout=JOB_TIMEOUT_MS):
-        pass
-    assert job.outcome == "finished", job.error_message
-    qtbot.waitUntil(lambda: window.chat_view.conversation_id is not None and window.chat_view.conversation_id > 0,
-                    timeout=10_000)  # saved
+    assert job is not None and job.outcome == "finished", job.error_message if job else "not asked"
     return window.chat_view.answer_cards()[-1]
 
 

@@ -44,6 +44,8 @@ def test_periods_set_against_each_other_are_a_comparison() -> None:
     found = compared("What was Alder's revenue in 2018 vs 2020?")
     assert found is not None and found.by == PERIOD and found.owner == "Alder" and found.years == (2018, 2020)
     assert found.questions() == ["What was Alder's revenue in 2018?", "What was Alder's revenue in 2020?"]
+    found = compared("What were Northgate's total assets in 2019 vs 2020?")
+    assert found is not None and found.questions()[0] == "What was Northgate's total assets in 2019?"
     found = compared("Northgate gross profit FY2019 versus FY2020")
     assert found is not None and found.questions() == ["What was Northgate's gross profit in FY2019?",
                                                        "What was Northgate's gross profit in FY2020?"]
@@ -54,6 +56,7 @@ def test_periods_set_against_each_other_are_a_comparison() -> None:
     "What was the change in Alder's revenue from 2018 to 2020?",  # periods of a change, not set against each other
     "How much larger was Northgate's revenue in 2020 than in 2019?",
     "What were Northgate's charges against goodwill in 2019 and 2020?",  # periods not set against each other
+    "What was the underlying change in Alder's sales in FY2020 vs FY2019?",  # one figure over both periods
     "Compare Acme's and Zenith's revenue in 2020",  # issuers the library does not know
     "Why did Northgate's revenue fall compared to Alder's?",  # asks for an explanation
 ])
