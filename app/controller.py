@@ -373,6 +373,7 @@ class Controller(QObject):
         return self.conversation_store.messages(conversation_id)
 
     def delete_conversation(self, conversation_id: int) -> Job:
+        self._asked.pop(conversation_id, None)  # a later conversation given its id starts clean
         def work(ctx: JobContext, report: Report) -> int:
             with wiring.open_library(self.library_dir) as library:
                 ConversationStore(library.conn).delete(conversation_id)
