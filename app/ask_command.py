@@ -1,7 +1,7 @@
 """``folio ask``: answer one question from the library, with numbered sources or as one JSON object.
 
-    folio ask [--library DIR] [--mode tablerag|naive] [--backend auto|embedded|ollama|openai]
-              [--base-url URL] [--model NAME] [--json] "question"
+    folio ask [--library DIR] [--conversation ID|new] [--mode tablerag|naive]
+              [--backend auto|embedded|ollama|openai] [--base-url URL] [--model NAME] [--json] "question"
 
 Progress goes to stderr; the answer and its sources (or ``Answer.to_json()``) to stdout. A model or
 library problem becomes one clear message on stderr and exit code 2. With ``--backend openai`` the
@@ -12,6 +12,10 @@ where other users could read it.
 The embedded model is kept loaded between questions by a warm model process on a Unix socket (no
 network port), which ends itself after ten idle minutes (``FOLIO_WARM_MODEL_SECONDS``; 0 turns it off);
 the window, which keeps its model loaded while open, is the fastest way to ask many questions.
+
+With ``--conversation`` the question is asked in a stored conversation: it is read against the questions asked
+there before (a follow-up such as "and in 2017?" carries their issuer, period and measure over, and the answer
+says how it was read), and the exchange is saved to it, as the window saves its own.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from app import messages, wiring
 from app.chat_models import BACKENDS, make_chat_model
 from app.paths import library_dir
 from app.settings import OPENAI_API_KEY_ENV, load_settings, openai_api_key
-from core.errors import FolioError
+from core.errors import FolioError, UserError
 from core.jobs import JobContext
+from core.library.conversations import ConversationStore
 from core.sql.runner import json_value
 from models.errors import ModelError
 from models.llm_ollama import DEFAULT_HOST
@@ -40,6 +45,17 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
         "ask", parents=[library_opt], help="answer a question from the library, with sources"
     )
     p.add_argument("question", metavar="QUESTION", help="the question, in quotes")
+    p.add_argument("--conversation", metavar="ID",
+                   help="ask in a stored conversation (its id, as `folio conversations` lists them, or 'new'): the "
+                        "question may follow up the ones before it ('and in 2017?'), and the exchange is saved to it")
+    add_model_options(p)
+    p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+    p.set_defaults(func=cmd_ask)
+    return p
+
+
+def add_model_options(p: argparse.ArgumentParser) -> None:
+    """The options that choose how questions are answered (mode, backend, server, model, SQL style)."""
     p.add_argument("--mode", choices=("tablerag", "naive"), default="tablerag",
                    help="tablerag: SQL over the tables plus text (default); naive: one call over retrieved chunks")
     p.add_argument("--backend", choices=BACKENDS, default="auto",
@@ -56,18 +72,15 @@ def add_parser(subparsers: Any, library_opt: argparse.ArgumentParser) -> argpars
                         f"else the first served); the API key is read from ${OPENAI_API_KEY_ENV} or Settings")
     p.add_argument("--sql-style", choices=("auto", "structured", "free"), default="auto",
                    help="structured: the model picks operations and cells (small models); free: it writes SQL")
-    p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
-    p.set_defaults(func=cmd_ask)
-    return p
 
 
-def _progress(event: ProgressEvent) -> None:
+def report_progress(event: ProgressEvent) -> None:
     if event.stage != "step" and event.message:
         message = event.message.rstrip("\u2026")
         sys.stderr.write(f"{message}\u2026\n" if event.stage != "done" else f"{message}.\n")
 
 
-def _chat_model(args: argparse.Namespace) -> ChatModel:
+def chat_model_from_args(args: argparse.Namespace) -> ChatModel:
     if args.backend != "openai":
         chat = make_chat_model(args.backend, ollama_host=args.ollama_host, ollama_model=args.ollama_model)
         return _kept_warm(chat)
@@ -98,9 +111,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
     directory = library_dir(getattr(args, "library", None))
     try:
         with wiring.open_library(directory) as library:
-            chat = _chat_model(args)
+            store = ConversationStore(library.conn)
+            conversation = stored_conversation(store, args.conversation)
+            earlier = store.questions(conversation) if conversation is not None else []
+            chat = chat_model_from_args(args)
             with wiring.answerer(directory, library, chat, mode=args.mode, sql_style=args.sql_style) as answerer:
-                answer = answerer.answer(args.question, JobContext(_progress))
+                answer = answerer.answer(args.question, JobContext(report_progress), earlier=earlier)
+            if args.conversation:
+                saved = save_exchange(store, conversation, answer)
+                sys.stderr.write(f"Saved in conversation {saved}.\n")
     except (ModelError, FolioError) as exc:
         sys.stderr.write(f"folio: {messages.describe(exc)}\n")
         return 2
@@ -110,6 +129,25 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         print_answer(answer)
     return 0
+
+
+def stored_conversation(store: ConversationStore, wanted: str | None) -> int | None:
+    """The id of the stored conversation ``--conversation`` names (None for none, or for "new": it is created
+    when its first answer is saved); a ``UserError`` for one the library does not hold."""
+    if not wanted or wanted.strip().lower() == "new":
+        return None
+    if not wanted.strip().isdigit() or store.get(int(wanted)) is None:
+        raise UserError(f"This library holds no conversation {wanted!r}; `folio conversations` lists them, and "
+                        f"--conversation new starts one.")
+    return int(wanted)
+
+
+def save_exchange(store: ConversationStore, conversation: int | None, answer: Answer) -> int:
+    """Save a question and its answer in a conversation (a new one when None); its id."""
+    conversation = conversation if conversation is not None else store.create().id
+    store.add_question(conversation, answer.question)
+    store.add_answer(conversation, answer)
+    return conversation
 
 
 def describe_source(citation: Citation) -> str:
@@ -136,6 +174,8 @@ def describe_source(citation: Citation) -> str:
 def print_answer(answer: Answer, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     out.write(answer.text.strip() + "\n")
+    if answer.read_as:
+        out.write(f"Read as: {answer.read_as}\n")
     note = " ".join(filter(None, [messages.answer_note(answer), messages.answer_kind(answer)]))
     if note:
         out.write(f"Note: {note}\n")

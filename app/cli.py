@@ -1,4 +1,4 @@
-"""The command line: ``folio ingest | tables | library | sql | export | ask | models``, used by people, scripts and the
+"""The command line: ``folio ingest | tables | library | sql | export | ask | chat | conversations | models``, used by people, scripts and the
 benchmarks. Progress goes to stderr, results to stdout; the exit code is non-zero when anything failed."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from app import messages, wiring
 from app.ask_command import add_parser as add_ask_parser
+from app.chat_command import add_parsers as add_chat_parsers
 from app.messages import plural
 from app.models_command import add_parser as add_models_parser
 from app.paths import library_dir
@@ -247,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_export)
 
     add_ask_parser(sub, library_opt)
+    add_chat_parsers(sub, library_opt)
     add_models_parser(sub)
     return parser
 

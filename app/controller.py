@@ -171,6 +171,7 @@ class Controller(QObject):
         self._next_provisional = 0
         self._provisional_ids: dict[int, int] = {}
         self._provisional_lock = threading.Lock()
+        self._asked: dict[int, list[str]] = {}  # conversation key or id -> its questions as understood, in order
         self.library = wiring.open_library(self.library_dir)
         self.conversation_store = ConversationStore(self.library.conn)
         self.model_status = ModelStatus("checking", self.settings.backend)
@@ -372,6 +373,7 @@ class Controller(QObject):
         return self.conversation_store.messages(conversation_id)
 
     def delete_conversation(self, conversation_id: int) -> Job:
+        self._asked.pop(conversation_id, None)  # a later conversation given its id starts clean
         def work(ctx: JobContext, report: Report) -> int:
             with wiring.open_library(self.library_dir) as library:
                 ConversationStore(library.conn).delete(conversation_id)
@@ -394,6 +396,7 @@ class Controller(QObject):
         mode = self.settings.answer_mode
         embedder_factory = self._embedder_factory
         key = conversation_id if conversation_id is not None else self._provisional_key()
+        earlier = self.earlier_questions(key)  # a follow-up is read against them; a new conversation has none
 
         def work(ctx: JobContext, report: Report) -> AskOutcome:
             with wiring.open_library(self.library_dir) as library:
@@ -403,13 +406,22 @@ class Controller(QObject):
                 self._wait_until_ready(chat, ctx)
                 answer = self._answer(library, chat, embedder_factory(), mode, question, ctx,
                                       on_token=lambda text: report("token", text),
-                                      on_step=lambda step: report("step", step), documents=documents)
+                                      on_step=lambda step: report("step", step), documents=documents,
+                                      earlier=earlier)
                 ctx.check()
                 return AskOutcome(key, answer)
 
         job = self.runner.submit("ask", work)
         job.finished.connect(self._save_exchange)
         return job
+
+    def earlier_questions(self, key: int) -> list[str]:
+        """The questions asked so far in a conversation (a saved id or a provisional key), as understood (a
+        follow-up in its full wording), oldest first: what the next question may carry over."""
+        if key not in self._asked:
+            saved = self.conversation_id_for(key)
+            self._asked[key] = self.conversation_store.questions(saved) if saved is not None else []
+        return list(self._asked[key])
 
     def _provisional_key(self) -> int:
         """A stand-in id (negative) for a conversation that is not saved yet."""
@@ -426,6 +438,8 @@ class Controller(QObject):
     @Slot(object)
     def _save_exchange(self, outcome: AskOutcome) -> None:
         key, answer = outcome.conversation_id, outcome.answer
+        self.earlier_questions(key)
+        self._asked[key].append(answer.read_as or answer.question)
 
         def work(ctx: JobContext, report: Report) -> int:
             # Write jobs run one at a time, in order, so a key's conversation is created exactly once.
@@ -446,14 +460,17 @@ class Controller(QObject):
             f"The conversation could not be saved: {message}"))
 
     def _on_exchange_saved(self, key: int, conversation: int) -> None:
+        if key in self._asked:  # the saved conversation goes on where its provisional key was
+            self._asked.setdefault(conversation, self._asked[key])
         self.conversation_saved.emit(key, conversation)
         self.conversations_changed.emit()
 
     def _answer(self, library: Library, chat: ChatModel, embedder: Embedder, mode: str, question: str,
                 ctx: JobContext, on_token: Callable[[str], None], on_step: Callable[[Step], None],
-                documents: Sequence[int] | None = None) -> Answer:
+                documents: Sequence[int] | None = None, earlier: Sequence[str] = ()) -> Answer:
         with wiring.answerer(self.library_dir, library, chat, mode=mode, embedder=embedder) as answerer:
-            return answerer.answer(question, ctx, on_token=on_token, on_step=on_step, documents=documents)
+            return answerer.answer(question, ctx, on_token=on_token, on_step=on_step, documents=documents,
+                                   earlier=earlier)
 
     def _wait_until_ready(self, chat: ChatModel, ctx: JobContext) -> None:
         """Say what the first question waits for (the model still loading, the search stack being read in)
@@ -678,7 +695,8 @@ def citation_label(citation: Any) -> str:
 def answer_markdown(answer: Answer, chart_image: str | None = None) -> str:
     """An answer with its sources (and the SQL behind table evidence) as Markdown; ``chart_image``, a picture's
     file name beside the Markdown, is shown under the answer."""
-    lines = [f"## {answer.question}", "", answer.text.strip(), ""]
+    lines = [f"## {answer.question}", "", *([f"_Read as: {answer.read_as}_", ""] if answer.read_as else []),
+             answer.text.strip(), ""]
     if chart_image:
         lines += [f"![Chart of the figures in this answer]({chart_image})", ""]
     note = messages.answer_note(answer)

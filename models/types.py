@@ -342,10 +342,14 @@ class Answer:
     task_usage: tuple[tuple[str, int, int], ...] = ()
     """Model use by kind of call ("Planning", "Operation choice", "Check against the text", ...): (kind,
     calls, prompt tokens), so where the tokens go can be measured."""
+    read_as: str = ""
+    """The question as understood, when that differs from ``question``: a follow-up written out in full
+    against the conversation before it ("and in 2017?" -> "What was Boeing's R&D expense in 2017?")."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
+            "read_as": self.read_as,
             "answer": self.text,
             "value": self.value,
             "status": self.status,

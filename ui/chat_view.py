@@ -156,6 +156,14 @@ class AnswerCard(QFrame):
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.text.setOpenExternalLinks(False)
         self.text.linkActivated.connect(self._on_link)
+        self.read_as = QLabel()
+        self.read_as.setWordWrap(True)
+        self.read_as.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.read_as.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.read_as.setStyleSheet(f"color: {style.muted_colour(self)}; font-style: italic;")
+        self.read_as.setToolTip("The question as it was read against the conversation before it. If that is not "
+                                "what you meant, ask again in full.")
+        self.read_as.hide()
         self.status = QLabel("Thinking\u2026")
         self.status.setStyleSheet(f"color: {style.muted_colour(self)};")
         self.status.setWordWrap(True)
@@ -201,6 +209,7 @@ class AnswerCard(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.addWidget(self.text)
+        layout.addWidget(self.read_as)
         layout.addWidget(self.note)
         layout.addWidget(self.status)
         layout.addLayout(self.sources)
@@ -280,6 +289,8 @@ class AnswerCard(QFrame):
                           + answer_markdown_with_links(text, len(answer.citations)))
         self.text.show()
         self.status.hide()
+        self.read_as.setText(f"Read as: {answer.read_as}" if answer.read_as else "")
+        self.read_as.setVisible(bool(answer.read_as))
         self._show_chart(answer)
         note = " ".join(filter(None, [answer_note(answer), answer_kind(answer)]))
         if took is not None and not refused:
@@ -349,8 +360,9 @@ class AnswerCard(QFrame):
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setStyleSheet(f"text-align: left; padding: 2px 4px; color: {style.link_colour(self)};")
-            button.setToolTip(f"Ask \u201c{answer.question}\u201d again, in {alternative.name} only")
-            button.clicked.connect(lambda _=False, a=alternative: self.ask_in_requested.emit(answer.question, a))
+            asked = answer.read_as or answer.question  # a follow-up is asked again as it was understood
+            button.setToolTip(f"Ask \u201c{asked}\u201d again, in {alternative.name} only")
+            button.clicked.connect(lambda _=False, a=alternative, q=asked: self.ask_in_requested.emit(q, a))
             self.alternatives.addWidget(button)
             self.alternative_buttons.append(button)
 

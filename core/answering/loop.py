@@ -46,6 +46,7 @@ from core.answering.reading import MODEL_TASK, better, from_model, model_schema,
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Deadline, Finding, OutOfTime, Run
 from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
+from core.answering.turns import answer_turn
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library.store import TableInfo
@@ -62,11 +63,15 @@ class Answerer(TableSteps, FormulaSteps):
     what runs next is ``planner``'s decision; this class runs them under the limit and assembles the answer."""
 
     def answer(self, question: str, ctx: JobContext | None = None, on_token: Callable[[str], None] | None = None,
-               on_step: Callable[[Step], None] | None = None, documents: Sequence[int] | None = None) -> Answer:
+               on_step: Callable[[Step], None] | None = None, documents: Sequence[int] | None = None,
+               earlier: Sequence[str] = ()) -> Answer:
         question = " ".join(question.split())
         if not question:
             raise UserError("The question is empty.")
         ctx = ctx or JobContext()
+        # A follow-up of ``earlier`` (the conversation's questions) or a comparison: core.answering.turns
+        if (turn := answer_turn(self, question, earlier, ctx, on_token, on_step, documents)) is not None:
+            return turn
         # The documents first (core.search.routing), then tables and passages; or the documents the person chose.
         route = route_question(question, self.library) if documents is None else \
             Route(tuple(documents), "asked in the documents chosen")

@@ -94,7 +94,8 @@ def answer_from_json(text: str) -> Answer:
                   answer_type=data.get("answer_type", "") or "", parts=tuple(data.get("parts", [])),
                   alternatives=tuple(Alternative(int(a["document_id"]), str(a["name"]))
                                      for a in data.get("alternatives", [])),
-                  task_usage=tuple((str(t[0]), int(t[1]), int(t[2])) for t in data.get("task_usage", [])))
+                  task_usage=tuple((str(t[0]), int(t[1]), int(t[2])) for t in data.get("task_usage", [])),
+                  read_as=str(data.get("read_as", "") or ""))
 
 
 def title_from_question(question: str) -> str:
@@ -140,6 +141,17 @@ class ConversationStore:
             (conversation_id,),
         ).fetchall()
         return [Message(r[0], r[1], r[2], r[3], r[4], answer_from_json(r[5]) if r[5] else None) for r in rows]
+
+    def questions(self, conversation_id: int) -> list[str]:
+        """The conversation's questions as they were understood (a follow-up in the full wording its answer
+        records, ``Answer.read_as``), oldest first."""
+        asked: list[str] = []
+        for message in self.messages(conversation_id):
+            if message.role == "user":
+                asked.append(message.content)
+            elif message.answer is not None and message.answer.read_as and asked:
+                asked[-1] = message.answer.read_as
+        return asked
 
     def add_question(self, conversation_id: int, question: str) -> Message:
         """Record a question; the first one also names a conversation still called by its default title."""

@@ -9,7 +9,8 @@ them. ``multi_table_questions`` asks about it, in the words people use, question
 two of those tables (a ratio of a cash-flow line to a balance-sheet line, revenue over average assets,
 free cash flow, a department's spending against its budget), each with the answer computed here from
 the figures drawn. Deterministic for a seed. Used by the answering tests and
-``tests/bench/bench_multitable.py``.
+``tests/bench/bench_multitable.py``; ``build_two_company_library`` holds two companies' reports of the same
+years, for follow-up questions and comparisons across documents.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.support.report_builder import BuildResult, Section, TableSpec, build_report
 
@@ -197,3 +199,29 @@ def multi_table_questions(figures: Figures) -> list[Question]:
                         f"{department} spending minus {department} budget.",
                         figures.spending[department] - figures.budget[department], 0, 2))
     return out
+
+
+TWO_COMPANIES = (0, 27)
+"""Seeds of two invented companies' reports of the same years (Northgate Tools Ltd and Alder Systems Inc.,
+fiscal 2020, columns 2020, 2019 and 2018): a library for follow-ups and comparisons across documents."""
+
+
+def build_two_company_library(directory: Path, embedder: Any) -> tuple[Path, list[Figures]]:
+    """Draw both reports of ``TWO_COMPANIES`` into ``directory`` and ingest them into its library
+    (``directory/library.sqlite3``); the library's path and each report's figures, in seed order."""
+    from core.ingest.ingestor import Ingestor
+    from core.library.store import Library
+
+    directory.mkdir(parents=True, exist_ok=True)
+    library = Library(directory / "library.sqlite3")
+    drawn = []
+    try:
+        for seed in TWO_COMPANIES:
+            pdf = directory / f"annual_report_{seed}.pdf"
+            _, figures = build_statements_report(pdf, seed=seed)
+            result = Ingestor(library, embedder).ingest_file(pdf)
+            assert result.status == "added", result
+            drawn.append(figures)
+    finally:
+        library.close()
+    return directory / "library.sqlite3", drawn

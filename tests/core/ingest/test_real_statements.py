@@ -12,21 +12,11 @@ from core.ingest.extraction import extract_tables
 from core.reports.document_title import document_title
 from core.reports.table_naming import table_name
 from core.reports.table_typing import type_table
-
-FILINGS = Path(__file__).resolve().parents[4] / "shared" / "bench" / "financebench-dev"
+from tests.support.filings import FILINGS, cut_filing
 
 pytestmark = pytest.mark.skipif(not FILINGS.is_dir(), reason=f"the FinanceBench dev filings are not at {FILINGS}")
 
 
-def _cut(tmp_path: Path, filing: str, pages: list[int]) -> Path:
-    """A PDF of the given 0-based pages of a filing."""
-    source = pymupdf.open(str(FILINGS / f"{filing}.pdf"))
-    out = pymupdf.open()
-    for page in pages:
-        out.insert_pdf(source, from_page=page, to_page=page)
-    path = tmp_path / f"{filing}_p{'_'.join(map(str, pages))}.pdf"
-    out.save(str(path))
-    return path
 
 
 def _typed(path: Path):  # type: ignore[no-untyped-def]
@@ -45,7 +35,7 @@ def _row(table, typed, label: str) -> dict[str, object]:  # type: ignore[no-unty
 
 
 def test_cash_flow_statement_is_one_table_with_sections_and_period_columns(tmp_path: Path) -> None:
-    table, typed = _typed(_cut(tmp_path, "3M_2018_10K", [59]))
+    table, typed = _typed(cut_filing(tmp_path, "3M_2018_10K", [59]))
     assert [c.name for c in typed.columns] == ["item", "y2018", "y2017", "y2016", "section"]
     assert typed.unit == "million"
     capex = _row(table, typed, "Purchases of property, plant and equipment (PP&E)")
@@ -59,7 +49,7 @@ def test_cash_flow_statement_is_one_table_with_sections_and_period_columns(tmp_p
 
 
 def test_balance_sheet_with_dollar_signs_apart_keeps_figures_in_their_columns(tmp_path: Path) -> None:
-    table, typed = _typed(_cut(tmp_path, "ADOBE_2015_10K", [58]))
+    table, typed = _typed(cut_filing(tmp_path, "ADOBE_2015_10K", [58]))
     assert [c.name for c in typed.columns] == ["item", "y2015", "y2014", "section"]
     assert _row(table, typed, "Cash and cash equivalents") == {
         "item": "Cash and cash equivalents", "y2015": 876560, "y2014": 1117400, "section": "Current assets"}
@@ -69,7 +59,7 @@ def test_balance_sheet_with_dollar_signs_apart_keeps_figures_in_their_columns(tm
 
 
 def test_income_statement_with_per_share_rows(tmp_path: Path) -> None:
-    table, typed = _typed(_cut(tmp_path, "NIKE_2021_10K", [58]))
+    table, typed = _typed(cut_filing(tmp_path, "NIKE_2021_10K", [58]))
     assert [c.name for c in typed.columns][:4] == ["item", "y2021", "y2020", "y2019"]
     assert _row(table, typed, "Revenues")["y2021"] == 44538
     diluted = [row for row in typed.rows if row[0] == "Diluted"]
@@ -99,7 +89,7 @@ def test_a_cover_without_the_registrant_caption_names_the_company() -> None:
 
 def test_table_of_contents_is_not_a_data_table(tmp_path: Path) -> None:
     # 3M's contents pages list "Consolidated Statement of Cash Flows ... 60": aligned like a table, no data.
-    path = _cut(tmp_path, "3M_2018_10K", [1, 2])
+    path = cut_filing(tmp_path, "3M_2018_10K", [1, 2])
     assert extract_tables(path) == []
     doc = pymupdf.open(str(path))
     try:

@@ -38,6 +38,7 @@ def _answer() -> Answer:
         model="scripted",
         answer_type="computed",
         parts=("4,321",),
+        read_as="What was the total budget of the city in 2024?",
     )
 
 
@@ -66,6 +67,9 @@ def test_conversations_persist_across_connections(tmp_path: Path) -> None:
         assert messages[1].answer == _answer()
         assert messages[1].content == _answer().text
         assert messages[0].answer is None
+        # what a follow-up is read against: each question as it was understood (its answer's read_as)
+        assert store.questions(first.id) == ["What was the total budget of the city in 2024?"]
+        assert store.questions(second.id) == ["Which department grew most?"]
 
 
 def test_a_later_question_keeps_the_title_and_delete_removes_messages(tmp_path: Path) -> None:
