@@ -75,11 +75,13 @@ class SheetView(GridView):
         bold.setBold(True)
         self.highlighted = list(window.highlights)
         for row, col in self.highlighted:
-            item = self.item(row, col) or QTableWidgetItem("")
+            item = self.item(row, col)
+            if item is None:  # an empty cell has no item yet; one the grid holds is styled where it is
+                item = QTableWidgetItem("")
+                self.setItem(row, col, item)
             item.setBackground(QBrush(style.CELL_FILL))
             item.setForeground(QBrush(Qt.GlobalColor.black))
             item.setFont(bold)
-            self.setItem(row, col, item)
         first = self.item(*self.highlighted[0]) if self.highlighted else None
         if first is not None:
             self.scrollToItem(first, QTableWidget.ScrollHint.PositionAtCenter)

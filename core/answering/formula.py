@@ -139,6 +139,9 @@ def _sql(node: ast.expr, cells: Mapping[str, BoundCell]) -> str:
     if isinstance(node, ast.UnaryOp):
         return f"(-{_sql(node.operand, cells)})" if isinstance(node.op, ast.USub) else _sql(node.operand, cells)
     if isinstance(node, ast.BinOp):
+        column_sum = _column_sum(node, cells)
+        if column_sum:
+            return column_sum
         left, right = _sql(node.left, cells), _sql(node.right, cells)
         if isinstance(node.op, ast.Div):
             return f"({left} * 1.0 / NULLIF({right}, 0))"
@@ -161,6 +164,31 @@ def _sql(node: ast.expr, cells: Mapping[str, BoundCell]) -> str:
         if name == "cagr":
             return f"((pow({args[0]} * 1.0 / NULLIF({args[1]}, 0), 1.0 / NULLIF({args[2]}, 0)) - 1) * 100.0)"
     raise FormulaError(f"{ast.dump(node)[:60]} is not allowed in a formula.")
+
+
+def _added(node: ast.expr) -> list[ast.expr]:
+    """The terms of a chain of additions (``a + b + c``), else the node alone."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _added(node.left) + _added(node.right)
+    return [node]
+
+
+def _column_sum(node: ast.BinOp, cells: Mapping[str, BoundCell]) -> str:
+    """Lines of one column of one table added up, as one SUM over their rows that a person reads at a glance;
+    NULL unless every row holds a figure (a missing line is no zero). Empty where the terms are anything else."""
+    terms = _added(node)
+    bound = [cells.get(t.id) if isinstance(t, ast.Name) else None for t in terms]
+    if len(terms) < 2 or any(c is None or c.absolute or c.factor != 1.0 for c in bound):
+        return ""
+    first = bound[0]
+    assert first is not None
+    rows = [c.row for c in bound if c is not None]
+    if len(set(rows)) != len(rows) or any(c is None or (c.table, c.column) != (first.table, first.column)
+                                          for c in bound):
+        return ""
+    column = quote_identifier(first.column)
+    return (f"(SELECT SUM({column}) FROM {quote_identifier(first.table)} WHERE _row IN ({', '.join(map(str, rows))}) "
+            f"HAVING COUNT({column}) = {len(rows)})")
 
 
 def filled(tree: ast.expr, shown: Mapping[str, str]) -> str:

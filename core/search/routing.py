@@ -259,7 +259,11 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     if not named and (len(organisations) != 1 or organisations == {""}):
         # A period alone singles out one organisation's report of that year only where the library is one
         # organisation's series; among several organisations' reports (or reports whose issuer could not be
-        # read) every one of them may hold that year, and a misread period would rule the right one out.
+        # read) every one of them may hold that year, and a misread period would rule the right one out. What
+        # the question is about may still single out a document (a register's year is a column, not its period).
+        about = _by_subject(scope, documents, names)
+        if about.document_ids is not None:
+            return about
         return Route(None, "the question names a period but no issuer, and the library holds several "
                            "organisations' reports: the whole library is searched")
     if scope.doc_types:

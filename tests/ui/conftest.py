@@ -143,6 +143,16 @@ def budget_chat(delay: float = 0.0) -> ScriptedChat:
     )
 
 
+TEXT_QUESTION = "When did the council approve the budget?"
+"""A question only the page's prose answers: code finds no figure for it, so the model is asked."""
+TEXT_ANSWER = "The council approved the budget in March."
+
+
+def text_chat(delay: float = 0.0) -> ScriptedChat:
+    """A model that answers ``TEXT_QUESTION`` from the passage that says it."""
+    return ScriptedChat({"answer": {"answer": TEXT_ANSWER}, "text": f"{TEXT_ANSWER[:-1]} [1]."}, delay=delay)
+
+
 def drop_files(widget: QWidget, paths: Sequence[Path]) -> tuple[bool, bool]:
     """Drag ``paths`` over ``widget`` and drop them; returns (enter accepted, drop accepted)."""
     mime = QMimeData()

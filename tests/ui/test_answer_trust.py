@@ -14,7 +14,15 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.settings import Settings
-from tests.ui.conftest import QUESTION, ScriptedChat, budget_chat, budget_pdf
+from tests.ui.conftest import (
+    QUESTION,
+    TEXT_ANSWER,
+    TEXT_QUESTION,
+    ScriptedChat,
+    budget_chat,
+    budget_pdf,
+    text_chat,
+)
 
 pytestmark = pytest.mark.ui
 
@@ -60,31 +68,39 @@ def test_a_question_the_library_does_not_answer_is_refused(qtbot: Any, make_wind
 
 def test_the_bubble_and_the_status_bar_show_the_stage_and_seconds(qtbot: Any, make_window: Any,
                                                                    tmp_path: Path) -> None:
-    window = make_window(chat=budget_chat(delay=1.2))
+    window = make_window(chat=text_chat(delay=1.2))
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    job = window.ask(QUESTION)
+    job = window.ask(TEXT_QUESTION)
     card = window.chat_view.answer_cards()[-1]
     qtbot.waitUntil(lambda: card.seconds >= 1 and PROGRESS.match(card.status.text()) is not None, timeout=10_000)
     assert card.status.isVisible()
     stages = {card.stage}
-    qtbot.waitUntil(lambda: (stages.add(card.stage), "Checking" in card.stage)[1], timeout=10_000)
-    assert window.statusBar().currentMessage().startswith("Answering: Checking the figure against the text\u2026")
-    assert {"Reading Table 1: Budget by department ($ thousands)"} & stages or "Checking" in card.stage
+    qtbot.waitUntil(lambda: (stages.add(card.stage), "Reading the passages" in card.stage)[1], timeout=10_000)
+    assert window.statusBar().currentMessage().startswith("Answering: Reading the passages\u2026")
+    assert "Searching the library" in stages or "Reading" in card.stage
     with qtbot.waitSignal(job.ended, timeout=JOB_TIMEOUT_MS):
         pass
     assert window.statusBar().currentMessage() == ""
-    assert card.answer.text.startswith("In 2024, Parks (1,350) and Roads (2,650) add up to $4,000 thousand")
-    assert card.note.isVisible() and card.note.text().startswith("Not cross-checked")
-    assert "Answered as a computed figure." in card.note.text()  # the answer type, in words
-    assert re.search(r"\(\d+ s\)$", card.note.text())
+    assert card.answer.text.startswith(TEXT_ANSWER)
+    assert card.note.isVisible() and re.search(r"\(\d+ s\)$", card.note.text())
+
+
+def test_a_figure_code_computes_is_answered_without_the_model(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
+    chat = budget_chat()
+    window = make_window(chat=chat)
+    _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
+    card = _ask(qtbot, window, QUESTION)
+    assert chat.calls == []  # both lines are named: code reads and adds them
+    assert "1,350" in card.answer.text and "2,650" in card.answer.text and "4,000 thousand" in card.answer.text
+    assert card.note.isVisible() and "computed" in card.note.text()
 
 
 def test_stop_frees_the_chat_at_once_while_the_model_works(qtbot: Any, make_window: Any, tmp_path: Path) -> None:
-    window = make_window(chat=budget_chat(delay=3.0))
+    window = make_window(chat=text_chat(delay=3.0))
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    job = window.ask(QUESTION)
+    job = window.ask(TEXT_QUESTION)
     card = window.chat_view.answer_cards()[-1]
-    qtbot.waitUntil(lambda: card.stage.startswith("Reading"), timeout=10_000)  # inside the model's call
+    qtbot.waitUntil(lambda: card.stage.startswith("Reading the passages"), timeout=10_000)  # inside the model's call
     qtbot.mouseClick(window.chat_view.ask_button, Qt.MouseButton.LeftButton)
     # Free at once, although the model call is still running.
     assert job.running and not window.chat_view.busy

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from tests.ui.conftest import (
     QUESTION,
+    TEXT_QUESTION,
     GatedEmbedder,
     budget_chat,
     budget_pdf,
@@ -326,7 +327,7 @@ def test_a_failing_model_shows_its_message_in_the_chat(qtbot: Any, make_window: 
 
     window = make_window(chat=DownChat())
     _ingest(qtbot, window, [budget_pdf(tmp_path / "budget.pdf")])
-    job = window.ask(QUESTION)
+    job = window.ask(TEXT_QUESTION)  # only the model can answer it
     with qtbot.waitSignals([job.failed, job.ended], order="strict", timeout=JOB_TIMEOUT_MS):
         pass
     card = window.chat_view.answer_cards()[-1]

@@ -560,6 +560,27 @@ def test_the_sandbox_runs_a_formula_read_only_over_its_cells(report: tuple[Libra
         runner.close()
 
 
+def test_lines_of_one_column_added_up_are_one_sum_and_a_missing_line_is_no_zero(report: tuple[Library, Figures]) -> None:
+    library, _ = report
+    table = library.tables()[0]
+    column = table.schema.columns[1].name
+    runner = SqlRunner(library.path)
+    try:
+        rows = runner.run(f'SELECT _row, "{column}" FROM {table.name} WHERE "{column}" IS NOT NULL ORDER BY _row LIMIT 2').rows
+        cells = {name: formula.BoundCell(name, table.name, table.id, row, column, float(value), "x", "y")
+                 for name, (row, value) in zip(("a", "b"), rows)}
+        sql = formula.to_sql(formula.parse("a + b"), cells)
+        assert "SUM(" in sql and "_row IN" in sql  # one sum over the rows read, as a person writes it
+        assert formula.result_of(runner.run(sql).rows) == pytest.approx(sum(float(v) for _, v in rows))
+        cells["gone"] = formula.BoundCell("gone", table.name, table.id, 10_000, column, 0.0, "x", "y")
+        with pytest.raises(formula.FormulaError):
+            formula.result_of(runner.run(formula.to_sql(formula.parse("a + gone"), cells)).rows)
+        apart = formula.to_sql(formula.parse("a - b"), cells)
+        assert "SUM(" not in apart
+    finally:
+        runner.close()
+
+
 def test_free_sql_joining_two_tables_cites_the_cells_of_both(report: tuple[Library, Figures]) -> None:
     library, figures = report
     spending = next(t for t in library.tables() if "spending" in t.name)

@@ -273,6 +273,9 @@ def test_a_question_naming_no_issuer_or_period_is_routed_by_what_each_document_i
     ]
     route = route_question_words("How many employees were affected by layoff notices in Dayton?", documents)
     assert route.document_ids == (1,) and route.decisive
+    # A year in a register's question is a column of its rows, not the period of one organisation's report.
+    dated = route_question_words("How many employees were affected by layoff notices in 2015?", documents)
+    assert dated.document_ids == (1,)
     shared = route_question_words("How many tonnes were recorded?", documents)  # two documents speak of tonnes
     assert set(shared.document_ids or ()) == {3, 5} and not shared.decisive
     assert route_question_words("What was recorded?", documents).document_ids is None  # no subject: everything
