@@ -7,6 +7,10 @@ Pages are read one at a time so a 1,000-page file never sits in memory whole.
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -21,41 +25,71 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 MIN_TEXT_CHARS = 20
 
 
+def display_name(path: Path) -> str:
+    """A file's name as people see it: bytes that are not UTF-8 (a name from an old share or a zip archive,
+    ``bad\\xff.pdf``) shown as \ufffd, as a file manager shows them."""
+    return os.fsencode(Path(path).name).decode("utf-8", errors="replace")
+
+
+def utf8_path(path: Path) -> bool:
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@contextmanager
+def readable_path(path: Path) -> Iterator[Path]:
+    """``path`` itself, or, when it is not valid UTF-8 (which MuPDF, pdfium and calamine need), a link to the
+    same file named as people see it (``display_name``) in a private folder, for as long as the file is read."""
+    path = Path(path)
+    if utf8_path(path):
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="folio-name-") as folder:
+        link = Path(folder) / display_name(path)
+        os.symlink(os.path.abspath(path), link)
+        yield link
+
+
 def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:
     """Open ``path`` for reading or raise a ``UserError`` that says what is wrong with it."""
+    name = display_name(path)
     try:
         with path.open("rb") as handle:
             head = handle.read(1024)
             handle.seek(max(0, path.stat().st_size - 2048))
             tail = handle.read()
     except OSError as exc:
-        raise NotAPdf(f"{path.name}: cannot be read ({exc.strerror or exc}).") from exc
+        raise NotAPdf(f"{name}: cannot be read ({exc.strerror or exc}).") from exc
     if b"%PDF-" not in head:
-        raise NotAPdf(f"{path.name} is not a PDF file.")
+        raise NotAPdf(f"{name} is not a PDF file.")
     if b"%%EOF" not in tail:
         # MuPDF would "repair" it and silently show what is left; a cut-off file must not pass as whole.
-        raise CorruptPdf(f"{path.name} is damaged: the file is incomplete (truncated). Copy or download it again.")
+        raise CorruptPdf(f"{name} is damaged: the file is incomplete (truncated). Copy or download it again.")
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        with readable_path(path) as readable:  # MuPDF holds the file open: the link may go once it is opened
+            doc = pymupdf.open(str(readable), filetype="pdf")
     except Exception as exc:  # pymupdf raises FileDataError and plain RuntimeErrors
-        raise CorruptPdf(f"{path.name} is damaged and cannot be opened ({exc}).") from exc
+        raise CorruptPdf(f"{name} is damaged and cannot be opened ({exc}).") from exc
     if doc.needs_pass:
         if not password:
             doc.close()
-            raise EncryptedPdf(f"{path.name} is password-protected. Give its password to add it.")
+            raise EncryptedPdf(f"{name} is password-protected. Give its password to add it.")
         if not doc.authenticate(password):
             doc.close()
-            raise EncryptedPdf(f"{path.name}: the password given is not correct.")
+            raise EncryptedPdf(f"{name}: the password given is not correct.")
     if doc.page_count == 0:
         doc.close()
-        raise EmptyPdf(f"{path.name} has no pages.")
+        raise EmptyPdf(f"{name} has no pages.")
     if doc.is_repaired:
         # MuPDF rebuilt a broken cross-reference table. If nothing readable came out, say it is damaged.
         try:
             doc.load_page(0)
         except Exception as exc:
             doc.close()
-            raise CorruptPdf(f"{path.name} is damaged and cannot be read ({exc}).") from exc
+            raise CorruptPdf(f"{name} is damaged and cannot be read ({exc}).") from exc
     return doc
 
 
@@ -68,7 +102,7 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         raw_blocks = page.get_text("blocks", sort=True)
         has_images = bool(page.get_images(full=False))  # raises on a damaged page tree too
     except Exception as exc:
-        name = path.name if path else "the PDF"
+        name = display_name(path) if path else "the PDF"
         raise CorruptPdf(f"{name}: page {number} is damaged and cannot be read ({exc}).") from exc
     blocks: list[TextBlock] = []
     for x0, y0, x1, y1, text, _block_no, block_type in raw_blocks:

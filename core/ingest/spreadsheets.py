@@ -124,6 +124,8 @@ class Workbook:
         self.kind = "csv" if self.path.suffix.lower() in CSV_SUFFIXES else "calamine"
         self._book: object | None = None
         self.sheet_names: list[str] = []
+        self.notes: list[str] = []
+        """What a person should know about how the file was read (rows whose bytes were replaced, ...)."""
 
     @property
     def name(self) -> str:

@@ -6,6 +6,7 @@ SQLite) is used instead where that is so. Every thread opens its own connection 
 
 from __future__ import annotations
 
+import errno
 import sqlite3 as _stdlib_sqlite3
 import time
 from pathlib import Path
@@ -13,6 +14,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 import sqlite_vec
+
+from core.errors import LibraryBusy, LibraryError, LibraryFull, LibraryReadOnly
 
 
 def _pick_module() -> ModuleType:
@@ -87,3 +90,33 @@ def inserted_id(cursor: Cursor) -> int:
 
 def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def busy_error(exc: BaseException) -> bool:
+    """SQLite's "another connection holds the lock" (``database is locked`` / ``busy``)."""
+    text = str(exc).lower()
+    return isinstance(exc, OperationalError) and ("locked" in text or "busy" in text)
+
+
+def library_write_error(exc: BaseException, library: Path, what: str) -> LibraryError | None:
+    """What a failed write to the library at ``library`` means for a person, or None when it is none of the
+    failures a person can mend (a full disk, a read-only file or disk, a lock held too long, a damaged file).
+    ``what`` names what was being written ("report.pdf"); nothing of it was kept."""
+    text = str(exc).lower()
+    code = exc.errno if isinstance(exc, OSError) else None
+    where = Path(library).parent
+    if code in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "database or disk is full" in text:
+        return LibraryFull(f"{what} was not added: the disk holding the library ({where}) is full. Free some space "
+                           "there and add it again; the library is unchanged.")
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "read-only" in text:
+        return LibraryReadOnly(f"{what} was not added: the library at {library} cannot be written (the file, its "
+                               "folder or the disk is read-only, or belongs to another user). Make it writable, or "
+                               "choose another library folder, and add it again.")
+    if busy_error(exc):
+        return LibraryBusy(f"{what} was not added: another program kept the library at {library} locked for too "
+                           "long. Wait for it to finish (or close it) and add the file again.")
+    if isinstance(exc, DatabaseError) and ("malformed" in text or "not a database" in text or "disk i/o" in text):
+        return LibraryError(f"{what} was not added: the library file {library} could not be written ({exc}). "
+                            "The disk may be failing or the file damaged; copy the library folder somewhere safe "
+                            "and check the disk.")
+    return None

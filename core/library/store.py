@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -59,6 +60,22 @@ def _boxes_json(boxes: Sequence[BBox]) -> str:
 
 def _boxes_from_json(text: str) -> tuple[BBox, ...]:
     return tuple(tuple(box) for box in json.loads(text or "[]"))  # type: ignore[misc]
+
+
+def _shown(text: str) -> str:
+    """Text as people read it: bytes of a file name that are not UTF-8 shown as \ufffd (SQLite text is UTF-8)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _stored_path(path: Path) -> str | bytes:
+    """A document's path as stored: its text, or, when the file system's name is not UTF-8, its bytes (a BLOB),
+    so the file can be opened again (``Library._document`` turns them back into the same path)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text)
+    return text
 
 
 def load_chunks(conn: Connection, ids: Sequence[int]) -> list[Chunk]:
@@ -195,8 +212,9 @@ class Library:
     @staticmethod
     def _document(r: Sequence[Any]) -> Document:
         return Document(
-            id=r[0], sha256=r[1], file_name=r[2], path=r[3], title=r[4], page_count=r[5], status=r[6],
-            added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10], kind=r[11],
+            id=r[0], sha256=r[1], file_name=r[2], path=os.fsdecode(r[3]) if isinstance(r[3], bytes) else r[3],
+            title=r[4], page_count=r[5], status=r[6], added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10],
+            kind=r[11],
         )
 
     def document(self, document_id: int) -> Document | None:
@@ -204,6 +222,19 @@ class Library:
 
     def document_by_hash(self, sha256: str) -> Document | None:
         return next(iter(self.documents("d.sha256 = ?", (sha256,))), None)
+
+    def embedded_hashes(self, hashes: Sequence[str]) -> list[str]:
+        """Those of the content hashes ``hashes`` the library already holds a vector for."""
+        found: list[str] = []
+        for start in range(0, len(hashes), 500):
+            batch = list(hashes[start : start + 500])
+            found += [r[0] for r in self.conn.execute(
+                "SELECT content_hash FROM embeddings WHERE content_hash IN (" + ",".join("?" * len(batch)) + ")", batch)]
+        return found
+
+    def taken_table_names(self) -> set[str]:
+        """Every name in the file's schema; core.reports.table_naming.table_name also refuses the schema's own names."""
+        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
 
     def document_metadata(self, document_ids: Sequence[int] | None = None) -> dict[int, DocumentMetadata]:
         """What each document is (issuer, type, period, currency, scale), by document id."""
@@ -399,7 +430,8 @@ class DocumentWriter:
         cur = self.conn.execute(
             "INSERT INTO documents (sha256, file_name, path, title, page_count, status, size_bytes, added_at, kind) "
             "VALUES (?, ?, ?, ?, ?, 'ingesting', ?, ?, ?)",
-            (sha256, path.name, str(path.resolve()), title, page_count, size_bytes, now_iso(), kind),
+            (sha256, _shown(path.name), _stored_path(path.resolve()), _shown(title), page_count, size_bytes, now_iso(),
+             kind),
         )
         return inserted_id(cur)
 
@@ -418,10 +450,6 @@ class DocumentWriter:
             "INSERT INTO text_blocks (document_id, page, x0, y0, x1, y1, text) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(document_id, b.page, *b.bbox, b.text) for b in blocks],
         )
-
-    def taken_table_names(self) -> set[str]:
-        # Every table in the file; core.reports.table_naming.table_name also refuses the schema's own names.
-        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
 
     def add_table(
         self,
