@@ -199,7 +199,7 @@ class Ingestor:
         """What a person reads when adding a file failed for a reason no reader foresaw: what failed (a full disk, a
         read-only folder, a lock) and what to do, or, for a fault in Folio itself, that it is one."""
         name = display_name(path)
-        known = library_write_error(exc, self.library.path, name)
+        known = library_write_error(exc, self.library.path, f"{name} was not added")
         if known is not None:
             return str(known)
         return (f"{name}: unexpected error while reading it ({type(exc).__name__}: {exc}). Nothing from it was "
@@ -233,7 +233,10 @@ class Ingestor:
         name = display_name(path)
         ctx.report(ProgressEvent("hashing", f"Reading {name}", 0, None, name))
         _check_file(path, name)
-        sha = file_sha256(path)
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            raise UserError(f"{name} cannot be read ({exc.strerror or exc}).") from exc
         existing = self.library.document_by_hash(sha)
         if existing is not None:
             return self._skipped(path, existing)

@@ -14,7 +14,6 @@ meanwhile is not stored twice.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,10 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from core.errors import LibraryError
 from core.ingest.chunking import overlap_ratio, table_pieces, text_pieces
 from core.jobs import JobContext
-from core.library.db import Connection, busy_error, library_write_error
+from core.library.db import Connection, busy_error, write_transaction
 from core.library.store import DocumentWriter, Library, content_hash, embedding_text
 from core.reports.table_naming import table_name
 from core.reports.table_typing import TypedTable, type_table
@@ -264,55 +262,32 @@ def write_staged(library: Library, staged: StagedDocument, embedder: Embedder, v
     Waits for another process's write to end (saying so), names again any table whose name was taken
     meanwhile, and turns a failure to write (disk full, read-only, locked) into a ``LibraryError`` saying what
     to do."""
-    conn = library.conn
-    writer = DocumentWriter(conn, embedder)
-    try:
-        _begin(conn, ctx, name)
-        try:
-            if (present := library.document_by_hash(staged.sha256)) is not None:  # added by another process meanwhile
-                conn.execute("ROLLBACK")
-                return Written(None, present)
-            ctx.report(ProgressEvent("writing", "Writing to the library", 0, None, name))
-            document_id = writer.add_document(staged.sha256, staged.path, staged.title, staged.page_count,
-                                              staged.size_bytes, kind=staged.kind)
-            for page in staged.pages:
-                writer.add_page(document_id, page.number, page.width, page.height, page.text, page.needs_ocr,
-                                page.blocks, label=page.label)
-            for chunk in staged.chunks:
-                writer.add_chunk(document_id, chunk.kind, chunk.page, chunk.text, chunk.boxes)
-            taken = library.taken_table_names()
-            for table in staged.tables:
-                ctx.check()
-                if table.name.lower() in {t.lower() for t in taken}:  # another document took it meanwhile
-                    table.name = table_name(staged.title, table.title, table.table.page, table.index_on_page, taken)
-                    table.chunks = table_chunks(table)
-                taken.add(table.name)
-                table_id = _write_table(writer, document_id, table)
-                for chunk in table.chunks:
-                    writer.add_chunk(document_id, chunk.kind, chunk.page, chunk.text, chunk.boxes, table_id,
-                                     chunk.first_row, chunk.last_row)
-            _write_vectors(library, writer, staged, embedder, vectors)
-            writer.finish_document(document_id, staged.status, staged.note)
-            conn.execute("COMMIT")
-        except BaseException:
-            rollback(conn)
-            raise
-    except LibraryError:
-        raise
-    except Exception as exc:
-        failure = library_write_error(exc, library.path, name)
-        if failure is None:
-            raise
-        raise failure from exc
+    writer = DocumentWriter(library.conn, embedder)
+    with write_transaction(library.conn, f"{name} was not added", begin=lambda conn: _begin(conn, ctx, name)):
+        if (present := library.document_by_hash(staged.sha256)) is not None:  # added by another process meanwhile
+            return Written(None, present)
+        ctx.report(ProgressEvent("writing", "Writing to the library", 0, None, name))
+        document_id = writer.add_document(staged.sha256, staged.path, staged.title, staged.page_count,
+                                          staged.size_bytes, kind=staged.kind)
+        for page in staged.pages:
+            writer.add_page(document_id, page.number, page.width, page.height, page.text, page.needs_ocr,
+                            page.blocks, label=page.label)
+        for chunk in staged.chunks:
+            writer.add_chunk(document_id, chunk.kind, chunk.page, chunk.text, chunk.boxes)
+        taken = library.taken_table_names()
+        for table in staged.tables:
+            ctx.check()
+            if table.name.lower() in {t.lower() for t in taken}:  # another document took it meanwhile
+                table.name = table_name(staged.title, table.title, table.table.page, table.index_on_page, taken)
+                table.chunks = table_chunks(table)
+            taken.add(table.name)
+            table_id = _write_table(writer, document_id, table)
+            for chunk in table.chunks:
+                writer.add_chunk(document_id, chunk.kind, chunk.page, chunk.text, chunk.boxes, table_id,
+                                 chunk.first_row, chunk.last_row)
+        _write_vectors(library, writer, staged, embedder, vectors)
+        writer.finish_document(document_id, staged.status, staged.note)
     return Written(document_id)
-
-
-def rollback(conn: Connection) -> None:
-    """Roll back the open transaction, if SQLite has not already (it does on a full disk, and a second
-    ROLLBACK would raise over the real error)."""
-    if conn.in_transaction:
-        with contextlib.suppress(Exception):  # the error being raised already says what went wrong
-            conn.execute("ROLLBACK")
 
 
 def _begin(conn: Connection, ctx: JobContext, name: str) -> None:

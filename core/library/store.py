@@ -25,7 +25,7 @@ except ImportError:  # Windows: two processes adding the same file meet at the t
 import numpy as np
 
 from core.errors import LibraryError
-from core.library.db import Connection, connect, inserted_id, quote_identifier
+from core.library.db import Connection, connect, inserted_id, quote_identifier, write_transaction
 from core.library.facts import load_facts, load_metadata, refresh_facts, refresh_metadata, store_metadata
 from core.library.migrations import migrate
 from core.library.sheet_cells import cell_range
@@ -242,33 +242,23 @@ class Library:
 
     def set_document_metadata(self, document_id: int, changes: dict[str, object]) -> DocumentMetadata:
         """Store a person's corrections to a document's metadata (kept from then on); ValueError on a bad value."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn, "The document's details were not saved"):
             current = load_metadata(self.conn, [document_id]).get(document_id) or refresh_metadata(self.conn, document_id)
             if current is None:
                 raise LibraryError("This document is no longer in the library.")
             updated = edited_metadata(current, changes)
             store_metadata(self.conn, document_id, updated)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return updated
 
     def delete_document(self, document_id: int) -> None:
         """Remove a document, its data tables and every row that refers to it, in one transaction."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn, "The document was not removed"):
             for (name,) in self.conn.execute(
                 "SELECT name FROM extracted_tables WHERE document_id = ?", (document_id,)
             ).fetchall():
                 self.conn.execute(f"DROP TABLE IF EXISTS {quote_identifier(name)}")
             self.conn.execute("DELETE FROM documents WHERE id = ?", (document_id,))
             self._drop_unused_embeddings()
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def _drop_unused_embeddings(self) -> None:
         self.conn.execute(

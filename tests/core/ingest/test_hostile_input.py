@@ -17,6 +17,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from core.errors import LibraryReadOnly
 from core.ingest.ingestor import Ingestor
 from core.ingest.page_render import render_page
 from core.jobs import JobContext
@@ -94,7 +95,8 @@ PAUSED_INGEST = textwrap.dedent(
     import sys
     sys.path.insert(0, {repo!r})
     from pathlib import Path
-    from core.ingest.ingestor import Ingestor
+    from core.errors import LibraryReadOnly
+from core.ingest.ingestor import Ingestor
     from core.jobs import JobContext
     from core.library.store import Library
     from tests.conftest import HashEmbedder
@@ -174,7 +176,7 @@ def test_a_full_disk_says_so_and_leaves_the_library_as_it_was(tmp_path: Path, li
     (result,) = Ingestor(library, hash_embedder).ingest_paths([ruled_table_pdf(tmp_path / "budget.pdf")])
     assert result.status == "failed"
     assert result.message == (f"budget.pdf was not added: the disk holding the library ({library.path.parent}) is "
-                              "full. Free some space there and add it again; the library is unchanged.")
+                              "full. Free some space there and try again; the library is unchanged.")
     library.conn.execute("PRAGMA max_page_count = 1073741823")
     assert snapshot(library) == before
     assert library.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -184,10 +186,13 @@ def test_a_full_disk_says_so_and_leaves_the_library_as_it_was(tmp_path: Path, li
 
 def test_a_read_only_library_says_it_cannot_be_written(tmp_path: Path, library: Library,
                                                        hash_embedder: HashEmbedder) -> None:
+    (first,) = Ingestor(library, hash_embedder).ingest_paths([prose_pdf(tmp_path / "first.pdf")])
     library.conn.execute("PRAGMA query_only = ON")  # SQLite answers "attempt to write a readonly database"
-    (result,) = Ingestor(library, hash_embedder).ingest_paths([prose_pdf(tmp_path / "minutes.pdf")])
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([prose_pdf(tmp_path / "minutes.pdf", words="parks")])
     assert result.status == "failed"
     assert result.message == (f"minutes.pdf was not added: the library at {library.path} cannot be written (the "
                               "file, its folder or the disk is read-only, or belongs to another user). Make it "
-                              "writable, or choose another library folder, and add it again.")
-    assert library.counts()["documents"] == 0
+                              "writable, or choose another library folder, and try again.")
+    with pytest.raises(LibraryReadOnly, match="^The document was not removed: the library at .* cannot be written"):
+        library.delete_document(first.document_id or 0)
+    assert library.counts()["documents"] == 1
