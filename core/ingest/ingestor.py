@@ -28,9 +28,10 @@ import numpy as np
 
 from core.errors import Cancelled, CorruptPdf, NoTextLayer, UserError
 from core.ingest.extraction import TableExtractor, stitch_tables
+from core.ingest.file_names import display_name, readable_path
 from core.ingest.ocr import ScannedPageReader, ocr_unavailable_reason
 from core.ingest.page_pool import PagePool, PooledPages, PoolFailed
-from core.ingest.pdf_reader import display_name, open_pdf, read_page, readable_path
+from core.ingest.pdf_reader import open_pdf, read_page
 from core.ingest.spreadsheets import (
     CELL_HEIGHT,
     CELL_WIDTH,

@@ -7,15 +7,12 @@ Pages are read one at a time so a 1,000-page file never sits in memory whole.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
 
 from core.errors import CorruptPdf, EmptyPdf, EncryptedPdf, NotAPdf
+from core.ingest.file_names import display_name, readable_path
 from models.types import PageContent, TextBlock
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -23,34 +20,6 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 
 # A page with fewer characters than this but with images is taken for a scan.
 MIN_TEXT_CHARS = 20
-
-
-def display_name(path: Path) -> str:
-    """A file's name as people see it: bytes that are not UTF-8 (a name from an old share or a zip archive,
-    ``bad\\xff.pdf``) shown as \ufffd, as a file manager shows them."""
-    return os.fsencode(Path(path).name).decode("utf-8", errors="replace")
-
-
-def utf8_path(path: Path) -> bool:
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-@contextmanager
-def readable_path(path: Path) -> Iterator[Path]:
-    """``path`` itself, or, when it is not valid UTF-8 (which MuPDF, pdfium and calamine need), a link to the
-    same file named as people see it (``display_name``) in a private folder, for as long as the file is read."""
-    path = Path(path)
-    if utf8_path(path):
-        yield path
-        return
-    with tempfile.TemporaryDirectory(prefix="folio-name-") as folder:
-        link = Path(folder) / display_name(path)
-        os.symlink(os.path.abspath(path), link)
-        yield link
 
 
 def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:

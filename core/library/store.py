@@ -480,17 +480,18 @@ class DocumentWriter:
         column_sql = ", ".join(f"{quote_identifier(c.name)} {c.type}" for c in columns)
         self.conn.execute(f"CREATE TABLE {quote_identifier(name)} (_row INTEGER PRIMARY KEY, {column_sql})")
         placeholders = ", ".join("?" * (len(columns) + 1))
+        # Generators, not lists: a 100,000-row table's rows and cell map are written without a copy held whole.
         self.conn.executemany(
             f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
-            [(index, *values) for index, values in zip(row_indices, rows, strict=True)],
+            ((index, *values) for index, values in zip(row_indices, rows, strict=True)),
         )
         self.conn.executemany(
             "INSERT INTO table_cells (table_id, row, col, is_header, page, x0, y0, x1, y1, text) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
+            (
                 (table_id, r, c, int(is_header), p, *(box if box else (None, None, None, None)), text)
                 for r, c, is_header, p, box, text in cells
-            ],
+            ),
         )
         refresh_facts(self.conn, table_id)  # needs the rows, the cell map and the page's text, all written by now
         return table_id
@@ -503,9 +504,6 @@ class DocumentWriter:
             (document_id, kind, page, text, content_hash(text), table_id, first_row, last_row, _boxes_json(boxes)),
         )
         return inserted_id(cur)
-
-    def last_chunk_id(self, document_id: int) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM chunks WHERE document_id = ?", (document_id,)).fetchone()[0]
 
     def missing_embeddings(self, document_id: int, after_chunk: int = 0) -> list[tuple[str, str]]:
         """(content hash, what to embed) for this document's chunks (with ids above ``after_chunk``)
