@@ -95,8 +95,7 @@ PAUSED_INGEST = textwrap.dedent(
     import sys
     sys.path.insert(0, {repo!r})
     from pathlib import Path
-    from core.errors import LibraryReadOnly
-from core.ingest.ingestor import Ingestor
+    from core.ingest.ingestor import Ingestor
     from core.jobs import JobContext
     from core.library.store import Library
     from tests.conftest import HashEmbedder
