@@ -302,15 +302,26 @@ def _shared_strings(stream: IO[bytes], lengths: array[int], meter: _Meter) -> No
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_TEXT_KINDS = frozenset({"s", "str", "inlineStr"})
+_EXPANDED_KINDS = frozenset({"str", "inlineStr"})
 NUMBER_TEXT = 24
 """Characters a number, date or boolean cell's text takes at most (``cell_text`` of a float)."""
+
+
+class UnreadableCells(SpreadsheetError):
+    """Values written in a form calamine reads as empty (a number or a shared-string index as character references
+    or in a CDATA section): valid XML, but read, they would be stored wrong in silence."""
 
 
 def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: _Meter) -> None:
     """A worksheet's cells: where each stands (its ``r``, else after the one before), and its text's length (a
     shared string's, where it uses one). Called for every element of sheets of a million cells, so the state is in
-    local variables, and text is collected only where it is a string (a number's is at most ``NUMBER_TEXT``)."""
+    local variables.
+
+    Text is read as written (expat's default handler: character references unexpanded, which makes a string's
+    length count a little high), since calamine reads a number or a shared-string index written as character
+    references (``&#49;``) or in a CDATA section as empty: such a cell is refused (``UnreadableCells``), not
+    stored empty. (The character data handler is never swapped: pyexpat keeps a no-op one in its place when it
+    is cleared inside a callback, which would hide the text from the default handler.)"""
     parser = _parser()
     names: dict[str, str] = {}
     columns: dict[str, int] = {}
@@ -320,6 +331,7 @@ def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: 
     inline = 0
     in_inline = formula = has_value = False
     longest = max(shared, default=0)
+    unreadable: list[str] = []
 
     def local(tag: str) -> str:
         name = names[tag] = tag.rpartition(" ")[2]
@@ -346,13 +358,12 @@ def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: 
             inline, formula, has_value = 0, False, False
         elif name == "v":
             has_value = True
-            if kind in _TEXT_KINDS or formula:  # a formula's result may be empty: saved without it
-                parser.CharacterDataHandler = collect
+            parser.DefaultHandler = collect
         elif name == "row":
             row = int(attrs["r"]) if "r" in attrs else row + 1
             col = 0
         elif name == "t" and in_inline:
-            parser.CharacterDataHandler = collect
+            parser.DefaultHandler = collect
         elif name == "is":
             in_inline = True
         elif name == "f":
@@ -362,19 +373,22 @@ def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: 
         nonlocal in_inline, inline
         name = names.get(tag) or local(tag)
         if name == "c":
-            if kind == "inlineStr":
-                length, filled = inline, True
-            elif kind == "s":
-                text = "".join(value).strip()
-                index = int(text) if text.isdigit() else -1
-                # An index that is not plain digits (a character reference, CDATA) counts as the longest string.
-                length = shared[index] if 0 <= index < len(shared) else longest
-                filled = has_value
-            elif kind == "str":  # a formula's text result, which may be empty
-                length, filled = sum(len(part) for part in value), has_value
+            if kind in _EXPANDED_KINDS:
+                length = inline if kind == "inlineStr" else sum(len(part) for part in value)
+                filled = has_value or kind == "inlineStr"
             else:
-                length = NUMBER_TEXT
-                filled = has_value and (not formula or any(part.strip() for part in value))
+                text = "".join(value).strip()
+                if "&" in text or "<" in text:
+                    if len(unreadable) < 5:
+                        unreadable.append(ref or f"row {row}")
+                    return
+                if kind == "s":
+                    index = int(text) if text.isdigit() else -1
+                    length = shared[index] if 0 <= index < len(shared) else longest
+                    filled = has_value
+                else:
+                    length = NUMBER_TEXT
+                    filled = has_value and (bool(text) or not formula)  # a formula saved without its result
             if filled:
                 sheet.cells += 1
                 sheet.text += length
@@ -385,9 +399,9 @@ def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: 
             elif formula and len(sheet.bare_formulas) < 10:
                 sheet.bare_formulas.append(ref or f"row {row}")
         elif name == "v":
-            parser.CharacterDataHandler = None
+            parser.DefaultHandler = None
         elif name == "t" and in_inline:
-            parser.CharacterDataHandler = None
+            parser.DefaultHandler = None
             inline += sum(len(part) for part in value)
             value.clear()
         elif name == "is":
@@ -397,6 +411,11 @@ def _xlsx_sheet(stream: IO[bytes], sheet: SheetSize, shared: array[int], meter: 
     parser.EndElementHandler = end
     _feed(parser, stream)
     meter.check(sheet)
+    if unreadable:
+        raise UnreadableCells(
+            f"{meter.name}, sheet '{sheet.name}': values are written in a form Folio's spreadsheet reader would read "
+            f"as empty (as character references or CDATA, in {', '.join(unreadable)}). Open the file in Excel or "
+            "LibreOffice and save it, then add it again.")
 
 
 # -------------------------------------------------------------------------------------- OpenDocument

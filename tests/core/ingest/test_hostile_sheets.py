@@ -16,7 +16,14 @@ from core.ingest.ingestor import Ingestor
 from core.ingest.sheet_limits import measure
 from core.library.store import Library
 from tests.conftest import HashEmbedder
-from tests.support.sheets import SHEET_BOMBS, write_long_xlsx, write_raw_ods, write_xls
+from tests.support.sheets import (
+    SHEET_BOMBS,
+    SPREADSHEETML,
+    write_long_xlsx,
+    write_raw_ods,
+    write_raw_xlsx,
+    write_xls,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -134,3 +141,18 @@ def test_utf16_with_and_without_a_byte_order_mark(tmp_path: Path, library: Libra
     for path in (marked, unmarked):
         rows, note = _csv_document(library, hash_embedder, path)
         assert [r[1:] for r in rows] == [("München", 5000), ("Zürich", 7000)] and note == "", path.name
+
+
+@pytest.mark.parametrize("written", ["&#49;&#50;", "<![CDATA[12]]>"])
+def test_numbers_the_reader_would_drop_are_refused_not_stored_empty(written: str, tmp_path: Path, library: Library,
+                                                                    hash_embedder: HashEmbedder) -> None:
+    """Valid XML that calamine reads as an empty cell: a number written as character references or in CDATA."""
+    rows = "".join(f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>Region {r}</t></is></c><c r="B{r}"><v>'
+                   f"{written if r == 3 else r * 10}</v></c></row>" for r in range(1, 6))
+    path = write_raw_xlsx(tmp_path / "written oddly.xlsx",
+                          f'<worksheet xmlns="{SPREADSHEETML}"><sheetData>{rows}</sheetData></worksheet>')
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([path])
+    assert result.status == "failed", result.message
+    assert result.message == ("written oddly.xlsx, sheet 'Data': values are written in a form Folio's spreadsheet "
+                              "reader would read as empty (as character references or CDATA, in B3). Open the file "
+                              "in Excel or LibreOffice and save it, then add it again.")
