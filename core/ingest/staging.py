@@ -319,11 +319,14 @@ def _write_table(writer: DocumentWriter, document_id: int, staged: StagedTable) 
 
     def cell_rows() -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
         # A generator: a 100,000-row spreadsheet's cell map is written without being held whole.
+        cells, known = table.cells, len(table.cells)
         for r, row in enumerate(table.rows):
+            refs = cells[r] if r < known else ()
+            header = r < typed.header_rows
             for c in range(width):
-                ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
+                ref = refs[c] if c < len(refs) else None
                 text = row[c] if c < len(row) else ""
-                yield (r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text)
+                yield (r, c, header, ref.page if ref else table.page, ref.bbox if ref else None, text)
 
     schema = {
         "table_name": staged.name,

@@ -56,6 +56,9 @@ _SCALE_WORDS = {"m": "million", "mn": "million", "mm": "million", "million": "mi
                 "b": "billion", "bn": "billion", "billion": "billion", "billions": "billion",
                 "k": "thousand", "thousand": "thousand", "thousands": "thousand"}
 SCALE_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_DIGIT = re.compile(r"\d")
+_PLAIN = re.compile(r"(-?)(\d+(?:\.\d+)?)")
+_LEADING_ZERO = re.compile(r"0\d")
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,21 @@ class ParsedNumber:
 
 def is_null_text(text: str) -> bool:
     """True for cells that mean "no value": blank, dashes, ellipses, "n/a", "nm"."""
+    if _DIGIT.search(text):  # no mark of "no value" holds a digit (the common case, asked of every cell)
+        return False
     collapsed = SPACES.sub(" ", text).strip().strip("$\u20ac\u00a3\u00a5\u20b9").strip()
     return bool(_NULL_MARKS.fullmatch(collapsed)) or collapsed.lower() in NULL_WORDS
 
 
 def parse_report_number(text: str) -> ParsedNumber | None:
     """Read a number as reports print it, keeping its sign, percent, currency and scale suffix."""
+    if (plain := _PLAIN.fullmatch(text)) is not None:  # "1234", "-12.5": what spreadsheets hold, read at once
+        digits = plain.group(2)
+        value = float(digits)
+        return ParsedNumber(value=-value if plain.group(1) else value, has_decimals="." in digits,
+                            leading_zero=bool(_LEADING_ZERO.match(digits)))
+    if not _DIGIT.search(text):
+        return None
     s = SPACES.sub(" ", text).strip()
     if not s or is_null_text(s):
         return None
@@ -124,7 +136,7 @@ def parse_report_number(text: str) -> ParsedNumber | None:
         percent=percent,
         currency=currency,
         scale=scale,
-        leading_zero=bool(re.match(r"0\d", digits)),
+        leading_zero=bool(_LEADING_ZERO.match(digits)),
     )
 
 
