@@ -35,6 +35,7 @@ from core.ingest.pdf_reader import open_pdf, read_page
 from core.ingest.spreadsheets import (
     CELL_HEIGHT,
     CELL_WIDTH,
+    MAX_EMBEDDED_ROWS,
     MAX_INDEXED_ROWS,
     SHEET_SUFFIXES,
     Workbook,
@@ -396,7 +397,8 @@ class Ingestor:
                 embedding.add(staged.add_text(sheet.blocks, [t.bbox for t in sheet.tables]))
                 for index, table in enumerate(sheet.tables):
                     ctx.check()
-                    embedding.add(staged.add_table(table, sheet.blocks, index, taken, indexed_rows=MAX_INDEXED_ROWS).chunks)
+                    embedding.add(staged.add_table(table, sheet.blocks, index, taken, indexed_rows=MAX_INDEXED_ROWS,
+                                                   embedded_rows=MAX_EMBEDDED_ROWS).chunks)
                     if table.n_rows > MAX_INDEXED_ROWS:
                         not_indexed.append(sheet_name)
             if not staged.chunks and not staged.tables:

@@ -60,9 +60,12 @@ CALAMINE_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
 CSV_SUFFIXES = frozenset({".csv", ".tsv"})
 SHEET_SUFFIXES = CALAMINE_SUFFIXES | CSV_SUFFIXES
 
-# Rows of a table that go into the retrieval index (Markdown chunks, embedded); every row is in its SQL
-# table whatever its size. Embedding costs ~17 ms a chunk of 12 rows, so 100,000 rows would take minutes.
+# Rows of a table that go into the retrieval index (Markdown chunks, in the full-text index); every row is in its
+# SQL table whatever its size. Of those, the first ``MAX_EMBEDDED_ROWS`` are embedded too: a table chunk's vector
+# is its title, columns and row labels, which the first thousand rows show as well as five thousand, and each
+# chunk costs 20-30 ms to embed (5,000 rows: 417 chunks, ~14 s on a busy machine; 1,000: 84).
 MAX_INDEXED_ROWS = 5_000
+MAX_EMBEDDED_ROWS = 1_000
 SNIFF_BYTES = 64 * 1024
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """A CSV line longer than this is no table row (and would be held whole to be decoded)."""
@@ -687,7 +690,7 @@ def _open_for_view(path: Path) -> Workbook:
 
 
 __all__ = [
-    "CELL_HEIGHT", "CELL_WIDTH", "MAX_INDEXED_ROWS", "MAX_ROWS", "SHEET_SUFFIXES", "CorruptSpreadsheet",
+    "CELL_HEIGHT", "CELL_WIDTH", "MAX_EMBEDDED_ROWS", "MAX_INDEXED_ROWS", "MAX_ROWS", "SHEET_SUFFIXES", "CorruptSpreadsheet",
     "EncryptedSpreadsheet", "SheetContent", "SheetTooLarge", "SheetWindow", "SpreadsheetError",
     "UncalculatedFormulas", "Workbook", "box_cells", "cell_name", "cell_range", "cell_text", "find_regions",
     "is_spreadsheet", "open_workbook", "sheet_content", "sheet_window",

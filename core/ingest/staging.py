@@ -61,6 +61,8 @@ class StagedChunk:
     boxes: tuple[BBox, ...]
     first_row: int | None = None
     last_row: int | None = None
+    embedded: bool = True
+    """Whether it gets a vector (rows far down a long table are found by their words only)."""
 
     @property
     def content_hash(self) -> str:
@@ -77,6 +79,7 @@ class StagedTable:
     index_on_page: int
     name: str
     indexed_rows: int | None
+    embedded_rows: int | None = None
     chunks: list[StagedChunk] = field(default_factory=list)
 
     @property
@@ -110,15 +113,16 @@ class StagedDocument:
         return added
 
     def add_table(self, table: ExtractedTable, blocks: Sequence[TextBlock], index_on_page: int, taken: set[str],
-                  indexed_rows: int | None = None) -> StagedTable:
+                  indexed_rows: int | None = None, embedded_rows: int | None = None) -> StagedTable:
         """Type ``table`` (reading its scale and periods from its caption and the lines above it in ``blocks``),
-        name it (a name not in ``taken``, which gets it) and cut its chunks."""
+        name it (a name not in ``taken``, which gets it) and cut its chunks: of its first ``indexed_rows`` body rows
+        (all by default), the first ``embedded_rows`` embedded."""
         heading = heading_above(blocks, table.bbox)
         context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox)]))
         typed = type_table(table, context)
         name = table_name(self.title, table.caption or heading, table.page, index_on_page, taken)
         taken.add(name)
-        staged = StagedTable(table, typed, heading, index_on_page, name, indexed_rows)
+        staged = StagedTable(table, typed, heading, index_on_page, name, indexed_rows, embedded_rows)
         staged.chunks = table_chunks(staged)
         self.tables.append(staged)
         return staged
@@ -159,10 +163,14 @@ def table_chunks(staged: StagedTable) -> list[StagedChunk]:
     title_line = " ".join(filter(None, [staged.title, f"(unit: {typed.unit})" if typed.unit else ""]))
     pieces = table_pieces(staged.name, title_line, [c.name for c in typed.columns], [c.header for c in typed.columns],
                           body)
+    rows = typed.row_indices
+    embedded_before = rows[staged.embedded_rows] if staged.embedded_rows is not None and staged.embedded_rows < len(rows) \
+        else None
     chunks = []
     for piece in pieces:
         boxes, page = _row_boxes(table, piece.rows)
-        chunks.append(StagedChunk("table", page, piece.text, tuple(boxes), piece.first_row, piece.last_row))
+        embedded = embedded_before is None or piece.first_row < embedded_before
+        chunks.append(StagedChunk("table", page, piece.text, tuple(boxes), piece.first_row, piece.last_row, embedded))
     return chunks
 
 
@@ -206,7 +214,7 @@ class ChunkEmbedder:
         new = {}
         for chunk in chunks:
             digest = chunk.content_hash
-            if digest not in self._seen:
+            if chunk.embedded and digest not in self._seen:
                 self._seen.add(digest)
                 new[digest] = embedding_text(chunk.kind, chunk.text)
         for digest in self.library.embedded_hashes(list(new)):
@@ -348,7 +356,8 @@ def _write_vectors(library: Library, writer: DocumentWriter, staged: StagedDocum
     was read, and (rarely) those of chunks re-cut under the lock."""
     wanted: dict[str, str] = {}
     for chunk in staged.all_chunks():
-        wanted.setdefault(chunk.content_hash, embedding_text(chunk.kind, chunk.text))
+        if chunk.embedded:
+            wanted.setdefault(chunk.content_hash, embedding_text(chunk.kind, chunk.text))
     stored = set(library.embedded_hashes(list(wanted)))
     missing = [d for d in wanted if d not in stored]
     late = [d for d in missing if d not in vectors]

@@ -6,7 +6,8 @@
 Writes an xlsx of --rows data rows (a text column, a year column, numbers) and a CSV of the same rows,
 then ingests each into a fresh library in a child process and prints the time and the peak memory of
 that process (VmHWM: its own high-water mark), with the real MiniLM embedder by default (the first
-``core.ingest.spreadsheets.MAX_INDEXED_ROWS`` rows of a table go into the search index; every row into SQL).
+``core.ingest.spreadsheets.MAX_INDEXED_ROWS`` rows of a table go into the full-text index, the first
+``MAX_EMBEDDED_ROWS`` are embedded; every row goes into SQL).
 With --bombs, each of tests/support/sheets.py's SHEET_BOMBS (small files that ask for gigabytes once loaded) is
 ingested the same way: its size on disk, the message, the seconds and the peak memory of the process.
 """
