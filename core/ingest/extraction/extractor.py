@@ -119,8 +119,9 @@ class FigureLayout:
                 self.lines.append(pieces)
 
     def held_by(self, table: ExtractedTable, rect: pymupdf.Rect, reach: float) -> bool:
-        """Whether ``table`` (read from the words inside ``rect``) holds, in some cell, every figure printed in
-        ``rect`` or up to ``reach`` above it (compared as text, spaces and currency signs aside)."""
+        """Whether ``table`` (read from the words inside ``rect``) holds every figure printed in ``rect`` or up to
+        ``reach`` above it: in a cell of its own (compared as text, spaces and currency signs aside), or, for a
+        figure of a heading ("Level 1", "Dec. 31,"), within one of its header cells."""
         area = pymupdf.Rect(rect.x0 - 1, rect.y0 - reach, rect.x1 + 1, rect.y1 + 1)
         printed = Counter(
             _FIGURE_KEY.sub("", " ".join(w.text for w in piece))
@@ -128,7 +129,8 @@ class FigureLayout:
             if _is_figure_piece(piece) and any(area.contains(pymupdf.Point(w.cx, w.cy)) for w in piece)
         )
         held = Counter(_FIGURE_KEY.sub("", cell) for row in table.rows for cell in row if cell)
-        return not printed - held
+        headers = "\n".join(_FIGURE_KEY.sub("", cell) for row in table.rows[: table.header_rows] for cell in row)
+        return all(figure in headers for figure in printed - held)
 
     def has_value_columns(self, outside: Sequence[pymupdf.Rect] = ()) -> bool:
         """Whether the page has figures set out in columns, outside the ``outside`` boxes.
