@@ -1,7 +1,7 @@
 """Benchmark: ingestion speed and memory, and hybrid search latency. Prints figures; asserts nothing.
 
     python tests/bench/bench_ingest.py [--pages 200] [--chunks 50000]
-    python tests/bench/bench_ingest.py --filings [N]        # the FinanceBench dev filings, one by one
+    python tests/bench/bench_ingest.py --filings [N] [--only 3M,NIKE]   # the FinanceBench dev filings, one by one
     python tests/bench/bench_ingest.py --together A.pdf B.pdf   # two processes adding two files at once
 
 1. Generates a report of --pages pages with prose and tables (tests.support.report_builder), ingests it into a
@@ -91,8 +91,8 @@ def _load() -> str:
 FILINGS = REPO.parent / "shared" / "bench" / "financebench-dev"
 
 
-def bench_filings(limit: int | None) -> None:
-    files = sorted(FILINGS.glob("*.pdf"))[:limit]
+def bench_filings(limit: int | None, names: str = "") -> None:
+    files = [f for f in sorted(FILINGS.glob("*.pdf")) if not names or any(n in f.name for n in names.split(","))][:limit]
     if not files:
         print(f"The FinanceBench dev filings are not at {FILINGS}; nothing to ingest.")
         return
@@ -230,10 +230,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--chunks", type=int, default=50_000)
     parser.add_argument("--filings", type=int, nargs="?", const=0, default=None, metavar="N")
+    parser.add_argument("--only", default="", metavar="NAME,...", help="with --filings: the filings whose names hold one")
     parser.add_argument("--together", nargs=2, type=Path, metavar="PDF")
     args = parser.parse_args()
     if args.filings is not None:
-        bench_filings(args.filings or None)
+        bench_filings(args.filings or None, args.only)
         return
     if args.together:
         bench_together(*args.together)

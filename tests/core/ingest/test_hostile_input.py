@@ -11,7 +11,6 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
@@ -30,13 +29,6 @@ from tests.support.pdfs import draw_ruled_table
 from tests.support.scans import scan_of
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> Iterator[Library]:
-    lib = Library(tmp_path / "lib" / "library.sqlite3")
-    yield lib
-    lib.close()
 
 
 def prose_pdf(path: Path, pages: int = 2, words: str = "council spending") -> Path:

@@ -7,7 +7,6 @@ silence, with NUL bytes kept out of every value."""
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,13 +25,6 @@ from tests.support.sheets import (
 )
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture
-def library(tmp_path: Path) -> Iterator[Library]:
-    lib = Library(tmp_path / "lib" / "library.sqlite3")
-    yield lib
-    lib.close()
 
 
 def _peak_kib() -> int:
