@@ -321,21 +321,29 @@ def _begin(conn: Connection, ctx: JobContext, name: str) -> None:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
 
 
-def _write_table(writer: DocumentWriter, document_id: int, staged: StagedTable) -> int:
-    table, typed = staged.table, staged.typed
-    width = len(typed.columns)
+@dataclass(frozen=True)
+class _CellMap:
+    """A table's cell map as the store writes it: (row, column, is header, page, box, text) for every cell, made row
+    by row each time it is read, so a 100,000-row spreadsheet's is written without being held whole."""
 
-    def cell_rows() -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
-        # A generator: a 100,000-row spreadsheet's cell map is written without being held whole.
+    table: ExtractedTable
+    header_rows: int
+    width: int
+
+    def __iter__(self) -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
+        table = self.table
         cells, known = table.cells, len(table.cells)
         for r, row in enumerate(table.rows):
             refs = cells[r] if r < known else ()
-            header = r < typed.header_rows
-            for c in range(width):
+            header = r < self.header_rows
+            for c in range(self.width):
                 ref = refs[c] if c < len(refs) else None
                 text = row[c] if c < len(row) else ""
                 yield (r, c, header, ref.page if ref else table.page, ref.bbox if ref else None, text)
 
+
+def _write_table(writer: DocumentWriter, document_id: int, staged: StagedTable) -> int:
+    table, typed = staged.table, staged.typed
     schema = {
         "table_name": staged.name,
         "caption": staged.title,
@@ -346,7 +354,7 @@ def _write_table(writer: DocumentWriter, document_id: int, staged: StagedTable) 
         document_id, staged.name, page=table.page, last_page=max(table.pages or (table.page,)), bbox=table.bbox,
         caption=table.caption, heading=staged.heading, unit=typed.unit, header_rows=typed.header_rows,
         extractor=table.extractor, columns=typed.columns, rows=typed.rows, row_indices=typed.row_indices,
-        cells=cell_rows(), schema_json=schema,
+        cells=_CellMap(table, typed.header_rows, len(typed.columns)), schema_json=schema,
     )
 
 

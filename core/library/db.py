@@ -33,7 +33,15 @@ def _pick_module() -> ModuleType:
 sqlite3: ModuleType = _pick_module()
 if TYPE_CHECKING:
     # pysqlite3 mirrors the standard module's API, so its types check as the standard ones.
-    from sqlite3 import Connection, Cursor, DatabaseError, Error, IntegrityError, OperationalError
+    from sqlite3 import (
+        Connection,
+        Cursor,
+        DatabaseError,
+        Error,
+        IntegrityError,
+        InterfaceError,
+        OperationalError,
+    )
 else:
     Connection = sqlite3.Connection
     Cursor = sqlite3.Cursor
@@ -41,6 +49,7 @@ else:
     OperationalError = sqlite3.OperationalError
     DatabaseError = sqlite3.DatabaseError
     IntegrityError = sqlite3.IntegrityError
+    InterfaceError = sqlite3.InterfaceError
 
 
 def load_vec(conn: Connection) -> None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import numbers
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,13 +27,21 @@ except ImportError:  # Windows: two processes adding the same file meet at the t
 import numpy as np
 
 from core.errors import LibraryError
-from core.library.db import Connection, connect, inserted_id, quote_identifier, write_transaction
+from core.library.db import (
+    Connection,
+    InterfaceError,
+    connect,
+    inserted_id,
+    quote_identifier,
+    write_transaction,
+)
 from core.library.facts import load_facts, load_metadata, refresh_facts, refresh_metadata, store_metadata
 from core.library.migrations import migrate
 from core.library.sheet_cells import cell_range
 from core.reports.document_metadata import TABLE_NAME as METADATA_TABLE
 from core.reports.document_metadata import DocumentMetadata, edited_metadata
 from core.reports.table_facts import ColumnPeriod, RowFacts, period_columns
+from core.reports.table_typing import SQL_INTEGERS
 from models.protocols import Embedder
 from models.types import (
     BBox,
@@ -133,6 +143,37 @@ class TableInfo:
     def period_columns(self, question: str) -> tuple[str, ...]:
         """The columns holding the periods a question names ("FY2018", "fiscal 2018", "2018", "Q2 2023")."""
         return period_columns(self.periods, question)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _insert_all(conn: Connection, sql: str, rows: Callable[[], Iterable[Sequence[Any]]]) -> None:
+    """Insert ``rows()``; when SQLite cannot take a value of them, insert them again with every value mended
+    (``storable``), so one bad value of a table never fails the whole document (before, a cell read as a
+    21-digit integer rolled back a 15-page report)."""
+    conn.execute("SAVEPOINT insert_all")
+    try:
+        conn.executemany(sql, rows())
+    except (OverflowError, UnicodeEncodeError, InterfaceError):
+        conn.execute("ROLLBACK TO insert_all")
+        conn.executemany(sql, (tuple(map(storable, row)) for row in rows()))
+    conn.execute("RELEASE insert_all")
+
+
+def storable(value: Any) -> Any:
+    """A value as SQLite can hold it: a whole number past its integers as REAL, text with lone surrogates (bytes
+    of no character) with \ufffd in their place, numpy's numbers as Python ones, anything else as its text."""
+    if value is None or isinstance(value, bytes):
+        return value
+    if isinstance(value, numbers.Integral):
+        whole = int(value)
+        if SQL_INTEGERS[0] <= whole <= SQL_INTEGERS[1]:
+            return whole
+        return float(whole) if whole.bit_length() < 1024 else math.copysign(math.inf, whole)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return _LONE_SURROGATE.sub("\ufffd", value if isinstance(value, str) else str(value))
 
 
 class Library:
@@ -463,9 +504,13 @@ class DocumentWriter:
         """Create the real SQL table ``name`` and record its metadata, cell map and facts (core.reports.table_facts);
         return its id.
 
-        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found. The page's
-        text must be stored before (the scale is often stated in the lines above a table).
+        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found (iterated a
+        second time when a value has to be mended, see ``_insert_all``: a list, or an object whose ``__iter__``
+        starts again, never a generator). The page's text must be stored before (the scale is often stated in the
+        lines above a table).
         """
+        if iter(cells) is cells:
+            raise TypeError("add_table needs cells it can read twice (a list, not a generator)")
         cur = self.conn.execute(
             "INSERT INTO extracted_tables (document_id, name, page, last_page, x0, y0, x1, y1, caption, heading, "
             "unit, header_rows, row_count, extractor, schema_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -481,14 +526,13 @@ class DocumentWriter:
         self.conn.execute(f"CREATE TABLE {quote_identifier(name)} (_row INTEGER PRIMARY KEY, {column_sql})")
         placeholders = ", ".join("?" * (len(columns) + 1))
         # Generators, not lists: a 100,000-row table's rows and cell map are written without a copy held whole.
-        self.conn.executemany(
-            f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
-            ((index, *values) for index, values in zip(row_indices, rows, strict=True)),
-        )
-        self.conn.executemany(
+        _insert_all(self.conn, f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
+                    lambda: ((index, *values) for index, values in zip(row_indices, rows, strict=True)))
+        _insert_all(
+            self.conn,
             "INSERT INTO table_cells (table_id, row, col, is_header, page, x0, y0, x1, y1, text) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
+            lambda: (
                 (table_id, r, c, int(is_header), p, *(box if box else (None, None, None, None)), text)
                 for r, c, is_header, p, box, text in cells
             ),

@@ -57,6 +57,8 @@ class TypedTable:
     """How many leading rows were read as headers (may exceed the extractor's count, see type_table)."""
 
 
+SQL_INTEGERS = (-(2**63), 2**63 - 1)
+"""The whole numbers an SQLite INTEGER holds."""
 _YEAR = YEAR
 _FY = re.compile(r"\bFY\s?'?(\d{2}|(?:19|20)\d{2})\b|\bfiscal\b|\bfinancial year\b", re.IGNORECASE)
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
@@ -273,7 +275,8 @@ def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
         bool(numbers)
         and notes <= max(1, filled // 5)
         and len(numbers) >= 2 * notes
-        and not any(p.leading_zero for p in numbers)  # codes such as "007" stay text
+        # Codes stay text: "007", and digits more than a float holds ("411,412,414" lists of codes, account numbers).
+        and not any(p.leading_zero or p.inexact for p in numbers)
     )
     examples = _examples(cells, parsed, prefer_numbers=numeric)
     if not numeric:
@@ -295,7 +298,8 @@ def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
             values.append(None)
             continue
         value = p.value * SCALE_FACTORS[p.scale] if mixed else p.value
-        values.append(int(value) if kind == "INTEGER" and value == int(value) else float(value))
+        whole = kind == "INTEGER" and SQL_INTEGERS[0] <= value <= SQL_INTEGERS[1] and value == int(value)
+        values.append(int(value) if whole else float(value))  # a whole figure past SQLite's integers is REAL
     if kind == "INTEGER" and any(isinstance(v, float) for v in values):
         kind = "REAL"
         values = [float(v) if isinstance(v, int) else v for v in values]

@@ -187,3 +187,25 @@ def test_a_read_only_library_says_it_cannot_be_written(tmp_path: Path, library: 
     with pytest.raises(LibraryReadOnly, match="^The document was not removed: the library at .* cannot be written"):
         library.delete_document(first.document_id or 0)
     assert library.counts()["documents"] == 1
+
+
+def test_one_cell_read_as_a_number_sqlite_cannot_hold_does_not_lose_the_document(tmp_path: Path, library: Library,
+                                                                                  hash_embedder: HashEmbedder) -> None:
+    """A column of references run together ("412,413,414,417,421,423,428", which reads as 4.1e20, past SQLite's
+    64-bit integers): before, that one cell rolled the whole report back with an OverflowError."""
+    doc = pymupdf.open()
+    prose_page = doc.new_page(width=595, height=842)
+    prose_page.insert_text((50, 60), "Chapter 6 reviews the leading food manufacturers of the Union.", fontsize=11)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((50, 60), "Table 6.12: Leading food manufacturers", fontsize=11)
+    rows = [["Firm", "World sales", "EU sales", "Markets led"], ["Alpha", "38.8", "13.1", "412,413,414,417,421,423,428"],
+            ["Beta", "33.4", "11.3", "413,417,421,423,429"], ["Gamma", "26.7", "14.6", "411,412,414,415,421"],
+            ["Delta", "18.7", "2.4", "411"]]
+    draw_ruled_table(page, rows, [50, 150, 250, 350, 545], top=80)
+    doc.save(tmp_path / "food.pdf")
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([tmp_path / "food.pdf"])
+    assert result.status == "added" and result.pages == 2 and result.tables == 1, result.message
+    (table,) = library.tables()
+    assert [c.type for c in table.schema.columns] == ["TEXT", "REAL", "REAL", "TEXT"]
+    first = library.conn.execute(f'SELECT * FROM "{table.name}" ORDER BY _row').fetchone()
+    assert first[1:] == ("Alpha", 38.8, 13.1, "412,413,414,417,421,423,428")

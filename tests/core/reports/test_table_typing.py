@@ -359,6 +359,25 @@ def test_codes_with_leading_zeros_stay_text() -> None:
     assert column(typed, "code") == ["007", "012"]
 
 
+def test_digits_more_than_a_float_holds_are_codes_and_figures_past_sqlite_integers_are_real() -> None:
+    """References run together ("412,413,414,417,421,423,428" reads as 4.1e20: past SQLite's 64-bit integers, and
+    not the number printed) and account numbers make their column text, as a code does; figures past SQLite's
+    integers that a float holds exactly are REAL, not integers SQLite refuses."""
+    codes = type_table(extracted([["Firm", "Sales", "Markets"], ["A", "38.8", "412,413,414,417,421,423,428"],
+                                  ["B", "33.4", "413,417"], ["C", "26.7", "411"]]))
+    assert [c.type for c in codes.columns] == ["TEXT", "REAL", "TEXT"]
+    assert column(codes, "markets") == ["412,413,414,417,421,423,428", "413,417", "411"]
+    accounts = type_table(extracted([["Name", "Account"], ["A", "12345678901234567"], ["B", "98765432109876543"]]))
+    assert accounts.columns[1].type == "TEXT"  # 17 digits: within SQLite's integers, not within a float's
+    assert column(accounts, "account") == ["12345678901234567", "98765432109876543"]
+    huge = type_table(extracted([["Country", "Money supply"], ["A", "100,000,000,000,000,000,000"],
+                                 ["B", "250,000,000,000,000,000,000"], ["C", "-3"]]))
+    assert huge.columns[1].type == "REAL"
+    assert column(huge, "money_supply") == [1e20, 2.5e20, -3.0]
+    endless = type_table(extracted([["Item", "Value"], ["A", "9" * 400], ["B", "0" * 5000 + "12"], ["C", "4"]]))
+    assert endless.columns[1].type == "TEXT"  # no figure has 400 digits; reading it raised before
+
+
 def test_cells_with_their_own_scale() -> None:
     shared = type_table(extracted([["Fund", "Size"], ["A", "\u20ac3.2m"], ["B", "\u20ac0.8m"]]))
     assert shared.columns[1].unit == "\u20ac million"
