@@ -44,6 +44,18 @@ class LibraryError(UserError):
     """The library file cannot be opened or written (disk full, read-only, newer schema)."""
 
 
+class LibraryFull(LibraryError):
+    """The disk (or the quota) holding the library has no room for what was being written."""
+
+
+class LibraryReadOnly(LibraryError):
+    """The library file, its folder or its disk may not be written."""
+
+
+class LibraryBusy(LibraryError):
+    """Another process held the library's write lock for longer than a writer waits."""
+
+
 class SqlRefused(UserError):
     """A statement tried to write, attach, or change pragmas; the runner is read-only."""
 

@@ -1,9 +1,11 @@
 """Ingestion: one PDF in, one complete document in the library, or nothing at all.
 
-For each file: hash it (identical content is stored once), open and check it, then inside ONE
-transaction read every page (text, blocks, tables), stitch tables that continue across pages, type
-each table into a real SQL table with its cell map, cut chunks, embed what is not yet embedded, and
-commit. A failure, a cancellation or a killed process rolls the whole document back.
+For each file: hash it (identical content is stored once), open and check it, read every page (text, blocks,
+tables), stitch tables that continue across pages, type each table, cut chunks and embed what is not yet
+embedded, all into a staged document held in memory (``core.ingest.staging``); then write it in ONE short
+transaction. The library's write lock is held for that write only (a second or two for a 10-K), so another
+process adding another file waits seconds, not the length of a read. A failure, a cancellation or a killed
+process leaves nothing of the document in the library.
 
 A page without a text layer is read by OCR first (``core.ingest.ocr``: an invisible text layer on a copy of the
 page, then the same reading as any page). A spreadsheet or CSV file (``core.ingest.spreadsheets``) is one
@@ -11,47 +13,42 @@ document whose pages are its sheets; its table regions are stored exactly as PDF
 
 Three things run side by side: the pages' tables are found in worker processes for long documents
 (``core.ingest.page_pool``, kept for the whole ``ingest_paths`` call), chunks are embedded on worker threads,
-and this thread goes through the pages in order, reports each and writes everything to SQLite.
+and this thread goes through the pages in order, reports each, and at the end writes everything to SQLite.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from core.errors import Cancelled, CorruptPdf, NoTextLayer, UserError
-from core.ingest.chunking import overlap_ratio, table_pieces, text_pieces
 from core.ingest.extraction import TableExtractor, stitch_tables
+from core.ingest.file_names import display_name, readable_path
 from core.ingest.ocr import ScannedPageReader, ocr_unavailable_reason
 from core.ingest.page_pool import PagePool, PooledPages, PoolFailed
 from core.ingest.pdf_reader import open_pdf, read_page
 from core.ingest.spreadsheets import (
     CELL_HEIGHT,
     CELL_WIDTH,
+    MAX_EMBEDDED_ROWS,
     MAX_INDEXED_ROWS,
     SHEET_SUFFIXES,
     Workbook,
     open_workbook,
 )
+from core.ingest.staging import ChunkEmbedder, StagedDocument, StagedPage, write_staged
 from core.jobs import JobContext
-from core.library.store import DocumentWriter, Library
+from core.library.db import library_write_error
+from core.library.store import Library
 from core.reports.document_title import document_title
-from core.reports.table_naming import table_name
-from core.reports.table_typing import type_table
 from models.protocols import Embedder
-from models.types import BBox, ExtractedTable, ProgressEvent, TextBlock
+from models.types import Document, ExtractedTable, ProgressEvent, TextBlock
 
-# Texts per embedding job, and jobs run side by side. The embedder runs each call on one core (see
-# models.embedding), so two jobs use both cores once the pages are read, and share them with the page
-# extraction before that.
-EMBED_BATCH = 32
-EMBED_THREADS = 2
 HASH_BLOCK = 1 << 20
 
 
@@ -104,7 +101,10 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
     for path in paths:
         candidates = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in INGESTED_SUFFIXES) if path.is_dir() else [path]
         for candidate in candidates:
-            key = candidate.resolve()
+            try:
+                key = candidate.resolve()
+            except (OSError, RuntimeError):  # a link that loops: kept as named, and refused when it is read
+                key = candidate.absolute()
             if key not in seen:
                 seen.add(key)
                 out.append(candidate)
@@ -116,27 +116,30 @@ def _counted(*counts: tuple[int, str]) -> str:
     return ", ".join(f"{n:,} {word}{'' if n == 1 else 's'}" for n, word in counts)
 
 
-def _heading_above(blocks: Sequence[TextBlock], box: BBox) -> str:
-    """A table's heading when the extractor found no caption: the sentence right above it that
-    introduces it ("The following table presents revenues by region (in thousands):"), else the
-    nearest short line above."""
-    above = sorted((b for b in blocks if b.bbox[3] <= box[1] + 2 and overlap_ratio(b.bbox, box) < 0.5),
-                   key=lambda b: -b.bbox[3])
-    if above and above[0].text.rstrip().endswith(":") and len(above[0].text.split()) <= 45:
-        return above[0].text.strip()
-    for block in above[:3]:
-        if 0 < len(block.text.split()) <= 14:
-            return block.text
-    return ""
+def _check_file(path: Path, name: str) -> None:
+    """Refuse, with its reason, a path that is not a readable file."""
+    if path.is_file():
+        return
+    if path.is_symlink():
+        try:
+            path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise UserError(f"{name} is a link that leads nowhere (it points to itself, in a loop, or to a file "
+                            "that is gone). Add the file it should point to instead.") from None
+    raise UserError(f"{path} does not exist or is not a file.")
 
 
-def _context_above(blocks: Sequence[TextBlock], box: BBox) -> str:
-    above = [b for b in blocks if b.bbox[3] <= box[1] + 2]
-    return " ".join(b.text for b in sorted(above, key=lambda b: -b.bbox[3])[:2])
+@dataclass
+class _Read:
+    """What reading a file gave: the staged document, its chunks' vectors, the pages read by OCR."""
+
+    staged: StagedDocument
+    vectors: dict[str, np.ndarray]
+    ocr_pages: tuple[int, ...] = ()
 
 
 class Ingestor:
-    """Adds PDFs to a library. Not thread-safe: one per worker, with its own ``Library``."""
+    """Adds PDFs and spreadsheets to a library. Not thread-safe: one per worker, with its own ``Library``."""
 
     def __init__(
         self,
@@ -179,8 +182,8 @@ class Ingestor:
                     result = IngestResult(path, "cancelled", "Cancelled; nothing from this file was kept.")
                 except UserError as exc:
                     result = IngestResult(path, "failed", str(exc))
-                except Exception as exc:  # noqa: BLE001 - a bug, but the batch must go on and the user must hear of it
-                    result = IngestResult(path, "failed", f"{path.name}: unexpected error while reading ({type(exc).__name__}: {exc}).")
+                except Exception as exc:  # noqa: BLE001 - the batch must go on and the user must hear of it
+                    result = IngestResult(path, "failed", self._failure(path, exc))
                 results.append(result)
                 if result.status == "cancelled":
                     self._stop_pool(now=True)  # before anything else: the workers may be mid-page
@@ -193,6 +196,16 @@ class Ingestor:
             self._in_batch = False
             self._stop_pool(now=not finished)
         return results
+
+    def _failure(self, path: Path, exc: Exception) -> str:
+        """What a person reads when adding a file failed for a reason no reader foresaw: what failed (a full disk, a
+        read-only folder, a lock) and what to do, or, for a fault in Folio itself, that it is one."""
+        name = display_name(path)
+        known = library_write_error(exc, self.library.path, f"{name} was not added")
+        if known is not None:
+            return str(known)
+        return (f"{name}: unexpected error while reading it ({type(exc).__name__}: {exc}). Nothing from it was "
+                "kept. This is a fault in Folio: please report it.")
 
     def _stop_pool(self, now: bool) -> None:
         pool, self._pool = self._pool, None
@@ -216,35 +229,60 @@ class Ingestor:
         return self._pool.document(path, password, pages)
 
     def ingest_file(self, path: Path, ctx: JobContext | None = None, password: str | None = None) -> IngestResult:
+        """Read ``path`` whole, without the library's write lock, then write it in one short transaction."""
         ctx = ctx or JobContext()
         path = Path(path)
-        name = path.name
+        name = display_name(path)
         ctx.report(ProgressEvent("hashing", f"Reading {name}", 0, None, name))
-        if not path.is_file():
-            raise UserError(f"{path} does not exist or is not a file.")
-        sha = file_sha256(path)
+        _check_file(path, name)
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            raise UserError(f"{name} cannot be read ({exc.strerror or exc}).") from exc
         existing = self.library.document_by_hash(sha)
         if existing is not None:
-            return IngestResult(path, "skipped", f"{name} is already in the library as {existing.file_name}.",
-                                existing.id, existing.page_count, existing.chunk_count, existing.table_count)
-        if path.suffix.lower() in SHEET_SUFFIXES:
-            book = open_workbook(path)
-            try:
-                return self._ingest_workbook(path, book, sha, ctx)
-            finally:
-                book.close()
-        doc = open_pdf(path, password)
+            return self._skipped(path, existing)
+        if not self.library.claim_content(sha):
+            return IngestResult(path, "skipped", f"{name} is already being added to the library by another Folio process.")
         try:
-            return self._ingest_open(path, doc, sha, ctx, password)
+            # Readers are given a name they can open (core.ingest.pdf_reader.readable_path); the library keeps the path.
+            with readable_path(path) as readable:
+                if path.suffix.lower() in SHEET_SUFFIXES:
+                    read = self._read_workbook(path, readable, sha, ctx)
+                else:
+                    read = self._read_pdf(path, readable, sha, ctx, password)
+            written = write_staged(self.library, read.staged, self.embedder, read.vectors, ctx, name)
+        finally:
+            self.library.release_content(sha)
+        if written.present is not None:
+            return self._skipped(path, written.present)
+        staged = read.staged
+        ctx.report(ProgressEvent("done", f"Added {name}", staged.page_count, staged.page_count, name))
+        unit = "sheet" if staged.kind == "sheet" else "page"
+        chunks = len(staged.chunks) + staged.table_chunk_count
+        summary = f"{name}: " + _counted((staged.page_count, unit), (chunks, "chunk"), (len(staged.tables), "table"))
+        note = staged.note
+        message = note if staged.status == "partial" else f"{summary} ({note})." if note else f"{summary}."
+        return IngestResult(path, "added", message, written.document_id, staged.page_count, chunks,
+                            len(staged.tables), read.ocr_pages)
+
+    @staticmethod
+    def _skipped(path: Path, present: Document) -> IngestResult:
+        return IngestResult(path, "skipped", f"{display_name(path)} is already in the library as {present.file_name}.",
+                            present.id, present.page_count, present.chunk_count, present.table_count)
+
+    def _read_pdf(self, path: Path, readable: Path, sha: str, ctx: JobContext, password: str | None) -> _Read:
+        doc = open_pdf(readable, password)
+        try:
+            return self._read_open_pdf(path, readable, doc, sha, ctx, password)
         finally:
             doc.close()
 
-    def _ingest_open(self, path: Path, doc, sha: str, ctx: JobContext, password: str | None) -> IngestResult:  # type: ignore[no-untyped-def]
-        name = path.name
+    def _read_open_pdf(self, path: Path, readable: Path, doc, sha: str, ctx: JobContext,  # type: ignore[no-untyped-def]
+                       password: str | None) -> _Read:
+        name = readable.name
         pages = doc.page_count
-        conn = self.library.conn
-        writer = DocumentWriter(conn, self.embedder)
-        pooled = self._pooled_pages(path, password, pages)
+        pooled = self._pooled_pages(readable, password, pages)
         extractor: TableExtractor | None = None
 
         def page_tables(number: int, wanted: bool) -> list[ExtractedTable]:
@@ -260,31 +298,21 @@ class Ingestor:
             if not wanted:
                 return []
             if extractor is None:
-                extractor = self.extractor_factory(path, doc, password)
+                extractor = self.extractor_factory(readable, doc, password)
             return extractor.page_tables(number)
 
+        staged = StagedDocument(sha, path, document_title(doc, readable), pages, os.path.getsize(path))
+        embedding = ChunkEmbedder(self.library, self.embedder)
         scanned: ScannedPageReader | None = None
-        embedding: _BackgroundEmbedder | None = None
-        if not self.library.claim_content(sha):
-            return IngestResult(path, "skipped", f"{name} is already being added to the library by another Folio process.")
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            if (present := self.library.document_by_hash(sha)) is not None:  # added by another process meanwhile
-                conn.execute("ROLLBACK")
-                return IngestResult(path, "skipped", f"{name} is already in the library as {present.file_name}.",
-                                    present.id, present.page_count, present.chunk_count, present.table_count)
-            title = document_title(doc, path)
-            document_id = writer.add_document(sha, path, title, pages, os.path.getsize(path))
-            embedding = _BackgroundEmbedder(writer, self.embedder, document_id)
             found: list[ExtractedTable] = []
             blocks_by_page: dict[int, tuple[TextBlock, ...]] = {}
             ocr_pages: list[int] = []
             damaged_pages: list[int] = []  # gave nothing while MuPDF reported errors
-            chunk_count = 0
             for number in range(1, pages + 1):
                 ctx.check()
                 ctx.report(ProgressEvent("pages", f"Page {number} of {pages}", number - 1, pages, name))
-                page = read_page(doc, number, path)
+                page = read_page(doc, number, readable)
                 if page.damage:
                     damaged_pages.append(number)
                 read_by_ocr: list[ExtractedTable] | None = None
@@ -292,8 +320,8 @@ class Ingestor:
                     ctx.report(ProgressEvent("ocr", f"Page {number} of {pages}: reading the scan (OCR)", number - 1,
                                              pages, name))
                     scanned = scanned or ScannedPageReader(self.extractor_factory)
-                    page, read_by_ocr, _lines = scanned.read(doc, path, number, password, ctx.check)
-                writer.add_page(document_id, number, page.width, page.height, page.text, page.needs_ocr, page.blocks)
+                    page, read_by_ocr, _lines = scanned.read(doc, readable, number, password, ctx.check)
+                staged.add_page(StagedPage(number, page.width, page.height, page.text, page.needs_ocr, page.blocks))
                 tables = page_tables(number, wanted=bool(page.blocks) and not page.needs_ocr and read_by_ocr is None)
                 if page.needs_ocr or read_by_ocr is not None:
                     ocr_pages.append(number)
@@ -305,228 +333,99 @@ class Ingestor:
                 # Keep only short lines above tables for headings and scale hints; pages are not kept whole.
                 if tables:
                     blocks_by_page[number] = page.blocks
-                for piece in text_pieces(page.blocks, [t.bbox for t in tables]):
-                    writer.add_chunk(document_id, "text", number, piece.text, piece.boxes)
-                    chunk_count += 1
-                embedding.schedule()
+                embedding.add(staged.add_text(page.blocks, [t.bbox for t in tables]))
             if len(ocr_pages) == pages and not self.ocr:
                 raise NoTextLayer(
                     f"{name} has no text layer on any page (it looks scanned). It needs OCR before Folio can read it "
                     f"({ocr_unavailable_reason() or 'OCR is turned off'})."
                 )
-            if len(ocr_pages) == pages and chunk_count == 0:
-                raise NoTextLayer(f"{name} looks scanned, and OCR found no text on any of its {pages} page(s).")
             ctx.report(ProgressEvent("tables", "Typing tables", 0, None, name))
-            table_count = 0
-            taken = writer.taken_table_names()
+            taken = self.library.taken_table_names()
             tables_on_page: dict[int, int] = {}
             for table in stitch_tables(found):
                 ctx.check()
                 index = tables_on_page.get(table.page, 0)
                 tables_on_page[table.page] = index + 1
-                chunk_count += self._store_table(writer, document_id, title, table, blocks_by_page.get(table.page, ()),
-                                                 index, taken)
-                table_count += 1
-            if chunk_count == 0 and table_count == 0 and not ocr_pages:
-                raise CorruptPdf(f"{name}: no text, table or image could be read from any of its {pages} page(s); "
-                                 "the file is " + ("damaged." if damaged_pages else "damaged or blank."))
+                embedding.add(staged.add_table(table, blocks_by_page.get(table.page, ()), index, taken).chunks)
+            if not staged.chunks and not staged.tables:
+                # A scan whose text is all table is read (its tables are its content); one with nothing is not.
+                if len(ocr_pages) == pages:
+                    raise NoTextLayer(f"{name} looks scanned, and OCR found no text on any of its {pages} page(s).")
+                if not ocr_pages:
+                    raise CorruptPdf(f"{name}: no text, table or image could be read from any of its {pages} page(s); "
+                                     "the file is " + ("damaged." if damaged_pages else "damaged or blank."))
             embedding.finish(ctx, name)
             if scanned is not None:
                 scanned.close()
                 scanned = None
-            status, note = "ready", ""
-            if ocr_pages:
-                listed = ", ".join(str(p) for p in ocr_pages[:10]) + (" ..." if len(ocr_pages) > 10 else "")
-                if self.ocr:
-                    note = f"{len(ocr_pages)} page(s) read by OCR: {listed}"
-                else:
-                    status = "partial"
-                    note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
-            if damaged_pages:
-                listed = ", ".join(str(p) for p in damaged_pages[:10]) + (" ..." if len(damaged_pages) > 10 else "")
-                status = "partial"
-                note = "; ".join(filter(None, [f"{len(damaged_pages)} page(s) could not be read (damaged): {listed}", note]))
-            writer.finish_document(document_id, status, note)
-            conn.execute("COMMIT")
+            staged.status, staged.note = _status(ocr_pages, damaged_pages, self.ocr)
+            return _Read(staged, embedding.vectors, tuple(ocr_pages))
         except BaseException:
             if scanned is not None:
-                scanned.terminate()  # before the rollback: a cancel must not wait for a page being read
-            conn.execute("ROLLBACK")
+                scanned.terminate()  # a cancel must not wait for a page being read
             raise
         finally:
-            self.library.release_content(sha)
-            if embedding is not None:
-                embedding.close()
+            embedding.close()
             close = getattr(extractor, "close", None)  # a factory's extractor may have none
             if close is not None:
                 close()
-        ctx.report(ProgressEvent("done", f"Added {name}", pages, pages, name))
-        summary = f"{name}: " + _counted((pages, "page"), (chunk_count, "chunk"), (table_count, "table")) + "."
-        message = note if status == "partial" else f"{summary[:-1]} ({note})." if note else summary
-        return IngestResult(path, "added", message,
-                            document_id, pages, chunk_count, table_count, tuple(ocr_pages))
 
-    def _ingest_workbook(self, path: Path, book: Workbook, sha: str, ctx: JobContext) -> IngestResult:
+    def _read_workbook(self, path: Path, readable: Path, sha: str, ctx: JobContext) -> _Read:
         """A spreadsheet or CSV file as one document: each sheet a page (labelled with its name, boxes in
-        cell positions), each table region a typed SQL table, the rest text chunks; one transaction."""
-        name = path.name
-        sheets = len(book.sheet_names)
-        conn = self.library.conn
-        writer = DocumentWriter(conn, self.embedder)
-        embedding: _BackgroundEmbedder | None = None
-        conn.execute("BEGIN IMMEDIATE")
+        cell positions), each table region a typed SQL table, the rest text chunks."""
+        book = open_workbook(readable)
         try:
-            title = path.stem.replace("_", " ").replace("-", " ").strip() or name
-            document_id = writer.add_document(sha, path, title, sheets, os.path.getsize(path), kind="sheet")
-            embedding = _BackgroundEmbedder(writer, self.embedder, document_id)
-            chunk_count = table_count = 0
-            taken = writer.taken_table_names()
+            return self._read_open_workbook(path, book, sha, ctx)
+        finally:
+            book.close()
+
+    def _read_open_workbook(self, path: Path, book: Workbook, sha: str, ctx: JobContext) -> _Read:
+        name = book.name
+        sheets = len(book.sheet_names)
+        title = Path(name).stem.replace("_", " ").replace("-", " ").strip() or name
+        staged = StagedDocument(sha, path, title, sheets, os.path.getsize(path), kind="sheet")
+        embedding = ChunkEmbedder(self.library, self.embedder)
+        try:
+            taken = self.library.taken_table_names()
             not_indexed: list[str] = []
             for number, sheet_name in enumerate(book.sheet_names, start=1):
                 ctx.check()
                 ctx.report(ProgressEvent("sheets", f"Sheet {number} of {sheets}: {sheet_name}", number - 1, sheets, name))
                 sheet = book.read_sheet(number, sheet_name, ctx.check)
-                writer.add_page(document_id, number, sheet.columns * CELL_WIDTH, sheet.rows * CELL_HEIGHT, sheet.text,
-                                False, sheet.blocks, label=sheet_name)
-                for piece in text_pieces(sheet.blocks, [t.bbox for t in sheet.tables]):
-                    writer.add_chunk(document_id, "text", number, piece.text, piece.boxes)
-                    chunk_count += 1
+                staged.add_page(StagedPage(number, sheet.columns * CELL_WIDTH, sheet.rows * CELL_HEIGHT, sheet.text,
+                                           False, sheet.blocks, label=sheet_name))
+                embedding.add(staged.add_text(sheet.blocks, [t.bbox for t in sheet.tables]))
                 for index, table in enumerate(sheet.tables):
                     ctx.check()
-                    chunk_count += self._store_table(writer, document_id, title, table, sheet.blocks, index, taken,
-                                                     indexed_rows=MAX_INDEXED_ROWS)
-                    table_count += 1
+                    embedding.add(staged.add_table(table, sheet.blocks, index, taken, indexed_rows=MAX_INDEXED_ROWS,
+                                                   embedded_rows=MAX_EMBEDDED_ROWS).chunks)
                     if table.n_rows > MAX_INDEXED_ROWS:
                         not_indexed.append(sheet_name)
-                embedding.schedule()
-            if chunk_count == 0:
+            if not staged.chunks and not staged.tables:
                 raise UserError(f"{name} holds no data: {'its sheet is' if sheets == 1 else 'every sheet is'} empty.")
             embedding.finish(ctx, name)
-            note = ""
+            notes = [*book.notes]
             if not_indexed:
-                note = (f"rows after the first {MAX_INDEXED_ROWS:,} of large tables (sheet {', '.join(not_indexed)}) "
-                        "are in their SQL tables but not in the search index")
-            writer.finish_document(document_id, "ready", note)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+                notes.append(f"rows after the first {MAX_INDEXED_ROWS:,} of large tables (sheet {', '.join(not_indexed)}) "
+                             "are in their SQL tables but not in the search index")
+            staged.note = "; ".join(notes)
+            return _Read(staged, embedding.vectors)
         finally:
-            if embedding is not None:
-                embedding.close()
-        ctx.report(ProgressEvent("done", f"Added {name}", sheets, sheets, name))
-        summary = f"{name}: " + _counted((sheets, "sheet"), (chunk_count, "chunk"), (table_count, "table"))
-        return IngestResult(path, "added", f"{summary} ({note})." if note else f"{summary}.", document_id, sheets,
-                            chunk_count, table_count)
+            embedding.close()
 
-    def _store_table(self, writer: DocumentWriter, document_id: int, title: str, table: ExtractedTable,
-                     blocks: Sequence[TextBlock], index_on_page: int, taken: set[str],
-                     indexed_rows: int | None = None) -> int:
-        heading = _heading_above(blocks, table.bbox)
-        context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox)]))
-        typed = type_table(table, context)
-        name = table_name(title, table.caption or heading, table.page, index_on_page, taken)
-        taken.add(name)
-        width = len(typed.columns)
 
-        def cell_rows() -> Iterator[tuple[int, int, bool, int, BBox | None, str]]:
-            # A generator: a 100,000-row spreadsheet's cell map is written without being held whole.
-            for r, row in enumerate(table.rows):
-                for c in range(width):
-                    ref = table.cells[r][c] if r < len(table.cells) and c < len(table.cells[r]) else None
-                    text = row[c] if c < len(row) else ""
-                    yield (r, c, r < typed.header_rows, ref.page if ref else table.page, ref.bbox if ref else None, text)
-
-        cells = cell_rows()
-        caption = table.caption
-        schema = {
-            "table_name": name,
-            "caption": caption or heading,
-            "unit": typed.unit,
-            "columns": [[col.name, col.type, list(col.examples)] for col in typed.columns],
-        }
-        table_id = writer.add_table(
-            document_id, name, page=table.page, last_page=max(table.pages or (table.page,)), bbox=table.bbox,
-            caption=caption, heading=heading, unit=typed.unit, header_rows=typed.header_rows,
-            extractor=table.extractor, columns=typed.columns, rows=typed.rows, row_indices=typed.row_indices,
-            cells=cells, schema_json=schema,
-        )
-        body = [(index, list(table.rows[index])) for index in typed.row_indices[:indexed_rows]]
-        title_line = " ".join(filter(None, [caption or heading, f"(unit: {typed.unit})" if typed.unit else ""]))
-        pieces = table_pieces(name, title_line, [c.name for c in typed.columns], [c.header for c in typed.columns], body)
-        for piece in pieces:
-            boxes, page = self._row_boxes(table, piece.rows)
-            writer.add_chunk(document_id, "table", page, piece.text, boxes, table_id, piece.first_row, piece.last_row)
-        return len(pieces)
-
-    @staticmethod
-    def _row_boxes(table: ExtractedTable, rows: Sequence[int]) -> tuple[list[BBox], int]:
-        """One box per row of the chunk (the union of its cells), on the chunk's first page."""
-        boxes: list[BBox] = []
-        first_page = table.page
-        for index in rows:
-            refs = [ref for ref in (table.cells[index] if index < len(table.cells) else ()) if ref is not None]
-            if not refs:
-                continue
-            if not boxes:
-                first_page = refs[0].page
-            refs = [ref for ref in refs if ref.page == first_page]
-            if refs:
-                boxes.append((min(r.bbox[0] for r in refs), min(r.bbox[1] for r in refs),
-                              max(r.bbox[2] for r in refs), max(r.bbox[3] for r in refs)))
-        return (boxes or [table.bbox]), first_page
-
-class _BackgroundEmbedder:
-    """Embeds chunks on worker threads while the caller goes on reading pages.
-
-    ONNX Runtime releases the GIL, so embedding page N's chunks overlaps with extracting page N+1's
-    tables. Only the caller's thread touches SQLite: it schedules what is missing and writes the
-    vectors that are ready, in the order they were scheduled (so the rows do not depend on which
-    thread finished first).
-    """
-
-    def __init__(self, writer: DocumentWriter, embedder: Embedder, document_id: int,
-                 threads: int = EMBED_THREADS) -> None:
-        self.writer = writer
-        self.embedder = embedder
-        self.document_id = document_id
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="embed")
-        self._pending: list[tuple[list[str], Future[np.ndarray]]] = []
-        self._scheduled: set[str] = set()
-        self._after_chunk = 0  # chunks up to this id are all scheduled (or were embedded before)
-        self.total = 0
-
-    def schedule(self, minimum: int = EMBED_BATCH) -> None:
-        """Queue this document's unembedded chunks once at least ``minimum`` of them wait."""
-        self.write_ready()
-        last_chunk = self.writer.last_chunk_id(self.document_id)
-        missing = [(h, t) for h, t in self.writer.missing_embeddings(self.document_id, self._after_chunk)
-                   if h not in self._scheduled]
-        if not missing or len(missing) < minimum:
-            return
-        self._after_chunk = last_chunk
-        jobs = -(-len(missing) // EMBED_BATCH)
-        size = -(-len(missing) // jobs)  # equal jobs, so the last one does not run alone for long
-        for start in range(0, len(missing), size):
-            batch = missing[start : start + size]
-            hashes = [digest for digest, _ in batch]
-            self._scheduled.update(hashes)
-            self._pending.append((hashes, self._pool.submit(self.embedder.embed, [text for _, text in batch])))
-            self.total += len(batch)
-
-    def write_ready(self) -> None:
-        while self._pending and self._pending[0][1].done():
-            hashes, future = self._pending.pop(0)
-            self.writer.add_embeddings(hashes, future.result())
-
-    def finish(self, ctx: JobContext, name: str) -> None:
-        self.schedule(minimum=1)
-        while self._pending:
-            ctx.check()
-            done = self.total - sum(len(h) for h, _ in self._pending)
-            ctx.report(ProgressEvent("embedding", f"Embedding chunks ({done} of {self.total})", done, self.total, name))
-            hashes, future = self._pending.pop(0)
-            self.writer.add_embeddings(hashes, future.result())
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+def _status(ocr_pages: list[int], damaged_pages: list[int], ocr: bool) -> tuple[str, str]:
+    """A PDF's status and note: pages read by OCR (or left without text when OCR is off), damaged pages."""
+    status, note = "ready", ""
+    if ocr_pages:
+        listed = ", ".join(str(p) for p in ocr_pages[:10]) + (" ..." if len(ocr_pages) > 10 else "")
+        if ocr:
+            note = f"{len(ocr_pages)} page(s) read by OCR: {listed}"
+        else:
+            status = "partial"
+            note = f"{len(ocr_pages)} page(s) have no text layer and need OCR: {listed}"
+    if damaged_pages:
+        listed = ", ".join(str(p) for p in damaged_pages[:10]) + (" ..." if len(damaged_pages) > 10 else "")
+        status = "partial"
+        note = "; ".join(filter(None, [f"{len(damaged_pages)} page(s) could not be read (damaged): {listed}", note]))
+    return status, note

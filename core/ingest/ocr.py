@@ -107,7 +107,7 @@ class OcrWorker:
         self.start()
         assert self._process is not None and self._conn is not None
         try:
-            self._conn.send((str(Path(path).resolve()), password, number, self.dpi))
+            self._conn.send((str(Path(path).absolute()), password, number, self.dpi))
             waited = 0.0
             while not self._conn.poll():
                 check()

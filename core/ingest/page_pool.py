@@ -95,7 +95,7 @@ class PagePool:
         self.start()
         self._token += 1
         self._results = {k: v for k, v in self._results.items() if k[0] == self._token}
-        return PooledPages(self, self._token, str(Path(path).resolve()), password, page_count)
+        return PooledPages(self, self._token, str(Path(path).absolute()), password, page_count)
 
     # --------------------------------------------------------------------------------- plumbing
     def _free_slots(self) -> list[_Worker]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 
 from core.errors import CorruptPdf, EmptyPdf, EncryptedPdf, NotAPdf
+from core.ingest.file_names import display_name, readable_path
 from models.types import PageContent, TextBlock
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -23,39 +24,41 @@ MIN_TEXT_CHARS = 20
 
 def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:
     """Open ``path`` for reading or raise a ``UserError`` that says what is wrong with it."""
+    name = display_name(path)
     try:
         with path.open("rb") as handle:
             head = handle.read(1024)
             handle.seek(max(0, path.stat().st_size - 2048))
             tail = handle.read()
     except OSError as exc:
-        raise NotAPdf(f"{path.name}: cannot be read ({exc.strerror or exc}).") from exc
+        raise NotAPdf(f"{name}: cannot be read ({exc.strerror or exc}).") from exc
     if b"%PDF-" not in head:
-        raise NotAPdf(f"{path.name} is not a PDF file.")
+        raise NotAPdf(f"{name} is not a PDF file.")
     if b"%%EOF" not in tail:
         # MuPDF would "repair" it and silently show what is left; a cut-off file must not pass as whole.
-        raise CorruptPdf(f"{path.name} is damaged: the file is incomplete (truncated). Copy or download it again.")
+        raise CorruptPdf(f"{name} is damaged: the file is incomplete (truncated). Copy or download it again.")
     try:
-        doc = pymupdf.open(str(path), filetype="pdf")
+        with readable_path(path) as readable:  # MuPDF holds the file open: the link may go once it is opened
+            doc = pymupdf.open(str(readable), filetype="pdf")
     except Exception as exc:  # pymupdf raises FileDataError and plain RuntimeErrors
-        raise CorruptPdf(f"{path.name} is damaged and cannot be opened ({exc}).") from exc
+        raise CorruptPdf(f"{name} is damaged and cannot be opened ({exc}).") from exc
     if doc.needs_pass:
         if not password:
             doc.close()
-            raise EncryptedPdf(f"{path.name} is password-protected. Give its password to add it.")
+            raise EncryptedPdf(f"{name} is password-protected. Give its password to add it.")
         if not doc.authenticate(password):
             doc.close()
-            raise EncryptedPdf(f"{path.name}: the password given is not correct.")
+            raise EncryptedPdf(f"{name}: the password given is not correct.")
     if doc.page_count == 0:
         doc.close()
-        raise EmptyPdf(f"{path.name} has no pages.")
+        raise EmptyPdf(f"{name} has no pages.")
     if doc.is_repaired:
         # MuPDF rebuilt a broken cross-reference table. If nothing readable came out, say it is damaged.
         try:
             doc.load_page(0)
         except Exception as exc:
             doc.close()
-            raise CorruptPdf(f"{path.name} is damaged and cannot be read ({exc}).") from exc
+            raise CorruptPdf(f"{name} is damaged and cannot be read ({exc}).") from exc
     return doc
 
 
@@ -68,7 +71,7 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         raw_blocks = page.get_text("blocks", sort=True)
         has_images = bool(page.get_images(full=False))  # raises on a damaged page tree too
     except Exception as exc:
-        name = path.name if path else "the PDF"
+        name = display_name(path) if path else "the PDF"
         raise CorruptPdf(f"{name}: page {number} is damaged and cannot be read ({exc}).") from exc
     blocks: list[TextBlock] = []
     for x0, y0, x1, y1, text, _block_no, block_type in raw_blocks:

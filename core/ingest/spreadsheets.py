@@ -3,8 +3,11 @@ module and its Sniffer) into what ingestion stores for a PDF: per sheet, its tex
 
 Owns:
 - the checks that turn a bad file into one clear message before anything is written: damaged, password
-  protected, a sheet too large to read (more than ``MAX_ROWS`` rows, found from the file before the sheet
-  is loaded, so memory stays bounded), formulas saved without their results;
+  protected, too large to read (measured from the file before anything is loaded, see
+  ``core.ingest.sheet_limits``, so memory stays bounded), formulas saved without their results;
+- decoding a CSV file's text: its encoding decided from the whole file (UTF-8, Windows-1252, or UTF-8 with some
+  lines in Windows-1252, said in a note), bytes that are no character replaced and NUL bytes removed, each named
+  by line in the document's note, never silently;
 - finding the table regions of a sheet (blocks of filled cells between empty rows and columns; a title
   line above a block is its caption) and turning each into an ``ExtractedTable`` whose cell map says
   where each cell is on the sheet;
@@ -26,9 +29,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
-from core.errors import UserError
+from core.ingest.file_names import display_name
+from core.ingest.sheet_limits import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    Budget,
+    CorruptSpreadsheet,
+    EncryptedSpreadsheet,
+    SheetTooLarge,
+    SpreadsheetError,
+    UncalculatedFormulas,
+    check_file,
+    measure,
+    too_many_columns,
+    too_many_rows,
+)
 from core.library.sheet_cells import (
     CELL_HEIGHT,
     CELL_WIDTH,
@@ -44,35 +60,16 @@ CALAMINE_SUFFIXES = frozenset({".xlsx", ".xlsm", ".xls", ".ods"})
 CSV_SUFFIXES = frozenset({".csv", ".tsv"})
 SHEET_SUFFIXES = CALAMINE_SUFFIXES | CSV_SUFFIXES
 
-# A sheet with more rows than this is refused: typing, the cell map and the index grow with the rows
-# (100,000 rows x 8 columns: see tests/bench/bench_sheets.py for time and memory).
-MAX_ROWS = 250_000
-MAX_COLUMNS = 500
-# Rows of a table that go into the retrieval index (Markdown chunks, embedded); every row is in its SQL
-# table whatever its size. Embedding costs ~17 ms a chunk of 12 rows, so 100,000 rows would take minutes.
+# Rows of a table that go into the retrieval index (Markdown chunks, in the full-text index); every row is in its
+# SQL table whatever its size. Of those, the first ``MAX_EMBEDDED_ROWS`` are embedded too: a table chunk's vector
+# is its title, columns and row labels, which the first thousand rows show as well as five thousand, and each
+# chunk costs 20-30 ms to embed (5,000 rows: 417 chunks, ~14 s on a busy machine; 1,000: 84).
 MAX_INDEXED_ROWS = 5_000
+MAX_EMBEDDED_ROWS = 1_000
 SNIFF_BYTES = 64 * 1024
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""A CSV line longer than this is no table row (and would be held whole to be decoded)."""
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-
-
-class SpreadsheetError(UserError):
-    """A spreadsheet cannot be read (the message says why and what to do)."""
-
-
-class CorruptSpreadsheet(SpreadsheetError):
-    pass
-
-
-class EncryptedSpreadsheet(SpreadsheetError):
-    pass
-
-
-class SheetTooLarge(SpreadsheetError):
-    pass
-
-
-class UncalculatedFormulas(SpreadsheetError):
-    """Formulas saved without their results (files written by libraries, never opened in a spreadsheet app)."""
 
 
 # ----------------------------------------------------------------------------------- values
@@ -124,6 +121,8 @@ class Workbook:
         self.kind = "csv" if self.path.suffix.lower() in CSV_SUFFIXES else "calamine"
         self._book: object | None = None
         self.sheet_names: list[str] = []
+        self.notes: list[str] = []
+        """What a person should know about how the file was read (rows whose bytes were replaced, ...)."""
 
     @property
     def name(self) -> str:
@@ -143,7 +142,7 @@ class Workbook:
         """The sheet's cells as text from A1 (empty cells as ""); a sheet of more than ``max_rows`` rows is
         refused; with ``stop_after``, only that many rows are read (for display)."""
         if self.kind == "csv":
-            return _csv_grid(self.path, check, max_rows, stop_after)
+            return _csv_grid(self.path, check, max_rows, stop_after, self.notes if stop_after is None else None)
         return _calamine_grid(self, sheet, check, max_rows, stop_after)
 
     def close(self) -> None:
@@ -177,23 +176,26 @@ def open_workbook(path: Path) -> Workbook:
                                    "save a copy without the password and add that.")
     if suffix in (".xlsx", ".xlsm", ".ods") and not zipfile.is_zipfile(path):
         raise CorruptSpreadsheet(f"{name} is damaged: it is not a readable {suffix[1:]} file (the zip container is broken).")
+    # Measured before calamine opens it: opening loads the shared strings, reading a sheet loads it whole.
+    check_file(name, measure(path, name))
+    _open_calamine(book)
+    if not book.sheet_names:
+        raise CorruptSpreadsheet(f"{name} has no worksheets.")
+    return book
+
+
+def _open_calamine(book: Workbook) -> None:
+    """Open the file with calamine and list its worksheets (not its chart sheets)."""
     try:
         from python_calamine import CalamineWorkbook
 
-        workbook = CalamineWorkbook.from_path(str(path))
+        workbook = CalamineWorkbook.from_path(str(book.path))
         book._book = workbook
         book.sheet_names = [
             m.name for m in workbook.sheets_metadata if str(getattr(m, "typ", "")).endswith("WorkSheet")
         ] or list(workbook.sheet_names)
-    except SpreadsheetError:
-        raise
     except Exception as exc:  # calamine raises its own error types (and ZipError, XmlError, ...)
-        raise _calamine_error(name, exc) from exc
-    if not book.sheet_names:
-        raise CorruptSpreadsheet(f"{name} has no worksheets.")
-    if suffix in (".xlsx", ".xlsm"):
-        _check_xlsx(path, book.sheet_names)
-    return book
+        raise _calamine_error(book.name, exc) from exc
 
 
 def _calamine_error(name: str, exc: Exception) -> SpreadsheetError:
@@ -202,72 +204,6 @@ def _calamine_error(name: str, exc: Exception) -> SpreadsheetError:
         return EncryptedSpreadsheet(f"{name} is password-protected. Folio cannot open protected spreadsheets: "
                                     "save a copy without the password and add that.")
     return CorruptSpreadsheet(f"{name} is damaged and cannot be read as a spreadsheet ({text.strip() or type(exc).__name__}).")
-
-
-# A cell holding a formula but no saved result: <c r="B5"><f>SUM(B2:B4)</f><v/></c> (or no <v> at all).
-_BARE_FORMULA = re.compile(rb'<c\b[^>]*\br="([A-Z]+[0-9]+)"[^>]*>\s*<f\b[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>')
-_ROW_TAG = re.compile(rb"<row\b")
-_CHUNK = 1 << 20
-
-
-def _xlsx_sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
-    """Sheet name -> the zip member holding its cells."""
-    ns = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
-          "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-          "rel": "http://schemas.openxmlformats.org/package/2006/relationships"}
-    workbook = ElementTree.fromstring(archive.read("xl/workbook.xml"))
-    rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
-    targets = {rel.get("Id"): rel.get("Target", "") for rel in rels.findall("rel:Relationship", ns)}
-    parts = {}
-    for sheet in workbook.findall("m:sheets/m:sheet", ns):
-        target = targets.get(sheet.get(f"{{{ns['r']}}}id"), "")
-        member = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
-        parts[sheet.get("name", "")] = member
-    return parts
-
-
-def _check_xlsx(path: Path, sheets: Sequence[str]) -> None:
-    """Before any sheet is loaded: refuse sheets with too many rows, and formulas without saved results.
-    Reads each sheet's XML as a stream, a megabyte at a time."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            parts = _xlsx_sheet_parts(archive)
-            for sheet in sheets:
-                member = parts.get(sheet)
-                if not member or member not in archive.namelist():
-                    continue
-                rows, bare = 0, list[str]()
-                tail = b""
-                with archive.open(member) as stream:
-                    while block := stream.read(_CHUNK):
-                        data = tail + block
-                        # Keep an unfinished element for the next round, so no tag is cut in two.
-                        cut = data.rfind(b"<c ")
-                        cut = max(cut, data.rfind(b"<row"))
-                        head, tail = (data[:cut], data[cut:]) if cut > 0 else (data, b"")
-                        rows += len(_ROW_TAG.findall(head))
-                        if len(bare) < 10:
-                            bare += [m.group(1).decode() for m in _BARE_FORMULA.finditer(head)]
-                        if rows > MAX_ROWS:
-                            raise _too_large(path.name, sheet, rows, exact=False)
-                rows += len(_ROW_TAG.findall(tail))
-                bare += [m.group(1).decode() for m in _BARE_FORMULA.finditer(tail)]
-                if rows > MAX_ROWS:
-                    raise _too_large(path.name, sheet, rows, exact=True)
-                if bare:
-                    listed = ", ".join(bare[:5]) + (" ..." if len(bare) > 5 else "")
-                    raise UncalculatedFormulas(
-                        f"{path.name}, sheet '{sheet}': formulas were saved without their results ({listed}). "
-                        "Open the file in Excel or LibreOffice and save it, so the values are stored, then add it again."
-                    )
-    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError) as exc:
-        raise CorruptSpreadsheet(f"{path.name} is damaged and cannot be read as a spreadsheet ({exc}).") from exc
-
-
-def _too_large(name: str, sheet: str, rows: int, *, exact: bool) -> SheetTooLarge:
-    count = f"{rows:,}" if exact else f"more than {MAX_ROWS:,}"
-    return SheetTooLarge(f"{name}, sheet '{sheet}' has {count} rows; Folio reads at most {MAX_ROWS:,} rows from one "
-                         "sheet. Split the sheet or keep only the rows you need, then add it again.")
 
 
 def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_rows: int,
@@ -280,10 +216,9 @@ def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_ro
     except Exception as exc:
         raise _calamine_error(book.name, exc) from exc
     if data.total_height > max_rows:
-        raise _too_large(book.name, sheet, data.total_height, exact=True)
+        raise too_many_rows(book.name, sheet, data.total_height, exact=True)
     if data.total_width > MAX_COLUMNS:
-        raise SheetTooLarge(f"{book.name}, sheet '{sheet}': {data.total_width:,} columns is more than Folio reads "
-                            f"from one sheet ({MAX_COLUMNS}).")
+        raise too_many_columns(book.name, sheet, data.total_width)
     grid: list[list[str]] = []
     start_row, start_col = data.start if data.start else (0, 0)
     grid.extend([] for _ in range(start_row))
@@ -296,63 +231,217 @@ def _calamine_grid(book: Workbook, sheet: str, check: Callable[[], None], max_ro
     return grid
 
 
-def _csv_grid(path: Path, check: Callable[[], None], max_rows: int, stop_after: int | None = None) -> list[list[str]]:
-    with path.open("rb") as handle:
-        sample = handle.read(SNIFF_BYTES)
-        # Line breaks bound the rows from above: count them first (a megabyte at a time), so a file that is
-        # surely too long is refused before any row is kept.
-        handle.seek(0)
-        breaks = 0
-        while block := handle.read(_CHUNK):
-            breaks += block.count(b"\n")
-            if breaks > 4 * max_rows:
-                break
-            check()
-    encoding = _csv_encoding(sample)
-    text_sample = sample.decode(encoding, errors="replace")
-    if "\x00" in text_sample:
-        raise CorruptSpreadsheet(f"{path.name} is not a text CSV file (it holds binary data).")
+def _csv_grid(path: Path, check: Callable[[], None], max_rows: int, stop_after: int | None = None,
+              notes: list[str] | None = None) -> list[list[str]]:
+    """The rows of a CSV or TSV file, its text decoded as ``CsvText`` decides; what a person should know about the
+    decoding is added to ``notes``. The file is refused as soon as it passes a limit (``sheet_limits.Budget``)."""
+    name = display_name(path)
+    text = CsvText(path, name, check)
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text_sample, delimiters=",;\t|")
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text.sample, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
+    budget = Budget(name, path.stem) if stop_after is None else None
     grid: list[list[str]] = []
     try:
-        if breaks > max_rows and stop_after is None:  # quoted fields may hold line breaks: count the real rows, keeping none
-            with path.open("r", encoding=encoding, errors="replace", newline="") as handle:
-                for index, _row in enumerate(csv.reader(handle, dialect)):
-                    if index >= max_rows:
-                        raise _too_large(path.name, path.stem, index + 1, exact=False)
-                    if index % 5000 == 0:
-                        check()
-        with path.open("r", encoding=encoding, errors="replace", newline="") as handle:
-            for index, row in enumerate(csv.reader(handle, dialect)):
-                if stop_after is not None and index >= stop_after:
-                    break
-                if index % 5000 == 0:
-                    check()
-                if index >= max_rows:
-                    raise _too_large(path.name, path.stem, index + 1, exact=False)
-                if len(row) > MAX_COLUMNS:
-                    raise SheetTooLarge(f"{path.name}: row {index + 1} has {len(row):,} fields, more than Folio reads "
-                                        f"({MAX_COLUMNS}). Is the delimiter right?")
-                grid.append([" ".join(field.split()) for field in row])
+        for index, row in enumerate(csv.reader(text.lines(), dialect)):
+            if stop_after is not None and index >= stop_after:
+                break
+            if index % 5000 == 0:
+                check()
+            if index >= max_rows:
+                raise too_many_rows(name, path.stem, index + 1, exact=False)
+            if len(row) > MAX_COLUMNS:
+                raise SheetTooLarge(f"{name}: row {index + 1} has {len(row):,} fields, more than Folio reads "
+                                    f"({MAX_COLUMNS}). Is the delimiter right?")
+            fields = [" ".join(field.split()) for field in row]
+            if budget is not None:
+                budget.add_row(fields)
+            grid.append(fields)
     except csv.Error as exc:
-        raise CorruptSpreadsheet(f"{path.name} cannot be read as CSV ({exc}).") from exc
+        raise CorruptSpreadsheet(f"{name} cannot be read as CSV ({exc}).") from exc
+    if budget is not None:
+        budget.finish()
+    if notes is not None:
+        notes.extend(text.notes())
     return grid
 
 
-def _csv_encoding(sample: bytes) -> str:
-    if sample.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    try:
-        sample.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(sample) - 4:  # not merely a character cut at the end of the sample
-            return "cp1252"
-    return "utf-8"
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_LISTED_LINES = 10
+
+
+class CsvText:
+    """A CSV file's text, its encoding decided from the whole file before any of it is read as rows.
+
+    A byte-order mark decides (UTF-8, UTF-16); else every line is looked at: a file all UTF-8 is UTF-8, a file
+    with no UTF-8 but bytes above 127 is Windows-1252 (the legacy encoding of spreadsheets saved as CSV), and a
+    file mixing both is read line by line, each line as what it is, with a note naming the Windows-1252 lines.
+    Bytes that are no character in the encoding chosen are replaced by U+FFFD and NUL bytes removed, each named by
+    line in a note. A file holding NUL bytes from its start (a binary file, or UTF-16 without a mark) is read as
+    UTF-16 when it is that, else refused.
+    """
+
+    def __init__(self, path: Path, name: str, check: Callable[[], None] = lambda: None) -> None:
+        self.path = path
+        self.name = name
+        self.encoding = "utf-8"
+        self.legacy_lines: list[int] = []  # lines read as Windows-1252 in a file otherwise UTF-8
+        self.replaced_lines: list[int] = []
+        self.nul_lines: list[int] = []
+        self.bom = b""
+        with path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+        if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            self.encoding = "utf-16"
+        elif b"\x00" in head and head.count(0) * 20 > len(head):
+            self.encoding = _utf16_without_mark(head)
+            if not self.encoding:
+                raise CorruptSpreadsheet(f"{name} is not a text CSV file (it holds binary data).")
+        else:
+            if head.startswith(codecs.BOM_UTF8):
+                self.bom = codecs.BOM_UTF8
+            self._decide(check)
+        self.sample = "".join(self._decoded(head_only=True))
+
+    def _decide(self, check: Callable[[], None]) -> None:
+        utf8 = legacy = 0
+        for number, line in enumerate(self._raw_lines(), start=1):
+            if number % 20_000 == 0:
+                check()
+            if line.isascii():
+                continue
+            try:
+                line.decode("utf-8")
+                utf8 += 1
+            except UnicodeDecodeError:
+                legacy += 1
+        if not legacy:
+            self.encoding = "utf-8"
+        else:  # a file marked UTF-8 is never read whole as Windows-1252
+            self.encoding = "cp1252" if not utf8 and not self.bom else "mixed"
+
+    def _raw_lines(self, limit: int | None = None) -> Iterator[bytes]:
+        """The file's lines as bytes, each with its line end ("\\n", "\\r\\n" or a lone "\\r"); with ``limit``,
+        only the lines in about the first ``limit`` bytes."""
+        with self.path.open("rb") as handle:
+            rest = b""
+            read = 0
+            while block := handle.read(1 << 20):
+                read += len(block)
+                data = rest + block
+                start = 0
+                for match in _LINE_END.finditer(data):
+                    if match.end() == len(data) and data.endswith(b"\r"):
+                        break  # a "\r" at the end of the block may be the first half of "\r\n"
+                    yield data[start : match.end()]
+                    start = match.end()
+                rest = data[start:]
+                if len(rest) > MAX_LINE_BYTES:
+                    raise CorruptSpreadsheet(f"{self.name} has a line longer than {MAX_LINE_BYTES // 2**20} MB; it "
+                                             "is not a CSV file Folio can read.")
+                if limit is not None and read >= limit:
+                    return
+            if rest:
+                yield rest
+
+    def _decoded(self, head_only: bool = False) -> Iterator[str]:
+        if self.encoding.startswith("utf-16"):
+            with self.path.open("r", encoding=self.encoding, errors="replace", newline="") as handle:
+                read = 0
+                for number, line in enumerate(handle, start=1):
+                    if "\ufffd" in line:
+                        self._note(self.replaced_lines, number)
+                    yield self._without_nul(line, number)
+                    read += len(line)
+                    if head_only and read >= SNIFF_BYTES // 2:
+                        return
+            return
+        for number, raw in enumerate(self._raw_lines(SNIFF_BYTES if head_only else None), start=1):
+            line = raw.decode("ascii") if raw.isascii() else self._decode_line(raw, number)
+            yield self._without_nul(line, number)
+
+    def _decode_line(self, raw: bytes, number: int) -> str:
+        if number == 1 and self.bom:
+            raw = raw.removeprefix(self.bom)
+        if self.encoding != "cp1252":
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError:
+                if self.encoding != "mixed" or _holds_utf8(raw):  # UTF-8 with some bytes broken
+                    self._note(self.replaced_lines, number)
+                    return raw.decode("utf-8", errors="replace")
+                self._note(self.legacy_lines, number)
+        try:
+            return raw.decode("cp1252")
+        except UnicodeDecodeError:  # the five bytes Windows-1252 leaves undefined
+            self._note(self.replaced_lines, number)
+            return raw.decode("cp1252", errors="replace")
+
+    def _without_nul(self, line: str, number: int) -> str:
+        if "\x00" not in line:
+            return line
+        self._note(self.nul_lines, number)
+        return line.replace("\x00", "")
+
+    @staticmethod
+    def _note(lines: list[int], number: int) -> None:
+        if not lines or lines[-1] != number:
+            lines.append(number)
+
+    def lines(self) -> Iterator[str]:
+        """The decoded lines, for ``csv.reader`` (which keeps a quoted field's line breaks)."""
+        self.legacy_lines.clear()
+        self.replaced_lines.clear()
+        self.nul_lines.clear()
+        yield from self._decoded()
+
+    def notes(self) -> list[str]:
+        """What the document's note says of the decoding: which lines were read otherwise, or changed."""
+        out = []
+        if self.legacy_lines:
+            lines, one = _lines(self.legacy_lines)
+            out.append(f"{lines} of {self.name} {'is' if one else 'are'} not UTF-8 like the rest of the file and "
+                       f"{'was' if one else 'were'} read as Windows-1252")
+        if self.replaced_lines:
+            lines, one = _lines(self.replaced_lines)
+            encoding = {"cp1252": "Windows-1252", "utf-8": "UTF-8"}.get(self.encoding, "UTF-8 or Windows-1252")
+            encoding = "UTF-16" if self.encoding.startswith("utf-16") else encoding
+            out.append(f"{lines} of {self.name} {'holds' if one else 'hold'} bytes that are no character in "
+                       f"{encoding}; they were replaced by \ufffd")
+        if self.nul_lines:
+            out.append(f"NUL bytes were removed from {_lines(self.nul_lines)[0]} of {self.name}")
+        return out
+
+
+def _lines(numbers: Sequence[int]) -> tuple[str, bool]:
+    """ "line 4", "lines 4, 9 and 12", "lines 4, 9, 12, ... (120 lines)", and whether it is one line."""
+    if len(numbers) == 1:
+        return f"line {numbers[0]}", True
+    if len(numbers) <= _LISTED_LINES:
+        return "lines " + ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}", False
+    return "lines " + ", ".join(str(n) for n in numbers[:_LISTED_LINES]) + f", ... ({len(numbers):,} lines)", False
+
+
+def _holds_utf8(raw: bytes) -> bool:
+    """Whether a line that is not valid UTF-8 still holds UTF-8 characters (so it is UTF-8 with bytes broken, not
+    a line in another encoding)."""
+    return any(ord(c) > 127 and c != "\ufffd" for c in raw.decode("utf-8", errors="replace"))
+
+
+def _utf16_without_mark(head: bytes) -> str:
+    """ "utf-16-le" or "utf-16-be" when ``head`` is text in UTF-16 without a byte-order mark (mostly ASCII: every
+    other byte NUL), else ""."""
+    pairs = len(head) // 2
+    if pairs < 2:
+        return ""
+    even_nul = head[0 : pairs * 2 : 2].count(0) / pairs
+    odd_nul = head[1 : pairs * 2 : 2].count(0) / pairs
+    if odd_nul > 0.9 and even_nul < 0.1:
+        return "utf-16-le"
+    if even_nul > 0.9 and odd_nul < 0.1:
+        return "utf-16-be"
+    return ""
 
 
 # ----------------------------------------------------------------------------------- regions
@@ -592,20 +681,16 @@ def sheet_window(path: Path, sheet: str, around: Sequence[BBox] = (), max_rows: 
 
 
 def _open_for_view(path: Path) -> Workbook:
-    """Open an xlsx already in the library for display, without refusing it again for formulas."""
-    from python_calamine import CalamineWorkbook
-
+    """Open an xlsx already in the library for display, measured as for ingestion (the file may have changed since)
+    but not refused again for formulas."""
     book = Workbook(path)
-    try:
-        book._book = CalamineWorkbook.from_path(str(path))
-        book.sheet_names = list(book._book.sheet_names)
-    except Exception as exc:
-        raise _calamine_error(path.name, exc) from exc
+    check_file(book.name, measure(path, book.name), formulas=False)
+    _open_calamine(book)
     return book
 
 
 __all__ = [
-    "CELL_HEIGHT", "CELL_WIDTH", "MAX_INDEXED_ROWS", "MAX_ROWS", "SHEET_SUFFIXES", "CorruptSpreadsheet",
+    "CELL_HEIGHT", "CELL_WIDTH", "MAX_EMBEDDED_ROWS", "MAX_INDEXED_ROWS", "MAX_ROWS", "SHEET_SUFFIXES", "CorruptSpreadsheet",
     "EncryptedSpreadsheet", "SheetContent", "SheetTooLarge", "SheetWindow", "SpreadsheetError",
     "UncalculatedFormulas", "Workbook", "box_cells", "cell_name", "cell_range", "cell_text", "find_regions",
     "is_spreadsheet", "open_workbook", "sheet_content", "sheet_window",

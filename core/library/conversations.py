@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.library.db import Connection, inserted_id
+from core.library.db import Connection, inserted_id, write_transaction
 from core.library.store import now_iso
 from models.types import Alternative, Answer, CellEvidence, Citation, Step, Usage
 
@@ -168,15 +168,10 @@ class ConversationStore:
 
     def _add(self, conversation_id: int, role: str, content: str, answer: Answer | None) -> Message:
         now = now_iso()
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn, "The conversation was not saved"):
             cur = self.conn.execute(
                 "INSERT INTO messages (conversation_id, role, content, answer_json, created_at) VALUES (?, ?, ?, ?, ?)",
                 (conversation_id, role, content, answer_to_json(answer) if answer else None, now),
             )
             self.conn.execute("UPDATE conversations SET updated_at = ? WHERE id = ?", (now, conversation_id))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return Message(inserted_id(cur), conversation_id, role, content, now, answer)

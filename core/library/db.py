@@ -6,13 +6,18 @@ SQLite) is used instead where that is so. Every thread opens its own connection 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import sqlite3 as _stdlib_sqlite3
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import sqlite_vec
+
+from core.errors import LibraryBusy, LibraryError, LibraryFull, LibraryReadOnly
 
 
 def _pick_module() -> ModuleType:
@@ -28,7 +33,15 @@ def _pick_module() -> ModuleType:
 sqlite3: ModuleType = _pick_module()
 if TYPE_CHECKING:
     # pysqlite3 mirrors the standard module's API, so its types check as the standard ones.
-    from sqlite3 import Connection, Cursor, DatabaseError, Error, IntegrityError, OperationalError
+    from sqlite3 import (
+        Connection,
+        Cursor,
+        DatabaseError,
+        Error,
+        IntegrityError,
+        InterfaceError,
+        OperationalError,
+    )
 else:
     Connection = sqlite3.Connection
     Cursor = sqlite3.Cursor
@@ -36,6 +49,7 @@ else:
     OperationalError = sqlite3.OperationalError
     DatabaseError = sqlite3.DatabaseError
     IntegrityError = sqlite3.IntegrityError
+    InterfaceError = sqlite3.InterfaceError
 
 
 def load_vec(conn: Connection) -> None:
@@ -87,3 +101,72 @@ def inserted_id(cursor: Cursor) -> int:
 
 def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def busy_error(exc: BaseException) -> bool:
+    """SQLite's "another connection holds the lock" (``database is locked`` / ``busy``)."""
+    text = str(exc).lower()
+    return isinstance(exc, OperationalError) and ("locked" in text or "busy" in text)
+
+
+def library_path(conn: Connection) -> Path:
+    """The file a connection has open."""
+    return Path(next((r[2] for r in conn.execute("PRAGMA database_list") if r[1] == "main"), "") or "library")
+
+
+def library_write_error(exc: BaseException, library: Path, failed: str) -> LibraryError | None:
+    """What a failed write means for a person, or None when it is none of the failures a person can mend (a full
+    disk, a read-only file or disk, a lock held too long, a damaged file). ``library`` is the library file (a
+    failure of SQLite's is one of it; an ``OSError`` names its own file); ``failed`` says what did not happen
+    ("report.pdf was not added"). Nothing of it was kept."""
+    text = str(exc).lower()
+    code = exc.errno if isinstance(exc, OSError) else None
+    elsewhere = str(exc.filename) if isinstance(exc, OSError) and exc.filename else ""
+    if code in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+        return LibraryFull(f"{failed}: the disk holding {elsewhere or f'the library ({Path(library).parent})'} is full. "
+                           "Free some space there and try again; the library is unchanged.")
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "read-only" in text:
+        return LibraryReadOnly(f"{failed}: {elsewhere or f'the library at {library}'} cannot be written (the file, its "
+                               "folder or the disk is read-only, or belongs to another user). Make it writable, or "
+                               "choose another library folder, and try again.")
+    if busy_error(exc):
+        return LibraryBusy(f"{failed}: another program kept the library at {library} locked for too long. Wait for it "
+                           "to finish (or close it) and try again.")
+    if isinstance(exc, DatabaseError) and ("malformed" in text or "not a database" in text or "disk i/o" in text):
+        return LibraryError(f"{failed}: the library file {library} could not be written ({exc}). The disk may be "
+                            "failing or the file damaged; copy the library folder somewhere safe and check the disk.")
+    return None
+
+
+def rollback(conn: Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already (it does on a full disk, and a second
+    ROLLBACK would raise over the real error)."""
+    if conn.in_transaction:
+        with contextlib.suppress(Exception):  # the error being raised already says what went wrong
+            conn.execute("ROLLBACK")
+
+
+def _begin_immediate(conn: Connection) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+
+
+@contextlib.contextmanager
+def write_transaction(conn: Connection, failed: str,
+                      begin: Callable[[Connection], None] = _begin_immediate) -> Iterator[None]:
+    """One write, all of it or nothing. A failure a person can mend (see ``library_write_error``) is raised as the
+    ``LibraryError`` that says so, ``failed`` saying what did not happen ("The document was not removed")."""
+    try:
+        begin(conn)
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            rollback(conn)
+            raise
+    except LibraryError:
+        raise
+    except Exception as exc:
+        failure = library_write_error(exc, library_path(conn), failed)
+        if failure is None:
+            raise
+        raise failure from exc

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.errors import LibraryError
-from core.library.db import Connection, sqlite3
+from core.library.db import Connection, sqlite3, write_transaction
 from core.library.facts import refresh_facts
 
 EMBEDDING_DIMENSION = 384
@@ -291,14 +291,9 @@ def migrate(conn: Connection) -> int:
             f"this version knows {len(MIGRATIONS)}). Update Folio to open it."
         )
     for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(conn, "The library was not brought up to date"):
             # Looked at again under the write lock: another process opening the library may have just run it.
             if conn.execute("PRAGMA user_version").fetchone()[0] < number:
                 migration(conn)
                 conn.execute(f"PRAGMA user_version = {number}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
     return len(MIGRATIONS)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import numbers
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,13 +27,21 @@ except ImportError:  # Windows: two processes adding the same file meet at the t
 import numpy as np
 
 from core.errors import LibraryError
-from core.library.db import Connection, connect, inserted_id, quote_identifier
+from core.library.db import (
+    Connection,
+    InterfaceError,
+    connect,
+    inserted_id,
+    quote_identifier,
+    write_transaction,
+)
 from core.library.facts import load_facts, load_metadata, refresh_facts, refresh_metadata, store_metadata
 from core.library.migrations import migrate
 from core.library.sheet_cells import cell_range
 from core.reports.document_metadata import TABLE_NAME as METADATA_TABLE
 from core.reports.document_metadata import DocumentMetadata, edited_metadata
 from core.reports.table_facts import ColumnPeriod, RowFacts, period_columns
+from core.reports.table_typing import SQL_INTEGERS
 from models.protocols import Embedder
 from models.types import (
     BBox,
@@ -59,6 +70,22 @@ def _boxes_json(boxes: Sequence[BBox]) -> str:
 
 def _boxes_from_json(text: str) -> tuple[BBox, ...]:
     return tuple(tuple(box) for box in json.loads(text or "[]"))  # type: ignore[misc]
+
+
+def _shown(text: str) -> str:
+    """Text as people read it: bytes of a file name that are not UTF-8 shown as \ufffd (SQLite text is UTF-8)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _stored_path(path: Path) -> str | bytes:
+    """A document's path as stored: its text, or, when the file system's name is not UTF-8, its bytes (a BLOB),
+    so the file can be opened again (``Library._document`` turns them back into the same path)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text)
+    return text
 
 
 def load_chunks(conn: Connection, ids: Sequence[int]) -> list[Chunk]:
@@ -116,6 +143,37 @@ class TableInfo:
     def period_columns(self, question: str) -> tuple[str, ...]:
         """The columns holding the periods a question names ("FY2018", "fiscal 2018", "2018", "Q2 2023")."""
         return period_columns(self.periods, question)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _insert_all(conn: Connection, sql: str, rows: Callable[[], Iterable[Sequence[Any]]]) -> None:
+    """Insert ``rows()``; when SQLite cannot take a value of them, insert them again with every value mended
+    (``storable``), so one bad value of a table never fails the whole document (before, a cell read as a
+    21-digit integer rolled back a 15-page report)."""
+    conn.execute("SAVEPOINT insert_all")
+    try:
+        conn.executemany(sql, rows())
+    except (OverflowError, UnicodeEncodeError, InterfaceError):
+        conn.execute("ROLLBACK TO insert_all")
+        conn.executemany(sql, (tuple(map(storable, row)) for row in rows()))
+    conn.execute("RELEASE insert_all")
+
+
+def storable(value: Any) -> Any:
+    """A value as SQLite can hold it: a whole number past its integers as REAL, text with lone surrogates (bytes
+    of no character) with \ufffd in their place, numpy's numbers as Python ones, anything else as its text."""
+    if value is None or isinstance(value, bytes):
+        return value
+    if isinstance(value, numbers.Integral):
+        whole = int(value)
+        if SQL_INTEGERS[0] <= whole <= SQL_INTEGERS[1]:
+            return whole
+        return float(whole) if whole.bit_length() < 1024 else math.copysign(math.inf, whole)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return _LONE_SURROGATE.sub("\ufffd", value if isinstance(value, str) else str(value))
 
 
 class Library:
@@ -195,8 +253,9 @@ class Library:
     @staticmethod
     def _document(r: Sequence[Any]) -> Document:
         return Document(
-            id=r[0], sha256=r[1], file_name=r[2], path=r[3], title=r[4], page_count=r[5], status=r[6],
-            added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10], kind=r[11],
+            id=r[0], sha256=r[1], file_name=r[2], path=os.fsdecode(r[3]) if isinstance(r[3], bytes) else r[3],
+            title=r[4], page_count=r[5], status=r[6], added_at=r[7], note=r[8], table_count=r[9], chunk_count=r[10],
+            kind=r[11],
         )
 
     def document(self, document_id: int) -> Document | None:
@@ -205,39 +264,42 @@ class Library:
     def document_by_hash(self, sha256: str) -> Document | None:
         return next(iter(self.documents("d.sha256 = ?", (sha256,))), None)
 
+    def embedded_hashes(self, hashes: Sequence[str]) -> list[str]:
+        """Those of the content hashes ``hashes`` the library already holds a vector for."""
+        found: list[str] = []
+        for start in range(0, len(hashes), 500):
+            batch = list(hashes[start : start + 500])
+            found += [r[0] for r in self.conn.execute(
+                "SELECT content_hash FROM embeddings WHERE content_hash IN (" + ",".join("?" * len(batch)) + ")", batch)]
+        return found
+
+    def taken_table_names(self) -> set[str]:
+        """Every name in the file's schema; core.reports.table_naming.table_name also refuses the schema's own names."""
+        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+
     def document_metadata(self, document_ids: Sequence[int] | None = None) -> dict[int, DocumentMetadata]:
         """What each document is (issuer, type, period, currency, scale), by document id."""
         return load_metadata(self.conn, document_ids)
 
     def set_document_metadata(self, document_id: int, changes: dict[str, object]) -> DocumentMetadata:
         """Store a person's corrections to a document's metadata (kept from then on); ValueError on a bad value."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn, "The document's details were not saved"):
             current = load_metadata(self.conn, [document_id]).get(document_id) or refresh_metadata(self.conn, document_id)
             if current is None:
                 raise LibraryError("This document is no longer in the library.")
             updated = edited_metadata(current, changes)
             store_metadata(self.conn, document_id, updated)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return updated
 
     def delete_document(self, document_id: int) -> None:
         """Remove a document, its data tables and every row that refers to it, in one transaction."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn, "The document was not removed"):
             for (name,) in self.conn.execute(
                 "SELECT name FROM extracted_tables WHERE document_id = ?", (document_id,)
             ).fetchall():
                 self.conn.execute(f"DROP TABLE IF EXISTS {quote_identifier(name)}")
             self.conn.execute("DELETE FROM documents WHERE id = ?", (document_id,))
             self._drop_unused_embeddings()
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def _drop_unused_embeddings(self) -> None:
         self.conn.execute(
@@ -399,7 +461,8 @@ class DocumentWriter:
         cur = self.conn.execute(
             "INSERT INTO documents (sha256, file_name, path, title, page_count, status, size_bytes, added_at, kind) "
             "VALUES (?, ?, ?, ?, ?, 'ingesting', ?, ?, ?)",
-            (sha256, path.name, str(path.resolve()), title, page_count, size_bytes, now_iso(), kind),
+            (sha256, _shown(path.name), _stored_path(path.resolve()), _shown(title), page_count, size_bytes, now_iso(),
+             kind),
         )
         return inserted_id(cur)
 
@@ -418,10 +481,6 @@ class DocumentWriter:
             "INSERT INTO text_blocks (document_id, page, x0, y0, x1, y1, text) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(document_id, b.page, *b.bbox, b.text) for b in blocks],
         )
-
-    def taken_table_names(self) -> set[str]:
-        # Every table in the file; core.reports.table_naming.table_name also refuses the schema's own names.
-        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
 
     def add_table(
         self,
@@ -445,9 +504,13 @@ class DocumentWriter:
         """Create the real SQL table ``name`` and record its metadata, cell map and facts (core.reports.table_facts);
         return its id.
 
-        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found. The page's
-        text must be stored before (the scale is often stated in the lines above a table).
+        ``cells`` are (row, col, is_header, page, bbox, text) for every cell of the table as found (iterated a
+        second time when a value has to be mended, see ``_insert_all``: a list, or an object whose ``__iter__``
+        starts again, never a generator). The page's text must be stored before (the scale is often stated in the
+        lines above a table).
         """
+        if iter(cells) is cells:
+            raise TypeError("add_table needs cells it can read twice (a list, not a generator)")
         cur = self.conn.execute(
             "INSERT INTO extracted_tables (document_id, name, page, last_page, x0, y0, x1, y1, caption, heading, "
             "unit, header_rows, row_count, extractor, schema_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -462,17 +525,17 @@ class DocumentWriter:
         column_sql = ", ".join(f"{quote_identifier(c.name)} {c.type}" for c in columns)
         self.conn.execute(f"CREATE TABLE {quote_identifier(name)} (_row INTEGER PRIMARY KEY, {column_sql})")
         placeholders = ", ".join("?" * (len(columns) + 1))
-        self.conn.executemany(
-            f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
-            [(index, *values) for index, values in zip(row_indices, rows, strict=True)],
-        )
-        self.conn.executemany(
+        # Generators, not lists: a 100,000-row table's rows and cell map are written without a copy held whole.
+        _insert_all(self.conn, f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
+                    lambda: ((index, *values) for index, values in zip(row_indices, rows, strict=True)))
+        _insert_all(
+            self.conn,
             "INSERT INTO table_cells (table_id, row, col, is_header, page, x0, y0, x1, y1, text) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
+            lambda: (
                 (table_id, r, c, int(is_header), p, *(box if box else (None, None, None, None)), text)
                 for r, c, is_header, p, box, text in cells
-            ],
+            ),
         )
         refresh_facts(self.conn, table_id)  # needs the rows, the cell map and the page's text, all written by now
         return table_id
@@ -485,9 +548,6 @@ class DocumentWriter:
             (document_id, kind, page, text, content_hash(text), table_id, first_row, last_row, _boxes_json(boxes)),
         )
         return inserted_id(cur)
-
-    def last_chunk_id(self, document_id: int) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM chunks WHERE document_id = ?", (document_id,)).fetchone()[0]
 
     def missing_embeddings(self, document_id: int, after_chunk: int = 0) -> list[tuple[str, str]]:
         """(content hash, what to embed) for this document's chunks (with ids above ``after_chunk``)

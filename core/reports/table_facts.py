@@ -158,6 +158,7 @@ def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
 
     parents: list[int | None] = []
     stack: list[int] = []  # indices of the open lines, outermost first
+    last_heading: dict[str, int] = {}  # a heading's label (without its colon) -> the index of its latest row
     for i, row in enumerate(rows):
         x = indent(row)
         closed = _closed_heading(row, rows, stack)
@@ -174,12 +175,13 @@ def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
         if row.section:
             # The statement's own section (see extraction.ledger) wins over indentation, unless the row stands
             # under a line with figures inside that section.
-            heading = next((j for j in range(i - 1, -1, -1)
-                            if rows[j].heading and rows[j].label.rstrip(":") == row.section), None)
+            heading = last_heading.get(row.section)
             if heading is not None and (parent is None or parent < heading or rows[parent].heading and parent != heading):
                 parent = heading
         parents.append(parent)
         stack.append(i)
+        if row.heading:
+            last_heading[row.label.rstrip(":")] = i
 
     totals = _totals(rows)
     depths: list[int] = []
@@ -193,7 +195,7 @@ def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
 
 def _closed_heading(row: StoredRow, rows: list[StoredRow], stack: list[int]) -> int | None:
     """Position in ``stack`` of the open heading a total line closes, if it is one."""
-    if row.heading:
+    if row.heading or not is_closing_label(row.label):
         return None
     headings = [position for position, index in enumerate(stack) if rows[index].heading]
     found = closed_heading(row.label, [rows[stack[p]].label for p in headings])
@@ -202,9 +204,12 @@ def _closed_heading(row: StoredRow, rows: list[StoredRow], stack: list[int]) -> 
 
 def _totals(rows: list[StoredRow]) -> list[bool]:
     """Which rows are totals: labelled so ("Total ...", "Net ..." below other lines with figures), or, labelled or
-    not, the sum of the labelled lines above since the last total, in every column where they print a figure."""
+    not, the sum of the labelled lines above since the last total, in every column where they print a figure.
+
+    The lines since the last total are kept as running sums per column (``_Addends``), so a table of 100,000 rows
+    without a total costs one pass, not one pass per row."""
     out: list[bool] = []
-    since: list[tuple[Any, ...]] = []
+    since = _Addends()
     figures_above = False
     section = None
     for row in rows:
@@ -213,25 +218,38 @@ def _totals(rows: list[StoredRow]) -> list[bool]:
         total = False
         if not row.heading:
             named = bool(_TOTAL.match(row.label)) and (figures_above or row.label.lower().startswith(("total", "sub")))
-            total = named or _is_sum_of(row.values, since)
+            total = named or since.summed_by(row.values)
             figures_above = True
         out.append(total)
         if total:
-            since = []
+            since = _Addends()
         elif row.label and not row.heading:  # only labelled items add up to a total; a blank row may hold years
-            since.append(row.values)
+            since.add(row.values)
     return out
 
 
-def _is_sum_of(values: tuple[Any, ...], above: Sequence[tuple[Any, ...]]) -> bool:
-    """Each of the row's figures is the sum of the figures above it, to the rounding reports use, and at least one
-    column has two or more addends."""
-    matched = False
-    for p, value in enumerate(values):
-        if not _is_number(value):
-            continue
-        addends = [a[p] for a in above if _is_number(a[p])]
-        if len(addends) < 2 or abs(sum(addends) - value) > max(1.0, 0.005 * abs(value)):
-            return False
-        matched = True
-    return matched
+class _Addends:
+    """The figures of the lines since the last total, per column: their sum and how many there are (added in
+    order, so each sum equals ``sum()`` over the same figures)."""
+
+    def __init__(self) -> None:
+        self.sums: dict[int, Any] = {}
+        self.counts: dict[int, int] = {}
+
+    def add(self, values: tuple[Any, ...]) -> None:
+        for p, value in enumerate(values):
+            if _is_number(value):
+                self.sums[p] = self.sums.get(p, 0) + value
+                self.counts[p] = self.counts.get(p, 0) + 1
+
+    def summed_by(self, values: tuple[Any, ...]) -> bool:
+        """Each of the row's figures is the sum of the figures above it, to the rounding reports use, and at least
+        one column has two or more addends."""
+        matched = False
+        for p, value in enumerate(values):
+            if not _is_number(value):
+                continue
+            if self.counts.get(p, 0) < 2 or abs(self.sums[p] - value) > max(1.0, 0.005 * abs(value)):
+                return False
+            matched = True
+        return matched

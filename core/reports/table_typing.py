@@ -28,6 +28,7 @@ from core.reports.values import (
     SHORT_TEXT_WORDS,
     SPACES,
     YEAR,
+    ParsedNumber,
     detect_currency,
     detect_scale,
     detect_unit,
@@ -56,6 +57,8 @@ class TypedTable:
     """How many leading rows were read as headers (may exceed the extractor's count, see type_table)."""
 
 
+SQL_INTEGERS = (-(2**63), 2**63 - 1)
+"""The whole numbers an SQLite INTEGER holds."""
 _YEAR = YEAR
 _FY = re.compile(r"\bFY\s?'?(\d{2}|(?:19|20)\d{2})\b|\bfiscal\b|\bfinancial year\b", re.IGNORECASE)
 _QUARTER = re.compile(r"\b(Q[1-4]|H[12])\b", re.IGNORECASE)
@@ -260,17 +263,22 @@ def type_table(table: ExtractedTable, context: str = "") -> TypedTable:
 
 
 def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
-    parsed = [None if is_null_text(c) else parse_report_number(c) for c in cells]
-    filled = [c for c in cells if not is_null_text(c)]
+    nulls = [is_null_text(c) for c in cells]
+    # Read once per distinct text: a long column repeats its labels and codes ("North 12") row after row.
+    read: dict[str, ParsedNumber | None] = {}
+    parsed = [None if null else read[c] if c in read else read.setdefault(c, parse_report_number(c))
+              for c, null in zip(cells, nulls, strict=True)]
+    filled = len(cells) - sum(nulls)
     numbers = [p for p in parsed if p is not None]
-    notes = len(filled) - len(numbers)
+    notes = filled - len(numbers)
     numeric = (
         bool(numbers)
-        and notes <= max(1, len(filled) // 5)
+        and notes <= max(1, filled // 5)
         and len(numbers) >= 2 * notes
-        and not any(p.leading_zero for p in numbers)  # codes such as "007" stay text
+        # Codes stay text: "007", and digits more than a float holds ("411,412,414" lists of codes, account numbers).
+        and not any(p.leading_zero or p.inexact for p in numbers)
     )
-    examples = _examples(cells, prefer_numbers=numeric)
+    examples = _examples(cells, parsed, prefer_numbers=numeric)
     if not numeric:
         return _ColumnFacts(index, "TEXT", [c or None for c in cells], examples)
 
@@ -290,19 +298,37 @@ def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
             values.append(None)
             continue
         value = p.value * SCALE_FACTORS[p.scale] if mixed else p.value
-        values.append(int(value) if kind == "INTEGER" and value == int(value) else float(value))
+        whole = kind == "INTEGER" and SQL_INTEGERS[0] <= value <= SQL_INTEGERS[1] and value == int(value)
+        values.append(int(value) if whole else float(value))  # a whole figure past SQLite's integers is REAL
     if kind == "INTEGER" and any(isinstance(v, float) for v in values):
         kind = "REAL"
         values = [float(v) if isinstance(v, int) else v for v in values]
     return _ColumnFacts(index, kind, values, examples, currency, "percent" if percent else shared_scale)
 
 
-def _examples(cells: list[str], *, prefer_numbers: bool) -> tuple[str, ...]:
-    distinct = list(dict.fromkeys(c for c in cells if c))
-    if prefer_numbers:
-        distinct.sort(key=lambda c: parse_report_number(c) is None)  # stable: numbers first, in order
-    meaningful = [c for c in distinct if not is_null_text(c)]
-    return tuple((meaningful or distinct)[:3])
+def _examples(cells: list[str], parsed: list[ParsedNumber | None], *, prefer_numbers: bool) -> tuple[str, ...]:
+    """Three of a column's distinct values, in order: numbers first where it holds numbers, values before "no
+    value" marks. ``parsed`` is each cell read as a number (None for marks and words). Stops once it has them: a
+    column of 100,000 rows is not sorted for three."""
+    numbers: list[str] = []
+    words: list[str] = []
+    marks: list[str] = []
+    seen: set[str] = set()
+    for cell, number in zip(cells, parsed, strict=True):
+        if not cell or cell in seen:
+            continue
+        seen.add(cell)
+        if number is not None and prefer_numbers:
+            numbers.append(cell)
+            if len(numbers) == 3:
+                break
+        elif not is_null_text(cell):
+            words.append(cell)
+            if len(words) == 3 and not prefer_numbers:
+                break
+        elif len(marks) < 3:
+            marks.append(cell)
+    return tuple((numbers + words or marks)[:3])
 
 
 def _apply_header_units(column: _ColumnFacts) -> None:
@@ -346,7 +372,10 @@ def _own_text(parts: list[_HeaderPart]) -> str:
 def _name_columns(facts: list[_ColumnFacts]) -> list[str]:
     """Short, unique, meaningful snake_case names, disambiguated by the upper header parts."""
     names = [_base_name(column, position) for position, column in enumerate(facts)]
-    for name in set(names):
+    # Groups are settled in the order their names first appear (a set's order changes with the process's string
+    # hashing, and a group renamed first could take a name another then had to avoid: the same table got other
+    # column names in another run).
+    for name in dict.fromkeys(names):
         group = [i for i, n in enumerate(names) if n == name]
         if len(group) > 1:
             renamed = _disambiguate(name, [facts[i] for i in group])
@@ -364,7 +393,7 @@ def _name_columns(facts: list[_ColumnFacts]) -> list[str]:
             names[i] = shorten(f"{names[i - 1]}_pct", MAX_COLUMN_NAME)
     # Long headers cut to the same name ("Total Number of Shares Purchased [as Part of ...]"): keep the
     # first words and add the words only this column has.
-    for name in set(names):
+    for name in dict.fromkeys(names):
         group = [i for i, n in enumerate(names) if n == name]
         if len(group) > 1:
             for i in group[1:]:

@@ -6,6 +6,7 @@ answering): a null mark, a year, a scale word is defined here once. It knows not
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date as _date
@@ -59,6 +60,11 @@ _SCALE_WORDS = {"m": "million", "mn": "million", "mm": "million", "million": "mi
                 "b": "billion", "bn": "billion", "billion": "billion", "billions": "billion",
                 "k": "thousand", "thousand": "thousand", "thousands": "thousand"}
 SCALE_FACTORS = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_DIGIT = re.compile(r"\d")
+_PLAIN = re.compile(r"(-?)(\d+(?:\.\d+)?)")
+_LEADING_ZERO = re.compile(r"0\d")
+_EXACT_WHOLE = 2**53
+"""From here on a float no longer holds every whole number: a longer run of digits is read inexactly."""
 
 
 @dataclass(frozen=True)
@@ -71,16 +77,29 @@ class ParsedNumber:
     currency: str = ""
     scale: str = ""
     leading_zero: bool = False
+    inexact: bool = False
+    """A whole number with more digits than a float holds ("412,413,414,417,421,423,428", a 19-digit account
+    number): no figure a report prints, but codes or references run together, and ``value`` is not what is
+    printed."""
 
 
 def is_null_text(text: str) -> bool:
     """True for cells that mean "no value": blank, dashes, ellipses, "n/a", "nm"."""
+    if _DIGIT.search(text):  # no mark of "no value" holds a digit (the common case, asked of every cell)
+        return False
     collapsed = SPACES.sub(" ", text).strip().strip("$\u20ac\u00a3\u00a5\u20b9").strip()
     return bool(_NULL_MARKS.fullmatch(collapsed)) or collapsed.lower() in NULL_WORDS
 
 
 def parse_report_number(text: str) -> ParsedNumber | None:
     """Read a number as reports print it, keeping its sign, percent, currency and scale suffix."""
+    if (plain := _PLAIN.fullmatch(text)) is not None:  # "1234", "-12.5": what spreadsheets hold, read at once
+        digits = plain.group(2)
+        value = float(digits)
+        return ParsedNumber(value=-value if plain.group(1) else value, has_decimals="." in digits,
+                            leading_zero=bool(_LEADING_ZERO.match(digits)), inexact=_inexact(digits, value))
+    if not _DIGIT.search(text):
+        return None
     s = SPACES.sub(" ", text).strip()
     if not s or is_null_text(s):
         return None
@@ -127,8 +146,17 @@ def parse_report_number(text: str) -> ParsedNumber | None:
         percent=percent,
         currency=currency,
         scale=scale,
-        leading_zero=bool(re.match(r"0\d", digits)),
+        leading_zero=bool(_LEADING_ZERO.match(digits)),
+        inexact=_inexact(digits, value),
     )
+
+
+def _inexact(digits: str, value: float) -> bool:
+    """Whether a float misreads these digits: a whole number past 2**53 that it cannot hold exactly (or at all)."""
+    if value < _EXACT_WHOLE or "." in digits:
+        return False
+    significant = digits.lstrip("0")
+    return len(significant) > 309 or math.isinf(value) or int(significant) != int(value)
 
 
 def _match_currency(s: str) -> tuple[str, str] | None:

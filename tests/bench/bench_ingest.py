@@ -1,6 +1,8 @@
 """Benchmark: ingestion speed and memory, and hybrid search latency. Prints figures; asserts nothing.
 
     python tests/bench/bench_ingest.py [--pages 200] [--chunks 50000]
+    python tests/bench/bench_ingest.py --filings [N] [--only 3M,NIKE]   # the FinanceBench dev filings, one by one
+    python tests/bench/bench_ingest.py --together A.pdf B.pdf   # two processes adding two files at once
 
 1. Generates a report of --pages pages with prose and tables (tests.support.report_builder), ingests it into a
    fresh library with the real MiniLM embedder, and prints pages/s and peak memory (RSS high-water mark
@@ -9,6 +11,11 @@
    sqlite-vec, vectors random but unit length) and times TAT-QA questions: BM25 alone, vector KNN
    alone (query embedded with the real model; exact search over the in-memory copy of the vectors,
    core.search.vector_index, whose one-off load is timed separately) and the hybrid search (both, fused).
+3. --filings: each of the first N (all) FinanceBench dev filings (../shared/bench/financebench-dev) is ingested
+   into one library by a child process of its own: per filing, pages, seconds, pages/s and peak memory, then
+   the total pages/s; and the load average (`uptime`) before and after, since a busy machine slows it.
+4. --together: two `folio ingest`-like child processes add two different files into one library at the same
+   moment: for each, whether it was added, its seconds, and the seconds it waited for the other's write.
 """
 
 from __future__ import annotations
@@ -16,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -30,20 +36,101 @@ sys.path.insert(0, str(REPO))
 WORDS = ["revenue", "expenditure", "budget", "council", "department", "roads", "parks", "schools", "staff", "salaries", "capital", "grant", "income", "operating", "surplus", "deficit", "growth", "decline", "fiscal", "year", "quarter", "region", "north", "south", "east", "west", "health", "education", "transport", "housing", "water", "energy", "population", "survey", "district", "total", "average", "percent", "change"]
 
 
+def _peak_mb() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
+
+
 def ingest_child(pdf: str, library_dir: str) -> None:
-    """Runs in a child process so its peak RSS is the ingestion's alone."""
+    """Runs in a child process so its peak memory is the ingestion's alone. Prints its figures as JSON: the
+    seconds it waited for another process's write ("waiting" to "writing") and spent writing ("writing" to
+    "done")."""
+    from pathlib import Path as _Path
+
+    _Path("/proc/self/clear_refs").write_text("5")  # the high-water mark is kept across fork and exec
     from app.wiring import make_ingestor, open_library
     from core.jobs import JobContext
+    from models.types import ProgressEvent
+
+    stages: dict[str, float] = {}
+
+    def seen(event: ProgressEvent) -> None:
+        stages.setdefault(event.stage, time.perf_counter())
 
     with open_library(Path(library_dir)) as library:
         ingestor = make_ingestor(library)
         ingestor.embedder.embed(["warm up"])  # type: ignore[attr-defined]
-        start = time.perf_counter()
-        (result,) = ingestor.ingest_paths([Path(pdf)], JobContext())
-        seconds = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        start, cpu = time.perf_counter(), time.process_time()
+        (result,) = ingestor.ingest_paths([Path(pdf)], JobContext(seen))
+        end, cpu = time.perf_counter(), time.process_time() - cpu
+    writing = stages.get("writing", end)
     print(json.dumps({"status": result.status, "message": result.message, "pages": result.pages,
-                      "chunks": result.chunks, "tables": result.tables, "seconds": seconds, "peak_mb": peak_mb}))
+                      "chunks": result.chunks, "tables": result.tables, "seconds": end - start, "peak_mb": _peak_mb(),
+                      "cpu": cpu,
+                      "waited": writing - stages["waiting"] if "waiting" in stages else 0.0,
+                      "writing": stages.get("done", end) - writing}))
+
+
+def _child(path: Path, library: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, __file__, "--child", str(path), str(library)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _figures(process: subprocess.Popen[str]) -> dict:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        print(err[-3000:])
+        raise SystemExit("ingestion failed")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+FILINGS = REPO.parent / "shared" / "bench" / "financebench-dev"
+
+
+def bench_filings(limit: int | None, names: str = "") -> None:
+    files = [f for f in sorted(FILINGS.glob("*.pdf")) if not names or any(n in f.name for n in names.split(","))][:limit]
+    if not files:
+        print(f"The FinanceBench dev filings are not at {FILINGS}; nothing to ingest.")
+        return
+    print(f"{len(files)} filings, one child process each, into one library; load average before: {_load()}", flush=True)
+    pages = seconds = cpu = 0.0
+    peaks = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            figures = _figures(_child(path, Path(tmp) / "lib"))
+            pages += figures["pages"]
+            seconds += figures["seconds"]
+            cpu += figures["cpu"]
+            peaks.append(figures["peak_mb"])
+            print(f"  {path.name:<44} {figures['pages']:>4} pages {figures['seconds']:6.1f} s "
+                  f"{figures['pages'] / max(figures['seconds'], 1e-9):5.1f} pages/s  CPU {figures['cpu']:6.1f} s  "
+                  f"peak {figures['peak_mb']:4.0f} MB  {figures['chunks']:>5} chunks {figures['tables']:>3} tables "
+                  f"[{figures['status']}]", flush=True)
+    # What two cores kept busy would give: the CPU seconds a page costs, spent two at a time (the embedder's threads
+    # and the page reading run side by side). On a busy machine the wall figure is lower, and the CPU one higher
+    # than on a quiet one (cores shared with other processes run slower).
+    print(f"overall: {pages:.0f} pages in {seconds:.0f} s = {pages / seconds:.2f} pages/s; {cpu / pages:.3f} CPU s a "
+          f"page ({2 * pages / cpu:.1f} pages/s on two cores kept busy); peak memory at most {max(peaks):.0f} MB "
+          f"(embedder and model included); load average after: {_load()}")
+
+
+def bench_together(first: Path, second: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        library = Path(tmp) / "lib"
+        from app.wiring import open_library
+
+        open_library(library).close()  # created (and migrated) before the two start
+        print(f"load average before: {_load()}", flush=True)
+        processes = [_child(first, library), _child(second, library)]
+        for path, process in zip((first, second), processes, strict=True):
+            figures = _figures(process)
+            print(f"  {path.name}: {figures['status']} ({figures['pages']} pages) in {figures['seconds']:.1f} s, "
+                  f"waited {figures['waited']:.1f} s for the other's write, wrote for {figures['writing']:.1f} s"
+                  f"{'' if figures['status'] == 'added' else ': ' + figures['message']}")
 
 
 def bench_ingest(pages: int) -> None:
@@ -54,14 +141,7 @@ def bench_ingest(pages: int) -> None:
         t0 = time.perf_counter()
         build_generated_report(pdf, pages=pages, seed=7)
         print(f"generated a {pages}-page report in {time.perf_counter() - t0:.1f} s ({pdf.stat().st_size / 1e6:.1f} MB)")
-        out = subprocess.run(
-            [sys.executable, __file__, "--child", str(pdf), str(Path(tmp) / "lib")],
-            capture_output=True, text=True, check=False,
-        )
-        if out.returncode != 0:
-            print(out.stderr)
-            raise SystemExit("ingestion failed")
-        figures = json.loads(out.stdout.strip().splitlines()[-1])
+        figures = _figures(_child(pdf, Path(tmp) / "lib"))
         print(
             f"ingestion: {figures['pages']} pages, {figures['chunks']} chunks, {figures['tables']} tables in "
             f"{figures['seconds']:.1f} s = {figures['pages'] / figures['seconds']:.1f} pages/s; "
@@ -149,7 +229,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--chunks", type=int, default=50_000)
+    parser.add_argument("--filings", type=int, nargs="?", const=0, default=None, metavar="N")
+    parser.add_argument("--only", default="", metavar="NAME,...", help="with --filings: the filings whose names hold one")
+    parser.add_argument("--together", nargs=2, type=Path, metavar="PDF")
     args = parser.parse_args()
+    if args.filings is not None:
+        bench_filings(args.filings or None, args.only)
+        return
+    if args.together:
+        bench_together(*args.together)
+        return
     bench_ingest(args.pages)
     bench_search(args.chunks)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
+import statistics
 from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
@@ -65,6 +66,9 @@ RULED_ORDER = ("lattice", "pymupdf")
 LATTICE_ENGINE = "vector"
 # Columns of numbers: lines with at least two numbers set apart, right edges aligned down the page.
 MIN_VALUE_LINES = 3
+# How far above a statement its header may print figures (periods, dates), in word heights.
+HEADER_REACH = 3.0
+_FIGURE_KEY = re.compile(r"[\s$\u20ac\u00a3\u00a5]")
 
 
 def _bbox(rect: pymupdf.Rect) -> BBox:
@@ -113,6 +117,20 @@ class FigureLayout:
                     pieces[-1].append(right)
             if sum(1 for p in pieces if _is_figure_piece(p)) >= 2:  # the only lines that can count
                 self.lines.append(pieces)
+
+    def held_by(self, table: ExtractedTable, rect: pymupdf.Rect, reach: float) -> bool:
+        """Whether ``table`` (read from the words inside ``rect``) holds every figure printed in ``rect`` or up to
+        ``reach`` above it: in a cell of its own (compared as text, spaces and currency signs aside), or, for a
+        figure of a heading ("Level 1", "Dec. 31,"), within one of its header cells."""
+        area = pymupdf.Rect(rect.x0 - 1, rect.y0 - reach, rect.x1 + 1, rect.y1 + 1)
+        printed = Counter(
+            _FIGURE_KEY.sub("", " ".join(w.text for w in piece))
+            for pieces in self.lines for piece in pieces
+            if _is_figure_piece(piece) and any(area.contains(pymupdf.Point(w.cx, w.cy)) for w in piece)
+        )
+        held = Counter(_FIGURE_KEY.sub("", cell) for row in table.rows for cell in row if cell)
+        headers = "\n".join(_FIGURE_KEY.sub("", cell) for row in table.rows[: table.header_rows] for cell in row)
+        return all(figure in headers for figure in printed - held)
 
     def has_value_columns(self, outside: Sequence[pymupdf.Rect] = ()) -> bool:
         """Whether the page has figures set out in columns, outside the ``outside`` boxes.
@@ -181,15 +199,21 @@ class TableExtractor:
             figures = FigureLayout(view.words)
             may_hold_ledgers = len(view.words) >= MIN_WORDS and figures.has_value_columns()
             ledgers = read_ledgers(view.words, view.number, view.map_rect) if may_hold_ledgers else []
-            statements = [rect for table, rect in ledgers if _has_currency(table)]
+            statements = [(table, rect) for table, rect in ledgers if _has_currency(table)]
+            # Where every figure of the page is in ledgers printing currency signs, and each holds every figure printed
+            # within it and in the lines just above it (its header), the page is a statement read whole: the generic
+            # extractors (half a second a page on filings) are not asked. Where a ledger lost a figure (a sparse
+            # column taken into the labels, its last row or its header left out), the borderless extractor reads the
+            # page too and ``prefer_ledgers`` keeps the better reading (TAT-QA held out: cell F1 0.959 with
+            # statements trusted unchecked, 0.971 checked).
+            alone = bool(statements) and not figures.has_value_columns([rect for _, rect in statements])
+            whole = alone and all(figures.held_by(table, rect, HEADER_REACH * statistics.median(w.height for w in view.words))
+                                  for table, rect in statements)
+            drafts = [] if whole else self._choose(view, figures, may_hold_ledgers, ruled_too=not alone)
+            others = [d.text_rect() for d in drafts]
             tables: list[ExtractedTable] = []
-            # Statements printing currency signs are read best as ledgers; the generic extractors (about a
-            # second a page on filings drawn as thousands of shaded cells) run only if figures remain elsewhere.
-            if not statements or figures.has_value_columns(statements):
-                drafts = self._choose(view, figures, may_hold_ledgers)
-                others = [d.text_rect() for d in drafts]
-                for draft in drafts:
-                    tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
+            for draft in drafts:
+                tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
             tables = prefer_ledgers(tables, [t for t, _ in ledgers])
             # A table of contents is laid out like a table but holds no data: its text stays prose.
             return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
@@ -219,15 +243,16 @@ class TableExtractor:
                 drafts.append(draft)
         return drafts
 
-    def _choose(self, view: PageView, figures: FigureLayout, any_figures: bool) -> list[DraftTable]:
-        """The best candidate tables of the page; ``any_figures`` says whether it has columns of figures at all."""
+    def _choose(self, view: PageView, figures: FigureLayout, any_figures: bool, *, ruled_too: bool = True) -> list[DraftTable]:
+        """The best candidate tables of the page; ``any_figures`` says whether it has columns of figures at all;
+        without ``ruled_too``, only the borderless extractor is asked."""
         words = view.words
         if len(words) < MIN_WORDS:
             return []
         page = view.page
         candidates: list[DraftTable] = []
         rulings = view.rulings
-        if rulings.has_grid:
+        if ruled_too and rulings.has_grid:
             first, second = RULED_ORDER
             ruled = self._read(self._ruled(first, view), view)
             candidates.extend(ruled)
@@ -343,6 +368,10 @@ def _figure_rows(table: ExtractedTable) -> int:
     return sum(1 for row in table.rows[table.header_rows:] if any(is_figure(c) for c in row[1:]))
 
 
+def _figure_cells(table: ExtractedTable) -> int:
+    return sum(1 for row in table.rows[table.header_rows:] for cell in row[1:] if is_figure(cell))
+
+
 def _figure_columns(table: ExtractedTable) -> int:
     body = table.rows[table.header_rows:]
     return sum(1 for c in range(1, table.n_cols) if any(c < len(row) and is_figure(row[c]) for row in body))
@@ -358,15 +387,29 @@ def _has_period_header(table: ExtractedTable) -> bool:
     return sum(1 for cell in header if YEAR.search(cell)) >= 2
 
 
+def _split_column(table: ExtractedTable) -> bool:
+    """Two neighbouring columns that are one column cut in two: each filled in some rows, never both in one row
+    (a period's figures read as two columns where its "$" signs shift some of them)."""
+    body = table.rows[table.header_rows:]
+    filled = [[c < len(row) and bool(row[c].strip()) for row in body] for c in range(table.n_cols)]
+    return any(sum(left) >= 2 and sum(right) >= 2 and not any(a and b for a, b in zip(left, right, strict=True))
+               for left, right in pairwise(filled[1:]))
+
+
 def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
     """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
     whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
-    figures split over two columns beside currency signs, or most of its rows missing."""
+    figures split over two columns beside currency signs (more figure columns than the ledger's, two of them one
+    column cut in two: a table that simply has more figure columns than the ledger read keeps them), or most of
+    its rows missing; or, for a statement (a ledger printing currency signs), fewer of its figures than the
+    ledger read (the generic extractor stopped short of its last lines)."""
     for table in generic:
         if any(_LONE_CURRENCY.match(cell) for row in table.rows[table.header_rows:] for cell in row):
             return True
-        if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger):
+        if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger) and _split_column(table):
             return True
+    if _has_currency(ledger) and sum(_figure_cells(t) for t in generic) <= _figure_cells(ledger):
+        return True
     return sum(_figure_rows(t) for t in generic) * 3 < _figure_rows(ledger) * 2
 
 

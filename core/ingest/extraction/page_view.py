@@ -24,10 +24,18 @@ MIN_RULING_LENGTH = 4.0  # points: shorter strokes are glyph parts, ticks or bul
 
 @dataclass(frozen=True)
 class Rulings:
-    """The straight horizontal and vertical lines drawn on a page (including the edges of boxes)."""
+    """The straight horizontal and vertical lines drawn on a page (stroked lines, thin filled rectangles, the edges
+    of stroked boxes), and apart from them the edges of filled boxes (``shading``).
+
+    Filings drawn by EDGAR tools shade every other row of a table as a run of filled boxes, one per cell (a "$"
+    has a box of its own), with a thin line under the totals: their edges cross like a grid's, but no line divides
+    the cells. Such a page is not ruled: the ruled-table extractors, asked to read it (about half a second a page),
+    cut the rows at the shading's boxes and lose to the borderless ones.
+    """
 
     horizontal: tuple[pymupdf.Rect, ...]
     vertical: tuple[pymupdf.Rect, ...]
+    shading: tuple[pymupdf.Rect, ...] = ()
 
     def crossings(self, tolerance: float = 2.0) -> int:
         """How many horizontal/vertical pairs touch or cross: a grid has many, underlines have none."""
@@ -45,7 +53,7 @@ class Rulings:
 
     @property
     def has_grid(self) -> bool:
-        """At least a box split into cells: two horizontal and two vertical lines that meet."""
+        """At least a box split into cells by drawn lines: two horizontal and two vertical lines that meet."""
         return len(self.horizontal) >= 2 and len(self.vertical) >= 2 and self.crossings() >= 4
 
 
@@ -53,6 +61,7 @@ def find_rulings(page: pymupdf.Page) -> Rulings:
     """Collect the page's ruling lines from its vector drawings, in displayed (rotated) page coordinates."""
     horizontal: list[pymupdf.Rect] = []
     vertical: list[pymupdf.Rect] = []
+    shading: list[pymupdf.Rect] = []
     matrix = page.rotation_matrix
     try:
         paths = page.get_cdrawings()
@@ -78,13 +87,16 @@ def find_rulings(page: pymupdf.Page) -> Rulings:
                 rect = pymupdf.Rect(item[1])
                 if rect.width <= RULING_THICKNESS or rect.height <= RULING_THICKNESS:
                     add(rect)
-                elif stroked or rect.width * rect.height < 0.5 * abs(page.rect):
-                    # A box (or a shaded cell) contributes its four edges; a page-sized background does not.
+                elif stroked:  # a box drawn with its border: four lines
                     add(pymupdf.Rect(rect.x0, rect.y0, rect.x1, rect.y0))
                     add(pymupdf.Rect(rect.x0, rect.y1, rect.x1, rect.y1))
                     add(pymupdf.Rect(rect.x0, rect.y0, rect.x0, rect.y1))
                     add(pymupdf.Rect(rect.x1, rect.y0, rect.x1, rect.y1))
-    return Rulings(tuple(horizontal), tuple(vertical))
+                elif rect.width * rect.height < 0.5 * abs(page.rect):  # a shaded cell or row (not the background)
+                    shaded = rect * matrix
+                    shaded.normalize()
+                    shading.append(shaded)
+    return Rulings(tuple(horizontal), tuple(vertical), tuple(shading))
 
 
 def text_direction(page: pymupdf.Page) -> tuple[int, int]:

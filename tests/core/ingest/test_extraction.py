@@ -451,3 +451,48 @@ def test_a_wide_date_header_right_aligned_over_narrow_figures_heads_a_small_note
     _draw_borderless(page, rows, [64, 436, 531], 160)
     table, _box = read_ledgers(read_words(page), 1)[0]
     assert table.rows[0] == ("", "December 31, 2019", "December 31, 2018")
+
+
+def _right(page: pymupdf.Page, right: float, y: float, text: str, font: str = "helv") -> None:
+    page.insert_text((right - pymupdf.get_text_length(text, fontname=font, fontsize=FONT_SIZE), y), text,
+                     fontname=font, fontsize=FONT_SIZE)
+
+
+def test_shaded_rows_are_no_ruled_grid_but_drawn_lines_are() -> None:
+    """Filings shade every other row of a table as a filled box per cell: the boxes' edges cross like a grid's, but
+    no line divides the cells, so the ruled-table extractors are not asked (they cost half a second a page there)."""
+    doc = pymupdf.open()
+    shaded = doc.new_page()
+    for row in range(0, 8, 2):
+        for x0, x1 in ((50, 300), (300, 310), (310, 400), (400, 410), (410, 500)):
+            shaded.draw_rect(pymupdf.Rect(x0, 100 + row * 14, x1, 114 + row * 14), color=None, fill=(0.8, 0.93, 1.0))
+    shaded.draw_rect(pymupdf.Rect(310, 212, 400, 213), color=None, fill=(0, 0, 0))  # a total's underline
+    ruled = doc.new_page()
+    _draw_ruled(ruled, [["Region", "2023"], ["North", "12"], ["South", "7"]], [50, 200, 300], 100)
+    assert not open_view(doc, Path("x.pdf"), 1, None).rulings.has_grid
+    assert len(open_view(doc, Path("x.pdf"), 1, None).rulings.shading) == 20
+    assert open_view(doc, Path("x.pdf"), 2, None).rulings.has_grid
+
+
+def test_a_statement_whose_ledger_loses_a_figure_is_read_by_the_borderless_extractor_too(tmp_path: Path) -> None:
+    """A "$" table with a sparse Notes column: the ledger reader takes the one note number into its label; the page
+    is not a statement read whole, so camelot stream reads it too, and its reading, which keeps the column, wins."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((50, 60), "Note 9. Receivables", fontname="hebo", fontsize=10)
+    y = 90.0
+    for right, text in ((300, "Notes"), (420, "2019"), (520, "2018")):
+        _right(page, right, y, text, "hebo")
+    rows = [("Trade receivables", "", "$ 3,770", "$ 3,054"), ("Allowance for expected credit losses", "", "(135)", "(23)"),
+            ("Other receivables", "", "4,223", "4,082"), ("Receivables from related parties", "17", "11,880", "8,039"),
+            ("Loans to employees", "", "118", "601"), ("Total receivables", "", "$ 19,856", "$ 15,753")]
+    for label, note, this_year, last_year in rows:
+        y += 14
+        page.insert_text((50, y), label, fontname="helv", fontsize=FONT_SIZE)
+        for right, text in ((300, note), (420, this_year), (520, last_year)):
+            if text:
+                _right(page, right, y, text)
+    doc.save(tmp_path / "receivables.pdf")
+    (table,) = extract_tables(tmp_path / "receivables.pdf")
+    assert table.rows[table.header_rows - 1][1:] == ("Notes", "2019", "2018")
+    assert ("Receivables from related parties", "17", "11,880", "8,039") in table.rows

@@ -289,14 +289,14 @@ def test_thousand_page_file_in_bounded_memory(tmp_path: Path, workers: int) -> N
 
 
 def test_a_table_is_headed_by_the_sentence_that_introduces_it() -> None:
-    from core.ingest.ingestor import _heading_above
+    from core.ingest.staging import heading_above
     from models.types import TextBlock
 
     table = (50.0, 300.0, 500.0, 400.0)
     intro = "The following table presents total external revenues by geographic location, based on the location of the merchants:"
     blocks = [TextBlock(1, (50, 200, 500, 230), "The Company has determined that it operates in one segment."),
               TextBlock(1, (50, 250, 500, 290), intro)]
-    assert _heading_above(blocks, table) == intro
+    assert heading_above(blocks, table) == intro
     # Without an introducing sentence, the nearest short line above still heads it.
     blocks[1] = TextBlock(1, (50, 250, 500, 290), "Revenue by region")
-    assert _heading_above(blocks, table) == "Revenue by region"
+    assert heading_above(blocks, table) == "Revenue by region"

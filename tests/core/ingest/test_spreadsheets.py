@@ -278,3 +278,24 @@ def test_a_question_over_a_pdf_and_its_spreadsheet_is_answered_from_either_and_c
         answered_from.append(document.kind)
         library.delete_document(document.id)  # the next round must answer from the other file
     assert sorted(answered_from) == ["pdf", "sheet"]
+
+
+def test_a_long_table_is_in_sql_whole_in_the_word_index_in_part_and_embedded_in_less(tmp_path: Path, library: Library,
+                                                                                     hash_embedder) -> None:
+    from core.ingest.spreadsheets import MAX_EMBEDDED_ROWS, MAX_INDEXED_ROWS
+
+    rows = MAX_INDEXED_ROWS + 1_000
+    path = write_csv(tmp_path / "visits.csv", [["Site", "Year", "Visits"]] + [[f"Site {i}", 2000 + i % 20, i * 3]
+                                                                              for i in range(rows)])
+    (result,) = Ingestor(library, hash_embedder).ingest_paths([path])
+    assert result.status == "added", result.message
+    (table,) = library.tables()
+    assert library.conn.execute(f'SELECT COUNT(*) FROM "{table.name}"').fetchone()[0] == rows
+    indexed = library.conn.execute("SELECT MAX(last_row) FROM chunks WHERE table_id = ?", (table.id,)).fetchone()[0]
+    assert indexed == MAX_INDEXED_ROWS  # header row 0, body rows 1..5,000
+    embedded = library.conn.execute(
+        "SELECT MAX(c.last_row) FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash WHERE c.table_id = ?",
+        (table.id,)).fetchone()[0]
+    assert MAX_EMBEDDED_ROWS <= embedded < MAX_EMBEDDED_ROWS + 12  # up to the chunk holding the 1,000th row
+    fts = library.conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH '\"Site 4321\"'").fetchone()[0]
+    assert fts == 1  # found by its words, though it has no vector

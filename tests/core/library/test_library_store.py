@@ -90,6 +90,33 @@ def test_tables_are_real_sql_tables_with_cell_map(tmp_path: Path, hash_embedder)
     assert library.documents()[0].table_count == 1 and library.documents()[0].id == doc_id
 
 
+def test_a_value_sqlite_cannot_take_is_stored_as_what_it_can_be_not_failing_the_document(tmp_path: Path,
+                                                                                         hash_embedder) -> None:
+    """An integer past 64 bits, text with a lone surrogate, numpy's integer: each would fail the insert (or, for
+    numpy's, be stored as 8 bytes) and, with it, the whole document."""
+    library = Library(tmp_path / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc_id = writer.add_document("b" * 64, Path("odd.pdf"), "Odd", 1, 10)
+    writer.add_page(doc_id, 1, 595, 842, "", False, [])
+    columns = [ColumnSchema("item", "TEXT", "Item"), ColumnSchema("amount", "INTEGER", "Amount")]
+    cells = [(1, 0, False, 1, None, "Far"), (1, 1, False, 1, None, "a\udcffb")]
+    with pytest.raises(TypeError, match="read twice"):
+        writer.add_table(doc_id, "odd", page=1, last_page=1, bbox=(0, 0, 1, 1), caption="", heading="", unit="",
+                         header_rows=0, extractor="test", columns=columns, rows=[], row_indices=[],
+                         cells=iter(cells), schema_json={})
+    writer.add_table(doc_id, "odd_p1", page=1, last_page=1, bbox=(0, 0, 1, 1), caption="", heading="", unit="",
+                     header_rows=0, extractor="test", columns=columns,
+                     rows=[("Far", 2**70), ("Odd\udcffname", np.int64(7)), ("Plain", 12)], row_indices=[1, 2, 3],
+                     cells=cells, schema_json={})
+    writer.finish_document(doc_id, "ready", "")
+    library.conn.execute("COMMIT")
+    assert library.conn.execute("SELECT item, amount, typeof(amount) FROM odd_p1 ORDER BY _row").fetchall() == [
+        ("Far", float(2**70), "real"), ("Odd\ufffdname", 7, "integer"), ("Plain", 12, "integer")]
+    assert library.conn.execute("SELECT text FROM table_cells ORDER BY col").fetchall() == [("Far",), ("a\ufffdb",)]
+    library.close()
+
+
 def test_hybrid_search_uses_fts5_and_sqlite_vec(tmp_path: Path, hash_embedder) -> None:
     library = Library(tmp_path / "lib.sqlite3")
     _add_document(library, hash_embedder)

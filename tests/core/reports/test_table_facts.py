@@ -173,3 +173,36 @@ def test_real_cash_flow_statement_facts(tmp_path: Path) -> None:
     capex = next(f for f in info.row_facts if labels[f.row].startswith("Purchases of property, plant and equipment"))
     assert labels[capex.parent_row or -1] == "Cash Flows from Investing Activities"
     assert not capex.is_total
+
+
+class _CountedFigure(float):
+    """A figure that counts the additions it takes part in (issue 23: a spreadsheet of 5,000 rows without a total
+    cost 12.5 million checks, each row summing every line since the last total again)."""
+
+    additions = 0
+
+    def __add__(self, other: object) -> float:
+        _CountedFigure.additions += 1
+        return float(self) + float(other)  # type: ignore[arg-type]
+
+    __radd__ = __add__
+
+
+def test_finding_totals_costs_one_pass_over_a_long_table_without_totals() -> None:
+    from core.reports.table_facts import StoredRow, facts_of
+
+    rows = [StoredRow(i, f"Region {i}", (_CountedFigure(1000 + i % 97), _CountedFigure(500.5 + i % 13)), 10.0, "")
+            for i in range(4_000)]
+    _CountedFigure.additions = 0
+    facts = facts_of(rows, [], [], [], "")
+    assert not any(f.is_total for f in facts.rows)
+    assert _CountedFigure.additions <= 2 * 2 * len(rows)  # each figure added once (a few times at most), not n^2 / 2
+
+
+def test_a_running_sum_still_finds_a_total_line_and_starts_again_after_it() -> None:
+    from core.reports.table_facts import StoredRow, facts_of
+
+    values = [("A", 10), ("B", 20), ("Sum", 30), ("C", 5), ("D", 7), ("", 12), ("E", 1), ("F", 2)]
+    rows = [StoredRow(i, label, (value,), 0.0, "") for i, (label, value) in enumerate(values)]
+    assert [f.is_total for f in facts_of(rows, [], [], [], "").rows] == [False, False, True, False, False, True,
+                                                                          False, False]
