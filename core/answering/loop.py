@@ -222,12 +222,16 @@ class Answerer(TableSteps, FormulaSteps):
 
     def _query_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
         """A question over a table's rows, answered by a query plan over the likeliest tables; True when one did."""
-        self._stage(run, "computing", "Reading the table's rows")
+        asked = self._asked(run)
+        if asked.query is not None:  # a question over rows in so many words: say so before reading them
+            self._stage(run, "computing", "Reading the table's rows")
         names = run.names or cite.SourceNames(self.library)
-        found = answer_by_query(self._asked(run), run.context.tables, self.library, self.sql_runner.run, names,
+        found = answer_by_query(asked, run.context.tables, self.library, self.sql_runner.run, names,
                                 [c.id for c in retrieved], run.failures)
         if found is None:
             return False
+        if asked.query is None:  # a line no statement prints, found as a row's cell or a share of rows
+            self._stage(run, "computing", "Read the table's rows")
         step, citation, answered = found
         step = dataclasses.replace(step, failures=run.take_failures())
         run.steps.append(step)

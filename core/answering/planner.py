@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.answering import operations as ops
+from core.answering.measures import LINE, SHARE
 from core.answering.metrics import Plan
 from core.answering.reading import QuestionReading
 
@@ -56,7 +57,12 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # "the total spending on roads and parks in 2019": where no line is named so, a sum over the rows named
         composed = (QUERY, *composed)
     if plans:
-        return (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
+        computed = (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
+        if QUERY not in computed and asked.measure is not None and asked.measure.op in (LINE, SHARE):
+            # a line no statement prints under that name may be a cell found by its row and its column (a region's
+            # harvest: the region's row, the harvest column), or a share of rows ("what share came from the north")
+            computed = (computed[0], QUERY, *computed[1:])
+        return computed
     return composed
 
 

@@ -71,7 +71,9 @@ _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:ans
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
                        r"|(?:\bto\s+)?\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
                        re.IGNORECASE)
-_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
+_K = r"(\d{1,2}(?![\d.,%])|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
 _PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
 
 # -- the asking clause's frame ---------------------------------------------------------------------------------
@@ -134,8 +136,11 @@ _EXPLANATION = re.compile(
     re.IGNORECASE)
 """Why, how something is done, what something means: the text explains it, and no figure answers it."""
 _SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
+_THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
+                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d", re.IGNORECASE)
 _ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
-_TOP_K = re.compile(r"\b(?:top|bottom|first|last|largest|smallest|highest|lowest|biggest)\s+(\d+|two|three|four|five|ten)\b",
+_TOP_K = re.compile(rf"\b(?:top|bottom|first|last|largest|smallest|highest|lowest|biggest)\s+{_K}\b"
+                    rf"|^\s*(?:which|what|name|list|who)\s+(?:(?:are|were)\s+)?(?:the\s+)?{_K}\s+(?!of\b|per\b|percent\b|%)",
                     re.IGNORECASE)
 _LEAD = re.compile(
     r"^\s*(?:(?:so|and|then|now|ok(?:ay)?|please|also)\s*,?\s+)*"
@@ -929,13 +934,18 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     """A question over a table's rows: what it counts, sums or ranks, and by what."""
     text = re.sub(_P, " ", clause)
     top = _TOP_K.search(text)
-    limit = _NUMBER_WORDS.get(top.group(1).lower(), 0) if top and not top.group(1).isdigit() else \
-        int(top.group(1)) if top else 1
+    k = (top.group(1) or top.group(2)) if top else ""
+    limit = int(k) if k.isdigit() else _NUMBER_WORDS.get(k.lower(), 1) if top else 1
     descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
                                re.IGNORECASE)
     if kind == kinds.ROW_LABELS:
-        group = re.search(rf"^\s*(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|the\s+)?"
-                          rf"(?:top\s+\w+\s+)?(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}|\w+)\b", text, re.IGNORECASE)
+        lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|the\s+)?"
+                rf"(?:top\s+)?(?:{_K}\s+)?")
+        group = re.search(rf"{lead}(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
+        group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+\s+){{0,2}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
+                                   rf"do|\w+ed)\b", text, re.IGNORECASE)
+        group = group or re.search(rf"{lead}(?P<g>\w+)\b", text, re.IGNORECASE)
         group_words = group.group("g") if group else ""
         by = re.search(r"\b(?:top|bottom|first|last)\s+(?:\d+|two|three|four|five|ten)\s+(?P<g>[\w-]+(?:\s+[\w-]+)?)\s+(?:by|in\s+terms\s+of|"
                        r"for|with\s+the\s+(?:most|highest|largest|lowest|least))\s+(?:the\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
@@ -950,7 +960,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
                              rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", text, re.IGNORECASE)
             target = verb.group("t") if verb else ""
         several = not _ONE_OF.search(text) or bool(top)
-        operation = "top" if _ONE_OF.search(text) else "list"
+        # "which countries reported more than 10,000 cases": the rows past a threshold, listed, not ranked
+        operation = "top" if _ONE_OF.search(text) and not _THRESHOLD.search(text) else "list"
         if several and operation == "top":
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
@@ -958,7 +969,9 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+[\w-]+)?)", text,
                          re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
-    noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+)", text, re.IGNORECASE)
+    noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|are|"
+                     r"is|did|do|does|had|have|has|in|of|for|from|by|on|at|with|per|than|came|come|went|got)\b)[\w-]+)?)",
+                     text, re.IGNORECASE)
     target = _clean(noun.group("n")) if noun else ""
     return TableQuery("how_many", target, "", 1, True, text)
 

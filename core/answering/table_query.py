@@ -18,11 +18,13 @@ row a condition kept is cited.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
 from core.answering.reading import QuestionReading, TableQuery
@@ -44,6 +46,15 @@ _LEGAL = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
                "quarter": "quarter", "quarters": "quarter"}
 _WORDS = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
+                    "got", "been", "be"})
+_UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
+               "%": "percent", "pct": "percent", "no": "number", "no.": "number", "yrs": "years", "hrs": "hours",
+               "mn": "million", "bn": "billion", "m": "million", "000": "thousand", "'000": "thousand"}
+"""Units printed short in a header's parentheses ("Area (ha)"), in the words a question uses for them."""
+_NONE = re.compile(r"\b(?:no|zero|nil)\s+(?P<w>[a-z][\w&' -]*?)(?=\s+(?:in|for|during|at|on|as\s+of)\s+(?:fy\s*)?"
+                   r"(?:19|20)\d\d|\s*[?.]|\s*$)", re.IGNORECASE)
+""""budgeted no capital outlay for family welfare": the rows whose figure in that column is empty or zero."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,8 @@ class Condition:
     column: ColumnSchema
     values: tuple[Any, ...]
     said: str
+    dated: bool = False
+    """The values are the column's dates in the periods the question names (``said``: "2015")."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +79,21 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class Missing:
+    """Rows kept where ``column`` holds no figure or zero ("no capital outlay for family welfare")."""
+
+    column: ColumnSchema
+    said: str
+
+
+@dataclass(frozen=True)
 class QueryPlan:
     """An aggregate over one table's rows, ready to compile."""
 
     view: TableView
     operation: str
-    """"count", "sum", "average", "max", "min", "top" (the groups or rows ranked), "list" or "share"."""
+    """"value" (one row's cell), "count", "sum", "average", "max", "min", "top" (the groups or rows ranked), "list"
+    or "share"."""
     target: ColumnSchema | None
     conditions: tuple[Condition, ...] = ()
     group: ColumnSchema | None = None
@@ -86,6 +108,10 @@ class QueryPlan:
     """For "which grew the most from A to B": the (older, newer) period columns; rows ranked by newer less older."""
     percent: bool = False
     """The change ranked in percent of the older figure."""
+    missing: tuple[Missing, ...] = ()
+    whole: ColumnSchema | None = None
+    """For a share within one row ("what share of A's total outlay was capital spending"): the column of the whole,
+    ``target`` that of the part."""
 
     def describe(self) -> str:
         where = "; ".join(f"{c.column.header or c.column.name} = {', '.join(map(str, c.values[:3]))}"
@@ -124,7 +150,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
     asked = _tokens(reading.text)
-    target = _best_column(query.target, numbers) if query.target else None
+    title = _tokens(f"{view.info.caption} {view.info.heading}")
+    target_words = query.target
+    if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
+        target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
+    target = _best_column(target_words, numbers, title) if target_words else None
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     group_of: dict[Any, str] = {}
@@ -132,15 +162,31 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
-    used = _tokens(f"{query.target} {query.group}") | (_tokens(_header(target)) if target else set())
+    # the words the target column's header took; the rest of the target's words may name rows ("barley production
+    # in Zuidmeer": the Barley Production column, the Zuidmeer row)
+    used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
+    missing = _missing(reading, numbers, title)
+    used |= set().union(*(_tokens(m.said) for m in missing))
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude={group.name} if group else set())
     operation = _operation(query, target, group, reading)
     if operation is None:
         return None
+    if operation == "value":
+        target = target or _only_number(numbers, reading)
+        if target is None or not conditions:
+            return None  # a cell is found by its row (a value the question names) and its column
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
             return None
+    whole = None
+    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
+        if not conditions:
+            return None  # a share of what: no row the question names
+        leaves = [_best_column(leaf.words, numbers, title) for leaf in reading.measure.leaves()]
+        found = [c for c in leaves if c is not None]
+        if len(found) == 2 and found[0].name != found[1].name:
+            target, whole = found  # two columns of the rows named: which is the whole, their figures say
     change = _change_columns(view, reading) if operation == "top" and _GROWTH.search(reading.text) else None
     if change is not None:
         target = change[1]
@@ -154,11 +200,23 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     noun = query.target if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view):
         return None  # "how many gardeners": the table's rows are no gardeners
-    if reading.query is None and not _accounts_for(reading, view, target, conditions):
+    if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
-    thresholds = _thresholds(view, reading, target or _only_number(numbers, reading))
+    measured = target or _best_column(" ".join(sorted(asked - used)), numbers, title, whole_header=True) or \
+        _only_number(numbers, reading)
+    thresholds = _thresholds(view, reading, measured)
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
-                     noun, thresholds, change, change is not None and reading.percent)
+                     noun, thresholds, change, change is not None and reading.percent, missing, whole)
+
+
+def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str]) -> tuple[Missing, ...]:
+    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one."""
+    found = []
+    for said in _NONE.finditer(reading.text):
+        column = _best_column(said.group("w"), numbers, title)
+        if column is not None:
+            found.append(Missing(column, said.group("w")))
+    return tuple(found)
 
 
 _GROWTH = re.compile(r"\b(?:grew|grow|grown|growth|rose|risen|rise|increased?|decreased?|declined?|fell|fallen|dropped|"
@@ -182,16 +240,18 @@ def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSc
 
 
 def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchema | None,
-                  conditions: Sequence[Condition]) -> bool:
+                  conditions: Sequence[Condition], whole: ColumnSchema | None = None) -> bool:
     """A measure the grammar read as lines (no query asked in so many words) is a query over this table only where
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves()))
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS
     info = view.info
-    named = _tokens(f"{info.caption} {info.heading} {_header(target)}").union(
+    label = _header(view.label_column) if view.label_column is not None else ""
+    named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
         *(_tokens(str(v)) for c in conditions for v in c.values))
-    return bool(said) and said <= named
+    # one word in four may be the question's own ("capital spending" for a Capital column)
+    return bool(said) and len(said - named) <= len(said) // 4
 
 
 def _names_the_rows(noun: str, view: TableView) -> bool:
@@ -223,6 +283,10 @@ def _query_of(reading: QuestionReading) -> TableQuery | None:
     register is a sum of a column over the rows naming Ohio."""
     if reading.measure is None or reading.kind not in ("lookup", "computed"):
         return None
+    if reading.measure.op == m.SHARE:
+        # "what share of all X came from Y", "what share of A's total X was Z": the rows or columns decide which
+        return TableQuery("share", _clean(" ".join(leaf.words for leaf in reading.measure.leaves())), "", 1, True,
+                          reading.text)
     words = reading.measure.said or reading.measure.words
     operation = {"sum": "sum", "average": "average"}.get(reading.operation or "", "")
     if not operation and re.search(r"\b(?:total|sum|combined|altogether|in all)\b", reading.text, re.IGNORECASE):
@@ -233,31 +297,43 @@ def _query_of(reading: QuestionReading) -> TableQuery | None:
 
 
 def _clean(text: str) -> str:
-    return " ".join(w for w in _WORDS.findall(text.lower()) if w not in ("the", "a", "an", "total", "number", "of"))
+    return " ".join(w for w in _WORDS.findall(text.lower()) if w not in ("the", "a", "an", "total", "number", "of", "average",
+                                                                         "mean", "combined", "sum", "overall"))
 
 
 def _tokens(text: str) -> set[str]:
     return stems(text)
 
 
+def _header_tokens(text: str) -> set[str]:
+    """A header's words, "Total" among them (a column of totals is named by it, unlike a line)."""
+    return _tokens(text) | ({"total"} if re.search(r"\btotal\b", text, re.IGNORECASE) else set())
+
+
 def _header(column: ColumnSchema | None) -> str:
     if column is None:
         return ""
-    return f"{column.header} {column.name.replace('_', ' ')}"
+    units = [_UNIT_WORDS.get(u.lower(), "") for u in re.findall(r"\(\s*([^()\s]{1,6})\s*\)", column.header)]
+    return " ".join([column.header, column.name.replace("_", " "), *units])
 
 
-def _best_column(words: str, columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
-    """The column whose header names the most of ``words`` (at least half of the header's own words)."""
-    wanted = _tokens(words)
+def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | frozenset[str] = frozenset(),
+                 whole_header: bool = False) -> ColumnSchema | None:
+    """The column whose header names the most of ``words`` (at least half of the header's own words, or of the words
+    when fewer). Words of the table's ``title`` describe every column, so they choose none while other words do
+    ("total public health outlay" over a public health outlay table: its Total column). With ``whole_header`` (the
+    words are the whole question) at least half of the header must be named."""
+    wanted = _header_tokens(words)
     if not wanted:
         return None
     scored = []
     for index, column in enumerate(columns):
-        have = _tokens(_header(column))
+        have = _header_tokens(_header(column))
         shared = wanted & have
-        if shared and len(shared) * 2 >= min(len(have), len(wanted)):
-            scored.append((len(shared), len(shared) / len(have), -index, column))
-    return max(scored, key=lambda s: s[:3])[3] if scored else None
+        enough = len(have) if whole_header else min(len(have), len(wanted))
+        if shared and len(shared) * 2 >= enough:
+            scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
+    return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
 def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -> ColumnSchema | None:
@@ -294,6 +370,8 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
     aside) is in the question, and the value names at least one word the question uses for nothing else. Dates
     named by the question's periods keep the rows of those periods."""
     found: list[Condition] = []
+    dated_conditions: list[Condition] = []
+    covered = False
     years = {p.year for p in reading.periods}
     months = {(p.year, p.month) for p in reading.periods if p.month}
     for column in columns:
@@ -310,8 +388,9 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 kept = tuple(v for v, d in dated.items() if d.year in years)
             else:
                 continue
-            if kept:
-                found.append(Condition(column, kept, ", ".join(p.said for p in reading.periods)))
+            covered = covered or len(kept) == len(dated)  # "in 2015" of a register of 2015: every row
+            if kept and len(kept) < len(dated):
+                dated_conditions.append(Condition(column, kept, " and ".join(p.said for p in reading.periods), True))
             continue
         matched = []
         for value in values:
@@ -324,6 +403,10 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         kept = tuple(v for n, v in matched if n == best)
         if len(kept) <= 5:
             found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - _LEGAL))))
+    if dated_conditions and not covered:
+        # several date columns ("Date received", "Effective date"): the one the question's words name, else the first
+        named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
+        found.append((named or dated_conditions)[0])
     return found
 
 
@@ -333,7 +416,7 @@ def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSche
     if op == "how_many":
         return "sum" if target is not None else "count"
     if op == "lookup":
-        return "sum" if target is not None else None
+        return "value"
     if op == "top":
         return "top"
     if op in ("count", "sum", "average", "max", "min", "list", "share"):
@@ -362,6 +445,8 @@ def _literal(value: Any) -> str:
 def _where(plan: QueryPlan) -> str:
     parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
     parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'} {t.value!r}" for t in plan.thresholds]
+    parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
+              for m in plan.missing]
     label = plan.view.label_column
     if label is not None and not any(c.column.name == label.name for c in plan.conditions):
         totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
@@ -387,9 +472,14 @@ def compile_sql(plan: QueryPlan) -> str:
     order = "DESC" if plan.descending else "ASC"
     if plan.operation == "count":
         return f"SELECT COUNT(*) AS count FROM {table}{where}"
+    if plan.operation == "value":
+        return f"SELECT {target} AS value, _row FROM {table}{where} ORDER BY _row LIMIT 2"
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
+    if plan.operation == "share" and plan.whole is not None:
+        return (f"SELECT SUM({target}) AS first, SUM({quote_identifier(plan.whole.name)}) AS second, COUNT(*) AS rows "
+                f"FROM {table}{where}")
     if plan.operation == "share":
         kept = " AND ".join(f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})"
                             for c in plan.conditions) or "1"
@@ -431,6 +521,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if not rows or all(v is None for v in rows[0]):
         raise NoAnswer(f"{plan.describe()}: no row matched.")
     view = plan.view
+    if plan.operation == "value" and len(rows) > 1:
+        # the question names several rows ("the employees affected in Ohio": a register's many notices): their total
+        return execute(dataclasses.replace(plan, operation="sum"), reading, run_sql)
     kept = rows_kept(plan, run_sql)
     target = plan.target
     where = _where_words(plan)
@@ -444,6 +537,15 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         cells = tuple((r, label_column.name) for r in kept) if label_column else ()
         sentence = f"{count:,} {noun} in {title}{where}"
         return QueryAnswer(plan, result, f"{count:,}", (f"{count:,}",), sentence, cells, {})
+    if plan.operation == "value":
+        assert target is not None
+        value, row = rows[0]
+        scale = view.column_scale(target.name)
+        shown = amount(view, value, scale)
+        header = target.header or target.name.replace("_", " ")
+        named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
+        sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
+        return QueryAnswer(plan, result, shown, (shown,), sentence, ((int(row), target.name),), {})
     if plan.operation in ("sum", "average", "max", "min"):
         assert target is not None
         value, counted = rows[0][0], int(rows[0][1] or 0)
@@ -457,6 +559,19 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         what = {"sum": "in all", "average": "on average", "max": "at most", "min": "at least"}[plan.operation]
         sentence = f"{header}: {shown} {what}, over {counted:,} {'row' if counted == 1 else noun}{where} of {title}"
         cells = tuple((r, target.name) for r in kept)
+        return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+    if plan.operation == "share" and plan.whole is not None:
+        assert target is not None
+        first, second, _ = rows[0]
+        if first is None or second is None or first <= 0 or second <= 0:
+            raise NoAnswer(f"{plan.describe()}: no two positive figures to compare.")
+        (part, part_column), (whole, whole_column) = sorted([(first, target), (second, plan.whole)],
+                                                             key=lambda item: item[0])
+        shown = f"{format_number(part * 100.0 / whole)}%"
+        scale = view.column_scale(whole_column.name)
+        sentence = (f"{shown}: {part_column.header or part_column.name} {amount(view, part, scale)} of "
+                    f"{whole_column.header or whole_column.name} {amount(view, whole, scale)}{where} ({title})")
+        cells = tuple((r, c.name) for r in kept for c in (part_column, whole_column))
         return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
     if plan.operation == "share":
         assert target is not None
@@ -529,11 +644,15 @@ def _group_cells(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSq
 
 
 def _where_words(plan: QueryPlan) -> str:
-    if not plan.conditions and not plan.thresholds:
+    if not plan.conditions and not plan.thresholds and not plan.missing:
         return ""
     parts = [f"{t.column.header or t.column.name.replace('_', ' ')} {t.said}" for t in plan.thresholds]
+    parts += [f"no {m.column.header or m.column.name.replace('_', ' ')}" for m in plan.missing]
     for condition in plan.conditions:
         header = condition.column.header or condition.column.name.replace("_", " ")
+        if condition.dated:
+            parts.append(f"{header} in {condition.said}")
+            continue
         values = [str(v) for v in condition.values]
         shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")
         parts.append(f"{header} {shown}")

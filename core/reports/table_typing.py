@@ -76,6 +76,12 @@ _PERIOD_PHRASE = re.compile(
 )
 _PCT_WORDS = re.compile(r"\bpct\b|percent|\brate\b|\bratio\b|\bmargin\b|\byield\b|\bshare\b|\bgrowth\b", re.IGNORECASE)
 _CONNECTOR_END = re.compile(r"(?:\b(?:of|and|to|for|in|at|on|the|from|by|per|with|or)|[/\-&])$", re.IGNORECASE)
+_WRAP = r"[\s$\u20ac\u00a3%()+*\-\u2013\u2212]*"
+_EUROPEAN_CELL = re.compile(rf"{_WRAP}(?:\d{{1,3}}(?:\.\d{{3}})+,\d+|\d{{1,3}}(?:\.\d{{3}}){{2,}}|\d+,\d{{1,2}}){_WRAP}")
+"""A figure only the European convention reads: "27.715,5", "1.770.089", "601,1"."""
+_ENGLISH_CELL = re.compile(rf"{_WRAP}(?:\d{{1,3}}(?:,\d{{3}})+\.\d+|\d{{1,3}}(?:,\d{{3}}){{2,}}|\d+\.(?:\d{{1,2}}|\d{{4,}})){_WRAP}")
+"""A figure only the English convention reads: "27,715.5", "1,770,089", "12.5"."""
+_DOT_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3})((?:\.\d{3})+)(?![\d.,])")
 _HEADER_FOOTNOTE = re.compile(r"(?<=[A-Za-z]{3})\d{1,2}\b|\((?:[a-z]|\d{1,2}|[ivx]{1,3})\)|[*\u2020\u2021]+")
 
 
@@ -226,7 +232,7 @@ def type_table(table: ExtractedTable, context: str = "") -> TypedTable:
     grid = [[_clean(c) for c in row] + [""] * (width - len(row)) for row in table.rows]
     n_header = infer_header_rows(grid, min(table.header_rows, len(grid)))
     header = [list(row) for row in grid[:n_header]]
-    body = grid[n_header:]
+    body = _in_one_convention(grid[n_header:])
 
     table_unit = detect_unit(table.caption)
     # A unit over the row labels ("($ in millions)", "$ million") speaks for the whole table.
@@ -260,6 +266,27 @@ def type_table(table: ExtractedTable, context: str = "") -> TypedTable:
         unit=table_unit,
         header_rows=n_header,
     )
+
+
+def _in_one_convention(body: list[list[str]]) -> list[list[str]]:
+    """A table printed in the European convention ("27.715,5", "1.770.089") reads its ambiguous figures the same
+    way: "157.640" beside them is 157,640, not 157.64. Decided over the whole table, by the figures only one
+    convention reads (two at least, and none that only the English one reads)."""
+    european = english = 0
+    for row in body:
+        for cell in row:
+            if _EUROPEAN_CELL.fullmatch(cell):
+                european += 1
+            elif _ENGLISH_CELL.fullmatch(cell):
+                english += 1
+    if european < 2 or english:
+        return body
+    return [[_DOT_THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(".", ""), cell)
+             if _EUROPEAN_CELL.fullmatch(cell) or _DOT_THOUSANDS.search(cell) and not _WORD.search(cell) else cell
+             for cell in row] for row in body]
+
+
+_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def _type_column(index: int, cells: list[str]) -> _ColumnFacts:

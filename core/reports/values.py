@@ -193,7 +193,7 @@ def parse_number(text: str) -> float | None:
 _LOOSE_SCALES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("billion", re.compile(r"\bbillions?\b|\bbn\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?b\b", re.IGNORECASE)),
     ("million", re.compile(r"\bmillions?\b|\bmn\b|\bmm\b|(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?m\b", re.IGNORECASE)),
-    ("thousand", re.compile(r"\bthousands?\b|['\u2019\u2018]000s?\b|\$\s?000s?\b|\b000s\b|"
+    ("thousand", re.compile(r"\bthousands?\b|['\u2019\u2018]000s?\b|\$\s?000s?\b|\b000s\b|\bin\s+000s?\b|"
                             r"(?:[$\u20ac\u00a3\u00a5]|\b(?:usd|eur|gbp))\s?k\b", re.IGNORECASE)),
     ("percent", re.compile(r"%|\bper\s?cent\b|\bpercent(?:age)?\b|\bpct\b", re.IGNORECASE)),
 )
@@ -242,7 +242,7 @@ _CURRENCY_WORDS = [
     (re.compile(r"\u20ac|\bEUR(?:m|mn|bn|k)?\b|\beuros?\b", re.IGNORECASE), "\u20ac"),
     (re.compile(r"\u00a3|\bGBP(?:m|mn|bn|k)?\b|\bpounds? sterling\b", re.IGNORECASE), "\u00a3"),
     (re.compile(r"\u00a5|\bJPY\b|\byen\b", re.IGNORECASE), "\u00a5"),
-    (re.compile(r"\u20b9|\bINR\b", re.IGNORECASE), "\u20b9"),
+    (re.compile(r"\u20b9|\bINR\b|\b(?-i:Rs)\b\.?|\brupees?\b", re.IGNORECASE), "\u20b9"),
     (re.compile(r"\bCHF\b"), "CHF"),
     (re.compile(r"\b(?:RMB|CNY)", re.IGNORECASE), "RMB"),
 ]

@@ -106,3 +106,14 @@ def test_the_top_k_groups_and_the_fewest(register: Register) -> None:
     fewest = min(totals.items(), key=lambda item: item[1])[0]
     answer = _ask(register, "Which company had the fewest employees affected?")
     assert answer.value == fewest, answer.text
+
+
+def test_a_year_every_row_is_in_filters_nothing_and_a_month_reads_as_one(register: Register) -> None:
+    answer = _ask(register, "How many notices were filed in Dayton in 2015?")
+    assert answer.value == str(sum(1 for r in register.rows if r[1] == "Dayton")), answer.text
+    assert "more" not in answer.text  # no list of the dates a condition kept
+    month = max(register.rows, key=lambda r: r[2]).__getitem__(2)
+    answer = _ask(register, f"How many notices were filed in {month.strftime('%B %Y')}?")
+    in_month = sum(1 for r in register.rows if (r[2].year, r[2].month) == (month.year, month.month))
+    assert answer.value == str(in_month), answer.text
+    assert f"in {month.strftime('%B %Y')}" in answer.text and "more" not in answer.text, answer.text

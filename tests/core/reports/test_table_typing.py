@@ -279,6 +279,22 @@ def test_scale_from_caption_and_context_goes_to_the_table_unit() -> None:
     assert chatty.unit == ""
 
 
+def test_a_caption_in_rupees_in_thousands_states_the_scale() -> None:
+    rows = [["State", "Outlay"], ["North", "929,503"], ["South", "1,204,330"]]
+    typed = type_table(extracted(rows, caption="Table 7: Outlay on roads, 2021-22 (Rs. in 000)"))
+    assert typed.unit == "\u20b9 thousand"
+    assert type_table(extracted(rows, caption="Table 7: Outlay on roads (RS survey)")).unit == ""
+
+
+def test_a_table_in_the_european_convention_reads_its_ambiguous_figures_so() -> None:
+    rows = [["Region", "Area (ha)", "Harvest (t)"], ["North", "16.576,4", "157.640"], ["South", "601,1", "6.570"],
+            ["Total", "17.177,5", "164.210"]]
+    typed = type_table(extracted(rows))
+    assert [r[1:] for r in typed.rows] == [(16576.4, 157640), (601.1, 6570), (17177.5, 164210)]
+    english = [["Region", "Area (ha)", "Harvest (t)"], ["North", "16,576.4", "157.640"], ["South", "601.1", "6.570"]]
+    assert [r[2] for r in type_table(extracted(english)).rows] == [157.64, 6.57]  # beside English figures: decimals
+
+
 def test_unit_above_the_row_labels_is_table_wide() -> None:
     table = extracted([
         ["($ in millions)", "", "", ""],
