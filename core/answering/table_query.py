@@ -40,12 +40,14 @@ MAX_DISTINCT = 2000
 """Distinct values of a column read to match the question's words against (a register's names, places)."""
 MAX_CITED_ROWS = 200
 MAX_LISTED = 25
-_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b", re.IGNORECASE)
+_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|\btotals?\s*:?\s*$", re.IGNORECASE)
 _LEGAL = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
                     "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
                "quarter": "quarter", "quarters": "quarter"}
 _WORDS = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b", re.IGNORECASE)
+_MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
 _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
@@ -145,8 +147,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     """The query a reading asks of one table, or None when the table cannot answer it that way. ``distinct`` gives
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
-    if query is None:
-        return None
+    if query is None or _MORE_THAN.search(reading.text):
+        return None  # "how many more hectares of barley than of wheat": a difference of two figures, not a query
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
     asked = _tokens(reading.text)
@@ -203,7 +205,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     measured = target or _best_column(" ".join(sorted(asked - used)), numbers, title, whole_header=True) or \
-        _only_number(numbers, reading)
+        _only_number(numbers, reading) or _only_count(view, numbers, reading)
+    if reading.criterion.kind in ("above", "below") and measured is None:
+        return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
                      noun, thresholds, change, change is not None and reading.percent, missing, whole)
@@ -375,12 +379,14 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
     years = {p.year for p in reading.periods}
     months = {(p.year, p.month) for p in reading.periods if p.month}
     for column in columns:
-        if column.name in exclude:
-            continue
         values = [v for v in distinct(column) if v not in (None, "")]
         if not values or len(values) > MAX_DISTINCT:
             continue
         dated = {v: d for v in values if (d := parse_date(str(v))) is not None}
+        if column.name in exclude:
+            # the dates grouped by ("which month"): of the year asked, every row is, and no other date filters
+            covered = covered or bool(years) and bool(dated) and all(d.year in years for d in dated.values())
+            continue
         if dated and len(dated) >= 0.8 * len(values):
             if months:
                 kept = tuple(v for v, d in dated.items() if (d.year, d.month) in months)
@@ -422,6 +428,15 @@ def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSche
     if op in ("count", "sum", "average", "max", "min", "list", "share"):
         return op
     return None
+
+
+def _only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
+    """For a threshold that is no percentage ("more than 10,000 cases") over a table whose other figures are
+    percentages ("Domestic (%)", "Imported (%)", "Total (n)"): its only column of counts."""
+    if reading.criterion.scale == "%" or reading.percent:
+        return None
+    counts = [c for c in numbers if view.column_scale(c.name) != "percent" and "%" not in c.header]
+    return counts[0] if len(counts) == 1 else None
 
 
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
@@ -553,6 +568,16 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: no figure in the rows kept.")
         if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
             raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
+        if plan.operation == "sum" and counted == 1 and _SEVERAL.search(reading.text):
+            raise NoAnswer(f"{plan.describe()}: a combined figure of one row is no total of several.")
+        if plan.operation == "sum" and counted == 1:
+            row = kept[0] if kept else None
+            header = target.header or target.name.replace("_", " ")
+            shown = amount(view, value, view.column_scale(target.name))
+            named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
+            sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
+            return QueryAnswer(plan, result, shown, (shown,), sentence,
+                               ((row, target.name),) if row is not None else (), {})
         scale = view.column_scale(target.name)
         shown = amount(view, value, scale)
         header = target.header or target.name.replace("_", " ")

@@ -100,6 +100,10 @@ def is_right(question: dict[str, Any], value: str, text: str, parts: Sequence[st
         # The bare value when it prints a figure; else (a label alone: "Andhra Pradesh") the sentence.
         said = value if figures(value, european=True) else text
         right = holds_figure(said, gold, gold_scale=question.get("scale", ""), european=True)
+        if not right and "label" in question:
+            # "which month had the most": the value is the label ("September 2015", a figure of its own), the
+            # figure is in the sentence
+            right = holds_figure(text, gold, gold_scale=question.get("scale", ""), european=True)
         return right and ("label" not in question or names_label(f"{value} {text}", question["label"]))
     golds = list(gold) if isinstance(gold, list) else [gold]
     if kind == "text":
