@@ -18,7 +18,6 @@ row a condition kept is cited.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -537,8 +536,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         raise NoAnswer(f"{plan.describe()}: no row matched.")
     view = plan.view
     if plan.operation == "value" and len(rows) > 1:
-        # the question names several rows ("the employees affected in Ohio": a register's many notices): their total
-        return execute(dataclasses.replace(plan, operation="sum"), reading, run_sql)
+        # several rows named ("the budgets of Parks, Roads and Libraries"): figures each, which the answer types
+        # compose; a total is asked in so many words
+        raise NoAnswer(f"{plan.describe()}: the question names several rows, not one cell.")
     kept = rows_kept(plan, run_sql)
     target = plan.target
     where = _where_words(plan)
