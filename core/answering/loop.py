@@ -29,11 +29,13 @@ every token the model generates, so a stop request ends even a long model call.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from core.answering import answer_types, compose, text_facts
+from core.answering import answer_types, compose, model_query, table_query, text_facts
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import planner as planning
@@ -41,7 +43,7 @@ from core.answering.formula_step import FormulaSteps
 from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
-from core.answering.query_step import answer_by_query
+from core.answering.query_step import answer_by_query, distinct_values, step_of
 from core.answering.reading import MODEL_TASK, better, from_model, model_schema, read, topic_of
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Deadline, Finding, OutOfTime, Run
 from core.answering.table_choice import label_words
@@ -51,8 +53,10 @@ from core.errors import UserError
 from core.jobs import JobContext
 from core.library.store import TableInfo
 from core.search.routing import Route, issuer_names, route_question
-from models.types import Answer, Chunk, ProgressEvent, Step, Usage
+from models.types import Answer, Chunk, Citation, ProgressEvent, Step, Usage
 
+QUERY_PLAN_TOKENS = 160
+"""Enough for a plan with three filters and a threshold (a cut-off reply is no JSON)."""
 _BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
 """A model's answer that is a figure and nothing else ("433", "2,154", "(12.5)")."""
 
@@ -167,12 +171,14 @@ class Answerer(TableSteps, FormulaSteps):
         """The planner's computations (``planner.computations``) tried in order until one answers: the
         index of the step that answered (None: the loop's steps go on), and the composed answer if any."""
         found = self._computations(run, retrieved, on_step)
-        if found[0] is not None or self._asked(run).complete or run.read_by_model:
-            return found
-        # The grammar left words it could not read and nothing it planned answered: the model reads the question
-        # (one short call, schema-constrained, checked against the question), and the better reading is tried.
-        if self._read_by_model(run):
-            return self._computations(run, retrieved, on_step)
+        if found[0] is None and not self._asked(run).complete and not run.read_by_model and self._read_by_model(run):
+            # The grammar left words it could not read and nothing it planned answered: the model read the question
+            # (one short call, schema-constrained, checked against the question), and the better reading is tried.
+            found = self._computations(run, retrieved, on_step)
+        if found[0] is None and planning.QUERY in planning.computations(self._asked(run), run.plans) and \
+                not run.model_planned and self._model_query_step(run, retrieved, on_step):
+            # a question over a table's rows that code could not plan: the model filled the plan, code checked it
+            return len(run.steps) - 1, None
         return found
 
     def _read_by_model(self, run: Run) -> bool:
@@ -200,6 +206,11 @@ class Answerer(TableSteps, FormulaSteps):
             elif computation_kind == planning.QUERY:
                 if self._query_step(run, retrieved, on_step):
                     run.answer_type = answer_types.of_reading(asked, [label_words(v) for v in run.context.tables])
+                    return len(run.steps) - 1, None
+                if asked.query is not None and asked.query.operation == "top" and not run.model_planned and \
+                        self._model_query_step(run, retrieved, on_step):
+                    # a ranking code could not plan: a list of the table's labels would not rank, so the model
+                    # plans it before any answer is composed
                     return len(run.steps) - 1, None
                 continue
             elif computation_kind == planning.MODEL_FORMULA:
@@ -232,6 +243,11 @@ class Answerer(TableSteps, FormulaSteps):
             return False
         if asked.query is None:  # a line no statement prints, found as a row's cell or a share of rows
             self._stage(run, "computing", "Read the table's rows")
+        self._record_query(run, found, on_step)
+        return True
+
+    def _record_query(self, run: Run, found: tuple[Step, Citation, table_query.QueryAnswer],
+                      on_step: Callable[[Step], None] | None) -> None:
         step, citation, answered = found
         step = dataclasses.replace(step, failures=run.take_failures())
         run.steps.append(step)
@@ -242,7 +258,45 @@ class Answerer(TableSteps, FormulaSteps):
         run.query_parts = answered.parts
         if on_step is not None:
             on_step(step)
+
+    def _model_query_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
+        """The model's query plan (``_model_query``) tried once a question; True when it answered."""
+        run.model_planned = True
+        planned = self._model_query(run, retrieved, run.names or cite.SourceNames(self.library))
+        if planned is None:
+            return False
+        self._record_query(run, planned, on_step)
+        run.answer_type = answer_types.of_reading(self._asked(run), [label_words(v) for v in run.context.tables])
         return True
+
+    def _model_query(self, run: Run, retrieved: Sequence[Chunk], names: cite.SourceNames
+                     ) -> tuple[Step, Citation, table_query.QueryAnswer] | None:
+        """Where code planned no query over the likeliest table and it is no statement (a register, a statistics
+        table), the small model fills the plan under a schema of the table's real columns (``model_query``);
+        code checks it, compiles and runs it. Served models write their SQL freely in the loop instead."""
+        asked = self._asked(run)
+        if self.sql_style == "free" or not run.context.tables:
+            return None
+        view = run.context.tables[0]
+        if view.info.periods and asked.query is None:
+            return None  # a statement's lines over periods: the loop's operation steps read those
+        distinct = distinct_values(self.sql_runner.run, view)
+        if not model_query.about_the_table(run.question, view, distinct):
+            return None
+        self._stage(run, "computing", "Planning a query over the table's rows")
+
+        def attempt(data: dict[str, Any]) -> table_query.QueryAnswer:
+            return table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
+                                       self.sql_runner.run)
+
+        def repair(data: dict[str, Any] | None, exc: Exception) -> str:
+            return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."
+        answered, _error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
+                                              model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair)
+        if answered is None:
+            return None
+        step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
+        return step, citation, answered
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:

@@ -62,11 +62,17 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
         except (table_query.NoAnswer, UserError, ValueError) as exc:
             failures.append(f"Query over {names.table(view.info)}: {exc}")
             continue
-        result = answered.result
-        cells = cite.cells_for(library, view.info, answered.cells)
-        citation = cite.sql_citation(view.info, result.sql, result.columns, result.rows, cells, names,
-                                     answered.cell_names)
-        step = Step(subquery=f"{reading.text} [{planned.describe()}]", chunk_ids=tuple(chunk_ids), sql=result.sql,
-                    sql_columns=result.columns, sql_result=result.rows, intermediate_answer=answered.sentence)
+        step, citation = step_of(reading, answered, library, names, chunk_ids)
         return step, citation, answered
     return None
+
+
+def step_of(reading: QuestionReading, answered: table_query.QueryAnswer, library: Library, names: cite.SourceNames,
+            chunk_ids: Sequence[int]) -> tuple[Step, Citation]:
+    """The loop's step for a query plan's answer, and the citation of every cell it read."""
+    view, result = answered.plan.view, answered.result
+    cells = cite.cells_for(library, view.info, answered.cells)
+    citation = cite.sql_citation(view.info, result.sql, result.columns, result.rows, cells, names, answered.cell_names)
+    step = Step(subquery=f"{reading.text} [{answered.plan.describe()}]", chunk_ids=tuple(chunk_ids), sql=result.sql,
+                sql_columns=result.columns, sql_result=result.rows, intermediate_answer=answered.sentence)
+    return step, citation

@@ -135,6 +135,8 @@ class Run:
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    model_planned: bool = False
+    """The model was asked for a query plan over the rows (once a question)."""
     """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""

@@ -271,14 +271,19 @@ def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema 
     rule = reading.criterion
     if rule.kind not in ("above", "below") or column is None:
         return ()
-    value = rule.threshold
-    scale = view.column_scale(column.name)
-    if rule.scale in SCALE_FACTORS and rule.scale and scale in SCALE_FACTORS and scale:
-        value = value * SCALE_FACTORS[rule.scale] / SCALE_FACTORS[scale]
-    elif rule.scale in SCALE_FACTORS and rule.scale and not scale:
-        value = value * SCALE_FACTORS[rule.scale]
+    value = scaled_threshold(view, column, rule.threshold, rule.scale)
     said = f"{'above' if rule.kind == 'above' else 'below'} {format_number(rule.threshold)} {rule.scale}".strip()
     return (Threshold(column, rule.kind == "above", value, said),)
+
+
+def scaled_threshold(view: TableView, column: ColumnSchema, value: float, scale: str) -> float:
+    """A figure the question states in ``scale`` ("100 million") in the scale the column is printed in."""
+    printed = view.column_scale(column.name)
+    if scale in SCALE_FACTORS and scale and printed in SCALE_FACTORS and printed:
+        return value * SCALE_FACTORS[scale] / SCALE_FACTORS[printed]
+    if scale in SCALE_FACTORS and scale and not printed:
+        return value * SCALE_FACTORS[scale]
+    return value
 
 
 def _query_of(reading: QuestionReading) -> TableQuery | None:
@@ -555,6 +560,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if plan.operation == "value":
         assert target is not None
         value, row = rows[0]
+        if value is None:
+            raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
         scale = view.column_scale(target.name)
         shown = amount(view, value, scale)
         header = target.header or target.name.replace("_", " ")
@@ -644,7 +651,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
                     f"{' ' + measured if periodic else ''}{where} ({title})")
         return QueryAnswer(plan, result, item, (item,), sentence, _group_cells(plan, item, kept, run_sql), {})
     listed = "; ".join(f"{item} ({amount(view, value, scale)})" for item, value in figures)
-    sentence = f"The {plan.limit} with the {word} {header}: {listed}{where} ({title})"
+    sentence = f"The {plan.limit} with the {word} {measured}: {listed}{where} ({title})"
     names = tuple(item for item, _ in figures)
     return QueryAnswer(plan, result, "; ".join(names), names, sentence,
                        tuple(c for item in names for c in _group_cells(plan, item, kept, run_sql)), {})

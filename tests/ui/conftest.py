@@ -86,10 +86,12 @@ class ScriptedChat:
             time.sleep(self.delay)
         key = "text"
         if schema is not None:
-            key = next(k for k in ("action", "operation", "source", "answer", "answer_type")
+            key = next(k for k in ("action", "filters", "operation", "source", "answer", "answer_type")
                        if k in schema.get("properties", {}))
         if key == "answer_type" and key not in self.replies:  # the answer type (issue 13): the enum's first choice
             reply: Any = {"answer_type": schema["properties"]["answer_type"]["enum"][0]} if schema else {}
+        elif key == "filters" and key not in self.replies:  # a query plan over a table's rows: none to give
+            reply = {}
         else:
             reply = self.replies[key]
         if callable(reply):

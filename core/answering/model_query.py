@@ -1,0 +1,234 @@
+"""The query plan a small model fills where code's reading of the question planned none (``table_query``).
+
+A question over a register or a statistics table in words the grammar does not read ("which outlet sold the
+fewest units in the spring", "how many cases were reported from abroad") still asks for one of a few
+aggregates over the table's rows. The model is shown the table's columns (their printed headers, types and a
+few real values) and fills a ``QueryPlan`` under a JSON schema whose enums are the table's real columns and the
+operations code compiles: it chooses, it never writes SQL or a figure. Its choices are then checked against the
+table and the question before anything runs:
+
+- a filter's value must be one of the column's real values (matched loosely: case, spacing, a value named by
+  all its distinctive words); a filter on a value the question does not name, or a threshold on a figure it
+  does not print, is the model's own addition and is left out;
+- the operation must have what it needs (a figure column to add up, a column to rank or list by, a row to
+  read a cell from).
+
+A reply that fails a check raises ``ValueError`` naming what was wrong, which the loop sends back once for a
+repair. A plan that passes is compiled and executed by ``table_query`` like code's own, with the same checks
+of its result and the same wording and citations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
+from typing import Any
+
+from core.answering import table_query
+from core.answering.binding import stems
+from core.answering.operations import TableView
+from core.answering.operations import words as ops_words
+from core.answering.reading import QuestionReading, topic_of
+from core.reports.values import parse_day
+from models.types import ColumnSchema
+
+Distinct = Callable[[ColumnSchema], list[Any]]
+
+OPERATIONS = ("value", "count", "sum", "average", "max", "min", "top", "list", "share")
+MAX_FILTERS = 3
+SHOWN_VALUES = 4
+"""Real values shown for each text column (the model chooses filters among the column's values, all of them)."""
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_LEGAL = frozenset({"inc", "corp", "co", "ltd", "llc", "plc", "the", "of", "and", "company", "group"})
+
+TASK = (
+    "Plan a query over the TABLE that answers the QUESTION. operation: value = one row's figure; count = how many "
+    "rows; sum, average, max, min = of the target column over the rows kept; top = the groups with the largest "
+    "(descending) or smallest target, limit = how many; list = the groups' names; share = the kept rows' part of the "
+    "target's total, in %. target: the figure column the question asks about. filters: the rows the question names "
+    "(a column and one of its values, as written in the table). group: the column whose values the answer names "
+    "(or the month or year of a date column). threshold: a figure the target must be above or below, as written in "
+    "the question. Reply with JSON.")
+
+
+def about_the_table(question: str, view: TableView, distinct: Distinct) -> bool:
+    """Whether the table names something the question asks about (in its title, headers or text values): "how
+    many gardeners were employed" over a budget by department is not a question of its rows."""
+    asked = {w for w in topic_of(question) if w not in ("many", "much", "number", "total")}
+    if not asked:
+        return False
+    info = view.info
+    said = ops_words(" ".join([info.caption, info.heading, *(f"{c.header} {c.name}" for c in info.schema.columns)]))
+    for column in info.schema.columns:
+        if column.type.upper() == "TEXT" and not column.name.startswith("_"):
+            said |= ops_words(" ".join(str(v) for v in distinct(column)[: table_query.MAX_DISTINCT] if v))
+    return bool(asked & said)
+
+
+def schema(view: TableView, distinct: Distinct) -> dict[str, Any]:
+    """The plan's JSON schema: its enums are the table's real columns."""
+    text, numbers, dated = _columns(view, distinct)
+    groups = [c.name for c in text] + [f"{unit} of {c.name}" for c in dated for unit in ("month", "year")]
+    return {
+        "type": "object",
+        "properties": {
+            "operation": {"type": "string", "enum": list(OPERATIONS)},
+            "target": {"type": "string", "enum": [c.name for c in numbers] + [""]},
+            "filters": {"type": "array", "maxItems": MAX_FILTERS, "items": {
+                "type": "object",
+                "properties": {"column": {"type": "string", "enum": [c.name for c in text]},
+                               "value": {"type": "string", "maxLength": 80}},
+                "required": ["column", "value"]}},
+            "group": {"type": "string", "enum": [*groups, ""]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 10},
+            "descending": {"type": "boolean"},
+            "threshold": {"type": "object", "properties": {
+                "column": {"type": "string", "enum": [c.name for c in numbers] + [""]},
+                "above": {"type": "boolean"}, "value": {"type": "number"}},
+                "required": ["column", "above", "value"]},
+        },
+        "required": ["operation", "target", "filters", "group", "limit", "descending", "threshold"],
+    }
+
+
+def task(view: TableView, question: str, distinct: Distinct) -> str:
+    """The table described by its columns (header, type, a few real values), then the question."""
+    info = view.info
+    lines = [f"TABLE: {info.caption or info.heading or info.name} ({len(view.rows)} rows)"]
+    for column in info.schema.columns:
+        if column.name.startswith("_"):
+            continue
+        values = [v for v in distinct(column) if v not in (None, "")][:SHOWN_VALUES]
+        shown = ", ".join(str(v) for v in values)
+        header = f" ({column.header})" if column.header and column.header != column.name else ""
+        lines.append(f"- {column.name}{header}: {column.type.lower()}; e.g. {shown}")
+    return "\n".join([TASK, *lines, f"QUESTION: {question}"])
+
+
+def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
+               distinct: Distinct) -> table_query.QueryPlan:
+    """The model's plan, checked against the table and the question; ValueError says what is wrong."""
+    text, numbers, dated = _columns(view, distinct)
+    by_name = {c.name: c for c in (*text, *numbers)}
+    operation = str(reply.get("operation", ""))
+    if operation not in OPERATIONS:
+        raise ValueError(f"operation {operation!r} is none of {', '.join(OPERATIONS)}.")
+    target = by_name.get(str(reply.get("target") or ""))
+    if target is not None and target not in numbers:
+        raise ValueError(f"target {target.name!r} is no figure column.")
+    asked = stems(reading.text)
+    # a filter on a value the question does not name is the model's own addition: left out, not run
+    conditions = tuple(c for f in reply.get("filters") or () if (c := _condition(f, by_name, text, distinct, asked)))
+    group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
+    limit = max(1, min(10, int(reply.get("limit") or 1)))
+    descending = bool(reply.get("descending", True))
+    wanted = reading.query.operation if reading.query is not None else ""
+    if operation in ("max", "min") and (group is not None or wanted == "top"):
+        # "which country had the most": the group with the largest figure, named, not the figure alone
+        operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
+        group = group or view.label_column
+    if wanted == "top" and operation != "top":
+        raise ValueError("the question asks which rows rank first: use operation top with a group and a target.")
+    if wanted == "top" and reading.query is not None and reading.query.limit > 1:
+        limit = reading.query.limit  # "which three": the question's own count
+    if operation in ("top", "list") and group is not None:
+        # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
+        conditions = tuple(c for c in conditions if c.column.name != group.name)
+    thresholds = _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
+    if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
+        raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
+    if operation in ("top", "list") and group is None:
+        raise ValueError(f"{operation} needs a group: the column whose values the answer names.")
+    if operation in ("value", "share") and not conditions:
+        raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
+    noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
+    return table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
+                                 thresholds)
+
+
+def _columns(view: TableView, distinct: Distinct
+             ) -> tuple[list[ColumnSchema], list[ColumnSchema], list[ColumnSchema]]:
+    """The table's text columns, figure columns and the text columns that hold dates."""
+    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
+    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
+    dated = []
+    for column in text:
+        values = [v for v in distinct(column) if v not in (None, "")]
+        if values and sum(parse_day(str(v)) is not None for v in values) >= 0.8 * len(values):
+            dated.append(column)
+    return text, numbers, dated
+
+
+def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[ColumnSchema], distinct: Distinct,
+               asked: set[str]) -> table_query.Condition | None:
+    if not isinstance(chosen, dict):
+        raise ValueError("a filter is an object with a column and a value.")  # noqa: TRY004 (a reply to repair)
+    column = by_name.get(str(chosen.get("column", "")))
+    if column is None or column not in text:
+        raise ValueError(f"filter column {chosen.get('column')!r} is no text column of the table.")
+    said = str(chosen.get("value", "")).strip()
+    values = [v for v in distinct(column) if v not in (None, "")]
+    found = _real_value(said, values)
+    if found is None:
+        shown = ", ".join(str(v) for v in values[:8])
+        raise ValueError(f"{said!r} is not a value of {column.name} (its values include {shown}).")
+    if not (stems(str(found)) - _LEGAL) & asked:
+        return None
+    return table_query.Condition(column, (found,), said)
+
+
+def _real_value(said: str, values: Sequence[Any]) -> Any | None:
+    """The column's real value the model means: the same text up to case and spacing, a value all of whose
+    distinctive words it says, else the closest spelling (at least 0.85 alike)."""
+    folded = " ".join(said.casefold().split())
+    for value in values:
+        if " ".join(str(value).casefold().split()) == folded:
+            return value
+    words = stems(said) - _LEGAL
+    named = [v for v in values if (own := stems(str(v)) - _LEGAL) and own <= words]
+    if len(named) == 1:
+        return named[0]
+    close = [(SequenceMatcher(None, folded, str(v).casefold()).ratio(), i, v) for i, v in enumerate(values)]
+    best = max(close, default=None, key=lambda item: (item[0], -item[1]))
+    return best[2] if best is not None and best[0] >= 0.85 else None
+
+
+def _group(chosen: str, text: Sequence[ColumnSchema], dated: Sequence[ColumnSchema],
+           distinct: Distinct) -> tuple[ColumnSchema | None, dict[Any, str]]:
+    if not chosen:
+        return None, {}
+    unit, _, name = chosen.partition(" of ")
+    column = next((c for c in dated if c.name == name), None) if unit in ("month", "year") and name else None
+    if column is not None:
+        days = {v: d for v in distinct(column) if v not in (None, "") and (d := parse_day(str(v))) is not None}
+        labels = {v: (str(d.year) if unit == "year" else d.strftime("%B %Y")) for v, d in days.items()}
+        return column, labels
+    column = next((c for c in text if c.name == chosen), None)
+    if column is None:
+        raise ValueError(f"group {chosen!r} is no text column of the table.")
+    return column, {}
+
+
+def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[ColumnSchema], view: TableView,
+               reading: QuestionReading) -> tuple[table_query.Threshold, ...]:
+    if not isinstance(chosen, dict) or not chosen.get("column"):
+        return ()
+    column = by_name.get(str(chosen["column"]))
+    if column is None or column not in numbers:
+        raise ValueError(f"threshold column {chosen.get('column')!r} is no figure column.")
+    value = float(chosen.get("value", 0))
+    printed = {float(n.replace(",", "")) for n in _NUMBER.findall(reading.text)}
+    if value not in printed:
+        return ()  # a threshold the question does not state (the model's filler): none
+    rule = reading.criterion
+    scaled = table_query.scaled_threshold(view, column, value, rule.scale if rule.threshold == value else "")
+    said = f"{'above' if chosen.get('above', True) else 'below'} {value:,g}"
+    return (table_query.Threshold(column, bool(chosen.get("above", True)), scaled, said),)
+
+
+def _noun(reading: QuestionReading) -> str:
+    query = reading.query
+    if query is not None and (query.target or query.group):
+        return query.target or query.group
+    return "rows"

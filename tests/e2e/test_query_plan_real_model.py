@@ -1,0 +1,58 @@
+"""A question over a register's rows in words code's grammar does not plan, answered by the embedded 1.5B
+model filling the query plan (core.answering.model_query) under a schema of the table's real columns: the
+register is drawn as a PDF and ingested for real (extraction, typing, MiniLM embeddings); the model chooses,
+code checks, compiles one read-only statement and cites every row it added up."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import pymupdf
+import pytest
+
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from models.embedding import MiniLMEmbedder
+from tests.core.ingest.test_extraction import _draw_ruled
+from tests.e2e.conftest import ask
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+FIRMS = ("Alder Creek Mills", "Brightwater Foods", "Copperline Tools", "Driftwood Print")
+TOWNS = ("Marlow", "Fenton", "Oakridge")
+
+
+@pytest.fixture(scope="module")
+def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, list[tuple[str, str, int]]]]:
+    directory = tmp_path_factory.mktemp("register")
+    rng = random.Random(5)
+    rows = [(rng.choice(FIRMS), rng.choice(TOWNS), rng.randint(10, 300)) for _ in range(18)]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Register of layoff notices received, 2024", fontsize=12)
+    _draw_ruled(page, [["Firm", "Town", "Workers affected"], *[[f, t, str(n)] for f, t, n in rows]],
+                [60, 260, 400, 540], 80, row_height=17)
+    doc.save(directory / "notices.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, MiniLMEmbedder()).ingest_file(directory / "notices.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library, rows
+    library.close()
+
+
+def test_the_model_plans_a_ranking_code_could_not_read(register: tuple[Library, list[tuple[str, str, int]]],
+                                                       chat: object) -> None:
+    library, rows = register
+    totals: Counter[str] = Counter()
+    for firm, _, workers in rows:
+        totals[firm] += workers
+    (top, most), = totals.most_common(1)
+    answer = ask(library, chat, "Which employer let go of the biggest workforce across all its notices?")
+    assert answer.value == top, answer.text
+    assert f"{most:,}" in answer.text
+    assert any(name == "Query plan" for name, _, _ in answer.task_usage), answer.task_usage
+    cited = next(c for c in answer.citations if c.sql)
+    assert len(cited.cells) == sum(1 for r in rows if r[0] == top)  # every row added up is cited
