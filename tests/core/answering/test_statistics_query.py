@@ -11,14 +11,11 @@ from dataclasses import dataclass
 import pymupdf
 import pytest
 
-from core.answering import Answerer
 from core.ingest.ingestor import Ingestor
 from core.library.store import Library
-from core.search.retrieval import Retriever
-from core.sql.runner import SqlRunner
-from models.errors import ModelOutputError
+from models.types import Answer
 from tests.conftest import HashEmbedder
-from tests.core.answering.test_answering_library import ScriptedChat
+from tests.core.answering.test_table_query import ask_without_model
 from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
@@ -68,18 +65,8 @@ def statistics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Statistics]
     library.close()
 
 
-def _ask(statistics: Statistics, question: str):  # type: ignore[no-untyped-def]
-    def refuse(*_: object) -> str:
-        raise ModelOutputError("no model here")  # code must answer these without one
-    chat = ScriptedChat(fallback=refuse)
-    runner = SqlRunner(statistics.library.path)
-    try:
-        answer = Answerer(statistics.library, Retriever(statistics.library.conn, HashEmbedder()), runner,
-                          chat).answer(question)
-    finally:
-        runner.close()
-    assert chat.calls == [], f"a model call for {question!r}"
-    return answer
+def _ask(statistics: Statistics, question: str) -> Answer:
+    return ask_without_model(statistics.library, question)
 
 
 def test_figures_in_the_european_convention_are_read_as_printed(statistics: Statistics) -> None:

@@ -20,6 +20,7 @@ from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
 from models.errors import ModelOutputError
+from models.types import Answer
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.ingest.test_extraction import _draw_ruled
@@ -57,17 +58,22 @@ def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Register]:
     library.close()
 
 
-def _ask(register: Register, question: str):  # type: ignore[no-untyped-def]
+def ask_without_model(library: Library, question: str) -> Answer:
+    """``question`` answered over ``library`` by code alone: any model call fails the test."""
     def refuse(*_: object) -> str:
         raise ModelOutputError("no model here")  # code must answer these without one
     chat = ScriptedChat(fallback=refuse)
-    runner = SqlRunner(register.library.path)
+    runner = SqlRunner(library.path)
     try:
-        answer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner, chat).answer(question)
+        answer = Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat).answer(question)
     finally:
         runner.close()
     assert chat.calls == [], f"a model call for {question!r}"
     return answer
+
+
+def _ask(register: Register, question: str) -> Answer:
+    return ask_without_model(register.library, question)
 
 
 def test_a_sum_over_the_rows_a_company_s_name_keeps(register: Register) -> None:
