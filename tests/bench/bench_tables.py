@@ -23,7 +23,7 @@ the prose), golds read off the pages. The held-out half is for checking, never f
    separators (European notation included) and scale words, sign included; when the gold names a label
    ("which district had the most ...") the answer must name it too; labels are compared normalised; lists
    as sets; a text gold must appear in the answer.
-   A refused answer is wrong. Also: evidence page recall (a citation on a gold page of the question's own
+   A bare value printing several figures where one was asked is wrong; a refused answer is wrong. Also: evidence page recall (a citation on a gold page of the question's own
    document), routing in the answer (the own document cited first; only it cited), wall-clock seconds per
    question (median, p90; the first includes loading the model), model calls and prompt tokens, and every
    answer sentence with a form the issue quotes ("have a value", "add up to" over a single figure, "Row 1").
@@ -98,7 +98,10 @@ def is_right(question: dict[str, Any], value: str, text: str, parts: Sequence[st
     gold, kind = question["answer"], question["answer_type"]
     if kind == "figure":
         # The bare value when it prints a figure; else (a label alone: "Andhra Pradesh") the sentence.
-        said = value if figures(value, european=True) else text
+        printed = {f.value for f in figures(value, european=True)}
+        if len(printed) > 1 and "label" not in question:
+            return False  # several figures where one was asked ("3%; 7%; 5%" for a count of 3)
+        said = value if printed else text
         right = holds_figure(said, gold, gold_scale=question.get("scale", ""), european=True)
         if not right and "label" in question:
             # "which month had the most": the value is the label ("September 2015", a figure of its own), the
