@@ -36,7 +36,7 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
     value = done.value
     every = frozenset((c.table_id, c.row) for c in done.cells.values())
     if tree is not None:
-        if _is_share(tree) and abs(value) > 100:
+        if is_share(tree) and abs(value) > 100:
             # the whole is the likelier mistake (a segment's revenue for the company's): its rows go first
             whole = _whole_names(tree, done)
             rows = frozenset((c.table_id, c.row) for n, c in done.cells.items() if n in whole) or every
@@ -56,11 +56,11 @@ def _whole_names(tree: m.Measure, done: Computation) -> set[str]:
     return {q.name for q in done.plan.quantities if q.words.lower() in whole_words}
 
 
-def _is_share(tree: m.Measure) -> bool:
+def is_share(tree: m.Measure) -> bool:
     """A share of a whole (a margin, "X as a % of Y"), or an average of such shares."""
     if tree.op == m.SHARE:
         return True
-    return tree.op in (m.AVERAGE,) and bool(tree.parts) and _is_share(tree.parts[0])
+    return tree.op in (m.AVERAGE,) and bool(tree.parts) and is_share(tree.parts[0])
 
 
 def _wrong_statement(done: Computation, views: Sequence[TableView]) -> list[Problem]:

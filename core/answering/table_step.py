@@ -12,6 +12,7 @@ from typing import Any
 
 from core.answering import (
     answer_types,
+    checks,
 )
 from core.answering import citations as cite
 from core.answering import operations as ops
@@ -155,6 +156,7 @@ class TableSteps(AnswererBase):
         allowed = [hint, "none"] if hint in ops.RANKINGS or (hint == "difference" and sub.compares) else None
         schema = ops.operation_schema(view, rows, columns, allowed)
         tried = SqlOutcome(view.info)  # the last statement tried, kept when every attempt fails
+        asks_share = sub.measure is not None and checks.is_share(sub.measure)  # "what share of X was Y": 0 to 100
 
         def attempt(raw: dict[str, Any]) -> SqlOutcome:
             choice = ops.parse_choice(view, raw, subquery, sub.percent)
@@ -170,6 +172,11 @@ class TableSteps(AnswererBase):
             answer = ops.describe_result(view, choice, result.columns, result.rows)
             if ops.sql_is_empty(result.rows) or not answer:
                 raise ops.InvalidChoice(f"the chosen cells are empty (no number there).{ops.filled_hint(view, choice)}")
+            first = result.rows[0][0] if result.rows and result.rows[0] else None
+            figure = float(first) if isinstance(first, (int, float)) and not isinstance(first, bool) else None
+            if asks_share and figure is not None and not 0 <= figure <= 100:
+                raise ops.InvalidChoice(f"a share of a whole cannot be {figure:,.2f}%: choose the part's cell "
+                                        "and the whole's cell, the part first")
             return self._computed(run, SqlOutcome(view.info, sql=tried.sql, result=result), view, choice, result, answer)
 
         outcome, error = self._with_repairs(

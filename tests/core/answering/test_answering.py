@@ -477,3 +477,18 @@ def test_a_question_answers_within_its_time_budget_with_what_was_found(report: R
     assert len(chat.calls) <= 1  # after the reading (1.5 s) less than a call's worth was left for the next
     assert "Stopped at the 5-second limit" in answer.text
     assert any("Time: stopped" in f for s in answer.steps for f in s.failures)
+
+
+def test_a_share_outside_0_to_100_goes_back_to_the_model(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue(
+        # the whole first: 500.75 / 80 = 625.94%, which no share of a whole can be; the repair names why
+        {"operation": "percentage", "cells": [{"row": "Total", "column": "y2019"}, {"row": "Parks", "column": "y2019"}]},
+        {"operation": "percentage", "cells": [{"row": "Parks", "column": "y2019"}, {"row": "Total", "column": "y2019"}]},
+        SQL_OK,
+    )
+    chat.fallback = lambda *_: SQL_OK
+    answer = make(report, chat).answer("What share of the budget's 2019 spending went on parks?")
+    assert "15.98" in answer.value, answer.text
+    repairs = [c for c in chat.calls if "cannot be 625.94%" in c["messages"][-1].content]
+    assert len(repairs) == 1
