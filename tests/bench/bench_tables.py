@@ -98,10 +98,10 @@ def is_right(question: dict[str, Any], value: str, text: str, parts: Sequence[st
     gold, kind = question["answer"], question["answer_type"]
     if kind == "figure":
         # The bare value when it prints a figure; else (a label alone: "Andhra Pradesh") the sentence.
-        printed = {f.value for f in figures(value, european=True)}
+        printed = set(re.findall(r"\d(?:[\d.,]*\d)?", value))  # figures as printed: "27.715,5" is one
         if len(printed) > 1 and "label" not in question:
             return False  # several figures where one was asked ("3%; 7%; 5%" for a count of 3)
-        said = value if printed else text
+        said = value if figures(value, european=True) else text
         right = holds_figure(said, gold, gold_scale=question.get("scale", ""), european=True)
         if not right and "label" in question:
             # "which month had the most": the value is the label ("September 2015", a figure of its own), the
