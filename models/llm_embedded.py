@@ -54,10 +54,28 @@ def _model_key(path: Path | None) -> str:
     return path.stem
 
 
+def empty_choice(schema: Any, path: str = "$") -> str | None:
+    """Where a schema offers an empty choice (``"enum": []``), or None. llama.cpp turns such a schema into a
+    grammar it cannot parse and aborts the whole process, so it is refused before it gets there."""
+    if isinstance(schema, dict):
+        if "enum" in schema and not schema["enum"]:
+            return path
+        for key, value in schema.items():
+            if (found := empty_choice(value, f"{path}.{key}")) is not None:
+                return found
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            if (found := empty_choice(value, f"{path}[{index}]")) is not None:
+                return found
+    return None
+
+
 @functools.lru_cache(maxsize=64)
 def _grammar_for(schema_json: str) -> LlamaGrammar:
     from llama_cpp.llama_grammar import LlamaGrammar
 
+    if (where := empty_choice(json.loads(schema_json))) is not None:
+        raise ModelOutputError(f"The JSON schema offers no choice at {where}; the model cannot be asked to choose.")
     # Built here rather than through response_format, which silently falls back to "any JSON"
     # when a schema cannot be converted: an unconstrained reply must be an error, not a surprise.
     try:

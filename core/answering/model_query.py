@@ -52,6 +52,13 @@ TASK = (
     "the question. Reply with JSON.")
 
 
+def plannable(view: TableView) -> bool:
+    """A plan needs a text column (what a filter or a group names) and a figure column; a table without one
+    leaves the schema an empty choice, which no grammar can constrain."""
+    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
+    return bool(text) and any(c.type.upper() != "TEXT" for c in view.data_columns)
+
+
 def about_the_table(question: str, view: TableView, distinct: Distinct) -> bool:
     """Whether the table names something the question asks about (in its title, headers or text values): "how
     many gardeners were employed" over a budget by department is not a question of its rows."""

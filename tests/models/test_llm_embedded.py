@@ -167,3 +167,15 @@ def test_the_model_is_loaded_once_across_calls_and_threads(monkeypatch: pytest.M
     assert len(set(counts)) == 1 and counts[0] > 0
     assert first.text and second.text
     assert model.load_seconds is not None and model.load_seconds > 0
+
+
+def test_a_schema_offering_an_empty_choice_is_refused_before_llama_cpp_sees_it() -> None:
+    # llama.cpp cannot parse the grammar of an empty enum and aborts the whole process: refused here instead
+    from models.llm_embedded import _grammar_for, empty_choice
+
+    schema = {"type": "object", "properties": {"filters": {"type": "array", "items": {
+        "type": "object", "properties": {"column": {"type": "string", "enum": []}}}}}}
+    assert empty_choice(schema) == "$.properties.filters.items.properties.column"
+    assert empty_choice({"type": "string", "enum": ["a", ""]}) is None
+    with pytest.raises(ModelOutputError, match="no choice at"):
+        _grammar_for(json.dumps(schema))
