@@ -45,6 +45,31 @@ def _available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def busy_elsewhere(interval: float = 0.05) -> float:
+    """How many cores other processes keep busy now: the whole system's CPU time over ``interval`` less this
+    process's own (Linux ``/proc/stat``; 0.0 where it cannot be read)."""
+    def system_busy() -> int:
+        with open("/proc/stat", encoding="ascii") as stat:
+            ticks = [int(v) for v in stat.readline().split()[1:8]]
+        return sum(ticks) - ticks[3] - ticks[4]  # all but idle and iowait
+
+    try:
+        clock = os.sysconf("SC_CLK_TCK")
+        system, own, began = system_busy(), os.times(), time.monotonic()
+        time.sleep(interval)
+        system_after, own_after, spent = system_busy(), os.times(), time.monotonic() - began
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+    mine = (own_after.user + own_after.system - own.user - own.system) / spent
+    return max(0.0, (system_after - system) / clock / spent - mine)
+
+
+def threads_free(cpus: int) -> int:
+    """Threads for the next call: the cores not kept busy by other processes (at least one). llama.cpp's
+    threads wait for each other at every step, so one that shares a busy core slows all of them several-fold."""
+    return max(1, min(cpus, _MAX_GENERATION_THREADS, cpus - round(busy_elsewhere())))
+
+
 def _model_key(path: Path | None) -> str:
     if path is None:
         return DEFAULT.key
@@ -138,6 +163,8 @@ class EmbeddedChatModel:
         self._model_path = model_path
         self._n_ctx = n_ctx
         self._n_threads = n_threads
+        self._threads_now = 0
+        """The threads llama.cpp was last set to use (0: as loaded)."""
         self._lock = threading.Lock()
         self._llama: Llama | None = None
         self._formatter: Jinja2ChatFormatter | None = None
@@ -196,6 +223,11 @@ class EmbeddedChatModel:
             llama = self._load_locked()
             assert self._formatter is not None
             started = time.perf_counter()
+            if self._n_threads is None:  # none asked for: as many as the cores other processes leave free
+                threads = threads_free(_available_cpus())
+                if threads != self._threads_now:
+                    llama._ctx.set_n_threads(threads, threads)
+                    self._threads_now = threads
             chat: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
             formatted = self._formatter(messages=chat)
             prompt = llama.tokenize(
@@ -305,6 +337,7 @@ class EmbeddedChatModel:
         self.load_seconds = time.perf_counter() - started
         self._count_evaluations(llama)
         self._llama = llama
+        self._threads_now = 0
         return llama
 
     def _count_evaluations(self, llama: Llama) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,31 @@ def test_a_schema_offering_an_empty_choice_is_refused_before_llama_cpp_sees_it()
     assert empty_choice({"type": "string", "enum": ["a", ""]}) is None
     with pytest.raises(ModelOutputError, match="no choice at"):
         _grammar_for(json.dumps(schema))
+
+
+def test_threads_are_the_cores_other_processes_leave_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.llm_embedded as embedded
+
+    monkeypatch.setattr(embedded, "busy_elsewhere", lambda interval=0.05: 0.9)
+    assert embedded.threads_free(2) == 1  # one core kept busy by another process: one thread, not two
+    monkeypatch.setattr(embedded, "busy_elsewhere", lambda interval=0.05: 0.2)
+    assert embedded.threads_free(2) == 2
+    monkeypatch.setattr(embedded, "busy_elsewhere", lambda interval=0.05: 7.0)
+    assert embedded.threads_free(4) == 1  # never none
+
+
+def test_a_core_kept_busy_by_another_process_is_measured() -> None:
+    import subprocess
+    import sys
+
+    import models.llm_embedded as embedded
+
+    if not Path("/proc/stat").exists():
+        pytest.skip("/proc/stat is Linux's")
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)  # under way
+        assert embedded.busy_elsewhere(0.3) >= 0.5
+    finally:
+        spinner.kill()
+        spinner.wait()
