@@ -5,7 +5,7 @@ revenue; "the 3-year average capex as a % of revenue": an average over three yea
 compiles that tree, for the periods asked, into a ``Plan``: quantities (what to look up, in the question's or a
 definition's words, and for which year) and a formula over their names in the grammar of
 ``core.answering.formula``. A measure of the catalogue (``core.answering.measures``) or one the question defines
-is expanded from its definition in words ("365 * (average accounts payable between FY2019 and FY2020) / COGS");
+is expanded from its definition in words ("365 * (average inventory between FY2021 and FY2022) / cost of sales");
 a line in the question's own words is a quantity bound only to a label naming it whole. It looks nothing up:
 binding each quantity to a cell is ``core.answering.binding``'s job.
 """
@@ -59,7 +59,7 @@ class Plan:
     quantities are empty until then."""
     alternatives: tuple[Plan, ...] = ()
     """The same measure read another way, tried in order when this plan's quantities bind to no rows: a part
-    read as a sum of lines ("deferred revenue and accrued warranty over gross deferred tax assets", where no label
+    read as a sum of lines ("accrued rent and deferred income over total liabilities", where no label
     names the whole phrase, which one may: "Accounts payable and accrued liabilities"); a measure reports usually
     print ("gross profit") computed from its definition where the report does not print it."""
     tree: Measure | None = None

@@ -139,8 +139,8 @@ def test_indian_scales_and_rupees_are_read_from_the_unit_line() -> None:
 
 
 def test_a_figure_is_restated_in_the_scale_the_question_asks_for() -> None:
-    assert read("What is the year end FY2018 net PPNE for 3M? Answer in USD billions.").scale == "billion"
-    assert read("What is the FY2018 capital expenditure amount (in USD millions)?").scale == "million"
+    assert read("What were Acme's net fixed assets at the end of FY2020? Answer in USD billions.").scale == "billion"
+    assert read("What was the FY2021 research spending (in USD millions)?").scale == "million"
     assert read("How much did revenue grow?").scale == ""
 
 

@@ -170,7 +170,7 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
     ("What was the difference in interest expenses in 2019 and 2018?",
      "abs((interest_expenses_2019) - (interest_expenses_2018))"),
     ("What is the difference in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
-    ("What is the net difference in sale of systems between 2017 and 2019?", "(sale_of_systems_2019) - (sale_of_systems_2017)"),
+    ("What was the net difference in licence fees between 2016 and 2018?", "(licence_fees_2018) - (licence_fees_2016)"),
     ("What was the change in Autodesk's goodwill from FY'18 to FY19?", "(goodwill_2019) - (goodwill_2018)"),
     # a year's average balance: between its opening and closing figures
     ("What is the 2019 average defined contribution schemes?",
@@ -194,8 +194,8 @@ def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() 
     assert concrete is not None and concrete.formula == "growth(closing_cash_2019, closing_cash_2018)"
     assert plan_for("How many components are there in the net change in cash balance?") is None
     assert plan_for("What is the difference between total net receivables and current net receivables?") is None
-    plan = plan_for("What is the difference between the sales of resale products and sales in 2017?")
-    assert same_formula(plan, "sales_of_resale_products_2017 - sales_2017"), plan  # two lines, one year
+    plan = plan_for("What was the difference between the income of rented fleets and income in 2016?")
+    assert same_formula(plan, "income_of_rented_fleets_2016 - income_2016"), plan  # two lines, one year
 
 
 @pytest.mark.parametrize("question", [
@@ -209,8 +209,8 @@ def test_questions_that_are_not_computed_measures_get_no_plan(question: str) -> 
 
 
 @pytest.mark.parametrize("question", [
-    "What is the FY2018 capital expenditure amount (in USD millions)?",
-    "What was the company's Adjusted Non GAAP EBITDA for FY 2023?",  # the company's own measure: its own line
+    "What is the FY2021 capital expenditure amount (in USD millions)?",
+    "What was the company's Adjusted Non GAAP EBITDA for FY 2021?",  # the company's own measure: its own line
 ])
 def test_a_line_in_one_period_is_a_lookup_plan_never_a_computation(question: str) -> None:
     plan = plan_for(question)
