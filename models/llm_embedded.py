@@ -95,6 +95,47 @@ def empty_choice(schema: Any, path: str = "$") -> str | None:
     return None
 
 
+def grammar_safe(schema: Any) -> tuple[Any, dict[str, str]]:
+    """The schema with each enum string llama.cpp's grammar cannot hold (one with a double quote or a backslash:
+    its grammar parser fails on them and aborts the whole process) written with a typographic quote and a slash,
+    and each written string -> the real one, to put back in the reply."""
+    back: dict[str, str] = {}
+
+    def safe(value: Any) -> Any:
+        if isinstance(value, str) and ('"' in value or "\\" in value):
+            written = value.replace('"', "\u201d").replace("\\", "/")
+            back[written] = value
+            return written
+        return value
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: [safe(v) for v in value] if k == "enum" and isinstance(value, list) else walk(value)
+                    for k, value in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+    return walk(schema), back
+
+
+def _written_back(text: str, back: dict[str, str]) -> str:
+    """A reply's JSON with the strings ``grammar_safe`` rewrote put back as they really are."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # not JSON: the caller's check says so
+
+    def restore(node: Any) -> Any:
+        if isinstance(node, str):
+            return back.get(node, node)
+        if isinstance(node, dict):
+            return {k: restore(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [restore(v) for v in node]
+        return node
+    return json.dumps(restore(data))
+
+
 @functools.lru_cache(maxsize=64)
 def _grammar_for(schema_json: str) -> LlamaGrammar:
     from llama_cpp.llama_grammar import LlamaGrammar
@@ -218,7 +259,8 @@ class EmbeddedChatModel:
         on_token: TokenCallback | None = None,
     ) -> ChatReply:
         # Not sort_keys: the grammar writes properties in schema order, and that order guides the model.
-        grammar = _grammar_for(json.dumps(schema)) if schema is not None else None
+        safe_schema, written = grammar_safe(schema) if schema is not None else (None, {})
+        grammar = _grammar_for(json.dumps(safe_schema)) if safe_schema is not None else None
         with self._lock:
             llama = self._load_locked()
             assert self._formatter is not None
@@ -269,6 +311,8 @@ class EmbeddedChatModel:
                       reused_tokens=max(0, reused))
         if schema is not None:
             _check_json(text, finish_reason, max_tokens, usage)
+            if written:
+                text = _written_back(text, written)
         return ChatReply(text=text, usage=usage)
 
     def _stream_locked(

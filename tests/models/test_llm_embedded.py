@@ -208,3 +208,14 @@ def test_a_core_kept_busy_by_another_process_is_measured() -> None:
     finally:
         spinner.kill()
         spinner.wait()
+
+
+@pytest.mark.slow
+def test_an_enum_value_holding_quotes_is_offered_and_given_back_as_it_is(model: EmbeddedChatModel) -> None:
+    # llama.cpp's grammar parser cannot hold a double quote inside an enum literal and aborted the process; the
+    # value is offered in another spelling and the reply carries the real one
+    labels = ['Accrued fees of the "Advisor" (note 4)', "Other payables", "Paths like C:\\data"]
+    schema = {"type": "object", "properties": {"row": {"type": "string", "enum": labels}}, "required": ["row"]}
+    reply = model.chat([ChatMessage("user", 'Which row names the "Advisor"? Reply with JSON.')], schema=schema,
+                       max_tokens=40)
+    assert json.loads(reply.text)["row"] in labels
