@@ -30,7 +30,6 @@ from core.answering.binding import stems
 from core.answering.operations import TableView
 from core.answering.operations import words as ops_words
 from core.answering.reading import QuestionReading, topic_of
-from core.reports.values import parse_day
 from models.types import ColumnSchema
 
 Distinct = Callable[[ColumnSchema], list[Any]]
@@ -40,7 +39,6 @@ MAX_FILTERS = 3
 SHOWN_VALUES = 4
 """Real values shown for each text column (the model chooses filters among the column's values, all of them)."""
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_LEGAL = frozenset({"inc", "corp", "co", "ltd", "llc", "plc", "the", "of", "and", "company", "group"})
 
 TASK = (
     "Plan a query over the TABLE that answers the QUESTION. operation: value = one row's figure; count = how many "
@@ -159,11 +157,7 @@ def _columns(view: TableView, distinct: Distinct
     """The table's text columns, figure columns and the text columns that hold dates."""
     text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
-    dated = []
-    for column in text:
-        values = [v for v in distinct(column) if v not in (None, "")]
-        if values and sum(parse_day(str(v)) is not None for v in values) >= 0.8 * len(values):
-            dated.append(column)
+    dated = [c for c in text if table_query.dates_of(distinct(c))]
     return text, numbers, dated
 
 
@@ -180,7 +174,7 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     if found is None:
         shown = ", ".join(str(v) for v in values[:8])
         raise ValueError(f"{said!r} is not a value of {column.name} (its values include {shown}).")
-    if not (stems(str(found)) - _LEGAL) & asked:
+    if not (stems(str(found)) - table_query.LEGAL_WORDS) & asked:
         return None
     return table_query.Condition(column, (found,), said)
 
@@ -192,8 +186,8 @@ def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     for value in values:
         if " ".join(str(value).casefold().split()) == folded:
             return value
-    words = stems(said) - _LEGAL
-    named = [v for v in values if (own := stems(str(v)) - _LEGAL) and own <= words]
+    words = stems(said) - table_query.LEGAL_WORDS
+    named = [v for v in values if (own := stems(str(v)) - table_query.LEGAL_WORDS) and own <= words]
     if len(named) == 1:
         return named[0]
     close = [(SequenceMatcher(None, folded, str(v).casefold()).ratio(), i, v) for i, v in enumerate(values)]
@@ -208,9 +202,7 @@ def _group(chosen: str, text: Sequence[ColumnSchema], dated: Sequence[ColumnSche
     unit, _, name = chosen.partition(" of ")
     column = next((c for c in dated if c.name == name), None) if unit in ("month", "year") and name else None
     if column is not None:
-        days = {v: d for v in distinct(column) if v not in (None, "") and (d := parse_day(str(v))) is not None}
-        labels = {v: (str(d.year) if unit == "year" else d.strftime("%B %Y")) for v, d in days.items()}
-        return column, labels
+        return column, {v: table_query.date_label(d, unit) for v, d in table_query.dates_of(distinct(column)).items()}
     column = next((c for c in text if c.name == chosen), None)
     if column is None:
         raise ValueError(f"group {chosen!r} is no text column of the table.")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from core.answering import measures as m
@@ -40,7 +41,7 @@ MAX_DISTINCT = 2000
 MAX_CITED_ROWS = 200
 MAX_LISTED = 25
 _TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|\btotals?\s*:?\s*$", re.IGNORECASE)
-_LEGAL = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
+LEGAL_WORDS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
                     "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
                "quarter": "quarter", "quarters": "quarter"}
@@ -362,14 +363,26 @@ def _date_group(unit: str, columns: Sequence[ColumnSchema],
         parsed = {v: parse_date(str(v)) for v in values if v not in (None, "")}
         dated = {v: d for v, d in parsed.items() if d is not None}
         if values and len(dated) >= max(2, 0.8 * len(parsed)):
-            if unit == "year":
-                return column, {v: str(d.year) for v, d in dated.items()}
-            if unit == "quarter":
-                return column, {v: f"Q{(d.month - 1) // 3 + 1} {d.year}" for v, d in dated.items()}
-            if unit == "day":
-                return column, {v: d.isoformat() for v, d in dated.items()}
-            return column, {v: d.strftime("%B %Y") for v, d in dated.items()}
+            return column, {v: date_label(d, unit) for v, d in dated.items()}
     return None, {}
+
+
+def date_label(day: date, unit: str) -> str:
+    """A date's group: its year ("2015"), quarter ("Q3 2015"), day (ISO) or month ("August 2015")."""
+    if unit == "year":
+        return str(day.year)
+    if unit == "quarter":
+        return f"Q{(day.month - 1) // 3 + 1} {day.year}"
+    if unit == "day":
+        return day.isoformat()
+    return day.strftime("%B %Y")
+
+
+def dates_of(values: Sequence[Any]) -> dict[Any, date]:
+    """A column's values read as dates, when at least four in five of them are (else empty: no date column)."""
+    filled = [v for v in values if v not in (None, "")]
+    dated = {v: d for v in filled if (d := parse_date(str(v))) is not None}
+    return dated if dated and len(dated) >= 0.8 * len(filled) else {}
 
 
 def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[ColumnSchema],
@@ -386,12 +399,12 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         values = [v for v in distinct(column) if v not in (None, "")]
         if not values or len(values) > MAX_DISTINCT:
             continue
-        dated = {v: d for v in values if (d := parse_date(str(v))) is not None}
+        dated = dates_of(values)
         if column.name in exclude:
             # the dates grouped by ("which month"): of the year asked, every row is, and no other date filters
             covered = covered or bool(years) and bool(dated) and all(d.year in years for d in dated.values())
             continue
-        if dated and len(dated) >= 0.8 * len(values):
+        if dated:
             if months:
                 kept = tuple(v for v, d in dated.items() if (d.year, d.month) in months)
             elif years:
@@ -404,7 +417,7 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             continue
         matched = []
         for value in values:
-            words = _tokens(str(value)) - _LEGAL
+            words = _tokens(str(value)) - LEGAL_WORDS
             if words and words <= asked and len(words) <= 6:
                 matched.append((len(words), value))
         if not matched:
@@ -412,7 +425,7 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
         if len(kept) <= 5:
-            found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - _LEGAL))))
+            found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - LEGAL_WORDS))))
     if dated_conditions and not covered:
         # several date columns ("Date received", "Effective date"): the one the question's words name, else the first
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from core.answering import (
     answer_types,
@@ -173,7 +173,7 @@ class TableSteps(AnswererBase):
             if ops.sql_is_empty(result.rows) or not answer:
                 raise ops.InvalidChoice(f"the chosen cells are empty (no number there).{ops.filled_hint(view, choice)}")
             first = result.rows[0][0] if result.rows and result.rows[0] else None
-            figure = float(first) if isinstance(first, (int, float)) and not isinstance(first, bool) else None
+            figure = float(cast(float, first)) if ops.is_number(first) else None
             if asks_share and figure is not None and not 0 <= figure <= 100:
                 raise ops.InvalidChoice(f"a share of a whole cannot be {figure:,.2f}%: choose the part's cell "
                                         "and the whole's cell, the part first")
