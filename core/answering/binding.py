@@ -27,6 +27,7 @@ from core.answering.vocabulary import (
     home_statement,
     is_statement,
     names_another_item,
+    parts_naming,
     statements_asked,
     translations,
 )
@@ -98,7 +99,7 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
-    if names_another_item(quantity_words, label):
+    if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     return score
 
@@ -122,20 +123,32 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
     report wording the label prints."""
     asked, names, _relevant = _wanted(quantity_words)
     covered = set(asked & have)
-    for named, report in names:
-        if have & report or named <= have:
+    for named, report, parts in names:
+        if named <= have or (all(have & part for part in parts) if parts else have & report):
             covered |= named
     return frozenset(covered)
 
 
+def _named_by_parts(quantity_words: str, label_words: set[str]) -> bool:
+    """The label holds a word of each part of a line item the quantity names ("Purchases of property and
+    equipment" for capex): it names that item, whatever other item's common name it also prints."""
+    return any(parts and all(label_words & part for part in parts) for _named, _report, parts in _wanted(quantity_words)[1])
+
+
+Naming = tuple[frozenset[str], frozenset[str], tuple[frozenset[str], ...]]
+"""A line-item name in a quantity: its stemmed words, the words reports print for it, the parts a label needs."""
+
+
 @lru_cache(maxsize=256)
-def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...],
-                                          frozenset[str]]:
-    """A quantity's stemmed words, each line-item name in it with the words reports print for it, and all
-    the words a label may relevantly hold; read once per quantity, not once per row scored."""
+def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[Naming, ...], frozenset[str]]:
+    """A quantity's stemmed words, each line-item name in it with the words reports print for it (and the
+    parts a label must each name, where it has them), and all the words a label may relevantly hold; read once
+    per quantity, not once per row scored."""
     asked = frozenset(stems(quantity_words))
-    names = tuple((frozenset(stems(said)), frozenset(stems(printed))) for said, printed in translations(quantity_words))
-    return asked, names, asked.union(*(report for _, report in names))
+    names = tuple((frozenset(stems(said)), frozenset(stems(printed)), parts_naming(said))
+                  for said, printed in translations(quantity_words))
+    return asked, names, asked.union(*(report for _, report, _parts in names))
+
 
 
 def _plain_label(label: str) -> str:
@@ -320,11 +333,13 @@ def _total_of_table(words: str, view: TableView, row: int, section: str) -> floa
     ("Total" under "... components of income from continuing operations before income taxes" is the total
     income from continuing operations): BARE_TOTAL_FIT where that names the line whole, else 0. Only the last
     bare total of the table stands for the table's title."""
-    if section.strip() and covers(words, f"total {section}"):
+    if section.strip() and covers(words, f"total {section}") and not names_another_item(words, section):
         return BARE_TOTAL_FIT
     last = max(r.row for r in view.rows if _BARE_TOTAL.match(r.label))
     title = f"{view.info.caption} {view.info.heading}"
-    return BARE_TOTAL_FIT if row == last and title.strip() and covers(words, f"total {title}") else 0.0
+    # The total of a "Cost of revenue" table is no total revenue, though its title prints "revenue".
+    return BARE_TOTAL_FIT if row == last and title.strip() and covers(words, f"total {title}") \
+        and not names_another_item(words, title) else 0.0
 
 
 def _same_line(label: str) -> str:
@@ -351,6 +366,10 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
         whole = plan.in_own_words or any(q.whole for q in quantities)
         found = [c for c in candidates(words, years, views, question, whole=whole)
                  if (c.view.info.id, c.row) not in exclude]
+        if all(q.optional for q in quantities):  # named by its own label, never by a note's heading around it
+            found = [c for c in found if covers(words, c.label)]
+        if not found and all(q.optional for q in quantities):
+            continue  # a line a definition adds only where the report prints it
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
@@ -368,10 +387,12 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             match = next((c for c in ambiguous.get(words, []) if c.key == key), None)
             if match is not None:
                 chosen[words] = match
-    _apart(chosen, listed)
+    _apart(chosen, listed, frozenset(w for w, qs in groups.items() if all(q.optional for q in qs)))
     common = common_scale(list(chosen.values()))
     bound: dict[str, BoundCell] = {}
     for words, quantities in groups.items():
+        if words not in chosen:
+            continue
         pick = chosen[words]
         years = sorted({q.year for q in quantities if q.year is not None})
         by_year = dict(zip(years, year_columns(pick.view, years, question)))
@@ -402,16 +423,24 @@ def printed_years(words: str, views: Sequence[TableView], question: str) -> list
     return []
 
 
-def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]]) -> None:
+def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
+           optional: frozenset[str] = frozenset()) -> None:
     """Two quantities the question names differently are two lines: where both took the same row ("cost of
     revenue" and "revenue" both on "Revenue"), the one that fits it less takes its next row, or the binding
-    fails (a line as a share of itself is no answer)."""
+    fails (a line as a share of itself is no answer). A line added only where printed (``optional``) that took
+    another's row is left out: the report prints the two as one line ("Short-term borrowings and current
+    portion of long-term debt")."""
     for words, pick in list(chosen.items()):
         for other, taken in list(chosen.items()):
+            if words not in chosen or other not in chosen:
+                continue
             if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
                 continue
             if stems(words) == stems(other):
                 continue  # "inventories" and "inventory": one line said two ways
+            if words in optional or other in optional:
+                del chosen[words if words in optional else other]
+                continue
             loser = words if fit(words, pick.label) < fit(other, pick.label) else other
             held = {(c.view.info.id, c.row) for w, c in chosen.items() if w != loser}
             moved = next((c for c in listed[loser] if (c.view.info.id, c.row) not in held), None)

@@ -45,8 +45,24 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
         name = (done.plan.measure or "").lower()
         if (tree.op in (m.NAMED, m.DEFINED, m.DAYS) and any(w in name for w in _POSITIVE_WORDS)) and value <= 0:
             found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
+    found.extend(_one_cell_for_two_periods(done))
     found.extend(_wrong_statement(done, views))
     return found
+
+
+def _one_cell_for_two_periods(done: Computation) -> list[Problem]:
+    """A line asked in two periods whose two figures are one cell: a change of 0 or an average of one figure
+    says nothing about the periods asked (the table prints one of them only, or its columns were misread)."""
+    seen: dict[tuple[str, int, int, str], int] = {}
+    for quantity in done.plan.quantities:
+        cell = done.cells.get(quantity.name)
+        if cell is None or quantity.year is None:
+            continue
+        where = (quantity.words.lower(), cell.table_id, cell.row, cell.column)
+        if seen.setdefault(where, quantity.year) != quantity.year:
+            return [Problem(f"{quantity.words} of {seen[where]} and of {quantity.year} were read from one cell",
+                            frozenset({(cell.table_id, cell.row)}))]
+    return []
 
 
 def _whole_names(tree: m.Measure, done: Computation) -> set[str]:

@@ -91,7 +91,9 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
              runner: SqlRunner) -> Computation:
     """Compile, run and word a formula over bound cells (from ``bind``, or chosen by the model); raises
     FormulaError (outside the grammar, a name not bound, no number) or UserError (the SQL runner's)."""
-    tree = formula.parse(plan.formula, list(cells))
+    unprinted = [q for q in plan.quantities if q.optional and q.name not in cells]
+    text = formula.without(plan.formula, [q.name for q in unprinted]) if unprinted else plan.formula
+    tree = formula.parse(text, list(cells))
     named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     cells = {name: cell for name, cell in cells.items() if name in named}  # a value chosen but not used is not cited
     sql = formula.to_sql(tree, cells)
@@ -115,6 +117,8 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
                            f"{cell.label}, {cell.period}: {shown}{restated}{paid} ({_title(used[cell.table_id])})",
                            used, read)
     sentence = f"{measure} = {computed.replace('avg(', 'average(')} = {shown}{restated}"
+    if unprinted:
+        sentence += f" (no {', '.join(dict.fromkeys(q.words for q in unprinted))} printed)"
     by_table: dict[int, list[str]] = {}
     for cell in cells.values():
         by_table.setdefault(cell.table_id, []).append(f"{cell.label} ({cell.period})")

@@ -84,6 +84,27 @@ def parse(text: str, names: Sequence[str] | None = None) -> ast.expr:
     return tree
 
 
+def without(text: str, names: Sequence[str]) -> str:
+    """The formula with terms of a sum left out: the lines a definition adds only where a report prints them
+    ("short-term borrowings" in total debt). A name left out anywhere but in a sum is an error."""
+    gone = set(names)
+
+    class _Drop(ast.NodeTransformer):
+        def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+            node = self.generic_visit(node)  # type: ignore[assignment]
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                if isinstance(node.right, ast.Name) and node.right.id in gone:
+                    return node.left
+                if isinstance(node.op, ast.Add) and isinstance(node.left, ast.Name) and node.left.id in gone:
+                    return node.right
+            return node
+
+    tree = _Drop().visit(parse(text))
+    if any(isinstance(node, ast.Name) and node.id in gone for node in ast.walk(tree)):
+        raise FormulaError(f"The formula {text!r} needs {', '.join(sorted(gone))}.")
+    return ast.unparse(tree)
+
+
 def _check(node: ast.AST, names: Sequence[str] | None) -> None:
     if isinstance(node, ast.BinOp):
         if type(node.op) not in _OPERATORS:

@@ -12,6 +12,7 @@ binding each quantity to a cell is ``core.answering.binding``'s job.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, replace
 
@@ -33,6 +34,9 @@ class Quantity:
     words: str
     year: int | None
     whole: bool = False
+    optional: bool = False
+    """A line a definition adds only where the report prints it ("[short-term borrowings]"): left out, not
+    looked for elsewhere, where no label names it whole."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,11 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
         expression, quantities = _tree(measure, main, definitions, printed_first)
         expression = _bare(expression)
         tree = formula.parse(expression)
+        if reading.percent and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) \
+                and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
+            # a ratio of two amounts asked "in %" ("debt to capital, in %"): said as a percentage
+            expression = f"({expression}) * 100"
+            tree = formula.parse(expression)
     except (formula.FormulaError, ValueError, RecursionError):
         return None
     unique = tuple({q.name: q for q in quantities}.values())
@@ -309,8 +318,12 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         (first, first_q), (second, second_q) = (_tree(p, own, definitions, printed_first) for p in measure.parts)
         return f"growth({first}, {second})", [*first_q, *second_q]
     if op in m.OVER_PERIODS:
+        part = measure.parts[0]
+        if not measure.periods and len(part.periods) >= 2 and part.op not in m.OVER_PERIODS:
+            # "the change in the 2018 and 2019 revenue": the years said with the line are the ones the change spans
+            measure, part = measure.with_periods(part.periods), part.with_periods(())
         years = _years_for(measure, own)
-        parts = [_tree(measure.parts[0], y, definitions, printed_first) for y in years]
+        parts = [_tree(part, y, definitions, printed_first) for y in years]
         quantities = [q for _, qs in parts for q in qs]
         expressions = [e for e, _ in parts]
         if op == m.CAGR:
@@ -459,6 +472,9 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
     """One phrase between operators: a quantity (maybe with its year), an average or change over two
     years, or the name of another definition (expanded in place)."""
     phrase = phrase.strip().strip(".").strip()
+    if phrase.startswith("[") and phrase.endswith("]"):  # a line added where printed
+        quantity = replace(_quantity(phrase[1:-1], year, whole=True), optional=True)
+        return quantity.name, [quantity]
     lowered = phrase.lower()
     nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)
     if nested is not None and nested.lower() != lowered:

@@ -30,10 +30,15 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     ),
 }
 
+_CAPEX = re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE)
+_SHORT_TERM_DEBT = re.compile(r"\bshort[\s-]*term\s+(?:borrowings?|debt|loans?)\b|\bnotes\s+payable\b"
+                              r"|\bcommercial\s+paper\b", re.IGNORECASE)
+_CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+long[\s-]*term\s+debt\b", re.IGNORECASE)
+
 # Line items: a name people use -> the words reports print for it (added to the question's words). Only
 # distinctive words: generic ones ("total", "net", "cash") would favour every table that has a total line.
 TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE),
+    (_CAPEX,
      "purchases property plant equipment additions capital expenditures"),
     (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
     (re.compile(r"\bcogs\b|\bcost\s+of\s+(?:goods\s+sold|sales|revenues?)\b", re.IGNORECASE), "cost sales goods sold"),
@@ -51,6 +56,8 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
     (re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE),
      "current assets liabilities"),
+    (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
+    (_CURRENT_DEBT, "current portion maturities long term debt"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
      "equity shareholders stockholders"),
 )
@@ -67,6 +74,28 @@ HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
      "income"),
 )
+
+
+# Line items a label names only with a word of each group (stemmed as ``binding.stems`` does): capital
+# expenditure is a purchase or an addition OF property or equipment, so neither "Purchases of treasury stock"
+# (the act without the object) nor the balance sheet's "Property, plant and equipment" (the object without the
+# act) is capex, though each prints words of it.
+NAMED_BY_PARTS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] = (
+    (_CAPEX, (frozenset({"purchase", "addition", "payment", "acquisition", "expenditure", "investment",
+                              "spending", "capex"}),
+                   frozenset({"property", "equipment", "pp&e", "fixed", "capital", "plant", "capex"}))),
+    # borrowed for a short term: notes, commercial paper, overdrafts; never short-term investments or receivables
+    (_SHORT_TERM_DEBT, (frozenset({"short", "note", "commercial", "overdraft"}),
+                    frozenset({"borrowing", "debt", "payable", "paper", "loan", "overdraft"}))),
+    # the part of long-term debt due within a year
+    (_CURRENT_DEBT, (frozenset({"current"}), frozenset({"portion", "maturity"}), frozenset({"debt", "borrowing"}))),
+)
+
+
+def parts_naming(text: str) -> tuple[frozenset[str], ...]:
+    """The word groups a label must each hold a word of to name the line item ``text`` names (() where any
+    report word of it will do)."""
+    return next((groups for pattern, groups in NAMED_BY_PARTS if pattern.search(text)), ())
 
 
 def home_statement(item: str) -> str | None:

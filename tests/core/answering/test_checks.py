@@ -10,6 +10,7 @@ import pytest
 from core.answering.binding import bind
 from core.answering.checks import problems
 from core.answering.computation import Computation
+from core.answering.formula import BoundCell
 from core.answering.metrics import plans_of
 from core.answering.reading import read
 from core.sql.runner import SqlResult
@@ -56,3 +57,16 @@ def test_a_line_read_from_another_statement_than_its_own_is_turned_down() -> Non
     assert (cell.table_id, cell.value) == (2, 1500.0)
     done = Computation(plan, cells, "", SqlResult("", (), (), False, 0.0), 1500.0, "", "", {2: balance})
     assert problems(done, [cash, balance]) == []
+
+
+def test_a_line_of_two_periods_read_from_one_cell_is_turned_down() -> None:
+    """A change over two years whose two figures are one cell (a table printing one of the years, or columns
+    misread) is 0 and says nothing: turned down, its row set aside."""
+    (plan,) = plans_of(read("What was the change in freight revenue from 2018 to 2019?"))
+    one = BoundCell("x", "t1", 1, 4, "y2019", 730.0, "Freight revenue", "2019")
+    cells = {q.name: dataclasses.replace(one, name=q.name) for q in plan.quantities}
+    done = Computation(plan, cells, "", SqlResult("", (), (), False, 0.0), 0.0, "", "", {})
+    (problem,) = problems(done, [])
+    assert "one cell" in problem.said and problem.rows == {(1, 4)}
+    apart = {**cells, plan.quantities[0].name: dataclasses.replace(one, name=plan.quantities[0].name, column="y2018")}
+    assert problems(dataclasses.replace(done, cells=apart), []) == []

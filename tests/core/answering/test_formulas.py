@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import Candidate, _apart, candidates, covers, fit, year_columns
-from core.answering.metrics import over_periods, plan_for
+from core.answering.binding import Candidate, _apart, bind, candidates, covers, fit, year_columns
+from core.answering.metrics import over_periods, plan_for, plans_of
 from core.answering.operations import RowChoice, TableView
 from core.answering.reading import read
 from core.errors import UserError
@@ -769,3 +769,55 @@ def test_the_model_reads_a_question_the_grammar_cannot_and_code_computes_its_rea
     assert len(chat.calls) == 1 and "items" in chat.calls[0]["schema"]["properties"]
     current, assets = figures.lines["total current assets"][year], figures.lines["total assets"][year]
     assert answer.value == f"{round(current / assets * 100, 2):g}%", answer.text
+
+
+def test_capital_expenditure_is_named_by_an_act_and_its_object() -> None:
+    # A purchase of something else, or the asset's balance, prints words of capex but is not capex.
+    for label in ("Purchases of property, plant and equipment (PP&E)", "Capital expenditures",
+                  "Additions to property and equipment", "Purchases of land, buildings, and equipment"):
+        assert covers("capex", label) and fit("capex", label) > 0.6, label
+    for label in ("Purchases of treasury stock", "Property, plant and equipment", "Payments of dividends"):
+        assert fit("capital expenditure", label) == 0.0, label
+
+
+def test_the_bare_total_of_a_table_of_another_item_is_not_the_line_asked() -> None:
+    """"Total" at the foot of a "Cost of revenue" table is total cost of revenue: it names revenue in its title
+    but is not total revenue; at the foot of a "Revenue" table it is."""
+    cost = _view([("Products", "", (300.0,)), ("Services", "", (200.0,)), ("Total", "", (500.0,))],
+                 [("y2019", "2019", 2019)], caption="Cost of Revenue", table_id=1)
+    revenue = _view([("Products", "", (900.0,)), ("Services", "", (600.0,)), ("Total", "", (1500.0,))],
+                    [("y2019", "2019", 2019)], caption="Revenue by type", table_id=2)
+    question = "What was total revenue in 2019?"
+    assert candidates("total revenue", [2019], [cost], question, whole=True) == []
+    (best, *_rest) = candidates("total revenue", [2019], [cost, revenue], question, whole=True)
+    assert (best.view.info.id, best.label) == (2, "Total")
+
+
+def test_total_debt_adds_short_term_borrowings_only_where_printed() -> None:
+    """Total debt is short-term borrowings, the current portion of long-term debt and long-term debt; a report
+    that prints no short-term borrowings leaves that term out, and short-term investments are never it."""
+    from core.answering import formula
+
+    question = "What was total debt at the end of 2021?"
+    (plan,) = plans_of(read(question))
+    with_notes = _view([("Short-term investments", "", (50.0,)), ("Notes payable", "", (800.0,)),
+                        ("Current portion of long-term debt", "", (1600.0,)), ("Long-term debt", "", (9100.0,))],
+                       [("y2021", "2021", 2021)], caption="Consolidated Balance Sheets")
+    cells = bind(plan, [with_notes], question)
+    assert sorted(c.label for c in cells.values()) == ["Current portion of long-term debt", "Long-term debt",
+                                                       "Notes payable"]
+    without_notes = _view([("Short-term investments", "", (50.0,)), ("Current maturities of long-term debt", "", (6.0,)),
+                           ("Long-term debt, net", "", (11670.0,))], [("y2021", "2021", 2021)],
+                          caption="Consolidated Balance Sheets")
+    cells = bind(plan, [without_notes], question)
+    assert sorted(c.label for c in cells.values()) == ["Current maturities of long-term debt", "Long-term debt, net"]
+    missing = [q.name for q in plan.quantities if q.name not in cells]
+    assert formula.without(plan.formula, missing) == " + ".join(
+        q.name for q in plan.quantities if q.name in cells)
+
+
+def test_a_ratio_asked_in_percent_is_said_as_a_percentage() -> None:
+    (plan,) = plans_of(read("What was the debt-to-capital ratio at the end of 2021, in %?"))
+    assert plan.percent and plan.formula.endswith("* 100")
+    (plan,) = plans_of(read("What was the debt-to-capital ratio at the end of 2021?"))
+    assert not plan.percent

@@ -134,3 +134,13 @@ def test_the_model_reading_is_checked_against_the_question_and_the_better_readin
     # an item the question does not say, or a year it does not name, is no reading of it
     assert from_model({**reply, "items": ["revenue", "bookings"]}, question) is None
     assert from_model({**reply, "periods": ["2019"]}, question) is None
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("By what percent did the 2020 and 2021 freight cost change?", "growth(freight_cost_2021, freight_cost_2020)"),
+    ("What is the change in the firm's 2016 and 2017 rental income?", "(rental_income_2017) - (rental_income_2016)"),
+    ("What was the average 2020 and 2021 backlog?", "avg(backlog_2020, backlog_2021)"),
+])
+def test_years_said_with_the_line_are_the_years_a_change_spans(question: str, formula: str) -> None:
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
