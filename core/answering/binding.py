@@ -64,6 +64,10 @@ _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|di
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
 _NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
+_PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNORECASE)
+_PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
+                              re.IGNORECASE)
+"""Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
 
 
@@ -99,6 +103,8 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
+    if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
+        score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     return score

@@ -397,6 +397,8 @@ _AVERAGE_OF_TWO = re.compile(r"^(?:the\s+)?average\s+of\s+(?:the\s+)?(?:two|both
                              r"(?:year[\s-]+end\s+)?(?P<x>.+?)(?:\s+balances?)?$", re.IGNORECASE)
 _AVERAGE_ALONE = re.compile(r"^(?:the\s+)?(?:average|avg\.?)\s+(?:of\s+)?(?:the\s+)?([a-z][\w&' -]*?)$", re.IGNORECASE)
 _CHANGE_SPAN = re.compile(rf"^(?:the\s+)?(.+?)\s+change\s+(?:from\s+|between\s+)?{_YEAR}\s+(?:to|and|-)\s+{_YEAR}$", re.IGNORECASE)
+_PERCENT_CHANGE_IN = re.compile(rf"^(?:the\s+)?(?:%|percent(?:age)?|relative)\s+(?:change|growth|increase)\s+in\s+"
+                                rf"(?:the\s+)?(.+?)(?:\s+(?:vs\.?|versus|against|over|from)\s+{_YEAR})?$", re.IGNORECASE)
 _CHANGE_ALONE = re.compile(r"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?:the\s+)?(.+?)$(?<!\d)", re.IGNORECASE)
 _CHANGE_OF = re.compile(rf"^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(.+?)\s+(?:between|from)\s+{_YEAR}\s+(?:and|to)\s+{_YEAR}$",
                         re.IGNORECASE)
@@ -495,6 +497,12 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
     if match and year is not None:  # "avg payables", in a definition for a year: over its opening and closing
         qp, qy = _quantity(match.group(1), year - 1), _quantity(match.group(1), year)
         return f"avg({qp.name}, {qy.name})", [qp, qy]
+    match = _PERCENT_CHANGE_IN.match(phrase)
+    if match and (year is not None or match.group(2)):  # "% change in operating profit (vs FY2019)"
+        newer = year if year is not None else int(match.group(2)) + 1
+        older = int(match.group(2)) if match.group(2) else newer - 1
+        qn, qo = _quantity(match.group(1), newer), _quantity(match.group(1), older)
+        return f"growth({qn.name}, {qo.name})", [qn, qo]
     match = _CHANGE_SPAN.match(phrase)
     if match:  # "inventory change FY2018 to FY2019"
         older, newer = sorted((int(match.group(2)), int(match.group(3))))

@@ -43,6 +43,8 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
     (re.compile(r"\bcogs\b|\bcost\s+of\s+(?:goods\s+sold|sales|revenues?)\b", re.IGNORECASE), "cost sales goods sold"),
     (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
+    # many income statements print gross profit as "Gross margin" (an amount, in the currency)
+    (re.compile(r"\bgross\s+profit\b", re.IGNORECASE), "gross profit margin"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),

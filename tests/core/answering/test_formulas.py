@@ -821,3 +821,9 @@ def test_a_ratio_asked_in_percent_is_said_as_a_percentage() -> None:
     assert plan.percent and plan.formula.endswith("* 100")
     (plan,) = plans_of(read("What was the debt-to-capital ratio at the end of 2021?"))
     assert not plan.percent
+
+
+def test_gross_profit_is_the_gross_margin_line_in_currency_not_in_percent() -> None:
+    assert covers("gross profit", "Gross margin") and fit("gross profit", "Gross margin") == 1.0
+    assert fit("gross profit", "Gross margin (%)") <= fit("gross profit", "Gross margin") / 2
+    assert fit("gross margin", "Gross margin (%)") == 1.0  # a margin asked may be the printed percentage

@@ -144,3 +144,9 @@ def test_the_model_reading_is_checked_against_the_question_and_the_better_readin
 def test_years_said_with_the_line_are_the_years_a_change_spans(question: str, formula: str) -> None:
     (plan,) = plans_of(read(question))
     assert plan.formula == formula
+
+
+def test_a_definition_may_divide_one_percent_change_by_another() -> None:
+    question = "What was the firm's operating leverage in 2022, defined as the % change in EBIT over the % change in sales vs 2021?"
+    (plan,) = plans_of(read(question))
+    assert plan.formula == "growth(ebit_2022, ebit_2021) / growth(sales_2022, sales_2021)"
