@@ -33,6 +33,8 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 _CAPEX = re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE)
 _SHORT_TERM_DEBT = re.compile(r"\bshort[\s-]*term\s+(?:borrowings?|debt|loans?)\b|\bnotes\s+payable\b"
                               r"|\bcommercial\s+paper\b", re.IGNORECASE)
+_CASH_FROM_OPERATIONS = re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE)
+_WORKING_CAPITAL = re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE)
 _CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+long[\s-]*term\s+debt\b", re.IGNORECASE)
 
 # Line items: a name people use -> the words reports print for it (added to the question's words). Only
@@ -50,13 +52,13 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
     (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
     (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus"),
-    (re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE),
+    (_CASH_FROM_OPERATIONS,
      "operating activities"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
-    (re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE),
+    (_WORKING_CAPITAL,
      "current assets liabilities"),
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
@@ -89,6 +91,11 @@ NAMED_BY_PARTS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] =
     # borrowed for a short term: notes, commercial paper, overdrafts; never short-term investments or receivables
     (_SHORT_TERM_DEBT, (frozenset({"short", "note", "commercial", "overdraft"}),
                     frozenset({"borrowing", "debt", "payable", "paper", "loan", "overdraft"}))),
+    # the cash operations brought in, in total: never "Other operating activities", one line among them
+    (_CASH_FROM_OPERATIONS, (frozenset({"cash", "net", "provided", "generated", "total"}),
+                             frozenset({"operating", "operation"}))),
+    # a line printing working capital or the ratio itself; "Total current assets" is one of its parts only
+    (_WORKING_CAPITAL, (frozenset({"working", "current", "quick"}), frozenset({"capital", "ratio"}))),
     # the part of long-term debt due within a year
     (_CURRENT_DEBT, (frozenset({"current"}), frozenset({"portion", "maturity"}), frozenset({"debt", "borrowing"}))),
 )

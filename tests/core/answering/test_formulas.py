@@ -827,3 +827,11 @@ def test_gross_profit_is_the_gross_margin_line_in_currency_not_in_percent() -> N
     assert covers("gross profit", "Gross margin") and fit("gross profit", "Gross margin") == 1.0
     assert fit("gross profit", "Gross margin (%)") <= fit("gross profit", "Gross margin") / 2
     assert fit("gross margin", "Gross margin (%)") == 1.0  # a margin asked may be the printed percentage
+
+
+def test_a_part_of_a_measure_is_not_the_measure_printed() -> None:
+    """"Total current assets" is a part of working capital, not a line printing it; "Other operating activities"
+    is one line among the operating cash flows, not the cash from operations."""
+    assert fit("working capital", "Total current assets") == 0.0 and fit("working capital", "Working capital") == 1.0
+    assert fit("cash from operations", "Other operating activities") < 0.5 < \
+        fit("cash from operations", "Net cash provided by operating activities")
