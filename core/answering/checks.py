@@ -75,7 +75,8 @@ def _whole_names(tree: m.Measure, done: Computation) -> set[str]:
 def is_share(tree: m.Measure) -> bool:
     """A share of a whole (a margin, "X as a % of Y"), or an average of such shares."""
     if tree.op == m.SHARE:
-        return True
+        # one line in a year as a % of itself in another (140% of last year's) is a ratio of periods, no share
+        return not (len(tree.parts) == 2 and tree.parts[0].words and tree.parts[0].words == tree.parts[1].words)
     return tree.op in (m.AVERAGE,) and bool(tree.parts) and is_share(tree.parts[0])
 
 

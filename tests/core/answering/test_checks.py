@@ -70,3 +70,12 @@ def test_a_line_of_two_periods_read_from_one_cell_is_turned_down() -> None:
     assert "one cell" in problem.said and problem.rows == {(1, 4)}
     apart = {**cells, plan.quantities[0].name: dataclasses.replace(one, name=plan.quantities[0].name, column="y2018")}
     assert problems(dataclasses.replace(done, cells=apart), []) == []
+
+
+def test_a_line_as_a_percentage_of_itself_a_year_before_may_pass_100() -> None:
+    """"2019 backlog as a % of 2018 backlog" is a ratio of periods, no share of a whole: 146% is a figure."""
+    view = _view([("Backlog", "", (1466.5, 1000.0))], [("y2019", "2019", 2019), ("y2018", "2018", 2018)],
+                 caption="Consolidated Statements of Income")
+    question = "What is the 2019 backlog expressed as a percentage of the 2018 backlog?"
+    done = _computed(question, [view], 146.65)
+    assert done.plan.measure.startswith("backlog") and problems(done, [view]) == []
