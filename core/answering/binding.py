@@ -213,8 +213,11 @@ def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
              and p.column in data]
     if not found:
         digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
-        found = [c.name for c in view.data_columns if digits.search(f"{c.name} {c.header}")
-                 and not re.search(r"change|%|percent|vs\.?|variance", f"{c.name} {c.header}", re.IGNORECASE)]
+        dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}")
+                 and not re.search(r"change|vs\.?|variance|growth", f"{c.name} {c.header}", re.IGNORECASE)]
+        found = [c.name for c in dated if not re.search(r"%|percent", f"{c.name} {c.header}", re.IGNORECASE)]
+        if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"
+            found = [dated[0].name]
     if len(found) > 1 and question:
         asked = header_words(question)
         headers = {c.name: c.header for c in view.data_columns}

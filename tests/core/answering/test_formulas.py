@@ -9,6 +9,7 @@ if the loop calls it where the words decide.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -835,3 +836,14 @@ def test_a_part_of_a_measure_is_not_the_measure_printed() -> None:
     assert fit("working capital", "Total current assets") == 0.0 and fit("working capital", "Working capital") == 1.0
     assert fit("cash from operations", "Other operating activities") < 0.5 < \
         fit("cash from operations", "Net cash provided by operating activities")
+
+
+def test_a_table_of_rates_has_one_column_a_year_headed_in_percent() -> None:
+    """Assumptions printed as "2019 %" and "2018 %" are the years' columns; beside an amount, a year's "%"
+    column is its share and the amount is the year's."""
+    rates = _view([("Discount rate", "", (2.9, 3.8))], [("pct_y2019", "2019 %", 0), ("pct_y2018", "2018 %", 0)])
+    rates = dataclasses.replace(rates, info=dataclasses.replace(rates.info, periods=()))
+    assert year_columns(rates, [2018, 2019]) == ["pct_y2018", "pct_y2019"]
+    both = _view([("Revenue", "", (500.0, 40.0))], [("y2019", "2019", 0), ("pct_y2019", "2019 %", 0)])
+    both = dataclasses.replace(both, info=dataclasses.replace(both.info, periods=()))
+    assert year_columns(both, [2019]) == ["y2019"]
