@@ -27,6 +27,8 @@ from models.types import Chunk
 
 MAX_DOCUMENTS = 2
 TABLES_PER_QUANTITY = 6
+EXTRA_TABLES = 2
+"""Tables per quantity from documents beyond the two the question's passages came from."""
 
 
 @dataclass(frozen=True)
@@ -48,10 +50,13 @@ class Computation:
 
 
 def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: Library,
-                    search: Callable[[str, Sequence[int]], Sequence[Chunk]],
-                    load_view: Callable[[int], TableView | None]) -> list[TableView]:
+                    search: Callable[[str, Sequence[int] | None], Sequence[Chunk]],
+                    load_view: Callable[[int], TableView | None], wider: bool = False) -> list[TableView]:
     """The tables a computation may read: the statements of the documents search reached first, and the
-    tables search finds for each of the ``wanted`` quantities' words in those documents."""
+    tables search finds for each of the ``wanted`` quantities' words in those documents. ``wider``: also the
+    tables search finds for each quantity in every document the question may be answered from (tried when no
+    row in the first ones names a quantity: the passages ranked first may come from a document that only
+    mentions the line another document's table prints)."""
     documents = list(dict.fromkeys(c.document_id for c in retrieved))[:MAX_DOCUMENTS]
     table_ids: list[int] = []
     for document_id in documents:
@@ -61,6 +66,9 @@ def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: 
     for words in dict.fromkeys(wanted):
         found = search(f"{words} {report_words(words)}".strip(), documents)
         table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:TABLES_PER_QUANTITY])
+    for words in dict.fromkeys(wanted) if wider else ():
+        found = search(f"{words} {report_words(words)}".strip(), None)
+        table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:EXTRA_TABLES])
     views = [load_view(table_id) for table_id in dict.fromkeys(table_ids)]
     return [v for v in views if v is not None]
 

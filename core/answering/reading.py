@@ -156,7 +156,7 @@ _LEAD = re.compile(
 
 _PERIOD_TAIL = re.compile(
     rf"(?P<tail>(?:\s*,)?\s*(?:\b(?:from|between|for|in|during|over|across|as\s+(?:of|at)|at|on|of|by|since|through|"
-    rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+    rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:both\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\s+(?:ended|ending)?\s*)?"
     rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
     rf"against|from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
