@@ -49,6 +49,7 @@ class FormulaSteps(AnswererBase):
         found = [f for f in run.findings[before:] if f is not None]
         sentence = " ".join(f.sentence for f in found)
         run.findings[-1] = Finding(sentence, ops.join_values([f.value for f in found]), "unchecked", True, True)
+        run.query_parts = tuple(f.value for f in found)
         return True
 
 

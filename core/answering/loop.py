@@ -226,8 +226,10 @@ class Answerer(TableSteps, FormulaSteps):
                 continue
             if done:
                 looked_up = all(plan.source == "lookup" for plan in run.plans) and computation_kind == planning.FORMULA
-                run.answer_type = answer_types.AnswerType(answer_types.LOOKUP if looked_up else answer_types.COMPUTED,
-                                                          "formula")
+                kind = answer_types.LOOKUP if looked_up else answer_types.COMPUTED
+                if len(run.plans) > 1 and looked_up:  # "the respective X in 2018 and 2019": a figure a period
+                    kind = answer_types.FIGURES
+                run.answer_type = answer_types.AnswerType(kind, "formula")
                 return len(run.steps) - 1, None
         return None, None
 

@@ -104,6 +104,14 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
     measure = reading.measure
     if measure is None or reading.explains or reading.query is not None and reading.kind not in ("computed", "lookup"):
         return []
+    if measure.op == m.LINE and reading.kind == "figures" and measure.words not in reading.doubts:
+        # "the respective X in 2017 and 2018": the line looked up in each period, in the order asked
+        years = tuple(dict.fromkeys(measure.periods or reading.years))
+        if not 2 <= len(years) <= 4:
+            return []
+        name = _clean_name(measure.said or measure.words)
+        return [Plan(name, (quantity := _quantity(measure.words, year, whole=True)).name, (quantity,), False,
+                     reading.decimals, "lookup", measure.words, tree=measure, scale=reading.scale) for year in years]
     if measure.op == m.LINE:
         # a line in one period: looked up by code where a label names it whole (the loop's steps otherwise)
         year = max(measure.periods) if measure.periods else reading.year
@@ -553,7 +561,7 @@ def _catalog_body(phrase: str) -> str | None:
 
 
 def _quantity(words: str, year: int | None, whole: bool = False) -> Quantity:
-    cleaned = " ".join(re.sub(r"^(?:the|total cash|cash)?\s*", lambda m: m.group(0) if "cash" in m.group(0) else "",
+    cleaned = " ".join(re.sub(r"^(?:the|total cash|cash)?\s*", lambda m: m.group(0) if "cash" in m.group(0).lower() else "",
                               words.strip(), flags=re.IGNORECASE).split())
     cleaned = re.sub(r"^(?:the|a|an)\s+", "", cleaned, flags=re.IGNORECASE)
     slug = "_".join(re.findall(r"[a-z0-9]+", cleaned.lower()))[:40].strip("_") or "value"

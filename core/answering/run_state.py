@@ -146,7 +146,8 @@ class Run:
     read_by_model: bool = False
     """The model was asked to read the question (once a question at most)."""
     query_parts: tuple[str, ...] = ()
-    """The parts of an answer a query plan gave (the groups ranked, the items listed)."""
+    """The parts of an answer a query plan gave (the groups ranked, the items listed), or the figures of several
+    computed in turn ("the respective X in 2018 and 2019")."""
     measure_printed: bool = False
     """The report prints the measure the question names as a line of its own: it is looked up, never composed."""
 

@@ -150,3 +150,9 @@ def test_a_definition_may_divide_one_percent_change_by_another() -> None:
     question = "What was the firm's operating leverage in 2022, defined as the % change in EBIT over the % change in sales vs 2021?"
     (plan,) = plans_of(read(question))
     assert plan.formula == "growth(ebit_2022, ebit_2021) / growth(sales_2022, sales_2021)"
+
+
+def test_a_line_asked_in_several_periods_as_figures_is_one_lookup_a_period() -> None:
+    plans = plans_of(read("What are the respective cash-settled awards in 2019 and 2018?"))
+    assert [p.formula for p in plans] == ["cash_settled_awards_2019", "cash_settled_awards_2018"]
+    assert all(p.quantities[0].words == "cash-settled awards" for p in plans)
