@@ -32,6 +32,7 @@ from core.answering.vocabulary import (
     translations,
 )
 from core.reports.values import SCALE_FACTORS
+from core.reports.words import content_words
 
 MIN_FIT = 0.34
 """The least label fit (Dice overlap of stemmed words) a row needs to stand for a quantity."""
@@ -73,20 +74,7 @@ _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNOREC
 
 def stems(text: str) -> set[str]:
     """Words folded so that "inventories" meets "inventory" and "liabilities" meets "liability"."""
-    out = set()
-    lowered = text.lower()
-    for compound in re.findall(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b", lowered):  # "D&A", "R&D", "SG&A", "PP&E": one word
-        out.add(re.sub(r"\s+", "", compound))
-    lowered = re.sub(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b", " ", lowered)
-    for word in re.findall(r"[a-z0-9]+", lowered.replace("&", " and ")):
-        if word in _STEM_STOP or len(word) < 2:
-            continue
-        if word.endswith("ies") and len(word) > 4:
-            word = word[:-3] + "y"
-        elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-            word = word[:-1]
-        out.add(word)
-    return out
+    return content_words(text, _STEM_STOP)
 
 
 def fit(quantity_words: str, label: str) -> float:

@@ -36,6 +36,7 @@ from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
 from core.reports.values import SCALE_FACTORS, YEAR_WORD
+from core.reports.words import content_words
 from core.search.retrieval import STOPWORDS
 from core.sql.runner import SqlResult
 from models.types import Citation, ColumnSchema, Step
@@ -44,7 +45,6 @@ RunSql = Callable[[str], SqlResult]
 AskModel = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 _SCALE_SHORT = {"k": "thousand", "m": "million", "bn": "billion"}
-_TOKEN = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -69,14 +69,9 @@ class Composed:
 
 
 def _tokens(text: str) -> set[str]:
-    """Content words (search stopwords left out, plurals folded as ``operations.words`` folds them), with
-    "total" kept (it names a row) and single digits ("Scope 1" and "Scope 2" differ by them)."""
-    out = set(re.findall(r"(?<![\w.])\d(?![\w.])", text))
-    for word in _TOKEN.findall(text.lower()):
-        if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
-            continue
-        out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
-    return out
+    """Content words (search stopwords left out), with "total" kept (it names a row) and single digits ("Scope 1"
+    and "Scope 2" differ by them)."""
+    return content_words(text, STOPWORDS, single_digits=True)
 
 
 def _has_values(view: ops.TableView, row: ops.RowChoice) -> bool:

@@ -23,6 +23,7 @@ from core.library.db import quote_identifier
 from core.library.store import Library, TableInfo
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
+from core.reports.words import content_words
 from core.search.retrieval import STOPWORDS
 from models.types import ColumnSchema
 
@@ -35,7 +36,6 @@ MAX_CELLS = 8
 SHOWN_ROWS = 12
 """Rows of a long table the prompt shows for a question (``TableView.markdown``)."""
 
-_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _YEAR = YEAR_WORD
 # Words that name no particular row or column, on top of the search stopwords.
 _STOP = STOPWORDS | {"between", "during", "year", "years", "total", "value", "amount"}
@@ -44,13 +44,8 @@ _CURRENCY_NAMES = {"\u20b9": "rupees", "RMB": "yuan", "CHF": "francs", "\u00a5":
 """Currencies written after the figure as a word; the others ($, \u20ac, \u00a3) go before it as a symbol."""
 
 def words(text: str) -> set[str]:
-    """Content words of a text, lower-cased, with a crude plural fold so "sales" meets "sale"."""
-    out = set()
-    for word in _WORD.findall(text.lower()):
-        if word in _STOP or len(word) < 2:
-            continue
-        out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
-    return out
+    """Content words of a text (``core.reports.words``), without words that name no particular row or column."""
+    return content_words(text, _STOP)
 
 
 def scale_of(unit: str) -> str:

@@ -1,0 +1,41 @@
+"""The one way Folio cuts a text into the words it compares: questions, row labels, headers, captions.
+
+Lower case; "D&A", "R&D", "SG&A", "PP&E" kept as one word; plurals folded so that "inventories" meets
+"inventory", "liabilities" meets "liability" and "sales" meets "sale"; words a caller names as not naming
+anything (its stop words) left out. Every matcher of the answering rooms reads words through ``content_words``
+so that a label and a question are cut the same way wherever they are compared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+_COMPOUND = re.compile(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b")
+_WORD = re.compile(r"[a-z0-9]+")
+_SINGLE_DIGIT = re.compile(r"(?<![\w.])\d(?![\w.])")
+
+
+def fold(word: str) -> str:
+    """A word's singular as reports' plurals go: "inventories" -> "inventory", "assets" -> "asset"; "loss",
+    "gas" and short words stay."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def content_words(text: str, stop: Collection[str] = (), single_digits: bool = False) -> set[str]:
+    """The folded words of ``text`` less ``stop`` and one-letter words; with ``single_digits``, a lone digit is a
+    word too ("Scope 1" and "Scope 2" differ by it)."""
+    lowered = text.lower()
+    out = {re.sub(r"\s+", "", compound) for compound in _COMPOUND.findall(lowered)}  # "d&a", "pp&e": one word
+    if single_digits:
+        out.update(_SINGLE_DIGIT.findall(lowered))
+    lowered = _COMPOUND.sub(" ", lowered)
+    for word in _WORD.findall(lowered.replace("&", " and ")):
+        if word in stop or len(word) < 2:
+            continue
+        out.add(fold(word))
+    return out
