@@ -26,7 +26,7 @@ from core.answering.metrics import Plan
 from core.answering.prompts import CONTEXT_TOKEN_BUDGET, Context, messages, token_counter
 from core.answering.reading import QuestionReading, read
 from core.answering.table_choice import label_words, question_words, rank_tables
-from core.errors import UserError
+from core.errors import Cancelled, UserError
 from core.jobs import JobContext
 from core.library.store import Library
 from core.search.retrieval import Retriever
@@ -298,7 +298,12 @@ class AnswererBase:
         if deadline.left() < MIN_CALL_SECONDS:
             raise OutOfTime(what or "a model call")
 
+        generated = 0
+        started = time.perf_counter()
+
         def on_token(_token: str) -> None:
+            nonlocal generated
+            generated += 1
             ctx.check()  # every generated token checks for a stop request, so Stop ends even a long call
             if deadline.left() <= 0:
                 raise OutOfTime(what or "a model call")
@@ -307,6 +312,9 @@ class AnswererBase:
         except ModelError as exc:  # a failed call is counted like any other: its tokens and seconds were spent
             if exc.usage is not None:
                 self._count(run, what, exc.usage)
+            raise
+        except (OutOfTime, Cancelled):  # stopped by the time limit or by the person: spent all the same
+            self._count(run, what, Usage(1, 0, generated, time.perf_counter() - started))
             raise
         self._count(run, what, reply.usage)
         return parse_json_object(reply.text)

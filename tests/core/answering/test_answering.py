@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -492,3 +493,28 @@ def test_a_share_outside_0_to_100_goes_back_to_the_model(report: ReportFixture) 
     assert "15.98" in answer.value, answer.text
     repairs = [c for c in chat.calls if "cannot be 625.94%" in c["messages"][-1].content]
     assert len(repairs) == 1
+
+
+def test_a_call_stopped_at_the_time_limit_is_counted_with_its_seconds(report: ReportFixture) -> None:  # noqa: F811
+    """A model still generating when the question's time is up is stopped; the call it was is counted (calls,
+    generated tokens, seconds), not lost from the answer's usage."""
+    import time
+
+    from models.types import ChatReply
+
+    class Streaming:
+        name = "streaming"
+
+        def chat(self, messages: Any, schema: Any = None, max_tokens: int = 256, on_token: Any = None,
+                 **_: Any) -> ChatReply:
+            for _ in range(200):  # 20 s of tokens, far past the budget
+                time.sleep(0.1)
+                if on_token is not None:
+                    on_token("x")
+            raise AssertionError("the time limit never stopped the call")
+
+    answerer = Answerer(report.library, report.retriever, report.runner, Streaming(), time_budget=5.0)  # type: ignore[arg-type]
+    answer = answerer.answer("Compare every department with the council's school plans")
+    assert "Stopped at the 5-second limit" in answer.text
+    assert answer.usage.calls == 1 and answer.usage.completion_tokens >= 10 and answer.usage.seconds >= 4.0
+    assert [calls for _task, calls, _tokens in answer.task_usage] == [1]
