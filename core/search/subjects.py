@@ -107,7 +107,8 @@ def document_profiles(library: Library) -> dict[int, DocumentProfile]:
         add(document_id, "title", title)
     for document_id, caption, heading in conn.execute("SELECT document_id, caption, heading FROM extracted_tables"):
         add(document_id, "captions", caption)
-        add(document_id, "captions", heading)
+        if heading != caption:
+            add(document_id, "captions", heading)
     for document_id, header in conn.execute(
             "SELECT DISTINCT t.document_id, c.header FROM table_columns c JOIN extracted_tables t ON t.id = c.table_id"):
         add(document_id, "headers", header)
