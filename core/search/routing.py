@@ -268,8 +268,16 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
     if len({d.metadata.issuer for d in named}) > 1:  # "Calder Statistics Office" over "Calder City Council"
         said = {d.id: len(words_of(d.metadata.issuer) & scope.words) for d in named}
         named = [d for d in named if said[d.id] == max(said.values())]
-    pool = named or list(documents)
     summary = _subject_scores(scope, index)
+    share = NAMED_SHARE if _written_as_names(named, question) else ABOUT_SHARE
+    if named and not _among_the_subjects_leaders(named, summary, share):
+        # An issuer's words written in another sense ("tell us" and reports filed as "us-007.pdf", "education"
+        # and a "Ministry of Education") name no document when what the question is about is elsewhere.
+        named = []
+    if named:  # of an issuer's many documents, those about what is asked ("eu-004.pdf" ... "eu-027.pdf")
+        leading = max(summary.get(d.id, 0.0) for d in named)
+        named = [d for d in named if summary.get(d.id, 0.0) >= ABOUT_SHARE * leading]
+    pool = named or list(documents)
     if not named and scope.year is None:
         return _by_subject(summary, names)
     organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
@@ -296,8 +304,8 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
     chosen = [d for rank, d in ranked if rank == best]
     answering = chosen
     if scope.year is None and len(chosen) > 1:
-        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's
-        # first answers (tables of several years would mix their figures); the others are offered instead.
+        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's first answers (tables of several years would mix their figures); the
+        # others are offered instead.
         chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -(d.metadata.fiscal_year or 0),
                                    -summary.get(d.id, 0.0)))
         answering = list({frozenset(_issuer_names(d)): d for d in reversed(chosen)}.values())[::-1]
@@ -324,9 +332,29 @@ ABOUT_SHARE = 0.5
 """A document whose profile scores at least this share of the best one's may hold the answer too."""
 MAX_ABOUT = 3
 """Routing by subject narrows the search to at most this many documents, the best first."""
+NAMED_SHARE = 0.1
+"""An issuer written as a name ("US", "Adobe") names its documents unless they score under this share of the
+best document for what the question is about (words that are no name must reach ``ABOUT_SHARE``)."""
 ALIKE_SHARE = 0.8
 """When more than ``MAX_ABOUT`` documents score this share of the best one's or more, the question's subject fits
 them alike: the whole library is searched rather than an arbitrary few of them."""
+
+
+def _written_as_names(named: Sequence[RoutedDocument], question: str) -> bool:
+    """Whether the question writes the words of an issuer it names as a name ("US", "Education", "3M"); a question
+    written all in lower case may mean any word as a name."""
+    tokens = re.findall(r"[\w&]+", question)
+    if all(t == t.lower() for t in tokens[1:]):
+        return True
+    written = set().union(*(words_of(t) for t in tokens if t != t.lower() or any(ch.isdigit() for ch in t)))
+    return any(_issuer_names(d) <= written for d in named)
+
+
+def _among_the_subjects_leaders(named: Sequence[RoutedDocument], scores: Mapping[int, float], share: float) -> bool:
+    """Whether one of the documents of the issuer named scores at least ``share`` of the best document's score
+    for what the question is about (a document an issuer's name names also uses that name)."""
+    best = max(scores.values(), default=0.0)
+    return best <= 0 or max(scores.get(d.id, 0.0) for d in named) >= share * best
 
 
 def _by_subject(scores: Mapping[int, float], names: Mapping[int, str]) -> Route:

@@ -139,3 +139,22 @@ def test_documents_close_to_the_best_are_searched_too_and_named_in_the_answer() 
     # Words every document uses alike single none out: the whole library is searched.
     alike = [doc(i, f"report{i}.pdf", "Figures by quarter", f"Quarter {i}") for i in range(1, 7)]
     assert route("What were the figures by quarter?", alike).document_ids is None
+
+
+def test_an_issuers_words_used_in_another_sense_give_way_to_what_the_question_is_about() -> None:
+    from core.reports.document_metadata import DocumentMetadata
+    from core.search.routing import RoutedDocument, route
+
+    def doc(i: int, issuer: str, year: int | None, captions: str, labels: str) -> RoutedDocument:
+        return RoutedDocument(i, f"doc{i}.pdf", DocumentMetadata(issuer=issuer, doc_type="report", fiscal_year=year),
+                              DocumentProfile(captions=captions, labels=labels))
+
+    documents = [doc(1, "us", 2011, "Enrolment by grade", "Kindergarten Grade 1 Grade 2"),
+                 doc(2, "us", 1996, "Deaths by cause", "Stroke Coronary heart disease"),
+                 doc(3, "us", 2007, "Hospital beds by county", "Alder County Birch County"),
+                 doc(4, "Harbour Board", 2015, "Harbour dues by vessel class", "Trawler Ferry Tanker")]
+    # "us" in lower case is a word, not a name: the harbour dues document is what the question is about.
+    assert route("Can you tell us the harbour dues of a trawler?", documents).document_ids == (4,)
+    # Written as a name it names those documents; of them, the one about what is asked (not the latest one).
+    assert route("How many deaths from stroke were there in the US?", documents).document_ids == (2,)
+    assert route("How many hospital beds did Birch County have in the US in 2011?", documents).document_ids == (3,)
