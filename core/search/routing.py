@@ -411,42 +411,43 @@ def routed_documents(conn_documents: Iterable[tuple[int, str]], metadata: Mappin
             for i, name in conn_documents]
 
 
-_INDEXES: dict[str, tuple[str, list[RoutedDocument], SubjectIndex]] = {}
-"""Per library file: the state its documents' index was built for (see ``_library_state``), the documents, the index."""
+_INDEXES: dict[str, tuple[dict[int, str], SubjectIndex]] = {}
+"""Per library file: what each document's profile was indexed from (see ``_indexed_as``), and the index."""
 _INDEXES_LOCK = threading.Lock()
 
 
-def _library_state(rows: Sequence[tuple[int, str, str]], metadata: Mapping[int, DocumentMetadata]) -> str:
-    """A digest of what the index is built from that changes when a document is added, replaced or removed, or
-    its metadata corrected (a document's tables and pages do not change once it is in)."""
-    digest = hashlib.sha256()
-    for document_id, name, sha in rows:
-        digest.update(f"{document_id}\0{name}\0{sha}\0{metadata.get(document_id)!r}\n".encode())
-    return digest.hexdigest()
+def _indexed_as(document_id: int, name: str, sha: str, metadata: DocumentMetadata | None) -> str:
+    """What changes when a document is replaced or its metadata corrected (its tables and pages, once it is in,
+    do not): the index updates the documents whose digest changed."""
+    return hashlib.sha256(f"{document_id}\0{name}\0{sha}\0{metadata!r}".encode()).hexdigest()
 
 
 def library_documents(library: Library) -> tuple[list[RoutedDocument], SubjectIndex]:
-    """The library's documents as routing sees them, with their subject index; both are kept while the library's
-    documents and metadata stay the same, so a question costs one full-text query over the profiles."""
+    """The library's documents as routing sees them (their profiles are in the index), with their subject index.
+    The index is kept per library file and updated with the documents added, replaced, corrected or removed
+    since, so a question costs one full-text query over the profiles."""
     rows = library.conn.execute(
         "SELECT id, file_name, sha256 FROM documents WHERE status != 'ingesting' ORDER BY id").fetchall()
     metadata = load_metadata(library.conn)
-    state = _library_state(rows, metadata)
-    key = str(library.path)
+    documents = routed_documents([(i, name) for i, name, _ in rows], metadata)
+    states = {i: _indexed_as(i, name, sha, metadata.get(i)) for i, name, sha in rows}
     with _INDEXES_LOCK:
-        kept = _INDEXES.get(key)
-        if kept is not None and kept[0] == state:
-            return kept[1], kept[2]
-        documents = routed_documents([(i, name) for i, name, _ in rows], metadata, document_profiles(library))
-        index = subject_index(documents)  # the one it replaces closes once no search is using it
-        _INDEXES[key] = (state, documents, index)
-        return documents, index
+        indexed, index = _INDEXES.get(str(library.path), ({}, None))
+        if index is None:
+            index = SubjectIndex({})
+        changed = [i for i, state in states.items() if indexed.get(i) != state]
+        gone = [i for i in indexed if i not in states]
+        if changed or gone:
+            profiles = document_profiles(library, changed if indexed else None)
+            index.update({d.id: replace(d, profile=profiles.get(d.id, DocumentProfile())).subject()
+                          for d in documents if d.id in set(changed)}, gone)
+        _INDEXES[str(library.path)] = (states, index)
+    return documents, index
 
 
 def route_question(question: str, library: Library) -> Route:
     """Route ``question`` over a library's documents."""
-    documents, index = library_documents(library)
-    return route(question, documents, index)
+    return route(question, *library_documents(library))
 def allowed_documents(question: str, library: Library) -> list[int] | None:
     """The ids of the documents ``question`` may be answered from, or None for the whole library."""
     ids = route_question(question, library).document_ids

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from core.library.store import Library
 
@@ -30,8 +31,9 @@ FIELDS: tuple[tuple[str, float], ...] = (
     ("text", 0.5),
 )
 """The profile's fields and their BM25 weights: what names the document weighs most, its pages least."""
-TEXT_CHARS = 100_000
-"""A document's pages are indexed up to this many characters (tens of pages: what it is about, not all it says)."""
+TEXT_CHARS = 20_000
+"""A document's pages are indexed up to this many characters (its first pages: what it is about, not all it says;
+its tables' captions, headers and labels come from every page)."""
 LABEL_CHARS = 50_000
 """Its tables' text values likewise."""
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -72,13 +74,18 @@ class SubjectIndex:
     def __init__(self, profiles: Mapping[int, DocumentProfile]) -> None:
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(":memory:", check_same_thread=False)
-        names = [name for name, _ in FIELDS]
-        self._conn.execute(f"CREATE VIRTUAL TABLE profile USING fts5({', '.join(names)}, "
+        self._conn.execute(f"CREATE VIRTUAL TABLE profile USING fts5({', '.join(name for name, _ in FIELDS)}, "
                            "tokenize='porter unicode61 remove_diacritics 2')")
-        self._conn.executemany(
-            f"INSERT INTO profile(rowid, {', '.join(names)}) VALUES (?, {', '.join('?' * len(names))})",
-            [(i, *(getattr(p, name) for name in names)) for i, p in profiles.items()])
-        self.size = len(profiles)
+        self.update(profiles)
+
+    def update(self, profiles: Mapping[int, DocumentProfile], removed: Iterable[int] = ()) -> None:
+        """Index ``profiles`` (replacing a document's former one) and forget the ``removed`` documents."""
+        names = [name for name, _ in FIELDS]
+        with self._lock, self._conn:
+            self._conn.executemany("DELETE FROM profile WHERE rowid = ?", [(i,) for i in (*profiles, *removed)])
+            self._conn.executemany(
+                f"INSERT INTO profile(rowid, {', '.join(names)}) VALUES (?, {', '.join('?' * len(names))})",
+                [(i, *(getattr(p, name) for name in names)) for i, p in profiles.items()])
 
     def scores(self, terms: Iterable[str]) -> dict[int, float]:
         """Each document that uses any of ``terms``, with its BM25 score (higher is better)."""
@@ -92,32 +99,40 @@ class SubjectIndex:
         return {int(i): float(s) for i, s in rows if s > 0}
 
 
-def document_profiles(library: Library) -> dict[int, DocumentProfile]:
-    """Every document's profile but what its metadata says (``core.search.routing`` adds its file name, issuer,
-    type and summary)."""
-    conn = library.conn
+def document_profiles(library: Library, ids: Collection[int] | None = None) -> dict[int, DocumentProfile]:
+    """The profiles of the documents ``ids`` (None: all) but what their metadata says (``core.search.routing``
+    adds the file name, issuer, type and summary)."""
+    if ids is not None and not ids:
+        return {}
+    chosen = sorted(ids) if ids is not None else []
     parts: dict[int, dict[str, list[str]]] = {}
+
+    def rows(sql: str, column: str) -> Iterable[tuple[Any, ...]]:
+        where = f"{column} IN ({', '.join('?' * len(chosen))})" if ids is not None else "1"
+        return library.conn.execute(sql.format(where=where), chosen)
 
     def add(document_id: int, field: str, text: str | None, cap: int = 0) -> None:
         found = parts.setdefault(document_id, {name: [] for name, _ in FIELDS})[field]
         if text and (not cap or sum(len(t) + 1 for t in found) < cap):
             found.append(text)
 
-    for document_id, title in conn.execute("SELECT id, title FROM documents"):
+    for document_id, title in rows("SELECT id, title FROM documents WHERE {where}", "id"):
         add(document_id, "title", title)
-    for document_id, caption, heading in conn.execute("SELECT document_id, caption, heading FROM extracted_tables"):
+    for document_id, caption, heading in rows(
+            "SELECT document_id, caption, heading FROM extracted_tables WHERE {where}", "document_id"):
         add(document_id, "captions", caption)
         if heading != caption:
             add(document_id, "captions", heading)
-    for document_id, header in conn.execute(
-            "SELECT DISTINCT t.document_id, c.header FROM table_columns c JOIN extracted_tables t ON t.id = c.table_id"):
+    for document_id, header in rows("SELECT DISTINCT t.document_id, c.header FROM table_columns c "
+                                    "JOIN extracted_tables t ON t.id = c.table_id WHERE {where}", "t.document_id"):
         add(document_id, "headers", header)
-    for document_id, value in conn.execute(
+    for document_id, value in rows(
             "SELECT DISTINCT t.document_id, v.text FROM table_cells v JOIN extracted_tables t ON t.id = v.table_id "
             "JOIN table_columns c ON c.table_id = v.table_id AND c.position = v.col "
-            "WHERE v.is_header = 0 AND c.type = 'TEXT'"):
+            "WHERE v.is_header = 0 AND c.type = 'TEXT' AND {where}", "t.document_id"):
         add(document_id, "labels", value, LABEL_CHARS)
-    for document_id, text in conn.execute("SELECT document_id, text FROM pages ORDER BY document_id, number"):
+    for document_id, text in rows("SELECT document_id, text FROM pages WHERE {where} ORDER BY document_id, number",
+                                  "document_id"):
         add(document_id, "text", text, TEXT_CHARS)
     return {i: DocumentProfile(**{field: " ".join(texts) for field, texts in fields.items()})
             for i, fields in parts.items()}
