@@ -304,8 +304,8 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
     chosen = [d for rank, d in ranked if rank == best]
     answering = chosen
     if scope.year is None and len(chosen) > 1:
-        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's first answers (tables of several years would mix their figures); the
-        # others are offered instead.
+        # No period asked: the issuer's documents all fit; annual reports first, the latest first. Each issuer's
+        # first answers (tables of several years would mix their figures); the others are offered instead.
         chosen.sort(key=lambda d: (d.metadata.doc_type not in _ANNUAL_TYPES, -(d.metadata.fiscal_year or 0),
                                    -summary.get(d.id, 0.0)))
         answering = list({frozenset(_issuer_names(d)): d for d in reversed(chosen)}.values())[::-1]
@@ -435,12 +435,12 @@ def library_documents(library: Library) -> tuple[list[RoutedDocument], SubjectIn
         indexed, index = _INDEXES.get(str(library.path), ({}, None))
         if index is None:
             index = SubjectIndex({})
-        changed = [i for i, state in states.items() if indexed.get(i) != state]
+        changed = {i for i, state in states.items() if indexed.get(i) != state}
         gone = [i for i in indexed if i not in states]
         if changed or gone:
             profiles = document_profiles(library, changed if indexed else None)
             index.update({d.id: replace(d, profile=profiles.get(d.id, DocumentProfile())).subject()
-                          for d in documents if d.id in set(changed)}, gone)
+                          for d in documents if d.id in changed}, gone)
         _INDEXES[str(library.path)] = (states, index)
     return documents, index
 
@@ -448,6 +448,8 @@ def library_documents(library: Library) -> tuple[list[RoutedDocument], SubjectIn
 def route_question(question: str, library: Library) -> Route:
     """Route ``question`` over a library's documents."""
     return route(question, *library_documents(library))
+
+
 def allowed_documents(question: str, library: Library) -> list[int] | None:
     """The ids of the documents ``question`` may be answered from, or None for the whole library."""
     ids = route_question(question, library).document_ids
