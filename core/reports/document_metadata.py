@@ -79,6 +79,8 @@ _MONTHS_ENDED = re.compile(r"\b(three|six|nine|twelve)\s+months\s+ended\b", re.I
 YEAR_SPAN = re.compile(rf"(?<![\d.,])({YEAR_DIGITS})\s?[/\-\u2013]\s?(\d{{2}}|{YEAR_DIGITS})(?![\d.,])")
 _YEAR = re.compile(rf"(?<![\d.,$])({YEAR_DIGITS})(?!\d|[.,]\d)")
 _FISCAL_YEAR = re.compile(rf"\b(?:fiscal(?:\s+year)?|fy)\s?'?({YEAR_DIGITS})\b", re.IGNORECASE)
+_YEAR_FIRST = re.compile(rf"(?:fy)?{YEAR_DIGITS}(?!\d)", re.IGNORECASE)
+"""A file name's part that opens with a year ("2018", "2023Q4", "FY2019")."""
 
 
 def quarter_number(token: str) -> int:
@@ -300,7 +302,8 @@ def read_issuer(title: str, cover: str, file_name: str) -> str:
                 return name
     if (name := _before_stop_words(named_title)) and len(name.split()) <= 5 and sum(ch.isalpha() for ch in name) >= 2:
         return name
-    if len(stem) > 1 and any(ch.isdigit() for ch in stem[1]) and sum(ch.isalpha() for ch in stem[0]) >= 2:
+    # "3M_2018_10K.pdf", "AMCOR_2023Q4_EARNINGS.pdf": a name, then the year; "eu-004.pdf" is a numbered file.
+    if len(stem) > 1 and _YEAR_FIRST.match(stem[1]) and sum(ch.isalpha() for ch in stem[0]) >= 2:
         return stem[0]
     return ""
 

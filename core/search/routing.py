@@ -8,8 +8,11 @@ documents' metadata (core.reports.document_metadata) says theirs. Routing keeps 
 named, then the one whose own period is the one asked, checked before trusted: a FY2019 filing's
 comparative FY2018 column is used only when the library holds no FY2018 filing of that issuer (then
 the nearest later filing, whose comparatives reach back two or three years). Among documents that
-still tie, the words of the question are matched against each document's summary (its title and
-opening words). A question that names neither issuer nor period searches the whole library.
+still tie, the question's words are matched against what each document is about. A question that names no
+issuer is routed by what each document is about (core.search.subjects: BM25 over each document's title,
+opening, tables' captions, headers and row labels, and pages): the best first, with the few close to it,
+and the answer says which others might hold it; where its words fit many documents alike, or none, the whole
+library is searched.
 
 ``route`` is pure (documents in, route out); ``route_question`` reads the library. The answer names
 the document used when several matched and the question named none (``Route.note``).
@@ -17,10 +20,11 @@ the document used when several matched and the question named none (``Route.note
 
 from __future__ import annotations
 
-import math
+import hashlib
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from core.library.facts import load_metadata
 from core.library.store import Library
@@ -33,6 +37,7 @@ from core.reports.document_metadata import (
     span_end,
 )
 from core.reports.values import YEAR_DIGITS
+from core.search.subjects import DocumentProfile, SubjectIndex, document_profiles, question_terms
 from models.types import Alternative
 
 COMPARATIVE_YEARS = 2
@@ -70,9 +75,16 @@ class RoutedDocument:
     id: int
     name: str
     metadata: DocumentMetadata
-    profile: str = ""
-    """What the document is about, in its own words: its title and opening, its tables' captions and column
-    headers (``route_question`` reads them from the library)."""
+    profile: DocumentProfile = field(default_factory=DocumentProfile)
+    """What the document is about, in its own words: its title, its tables' captions, column headers and row
+    labels, its pages (``route_question`` reads them from the library; its metadata adds the rest)."""
+
+    def subject(self) -> DocumentProfile:
+        """The profile with what the document's name and metadata say: name, issuer and type in its title, the
+        summary as its opening."""
+        stem = re.sub(r"[_.\-]+", " ", self.name.rsplit(".", 1)[0])
+        title = " ".join(p for p in (stem, self.profile.title, self.metadata.issuer, self.metadata.doc_type) if p)
+        return replace(self.profile, title=title, opening=self.metadata.summary or self.profile.opening)
 
 
 @dataclass(frozen=True)
@@ -203,12 +215,14 @@ def _first_name_word(document: RoutedDocument) -> str:
     return next((w for w in ordered if w in key), "") if len(key) > 1 else ""
 
 
-def _summary_scores(scope: QuestionScope, documents: Sequence[RoutedDocument]) -> dict[int, float]:
-    """How much of the question each document's summary covers, each word weighted by its rarity among them."""
-    bags = {d.id: words_of(f"{d.name} {d.metadata.summary}") for d in documents}
-    asked = {w for w in scope.words if not w.isdigit()}
-    frequency = {w: sum(w in bag for bag in bags.values()) for w in asked}
-    return {i: sum(math.log(1 + len(bags) / frequency[w]) for w in asked & bag) for i, bag in bags.items()}
+def subject_index(documents: Sequence[RoutedDocument]) -> SubjectIndex:
+    """What ``documents`` are about, searchable (``route_question`` keeps one per library state)."""
+    return SubjectIndex({d.id: d.subject() for d in documents})
+
+
+def _subject_scores(scope: QuestionScope, index: SubjectIndex) -> dict[int, float]:
+    """How well each document's profile matches the question's words (BM25; documents using none are left out)."""
+    return index.scores(question_terms(scope.words, _QUESTION_WORDS))
 
 
 def _period_rank(document: DocumentMetadata, scope: QuestionScope) -> int | None:
@@ -238,10 +252,13 @@ def _period_rank(document: DocumentMetadata, scope: QuestionScope) -> int | None
     return None
 
 
-def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
-    """The documents ``question`` should be answered from, checked against their issuer and period."""
+def route(question: str, documents: Sequence[RoutedDocument], index: SubjectIndex | None = None) -> Route:
+    """The documents ``question`` should be answered from, checked against their issuer and period; ``index`` is
+    ``subject_index(documents)``, built here when not given."""
     if len(documents) < 2:
         return Route(None, "one document in the library" if documents else "no documents")
+    if index is None:
+        index = subject_index(documents)
     scope = question_scope(question)
     names = {d.id: d.metadata.describe() or d.name for d in documents}
     named = [d for d in documents if (key := _issuer_names(d)) and key <= scope.words]
@@ -251,17 +268,25 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
     if len({d.metadata.issuer for d in named}) > 1:  # "Calder Statistics Office" over "Calder City Council"
         said = {d.id: len(words_of(d.metadata.issuer) & scope.words) for d in named}
         named = [d for d in named if said[d.id] == max(said.values())]
+    summary = _subject_scores(scope, index)
+    share = NAMED_SHARE if _written_as_names(named, question) else ABOUT_SHARE
+    if named and not _among_the_subjects_leaders(named, summary, share):
+        # An issuer's words written in another sense ("tell us" and reports filed as "us-007.pdf", "education"
+        # and a "Ministry of Education") name no document when what the question is about is elsewhere.
+        named = []
+    if named:  # of an issuer's many documents, those about what is asked ("eu-004.pdf" ... "eu-027.pdf")
+        leading = max(summary.get(d.id, 0.0) for d in named)
+        named = [d for d in named if summary.get(d.id, 0.0) >= ABOUT_SHARE * leading]
     pool = named or list(documents)
-    summary = _summary_scores(scope, documents)
     if not named and scope.year is None:
-        return _by_subject(scope, documents, names)
+        return _by_subject(summary, names)
     organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
     if not named and (len(organisations) != 1 or organisations == {""}):
         # A period alone singles out one organisation's report of that year only where the library is one
         # organisation's series; among several organisations' reports (or reports whose issuer could not be
         # read) every one of them may hold that year, and a misread period would rule the right one out. What
         # the question is about may still single out a document (a register's year is a column, not its period).
-        about = _by_subject(scope, documents, names)
+        about = _by_subject(summary, names)
         if about.document_ids is not None:
             return about
         return Route(None, "the question names a period but no issuer, and the library holds several "
@@ -306,29 +331,48 @@ def route(question: str, documents: Sequence[RoutedDocument]) -> Route:
 ABOUT_SHARE = 0.5
 """A document whose profile scores at least this share of the best one's may hold the answer too."""
 MAX_ABOUT = 3
-"""Routing by subject narrows the search to at most this many documents; past it, the whole library."""
+"""Routing by subject narrows the search to at most this many documents, the best first."""
+NAMED_SHARE = 0.1
+"""An issuer written as a name ("US", "Adobe") names its documents unless they score under this share of the
+best document for what the question is about (words that are no name must reach ``ABOUT_SHARE``)."""
+ALIKE_SHARE = 0.8
+"""When more than ``MAX_ABOUT`` documents score this share of the best one's or more, the question's subject fits
+them alike: the whole library is searched rather than an arbitrary few of them."""
 
 
-def _by_subject(scope: QuestionScope, documents: Sequence[RoutedDocument], names: Mapping[int, str]) -> Route:
-    """A question that names no issuer and no period, routed by what each document is about: the words of its
-    title, opening, tables' captions and headers that the question uses, each weighted by how few documents use it.
-    The documents within reach of the best (at most ``MAX_ABOUT``) are searched, the best first, and the answer
-    says which others might hold it; where the question's words are everywhere (or nowhere), the whole library."""
-    bags = {d.id: words_of(f"{d.name} {d.metadata.summary} {d.profile}") for d in documents}
-    asked = {w for w in scope.words if not w.isdigit() and w not in _QUESTION_WORDS}
-    frequency = {w: sum(w in bag for bag in bags.values()) for w in asked}
-    scores = {i: sum(math.log(1 + len(bags) / frequency[w]) for w in asked & bag if frequency[w] < len(bags))
-              for i, bag in bags.items()}
+def _written_as_names(named: Sequence[RoutedDocument], question: str) -> bool:
+    """Whether the question writes the words of an issuer it names as a name ("US", "Education", "3M"); a question
+    written all in lower case may mean any word as a name."""
+    tokens = re.findall(r"[\w&]+", question)
+    if all(t == t.lower() for t in tokens[1:]):
+        return True
+    written = set().union(*(words_of(t) for t in tokens if t != t.lower() or any(ch.isdigit() for ch in t)))
+    return any(_issuer_names(d) <= written for d in named)
+
+
+def _among_the_subjects_leaders(named: Sequence[RoutedDocument], scores: Mapping[int, float], share: float) -> bool:
+    """Whether one of the documents of the issuer named scores at least ``share`` of the best document's score
+    for what the question is about (a document an issuer's name names also uses that name)."""
+    best = max(scores.values(), default=0.0)
+    return best <= 0 or max(scores.get(d.id, 0.0) for d in named) >= share * best
+
+
+def _by_subject(scores: Mapping[int, float], names: Mapping[int, str]) -> Route:
+    """A question that names no issuer (and no period, or a period several organisations' reports may hold),
+    routed by what each document is about (``scores``: BM25 of its profile for the question's words). The best
+    and those within reach of it (at most ``MAX_ABOUT``) are searched, the best first, and the answer says which
+    others might hold it; where the question's words fit many documents alike, or none, the whole library."""
     best = max(scores.values(), default=0.0)
     if best <= 0:
         return Route(None, "the question names no issuer or period, and no document's subject: the whole library "
                            "is searched")
-    close = sorted((i for i, s in scores.items() if s >= ABOUT_SHARE * best), key=lambda i: -scores[i])
-    if len(close) > MAX_ABOUT:
-        return Route(None, "the question names no issuer or period, and its subject fits many documents: the whole "
-                           "library is searched")
+    ranked = sorted(scores, key=lambda i: (-scores[i], i))
+    if sum(scores[i] >= ALIKE_SHARE * best for i in ranked) > MAX_ABOUT:
+        return Route(None, "the question names no issuer or period, and its subject fits many documents alike: the "
+                           "whole library is searched")
+    close = tuple(i for i in ranked if scores[i] >= ABOUT_SHARE * best)[:MAX_ABOUT]
     reason = f"{'; '.join(names[i] for i in close)}: what the question is about"
-    return Route(tuple(close), reason, tuple(close), names, decisive=len(close) == 1)
+    return Route(close, reason, close, names, decisive=len(close) == 1)
 
 
 _QUESTION_WORDS = frozenset(
@@ -362,31 +406,48 @@ def _period_words(scope: QuestionScope) -> str:
 
 
 def routed_documents(conn_documents: Iterable[tuple[int, str]], metadata: Mapping[int, DocumentMetadata],
-                     profiles: Mapping[int, str] | None = None) -> list[RoutedDocument]:
-    return [RoutedDocument(i, name, metadata.get(i, DocumentMetadata()), (profiles or {}).get(i, ""))
+                     profiles: Mapping[int, DocumentProfile] | None = None) -> list[RoutedDocument]:
+    return [RoutedDocument(i, name, metadata.get(i, DocumentMetadata()), (profiles or {}).get(i, DocumentProfile()))
             for i, name in conn_documents]
 
 
-def document_profiles(library: Library) -> dict[int, str]:
-    """What each document is about, in its own words: title, tables' captions and headings, column headers."""
-    conn = library.conn
-    profiles: dict[int, list[str]] = {}
-    for document_id, title in conn.execute("SELECT id, title FROM documents"):
-        profiles.setdefault(document_id, []).append(title or "")
-    for document_id, caption, heading in conn.execute("SELECT document_id, caption, heading FROM extracted_tables"):
-        profiles.setdefault(document_id, []).extend((caption, heading))
-    for document_id, header in conn.execute(
-            "SELECT t.document_id, group_concat(DISTINCT c.header) FROM table_columns c JOIN extracted_tables t "
-            "ON t.id = c.table_id GROUP BY t.document_id"):
-        profiles.setdefault(document_id, []).append(header or "")
-    return {i: " ".join(p for p in parts if p) for i, parts in profiles.items()}
+_INDEXES: dict[str, tuple[dict[int, str], SubjectIndex]] = {}
+"""Per library file: what each document's profile was indexed from (see ``_indexed_as``), and the index."""
+_INDEXES_LOCK = threading.Lock()
+
+
+def _indexed_as(document_id: int, name: str, sha: str, metadata: DocumentMetadata | None) -> str:
+    """What changes when a document is replaced or its metadata corrected (its tables and pages, once it is in,
+    do not): the index updates the documents whose digest changed."""
+    return hashlib.sha256(f"{document_id}\0{name}\0{sha}\0{metadata!r}".encode()).hexdigest()
+
+
+def library_documents(library: Library) -> tuple[list[RoutedDocument], SubjectIndex]:
+    """The library's documents as routing sees them (their profiles are in the index), with their subject index.
+    The index is kept per library file and updated with the documents added, replaced, corrected or removed
+    since, so a question costs one full-text query over the profiles."""
+    rows = library.conn.execute(
+        "SELECT id, file_name, sha256 FROM documents WHERE status != 'ingesting' ORDER BY id").fetchall()
+    metadata = load_metadata(library.conn)
+    documents = routed_documents([(i, name) for i, name, _ in rows], metadata)
+    states = {i: _indexed_as(i, name, sha, metadata.get(i)) for i, name, sha in rows}
+    with _INDEXES_LOCK:
+        indexed, index = _INDEXES.get(str(library.path), ({}, None))
+        if index is None:
+            index = SubjectIndex({})
+        changed = {i for i, state in states.items() if indexed.get(i) != state}
+        gone = [i for i in indexed if i not in states]
+        if changed or gone:
+            profiles = document_profiles(library, changed if indexed else None)
+            index.update({d.id: replace(d, profile=profiles.get(d.id, DocumentProfile())).subject()
+                          for d in documents if d.id in changed}, gone)
+        _INDEXES[str(library.path)] = (states, index)
+    return documents, index
 
 
 def route_question(question: str, library: Library) -> Route:
     """Route ``question`` over a library's documents."""
-    conn = library.conn
-    rows = conn.execute("SELECT id, file_name FROM documents WHERE status != 'ingesting' ORDER BY id").fetchall()
-    return route(question, routed_documents(rows, load_metadata(conn), document_profiles(library)))
+    return route(question, *library_documents(library))
 
 
 def allowed_documents(question: str, library: Library) -> list[int] | None:

@@ -66,6 +66,16 @@ def test_reports_in_general(title: str, cover: str, expected: tuple[object, ...]
     assert (found.issuer, found.doc_type, found.period, found.fiscal_year, found.quarter) == expected
 
 
+def test_a_file_name_gives_the_issuer_only_when_a_year_follows_the_name() -> None:
+    from core.reports.document_metadata import read_issuer
+
+    assert read_issuer("", "", "ADOBE_2015_10K.pdf") == "ADOBE"
+    assert read_issuer("", "", "AMCOR_2023Q4_EARNINGS.pdf") == "AMCOR"
+    assert read_issuer("", "", "acme-fy2019-annual.pdf") == "acme"
+    assert read_issuer("", "", "eu-004.pdf") == ""  # a numbered file of a collection, not an issuer "eu"
+    assert read_issuer("", "", "scan_0012.pdf") == ""
+
+
 def test_statement_headers_give_the_period_when_the_cover_does_not() -> None:
     found = read_metadata("Accounts", "accounts.pdf", ["Directors' report and accounts"], ["€ thousand"],
                           ["Note 2023 2022", "2023 2022", "2021 2020"])

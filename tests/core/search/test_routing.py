@@ -15,6 +15,7 @@ from core.library.store import Library
 from core.reports.document_metadata import DocumentMetadata
 from core.search.retrieval import Retriever
 from core.search.routing import RoutedDocument, allowed_documents, question_scope, route
+from core.search.subjects import DocumentProfile
 from core.sql.runner import SqlRunner
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.support.report_builder import Section, TableSpec, build_report
@@ -259,10 +260,8 @@ def test_the_other_matching_report_is_offered_and_asking_there_cites_only_it(tmp
 def test_a_question_naming_no_issuer_or_period_is_routed_by_what_each_document_is_about() -> None:
     """Twelve documents of different kinds, none named: the question's subject words (weighted by how few
     documents use them) pick the register of layoff notices, not the crime report that shares "reported"."""
-    from core.search.routing import RoutedDocument
-
-    def doc(i: int, name: str, profile: str) -> RoutedDocument:
-        return RoutedDocument(i, name, DocumentMetadata(summary=name), profile)
+    def doc(i: int, name: str, captions: str) -> RoutedDocument:
+        return RoutedDocument(i, name, DocumentMetadata(summary=name), DocumentProfile(captions=captions))
 
     documents = [
         doc(1, "warn_notices.pdf", "Register of layoff notices Company City Notice date Employees affected"),
