@@ -58,7 +58,7 @@ QUIET_STATUSES = ("ready",)
 DOCUMENT_TYPES = ("10-K", "10-Q", "8-K", "20-F", "annual report", "interim report", "earnings release", "budget",
                   "statistics release", "financial statements", "report")
 DETAIL_FIELDS = (("issuer", "Issuer"), ("doc_type", "Type"), ("period", "Period"), ("fiscal_year", "Fiscal year"),
-                 ("quarter", "Quarter"), ("currency", "Currency"), ("scale", "Scale"))
+                 ("quarter", "Quarter"), ("currency", "Currency"), ("scale", "Scale"), ("ticker", "Trading symbol"))
 """What a person can correct about a document (core.reports.document_metadata.EDITABLE), with its label."""
 FILTER_FROM = 8
 """Libraries of this many documents or more show the filter box."""

@@ -52,7 +52,7 @@ from core.answering.turns import answer_turn
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library.store import TableInfo
-from core.search.routing import Route, issuer_names, route_question
+from core.search.routing import Route, issuer_names, route_question, with_issuer_names
 from models.types import Answer, Chunk, Citation, ProgressEvent, Step, Usage
 
 QUERY_PLAN_TOKENS = 160
@@ -72,6 +72,10 @@ class Answerer(TableSteps, FormulaSteps):
         question = " ".join(question.split())
         if not question:
             raise UserError("The question is empty.")
+        named = with_issuer_names(question, self.library.document_metadata())
+        if named != question:  # "GIS's capex": the issuer a filing registers that symbol for, by name
+            answer = self.answer(named, ctx, on_token, on_step, documents, earlier)
+            return dataclasses.replace(answer, question=question, read_as=answer.read_as or named)
         ctx = ctx or JobContext()
         # A follow-up of ``earlier`` (the conversation's questions) or a comparison: core.answering.turns
         if (turn := answer_turn(self, question, earlier, ctx, on_token, on_step, documents)) is not None:

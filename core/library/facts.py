@@ -204,7 +204,7 @@ def compute_metadata(conn: Connection, document_id: int) -> DocumentMetadata | N
 
 
 _COLUMNS = ("issuer", "doc_type", "period", "fiscal_year", "quarter", "period_end", "currency", "scale", "edited",
-            "summary")
+            "summary", "ticker")
 
 
 def store_metadata(conn: Connection, document_id: int, metadata: DocumentMetadata) -> None:

@@ -236,9 +236,7 @@ def m006_table_facts(conn: Connection) -> None:
 
 def m007_document_metadata(conn: Connection) -> None:
     """What each document is (issuer, type, period, currency, scale; see core.reports.document_metadata), one row
-    per document, readable by the questions' SQL; filled here for the documents already in the library."""
-    from core.library.facts import refresh_metadata
-
+    per document, readable by the questions' SQL."""
     run_script(conn,
         """
         CREATE TABLE document_metadata (
@@ -258,8 +256,7 @@ def m007_document_metadata(conn: Connection) -> None:
         CREATE INDEX document_metadata_issuer ON document_metadata(issuer, fiscal_year);
         """
     )
-    for (document_id,) in conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
-        refresh_metadata(conn, document_id)
+    # filled for the documents already in the library by m009_tickers, once the table has all its columns
 
 
 def m008_unit_rows(conn: Connection) -> None:
@@ -274,11 +271,22 @@ def m008_unit_rows(conn: Connection) -> None:
                          "ELSE currency END WHERE id = ?", (facts.stated_scale, facts.currency, table_id))
 
 
+def m009_tickers(conn: Connection) -> None:
+    """The trading symbol a filing registers ("GIS"); every document's metadata read again from its stored pages
+    (a person's corrections are kept: their documents get no symbol until they set one)."""
+    from core.library.facts import refresh_metadata
+
+    conn.execute("ALTER TABLE document_metadata ADD COLUMN ticker TEXT NOT NULL DEFAULT ''")
+    for (document_id,) in conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
+        refresh_metadata(conn, document_id)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
     m006_table_facts,
     m007_document_metadata,
     m008_unit_rows,
+    m009_tickers,
 ]
 
 

@@ -29,7 +29,7 @@ EARLIEST_PERIOD = 1950
 """Years before this in a report's text are taken for counts, not for the period it covers."""
 TABLE_NAME = "document_metadata"
 """The table questions' SQL may read (no file paths in it: only the file's name)."""
-EDITABLE = ("issuer", "doc_type", "period", "fiscal_year", "quarter", "currency", "scale")
+EDITABLE = ("issuer", "doc_type", "period", "fiscal_year", "quarter", "currency", "scale", "ticker")
 
 DOC_TYPES = ("10-K", "10-Q", "8-K", "20-F", "annual report", "interim report", "earnings release", "budget",
              "statistics release", "financial statements", "report")
@@ -53,6 +53,8 @@ class DocumentMetadata:
     edited: bool = False
     summary: str = ""
     """Title and opening words, for searching documents rather than passages."""
+    ticker: str = ""
+    """The trading symbol a filing's cover registers ("GIS"), which people use for the issuer's name."""
 
     def describe(self) -> str:
         """"3M COMPANY, 10-K, FY2018" (the parts known)."""
@@ -322,6 +324,20 @@ def read_currency_scale(units: Iterable[str], cover: str) -> tuple[str, str]:
     return currency, ("" if scale == "percent" else scale)
 
 
+_EXCHANGE = r"(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange|NYSE(?:\s+American|\s+Arca)?|Nasdaq|NASDAQ|Chicago\s+Stock\s+Exchange)"
+_TICKER = re.compile(rf"(?<![\w$.%/-])([A-Z]{{1,5}})\s+{_EXCHANGE}")
+
+
+def read_ticker(cover: str) -> str:
+    """The trading symbol of the first class of securities a filing's cover registers on an exchange ("Common
+    Stock ... GIS New York Stock Exchange"), or "" where the cover lists none."""
+    at = re.search(r"trading\s+symbol", cover, re.IGNORECASE)
+    if at is None:
+        return ""
+    found = _TICKER.search(cover, at.end())
+    return found.group(1) if found else ""
+
+
 def read_metadata(title: str, file_name: str, pages: Sequence[str], units: Sequence[str], headers: Sequence[str],
                   body: str = "") -> DocumentMetadata:
     """A document's metadata from its title, first pages' text, tables' units and column headers.
@@ -335,7 +351,7 @@ def read_metadata(title: str, file_name: str, pages: Sequence[str], units: Seque
     return DocumentMetadata(
         issuer=read_issuer(title, cover, file_name), doc_type=read_doc_type(form, title, cover), period=period,
         fiscal_year=fiscal_year, quarter=quarter, period_end=period_end, currency=currency, scale=scale,
-        summary=f"{title}\n{opening}",
+        summary=f"{title}\n{opening}", ticker=read_ticker(cover),
     )
 
 
@@ -359,6 +375,10 @@ def edited_metadata(current: DocumentMetadata, changes: dict[str, object]) -> Do
             if name == "fiscal_year" and not 1800 <= number <= 2199:
                 raise ValueError(f"fiscal year must be a four-digit year, not {number}")
             cleaned[name] = number
+        elif name == "ticker":
+            if text and not re.fullmatch(r"[A-Za-z][A-Za-z.]{0,5}", text):
+                raise ValueError(f"a trading symbol is one to six letters, not {text!r}")
+            cleaned[name] = text.upper()
         else:
             cleaned[name] = text
     if "period" in cleaned and "fiscal_year" not in cleaned:

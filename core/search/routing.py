@@ -170,6 +170,29 @@ def issuer_names(issuer: str) -> list[str]:
     return names
 
 
+_NOT_TICKERS = frozenset({"EPS", "CEO", "CFO", "USD", "EUR", "GBP", "GAAP", "EBIT", "EBITDA", "FY", "IT", "ON", "OR",
+                          "AND", "ALL", "US", "UK", "EU", "SG", "RD", "PP", "COGS", "SGA", "FCF", "ROE", "ROA", "DSO",
+                          "DPO", "DIO", "CCC", "YOY", "QOQ", "NA", "TTM"})
+"""Capitals questions use for other things than a company (a ticker that is also one of these is not read)."""
+
+
+def with_issuer_names(question: str, metadata: Mapping[int, DocumentMetadata]) -> str:
+    """The question with a trading symbol the library's filings register, written in capitals ("GIS's cash
+    conversion cycle", "LMT 2021 capex"), replaced by its issuer's name ("General Mills"), so routing and the
+    reading meet a name they know; the question as it is when it names no symbol."""
+    names: dict[str, str] = {}
+    for m in metadata.values():
+        said = issuer_names(m.issuer) if m.issuer else []
+        if len(m.ticker) >= 2 and m.ticker not in _NOT_TICKERS and said and m.ticker.lower() not in said[0].split():
+            names.setdefault(m.ticker, " ".join(w.upper() if len(w) <= 3 and any(c.isdigit() for c in w) else
+                                                w.capitalize() for w in said[0].split()))
+    if not names:
+        return question
+    pattern = re.compile(r"(?<![\w$&.-])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                         + r")(?![\w&-]|\.\w)")
+    return pattern.sub(lambda found: names[found.group(1)], question)
+
+
 def question_scope(question: str) -> QuestionScope:
     """The years, quarter and document types a question names (FY2018, FY 2023, fiscal 2019, 2019-20, Q2 of FY2024)."""
     years: list[int] = []

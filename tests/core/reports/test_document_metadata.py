@@ -13,7 +13,7 @@ from core.ingest.ingestor import Ingestor
 from core.library.db import connect
 from core.library.migrations import MIGRATIONS
 from core.library.store import Library
-from core.reports.document_metadata import DocumentMetadata, edited_metadata, read_metadata
+from core.reports.document_metadata import DocumentMetadata, edited_metadata, read_metadata, read_ticker
 from core.reports.document_title import document_title, registrant
 from core.sql.runner import SqlRunner
 from tests.support.report_builder import Section, TableSpec, build_report
@@ -160,3 +160,21 @@ def test_real_filings_issuer_type_and_period() -> None:
             assert found.doc_type == f"{kind[:-1]}-{kind[-1]}", (pdf.name, found)
         if "Q" in period:
             assert found.quarter == int(period[-1]), (pdf.name, found)
+
+
+def test_the_trading_symbol_a_cover_registers_is_read() -> None:
+    cover = ("Securities registered pursuant to Section 12(b) of the Act: Title of each class Trading Symbol(s) Name of "
+             "each exchange on which registered Common Stock, $0.50 par value ACW New York Stock Exchange 2.25% Notes "
+             "due 2031 ACW31 New York Stock Exchange")
+    assert read_ticker(cover) == "ACW"
+    assert read_ticker("Class A Common Stock, $1 par value  ZEPH  The Nasdaq Stock Market LLC (Trading symbol)") == ""
+    assert read_ticker("Trading symbol ... Ordinary shares XLM NASDAQ Global Select Market") == "XLM"
+    assert read_ticker("Annual report of the Water Board, registered in New York Stock Exchange terms") == ""
+    assert read_metadata("Acme Widgets 10-K", "acme.pdf", [cover], [], []).ticker == "ACW"
+
+
+def test_a_person_may_set_or_clear_a_trading_symbol() -> None:
+    assert edited_metadata(DocumentMetadata(issuer="Acme"), {"ticker": " acw "}).ticker == "ACW"
+    assert edited_metadata(DocumentMetadata(issuer="Acme", ticker="ACW"), {"ticker": ""}).ticker == ""
+    with pytest.raises(ValueError):
+        edited_metadata(DocumentMetadata(issuer="Acme"), {"ticker": "ACME WIDGETS INC"})

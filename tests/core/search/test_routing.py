@@ -14,7 +14,7 @@ from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.reports.document_metadata import DocumentMetadata
 from core.search.retrieval import Retriever
-from core.search.routing import RoutedDocument, allowed_documents, question_scope, route
+from core.search.routing import RoutedDocument, allowed_documents, question_scope, route, with_issuer_names
 from core.search.subjects import DocumentProfile
 from core.sql.runner import SqlRunner
 from tests.core.answering.test_answering_library import ScriptedChat
@@ -284,3 +284,15 @@ def route_question_words(question: str, documents: list) -> Any:  # type: ignore
     from core.search.routing import route
 
     return route(question, documents)
+
+
+def test_a_trading_symbol_in_capitals_reads_as_its_issuer() -> None:
+    metadata = {1: DocumentMetadata(issuer="ACME WIDGETS, INC.", ticker="ACW"),
+                2: DocumentMetadata(issuer="NORTHWIND TRADERS CORPORATION", ticker="NWT"),
+                3: DocumentMetadata(issuer="EPSILON HOLDINGS", ticker="EPS")}
+    assert with_issuer_names("What was ACW's capex in 2021?", metadata) == "What was Acme Widgets's capex in 2021?"
+    assert with_issuer_names("NWT vs ACW operating margin FY22", metadata) == \
+        "Northwind Traders vs Acme Widgets operating margin FY22"
+    # lower case, inside another word or a note number, and capitals that mean something else are left alone
+    for question in ("What was acw's capex?", "What did ACW31 notes pay?", "What was diluted EPS in 2021?"):
+        assert with_issuer_names(question, metadata) == question
