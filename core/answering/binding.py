@@ -65,6 +65,10 @@ _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|di
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
 _NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
+_CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
+                           r"|^\W*(?:net\s+)?(?:changes?|movements?)\s+in\b|\bchanges?\b", re.IGNORECASE)
+"""A label or quantity of a movement over the year ("Changes in working capital", "(Increase) decrease in
+inventories"), not of a balance."""
 _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNORECASE)
 _PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
@@ -91,6 +95,8 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
+    if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
+        score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):

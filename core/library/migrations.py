@@ -276,7 +276,8 @@ def m009_tickers(conn: Connection) -> None:
     (a person's corrections are kept: their documents get no symbol until they set one)."""
     from core.library.facts import refresh_metadata
 
-    conn.execute("ALTER TABLE document_metadata ADD COLUMN ticker TEXT NOT NULL DEFAULT ''")
+    if "ticker" not in {row[1] for row in conn.execute("PRAGMA table_info(document_metadata)")}:
+        conn.execute("ALTER TABLE document_metadata ADD COLUMN ticker TEXT NOT NULL DEFAULT ''")
     for (document_id,) in conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
         refresh_metadata(conn, document_id)
 

@@ -847,3 +847,13 @@ def test_a_table_of_rates_has_one_column_a_year_headed_in_percent() -> None:
     both = _view([("Revenue", "", (500.0, 40.0))], [("y2019", "2019", 0), ("pct_y2019", "2019 %", 0)])
     both = dataclasses.replace(both, info=dataclasses.replace(both.info, periods=()))
     assert year_columns(both, [2019]) == ["y2019"]
+
+
+def test_a_movement_of_the_year_is_not_the_balance_asked() -> None:
+    """"Changes in working capital" and "(Increase) decrease in inventories" are the year's movements: a balance
+    asked is their line only where a change is asked."""
+    from core.answering.computation import PRINTED_FIT
+
+    assert fit("working capital", "Changes in working capital") < PRINTED_FIT <= fit("working capital", "Working capital")
+    assert fit("inventories", "(Increase) decrease in inventories") < fit("inventories", "Inventories") / 2
+    assert fit("change in inventories", "Changes in inventories") == 1.0
