@@ -196,6 +196,34 @@ def named(phrase: str) -> str | None:
     return _ALIASES.get(_key(phrase))
 
 
+PART_WORDS = r"(?:(?:operating|reportable|business)\s+)?(?:segment|division|business|unit|region|brand)s?"
+"""The words that say a name is a part of the company ("the Pet segment", "the Europe region")."""
+
+
+def part_name(part: str) -> str:
+    """The name a part is printed by in a report's tables: "the Pet segment" -> "Pet" (rows say "Pet" under
+    "Net sales" or "Operating profit")."""
+    return re.sub(rf"^(?:the|its|their)\s+|\s+{PART_WORDS}$", "", part.strip(), flags=re.IGNORECASE) or part
+
+
+def of_part(part: str, name: str) -> Measure:
+    """A measure of a part of the company ("Pet segment", "the Europe region"): a catalogue measure's definition
+    with every line of it taken for that part ("Pet operating income + Pet depreciation and amortization"), each
+    bound only where a label (with its section) names it whole; a line of the part otherwise ("Pet net sales")."""
+    key = part_name(part)
+    body = CATALOGUE.get(name)
+    if body is None:
+        return line(f"{key} {name}")
+    def of_the_part(piece: str) -> str:
+        if re.fullmatch(r"\s[-+*/]\s|[()]|,|\s*\d+(?:\.\d+)?\s*|\s*", piece):
+            return piece
+        head = re.match(r"\s*(average\s+)?", piece)
+        lead = head.group(1) or "" if head else ""
+        return f"{lead}<{key} {piece.strip()[len(lead):]}>"  # "average X between ...": the part after "average"
+
+    return Measure(DEFINED, f"{part} {name}", body="".join(of_the_part(p) for p in re.split(r"(\s[-+*/]\s|[()]|,)", body)))
+
+
 def margin_subject(phrase: str) -> str:
     """What a margin is taken of: "operating" -> "operating income", "net profit" -> "net income"; a named
     measure or line as said otherwise ("EBITDA")."""

@@ -492,6 +492,9 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
     if phrase.startswith("[") and phrase.endswith("]"):  # a line added where printed
         quantity = replace(_quantity(phrase[1:-1], year, whole=True), optional=True)
         return quantity.name, [quantity]
+    if phrase.startswith("<") and phrase.endswith(">"):  # a line of a part of the company: named whole
+        quantity = _quantity(phrase[1:-1], year, whole=True)
+        return quantity.name, [quantity]
     lowered = phrase.lower()
     nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)
     if nested is not None and nested.lower() != lowered:

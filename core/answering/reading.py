@@ -209,6 +209,11 @@ _RATIO = re.compile(
     r"|^(?P<x3>.+?)\s+(?:divided\s+by|over(?!\s+(?:the\s+)?(?:years?|periods?|time|months?|quarters?|the\s+course|"
     r"the\s+(?:last|past|next)))|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
+_PART_WORDS = m.PART_WORDS
+_PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{_PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
+"""A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
+_MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:the\s+|its\s+|their\s+)?"
+                             rf"(?P<part>.+?\s{_PART_WORDS})$", re.IGNORECASE)
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
                          r"|^difference\s+between\s+(?:the\s+)?(?P<x2>.+?)\s+and\s+(?:the\s+)?(?P<y2>.+)$", re.IGNORECASE)
@@ -1144,8 +1149,17 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         parts = _and_parts(g.group("x"))
         if len(parts) >= 2:
             return done(Measure(m.SUM, parts=tuple(sub(part) for part in parts)))
+    if (g := _MARGIN_OF_PART.match(text)) is not None:  # "the operating margin of the Pet segment"
+        text = f"{g.group('part')} {g.group('x')}"
     if (g := _MARGIN.match(text)) is not None and g.group("x").strip():
         said_subject = g.group("x").strip()
+        if (part := _PART_OF_COMPANY.match(said_subject)) is not None:
+            # "Pet segment EBITDA margin": the segment's EBITDA over the segment's revenue, each line the segment's
+            subject = m.margin_subject(part.group("rest"))
+            named = m.named(subject)
+            numerator = m.of_part(part.group("part"), named or subject)
+            whole = m.line(f"{m.part_name(part.group('part'))} revenue")
+            return done(Measure(m.SHARE, parts=(numerator, whole), said=said))
         subject = m.margin_subject(said_subject)
         numerator = sub(subject)
         if numerator.op == m.LINE and subject != _plain(said_subject).lower():

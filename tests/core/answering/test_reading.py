@@ -156,3 +156,17 @@ def test_a_line_asked_in_several_periods_as_figures_is_one_lookup_a_period() -> 
     plans = plans_of(read("What are the respective cash-settled awards in 2019 and 2018?"))
     assert [p.formula for p in plans] == ["cash_settled_awards_2019", "cash_settled_awards_2018"]
     assert all(p.quantities[0].words == "cash-settled awards" for p in plans)
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the Snacks segment EBITDA margin in 2022?",
+     "(snacks_operating_income_2022 + snacks_depreciation_and_amortization_2022) / snacks_revenue_2022 * 100"),
+    ("What was the operating margin of the Asia region in 2021?",
+     "asia_operating_income_2021 / asia_revenue_2021 * 100"),
+])
+def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(question: str, formula: str) -> None:
+    """A segment's margin is the segment's measure over the segment's revenue, never the company's revenue; each
+    line is bound only where a label names the part whole."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
+    assert all(q.whole for q in plan.quantities)
