@@ -62,7 +62,8 @@ class FormulaSteps(AnswererBase):
         def views_for(wider: bool) -> list[ops.TableView]:
             found = computation.connected_views(
                 [q.words for q in plan.quantities] or [plan.subject], retrieved, self.library,
-                lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+                lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents,
+                                                               wide=wider and documents is None),
                 lambda table_id: self._view(run, table_id), wider=wider)
             if plan.in_own_words:  # lines in the question's own words: first in the tables ranked for the question
                 ranked = list(run.context.tables)

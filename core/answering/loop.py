@@ -83,7 +83,7 @@ class Answerer(TableSteps, FormulaSteps):
         # The documents first (core.search.routing), then tables and passages; or the documents the person chose.
         route = route_question(question, self.library) if documents is None else \
             Route(tuple(documents), "asked in the documents chosen")
-        self.retriever.limit_to(route.document_ids)
+        self.retriever.limit_to(route.document_ids, widens=route.by_subject)
         if not self._has_documents():  # nothing to answer from: no search, no model call
             return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
                                              status="refused"), on_token)

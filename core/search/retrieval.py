@@ -68,21 +68,27 @@ class Retriever:
         self.reranker = reranker
         self.vector_index = vector_index if vector_index is not None else VectorIndex()
         self.scope: tuple[int, ...] | None = None
+        self.widens = False
 
-    def limit_to(self, document_ids: Sequence[int] | None) -> None:
-        """Search only these documents from now on (None: the whole library); a question's route sets it."""
+    def limit_to(self, document_ids: Sequence[int] | None, widens: bool = False) -> None:
+        """Search only these documents from now on (None: the whole library); a question's route sets it.
+        ``widens``: a search asked ``wide`` may look in the whole library (a route chosen by what the question is
+        about, not by an issuer it names, may have left out the document that prints the line asked)."""
         self.scope = tuple(document_ids) if document_ids is not None else None
+        self.widens = widens
 
-    def _scoped(self, document_ids: Sequence[int] | None) -> Sequence[int] | None:
-        if self.scope is None:
+    def _scoped(self, document_ids: Sequence[int] | None, wide: bool = False) -> Sequence[int] | None:
+        scope = None if wide and self.widens else self.scope
+        if scope is None:
             return document_ids
-        return self.scope if not document_ids else [i for i in document_ids if i in self.scope] or [-1]
+        return scope if not document_ids else [i for i in document_ids if i in scope] or [-1]
 
     def close(self) -> None:
         """Nothing to release today; kept so callers need not know what a retriever holds."""
 
-    def bm25(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None) -> list[Candidate]:
-        document_ids = self._scoped(document_ids)
+    def bm25(self, query: str, k: int = 30, document_ids: Sequence[int] | None = None,
+             wide: bool = False) -> list[Candidate]:
+        document_ids = self._scoped(document_ids, wide)
         match = fts_query(query)
         if not match:
             return []
@@ -168,9 +174,11 @@ class Retriever:
         rows.sort(key=lambda r: (rank[r[0]], r[1]))
         return [(Candidate(chunk_id, similarity[embedding_id]), document_id) for embedding_id, chunk_id, document_id in rows]
 
-    def search(self, query: str, k: int = 5, recall: int = 30, document_ids: Sequence[int] | None = None) -> list[Chunk]:
-        """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set."""
-        document_ids = self._scoped(document_ids)
+    def search(self, query: str, k: int = 5, recall: int = 30, document_ids: Sequence[int] | None = None,
+               wide: bool = False) -> list[Chunk]:
+        """Hybrid search: fuse BM25 and vector rankings (weighted RRF), rerank if a reranker is set. ``wide``:
+        beyond the route's documents where the route allows it (``limit_to``)."""
+        document_ids = self._scoped(document_ids, wide)
         fused: dict[int, float] = {}
         allowed = set(document_ids) if document_ids else None
         vectors = self.vector_index.current(self.conn)
@@ -178,7 +186,7 @@ class Retriever:
         # The query is embedded and its nearest vectors found on a worker thread while SQLite runs BM25
         # (onnxruntime, numpy and SQLite release the GIL); the worker touches no connection.
         near = _EMBEDDING_POOL.submit(self._embed_and_search, vectors, query, recall * 2, among)
-        lexical = self.bm25(query, recall, document_ids)
+        lexical = self.bm25(query, recall, document_ids, wide)
         vector, nearest = near.result()
         semantic = self._chunks_near(vectors, vector, recall, allowed, nearest)
         for weight, ranking in ((self.bm25_weight, lexical), (self.vector_weight, semantic)):

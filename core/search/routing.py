@@ -113,6 +113,9 @@ class Route:
     names: Mapping[int, str] | None = None
     decisive: bool = True
     """False when several documents fit equally and the answer should say which one it used."""
+    by_subject: bool = False
+    """Chosen by what the question is about, not by an issuer or period it names: a step that finds no row for a
+    line in these documents may look in the whole library."""
 
     def alternatives(self, cited: Iterable[int]) -> tuple[Alternative, ...]:
         """The documents ``note`` names as also matching, best first, to ask the question in instead."""
@@ -395,7 +398,7 @@ def _by_subject(scores: Mapping[int, float], names: Mapping[int, str]) -> Route:
                            "whole library is searched")
     close = tuple(i for i in ranked if scores[i] >= ABOUT_SHARE * best)[:MAX_ABOUT]
     reason = f"{'; '.join(names[i] for i in close)}: what the question is about"
-    return Route(close, reason, close, names, decisive=len(close) == 1)
+    return Route(close, reason, close, names, decisive=len(close) == 1, by_subject=True)
 
 
 _QUESTION_WORDS = frozenset(

@@ -133,6 +133,13 @@ def test_metadata_then_routing_on_generated_reports(generated: Any) -> None:
     retriever.limit_to(allowed_documents("Purchases of property, plant and equipment of Acme in 2017", library))
     chunks = retriever.search("Purchases of property, plant and equipment", k=8)
     assert chunks and {c.document_id for c in chunks} == {ids["Acme_2017"]}
+    assert {c.document_id for c in retriever.search("Purchases of property, plant and equipment", k=8, wide=True)} \
+        == {ids["Acme_2017"]}  # a route by issuer is never widened
+    retriever.limit_to([ids["Acme_2017"]], widens=True)  # a route by subject: a wide search may look everywhere
+    assert {c.document_id for c in retriever.search("Purchases of property, plant and equipment", k=8)} == \
+        {ids["Acme_2017"]}
+    assert len({c.document_id for c in retriever.search("Purchases of property, plant and equipment", k=20,
+                                                         wide=True)}) > 1
     retriever.limit_to(None)
     assert len({c.document_id for c in retriever.search("Purchases of property, plant and equipment", k=20)}) > 1
 
