@@ -214,6 +214,13 @@ _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{_PART_WORDS})\s+(?P<
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
 _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:the\s+|its\s+|their\s+)?"
                              rf"(?P<part>.+?\s{_PART_WORDS})$", re.IGNORECASE)
+_ONE_LINE_SLASH = re.compile(
+    r"\)/|/\(|\b(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|"
+    r"surplus|deficit|inflow|outflow|receivable|payable|asset|liability)/(?:loss|losses|profit|income|gain|gains|"
+    r"expense|expenses|increase|decrease|benefit|charge|credit|surplus|deficit|inflow|outflow|receivable|payable|"
+    r"asset|liability)\b", re.IGNORECASE)
+"""A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
+"gain/loss on disposal": no ratio of two lines."""
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
                          r"|^difference\s+between\s+(?:the\s+)?(?P<x2>.+?)\s+and\s+(?:the\s+)?(?P<y2>.+)$", re.IGNORECASE)
@@ -1170,7 +1177,7 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         inner_measure = sub(x)
         if inner_measure.op == m.NAMED and "turnover" in inner_measure.words:
             return done(Measure(m.DAYS, parts=(inner_measure,)))
-    if (g := _RATIO.match(text)) is not None:
+    if (g := _RATIO.match(text)) is not None and not _ONE_LINE_SLASH.search(text):
         x = g.group("x") or g.group("x2") or g.group("x3")
         y = g.group("y") or g.group("y2") or g.group("y3")
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
