@@ -80,7 +80,11 @@ def _has_values(view: ops.TableView, row: ops.RowChoice) -> bool:
 
 
 def period_of(view: ops.TableView, column: ColumnSchema) -> str:
-    """The one year a column is for ("Fiscal year 2018" -> "2018"), else ""."""
+    """The one year a column is for ("Fiscal year 2018" -> "2018"; "2018/2019", the fiscal year ending in 2019, as
+    the table's periods read it -> "2019"), else ""."""
+    stored = [p.period.fiscal_year for p in view.info.periods if p.column == column.name and not p.period.quarter]
+    if len(stored) == 1 and stored[0]:
+        return str(stored[0])
     found = list(dict.fromkeys(YEAR_WORD.findall(f"{ops.column_title(view, column.name)}")))
     if not found:
         found = list(dict.fromkeys(YEAR_WORD.findall(column.name)))
@@ -165,11 +169,18 @@ def subject_covered(view: ops.TableView, question: str) -> float:
 
 def names_whole_row(view: ops.TableView, question: str) -> bool:
     """The question names every word of the label of the row ``match_row`` picks."""
+    return whole_row_words(view, question) > 0
+
+
+def whole_row_words(view: ops.TableView, question: str) -> int:
+    """How many words of the row ``match_row`` picks the question names, where it names every one of them (0
+    where it names only some): "Profit or loss for the period from continuing operations" names more of a question
+    about it than another table's "Continuing operations"."""
     row = match_row(view, question)
     if row is None:
-        return False
+        return 0
     label = _tokens(re.sub(r"\s*\(#\d+\)$", "", row.label))
-    return bool(label) and label <= view.asked_words(question) | _tokens(question)
+    return len(label) if label and label <= view.asked_words(question) | _tokens(question) else 0
 
 
 def _meets(value: float, rule: Criterion, table_scale: str) -> bool:
@@ -486,9 +497,10 @@ def compose(views: Sequence[ops.TableView], reading: QuestionReading, answer: ty
             ask_model: AskModel | None = None) -> Composed | None:
     """The answer composed from the first table (in the order given, likeliest first) that can give one
     of ``answer``'s type; None when the type is composed by the loop's operations or no table fits. A
-    table with a row whose whole label the question names goes before one whose label it only partly names."""
+    table with a row whose whole label the question names goes before one whose label it only partly names, and
+    of two such, the one whose label names more of the question."""
     question = reading.text
-    views = sorted(views, key=lambda view: not names_whole_row(view, question))
+    views = sorted(views, key=lambda view: -whole_row_words(view, question))
     for view in views:
         if answer.kind != types.TITLE and subject_covered(view, question) < MIN_SUBJECT_COVERAGE:
             continue  # the table shares a word or two with the question but is about something else

@@ -857,3 +857,15 @@ def test_a_movement_of_the_year_is_not_the_balance_asked() -> None:
     assert fit("working capital", "Changes in working capital") < PRINTED_FIT <= fit("working capital", "Working capital")
     assert fit("inventories", "(Increase) decrease in inventories") < fit("inventories", "Inventories") / 2
     assert fit("change in inventories", "Changes in inventories") == 1.0
+
+
+def test_a_column_of_a_fiscal_year_spanning_two_calendar_years_is_that_fiscal_year() -> None:
+    from core.answering import compose
+
+    view = _view([("Continuing operations", "", (1605.0, 1493.0))],
+                 [("y2017_2018", "2017/2018", 2018), ("y2018_2019", "2018/2019", 2019)], table_id=1)
+    longer = _view([("Profit for the period from continuing operations", "", (359.0, 411.0))],
+                   [("y2017_2018", "2017/2018", 2018), ("y2018_2019", "2018/2019", 2019)], table_id=2)
+    assert [year for year, _ in compose.period_columns(view, "")] == ["2018", "2019"]
+    question = "In which year was the profit for the period from continuing operations higher?"
+    assert compose.whole_row_words(longer, question) > compose.whole_row_words(view, question) > 0
