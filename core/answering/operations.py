@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.answering.vocabulary import is_statement, report_words
 from core.library.db import quote_identifier
+from core.library.facts import lines_above
 from core.library.store import Library, TableInfo
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, STATED_SCALES, YEAR_WORD, currency_stated_in, scale_stated_in
@@ -222,12 +223,7 @@ def _unit_texts(library: Library, info: TableInfo) -> list[str]:
     above it (reports often say it in the sentence that introduces the table)."""
     header = [" ".join(row) for row in library.table_grid(info.id)[: info.header_rows]]
     texts = [info.caption, info.heading, *header, *(c.header for c in info.schema.columns)]
-    above = sorted((b for b in library.text_blocks(info.document_id, info.page) if b.bbox[3] <= info.bbox[1] + 2),
-                   key=lambda b: -b.bbox[3])[:3]
-    if len(above) < 3 and info.page > 1:  # a table at the top of a page is introduced on the page before
-        previous = [b for b in library.text_blocks(info.document_id, info.page - 1) if len(b.text.split()) > 2]
-        above += sorted(previous, key=lambda b: -b.bbox[3])[:3]  # page numbers and running heads left out
-    return [t for t in [*texts, *(b.text for b in above)] if t]
+    return [t for t in [*texts, *lines_above(library.conn, info.document_id, info.page, info.bbox[1])] if t]
 
 
 def stated_scale(library: Library, info: TableInfo, texts: Sequence[str] | None = None) -> str:

@@ -54,18 +54,24 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     # A unit printed as a row of its own at the top of the body ("(In thousands)" under the years).
     unit_rows = [r.label for r in rows[:3] if r.heading and is_unit_only(r.label)]
     texts = [caption, heading, *header_texts, *(c[3] for c in columns), *unit_rows,
-             *_lines_above(conn, document_id, page, top)]
+             *lines_above(conn, document_id, page, top)]
     units = [unit, *(c[4] for c in numeric if c[4] != "percent")]
     context = " ".join(filter(None, [caption, heading]))
     return facts_of(rows, texts, units, [(c[1], c[3]) for c in numeric], context)
 
 
-def _lines_above(conn: Connection, document_id: int, page: int, top: float) -> list[str]:
-    """The three lines just above a table; for a table at the top of its page, lines at the end of the page before
-    (reports often state the unit in the sentence that introduces a table)."""
-    above = [t for (t,) in conn.execute(
-        "SELECT text FROM text_blocks WHERE document_id = ? AND page = ? AND y1 <= ? ORDER BY y1 DESC LIMIT 3",
-        (document_id, page, top + 2))]
+def lines_above(conn: Connection, document_id: int, page: int, top: float) -> list[str]:
+    """The lines that introduce a table, nearest first: every line between it and the table above it on its page
+    (or the page's top: a notes page's "(in thousands, except per share data)" heading), at least the three just
+    above it; for a table at the top of its page, also lines at the end of the page before (reports often state
+    the unit in the sentence that introduces a table)."""
+    above_tables = [y1 for (y1,) in conn.execute(
+        "SELECT y1 FROM extracted_tables WHERE document_id = ? AND page = ? AND y1 <= ?", (document_id, page, top + 2))]
+    since = max(above_tables, default=0.0)
+    lines = conn.execute(
+        "SELECT text, y0 FROM text_blocks WHERE document_id = ? AND page = ? AND y1 <= ? ORDER BY y1 DESC",
+        (document_id, page, top + 2)).fetchall()
+    above = [t for i, (t, y0) in enumerate(lines) if i < 3 or y0 >= since - 2]
     if len(above) < 3 and page > 1:
         previous = [t for (t,) in conn.execute(
             "SELECT text FROM text_blocks WHERE document_id = ? AND page = ? ORDER BY y1 DESC", (document_id, page - 1))

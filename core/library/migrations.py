@@ -262,6 +262,19 @@ def m007_document_metadata(conn: Connection) -> None:
 def m008_unit_rows(conn: Connection) -> None:
     """Tables that print their unit as a row of its own ("(In thousands)" under the years, no figures beside
     it) are given that scale (core.reports.table_facts reads it there since this version)."""
+    _scales_read_again(conn)
+
+
+def m010_scale_over_the_introduction(conn: Connection) -> None:
+    """Tables whose scale a page states above the paragraphs introducing them ("NOTES ... (in thousands, except
+    per share data)") are given it (core.library.facts.lines_above reads every line between a table and the one
+    above it since this version)."""
+    _scales_read_again(conn)
+
+
+def _scales_read_again(conn: Connection) -> None:
+    """The scale of every table that states none yet, read again; found ones are stored (and their currency where
+    none was)."""
     from core.library.facts import compute_facts
 
     for (table_id,) in conn.execute("SELECT id FROM extracted_tables WHERE stated_scale = ''").fetchall():
@@ -288,6 +301,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     m007_document_metadata,
     m008_unit_rows,
     m009_tickers,
+    m010_scale_over_the_introduction,
 ]
 
 

@@ -206,3 +206,30 @@ def test_a_running_sum_still_finds_a_total_line_and_starts_again_after_it() -> N
     rows = [StoredRow(i, label, (value,), 0.0, "") for i, (label, value) in enumerate(values)]
     assert [f.is_total for f in facts_of(rows, [], [], [], "").rows] == [False, False, True, False, False, True,
                                                                           False, False]
+
+
+def _awards_table() -> TableSpec:
+    return TableSpec(caption="", header=[["", "2019", "2018"]], rows=[
+        ["Cash-settled awards", "255", "198"], ["Equity-settled awards", "1,410", "1,322"], ["Total", "1,665", "1,520"]])
+
+
+def test_the_scale_a_notes_page_states_above_its_introduction_is_the_table_s(tmp_path: Path) -> None:
+    """A notes page heading "(in thousands, except per share data)" over several paragraphs and then a table
+    that states no unit: the table is in thousands. A scale stated for the table above another one is not."""
+    built = build_report(tmp_path / "notes.pdf", "Harbourline Holdings Annual Report 2019", [
+        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
+        "Stock-based compensation is measured at the grant date fair value of the awards.",
+        "Awards settled in cash are remeasured at each reporting date until they are settled.",
+        "The expense is recognised over the vesting period of each award.",
+        "The following table summarizes the expense by kind of award:",
+        _awards_table(),
+        "Deferred revenue consists of the following (in millions):",
+        TableSpec(caption="", header=[["", "2019", "2018"]], rows=[["Current", "12", "10"], ["Non-current", "4", "3"]]),
+        "Grants made during the year were as follows.",
+        "Grants vest over three years from the grant date.",
+        "No grants were made to directors during the year.",
+        _awards_table(),
+    ])
+    library = _ingest(tmp_path, built.path)
+    scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
+    assert scales == ["thousand", "million", ""]
