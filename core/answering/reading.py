@@ -214,11 +214,9 @@ _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{_PART_WORDS})\s+(?P<
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
 _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:the\s+|its\s+|their\s+)?"
                              rf"(?P<part>.+?\s{_PART_WORDS})$", re.IGNORECASE)
-_ONE_LINE_SLASH = re.compile(
-    r"\)/|/\(|\b(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|"
-    r"surplus|deficit|inflow|outflow|receivable|payable|asset|liability)/(?:loss|losses|profit|income|gain|gains|"
-    r"expense|expenses|increase|decrease|benefit|charge|credit|surplus|deficit|inflow|outflow|receivable|payable|"
-    r"asset|liability)\b", re.IGNORECASE)
+_SIGNED = (r"(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|surplus|"
+           r"deficit|inflow|outflow|receivable|payable|asset|liability)")
+_ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b", re.IGNORECASE)
 """A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
 "gain/loss on disposal": no ratio of two lines."""
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
