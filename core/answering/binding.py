@@ -99,6 +99,8 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
+    if _part_of_a_name(quantity_words, have):
+        score *= 0.5  # "Depreciation" for depreciation and amortization: one part of what is asked
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     return score
@@ -127,6 +129,14 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
         if named <= have or (all(have & part for part in parts) if parts else have & report):
             covered |= named
     return frozenset(covered)
+
+
+def _part_of_a_name(quantity_words: str, label_words: set[str]) -> bool:
+    """The label holds words of a line item the quantity names by parts, but not a word of each part (nor the
+    name itself): "Depreciation" for "depreciation and amortization"."""
+    return any(parts and named & label_words and not named <= label_words
+               and not all(label_words & part for part in parts)
+               for named, _report, parts in _wanted(quantity_words)[1])
 
 
 def _named_by_parts(quantity_words: str, label_words: set[str]) -> bool:

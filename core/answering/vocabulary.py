@@ -33,6 +33,8 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
 _CAPEX = re.compile(r"\bcap(?:ital)?\s*ex(?:penditures?)?\b|\bcapital\s+expenditures?\b", re.IGNORECASE)
 _SHORT_TERM_DEBT = re.compile(r"\bshort[\s-]*term\s+(?:borrowings?|debt|loans?)\b|\bnotes\s+payable\b"
                               r"|\bcommercial\s+paper\b", re.IGNORECASE)
+_DEPRECIATION = re.compile(r"\bd\s*&\s*a\b|\bdepreciation(?:,?\s+(?:depletion\s+)?(?:and|&)\s+amorti[sz]ation)?\b",
+                           re.IGNORECASE)
 _CASH_FROM_OPERATIONS = re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE)
 _WORKING_CAPITAL = re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE)
 _CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+long[\s-]*term\s+debt\b", re.IGNORECASE)
@@ -44,7 +46,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "purchases property plant equipment additions capital expenditures"),
     (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
     (re.compile(r"\bcogs\b|\bcost\s+of\s+(?:goods\s+sold|sales|revenues?)\b", re.IGNORECASE), "cost sales goods sold"),
-    (re.compile(r"\bd\s*&\s*a\b|\bdepreciation\b", re.IGNORECASE), "depreciation amortization"),
+    (_DEPRECIATION, "depreciation amortization"),
     # many income statements print gross profit as "Gross margin" (an amount, in the currency)
     (re.compile(r"\bgross\s+profit\b", re.IGNORECASE), "gross profit margin"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
@@ -96,6 +98,8 @@ NAMED_BY_PARTS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] =
                              frozenset({"operating", "operation"}))),
     # a line printing working capital or the ratio itself; "Total current assets" is one of its parts only
     (_WORKING_CAPITAL, (frozenset({"working", "current", "quick"}), frozenset({"capital", "ratio"}))),
+    # depreciation and amortization together: "Depreciation" alone leaves the amortization out
+    (_DEPRECIATION, (frozenset({"depreciation", "d&a"}), frozenset({"amortization", "amortisation", "d&a"}))),
     # the part of long-term debt due within a year
     (_CURRENT_DEBT, (frozenset({"current"}), frozenset({"portion", "maturity"}), frozenset({"debt", "borrowing"}))),
 )

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import Candidate, _apart, bind, candidates, covers, fit, year_columns
+from core.answering.binding import MIN_FIT, Candidate, _apart, bind, candidates, covers, fit, year_columns
 from core.answering.metrics import over_periods, plan_for, plans_of
 from core.answering.operations import RowChoice, TableView
 from core.answering.reading import read
@@ -869,3 +869,12 @@ def test_a_column_of_a_fiscal_year_spanning_two_calendar_years_is_that_fiscal_ye
     assert [year for year, _ in compose.period_columns(view, "")] == ["2018", "2019"]
     question = "In which year was the profit for the period from continuing operations higher?"
     assert compose.whole_row_words(longer, question) > compose.whole_row_words(view, question) > 0
+
+
+def test_depreciation_alone_is_not_depreciation_and_amortization() -> None:
+    """A report printing "Depreciation" and the amortization of intangibles on lines of their own prints no
+    D&A line: neither part is it (a figure for EBITDA from one of them would be too low)."""
+    assert fit("depreciation and amortization", "Depreciation") < MIN_FIT <= fit(
+        "depreciation and amortization", "Depreciation, depletion and amortization")
+    assert fit("D&A", "Depreciation") == 0.0 and fit("D&A", "Depreciation and amortization") == 1.0
+    assert fit("depreciation", "Depreciation") == 1.0
