@@ -13,6 +13,7 @@ SQL result; the model only picks between close candidate rows when the words can
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -112,7 +113,7 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
     shown, restated = _shown(plan, tree, cells, used, value, question)
     figures = {name: _figure(cell) for name, cell in cells.items()}
     computed = formula.filled(tree, {name: figure.split(" (printed")[0] for name, figure in figures.items()})
-    measure = plan.measure[0].upper() + plan.measure[1:] if plan.measure else "The result"
+    measure = _as_asked(plan.measure, question) if plan.measure else "The result"
     sources = "; ".join(f"{figures[name]}: {cell.label}, {cell.period}"
                         + (" (paid out, printed in brackets)" if cell.absolute else "")
                         + f" ({_title(used[cell.table_id])})"
@@ -132,6 +133,13 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
         by_table.setdefault(cell.table_id, []).append(f"{cell.label} ({cell.period})")
     read = "; ".join(f"{_title(used[table_id])}: {', '.join(dict.fromkeys(parts))}" for table_id, parts in by_table.items())
     return Computation(plan, cells, sql, result, value, shown, f"{sentence}. From {sources}", used, read)
+
+
+def _as_asked(name: str, question: str) -> str:
+    """A measure's name spelled as the question spells it ("FCF", "EBITDA margin"), its first letter a capital."""
+    said = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE)
+    spelled = said.group(0) if said else name
+    return spelled[0].upper() + spelled[1:]
 
 
 def _figure(cell: formula.BoundCell) -> str:

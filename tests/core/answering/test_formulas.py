@@ -878,3 +878,11 @@ def test_depreciation_alone_is_not_depreciation_and_amortization() -> None:
         "depreciation and amortization", "Depreciation, depletion and amortization")
     assert fit("D&A", "Depreciation") == 0.0 and fit("D&A", "Depreciation and amortization") == 1.0
     assert fit("depreciation", "Depreciation") == 1.0
+
+
+def test_a_measure_is_named_as_the_question_spells_it() -> None:
+    from core.answering.computation import _as_asked
+
+    assert _as_asked("fcf", "What was Acme's FCF in 2020?") == "FCF"
+    assert _as_asked("ebitda margin", "What was the EBITDA margin in 2021?") == "EBITDA margin"
+    assert _as_asked("free cash flow", "What was Acme's FCF in 2020?") == "Free cash flow"
