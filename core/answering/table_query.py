@@ -167,7 +167,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
     # in Zuidmeer": the Barley Production column, the Zuidmeer row)
     used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
-    missing = _missing(reading, numbers, title)
+    printed = {str(v).strip().lower() for c in text_columns for v in distinct(c)[:MAX_DISTINCT] if v not in (None, "")}
+    missing = _missing(reading, numbers, title, printed)
     used |= set().union(*(_tokens(m.said) for m in missing))
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude={group.name} if group else set())
     operation = _operation(query, target, group, reading)
@@ -213,10 +214,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                      noun, thresholds, change, change is not None and reading.percent, missing, whole)
 
 
-def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str]) -> tuple[Missing, ...]:
-    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one."""
+def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],
+             printed: set[str]) -> tuple[Missing, ...]:
+    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one.
+    Where "No" is a value the table prints (a vote tally's options, ``printed``), "no votes" names that row."""
     found = []
     for said in _NONE.finditer(reading.text):
+        if said.group(0).split()[0].lower() in printed:
+            continue
         column = _best_column(said.group("w"), numbers, title)
         if column is not None:
             found.append(Missing(column, said.group("w")))
@@ -416,10 +421,11 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 dated_conditions.append(Condition(column, kept, " and ".join(p.said for p in reading.periods), True))
             continue
         matched = []
+        common = _common_words(values)
         for value in values:
-            words = _tokens(str(value)) - LEGAL_WORDS
-            if words and words <= asked and len(words) <= 6:
-                matched.append((len(words), value))
+            count = _names_value(str(value), _tokens(str(value)) - LEGAL_WORDS - common, asked, common, reading.text)
+            if count:
+                matched.append((count, value))
         if not matched:
             continue
         best = max(n for n, _ in matched)
@@ -431,6 +437,37 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
     return found
+
+
+def _common_words(values: Sequence[Any]) -> set[str]:
+    """Words more than half of a column's values print ("Polling station" in "Polling station 3: Eastgate
+    School"): they say what the column holds, not which row, so a question need not repeat them."""
+    if len(values) < 2:
+        return set()
+    counts: dict[str, int] = {}
+    for value in values:
+        for word in _tokens(str(value)):
+            counts[word] = counts.get(word, 0) + 1
+    return {w for w, n in counts.items() if n * 2 > len(values)}
+
+
+def _names_value(value: str, words: set[str], asked: set[str], common: set[str], text: str) -> int:
+    """How many of a value's distinctive ``words`` the question names when it names the value (else 0): every
+    word; or every word that is no number ("at Eastgate School" for "3: Eastgate School"); or its number after
+    a word the column's values share ("at station 12" for "Polling station 12: Eastgate School")."""
+    if len(words) > 6:
+        return 0
+    if words and words <= asked:
+        return len(words)
+    names = {w for w in words if not w.isdigit()}
+    if names and names <= asked:
+        return len(names)
+    numbers = set(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", value))
+    shared = "|".join(map(re.escape, sorted(common)))
+    if len(numbers) == 1 and shared and re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{next(iter(numbers))}\b", text,
+                                                re.IGNORECASE):
+        return 1
+    return 0
 
 
 def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSchema | None,
