@@ -202,7 +202,12 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
     r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
-    r"(?:the\s+)?(?P<x3>.+))$", re.IGNORECASE)
+    r"(?:the\s+)?(?P<x3>.+))$"
+    # "the percentage of the cases (that) were imported", "the share of employees affected by closures": the part is
+    # what the whole's rows are said to be
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y5>.+?)\s+(?:that\s+|who\s+)?"
+    r"(?:is|was|are|were)\s+(?!(?:the|a|an)\b)(?P<x5>[a-z][\w-]*(?:\s+(?:by|in|from|at|to|with|for|as|on)\s+.+)?))$",
+    re.IGNORECASE)
 _RATIO = re.compile(
     r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
@@ -1116,9 +1121,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
             return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
     if (g := _SHARE.match(text)) is not None:
-        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4")
+        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5")
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
-        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4")
+        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5")
         left, right = _share_periods(sub(x), sub(y))
         return done(Measure(m.SHARE, parts=(left, right)))
     if (g := _DIFFERENCE.match(text)) is not None:

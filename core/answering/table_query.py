@@ -164,6 +164,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
+    fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
+    if not fits:
+        return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
     # in Zuidmeer": the Barley Production column, the Zuidmeer row)
     used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
@@ -182,6 +185,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = _only_number(numbers, reading)
         if target is None:
             return None
+    if operation in ("share", "average") and target is not None and conditions and \
+            (_is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))):
+        operation = "value"  # the share or the average the table prints for the row named: read, not recomputed
     whole = None
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
         if not conditions:
@@ -212,6 +218,74 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     thresholds = _thresholds(view, reading, measured)
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
                      noun, thresholds, change, change is not None and reading.percent, missing, whole)
+
+
+_PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
+_AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person|household|holding))\b", re.IGNORECASE)
+_AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
+
+
+def _is_percent(view: TableView, column: ColumnSchema) -> bool:
+    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate")."""
+    return view.column_scale(column.name) == "%" or bool(_PERCENT_HEADER.search(column.header))
+
+
+_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+
+
+def asks_percent(reading: QuestionReading) -> bool:
+    """The question wants a percentage: "what percentage of", "what share of", "in %"."""
+    return reading.percent or (reading.measure is not None and reading.measure.op == m.SHARE) or \
+        bool(_PERCENT_WORDS.search(reading.text))
+
+
+def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str, target: ColumnSchema | None,
+                       words: str, numbers: Sequence[ColumnSchema], title: set[str]
+                       ) -> tuple[bool, ColumnSchema | None]:
+    """The target column in the unit the question asks (whether any fits, and which): a percentage asked ("what
+    share of the cases were imported") reads a percent column the words name, never an amount beside it; an amount
+    asked ("how many cases") reads a column of amounts, never a percentage; "the average X" reads the column of
+    averages the table prints ("Average household size") rather than averaging another."""
+    if not words:
+        return True, target
+    percents = [c for c in numbers if _is_percent(view, c)]
+    amounts = [c for c in numbers if c not in percents]
+    if operation in _AMOUNT_OPERATIONS and asks_percent(reading) and not _CHANGE_ASKED.search(reading.text):
+        named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
+        if named is not None:
+            return True, named
+        if target is not None and target in amounts and operation != "share":
+            return False, None  # "what percentage of X" answered with X's amount would be no percentage
+        return True, target
+    if operation in ("how_many", "count", "sum") and target is not None and target in percents:
+        named = _best_column(words, amounts, title)
+        return named is not None, named
+    if operation == "average" and not (target is not None and _AVERAGE_HEADER.search(_header(target))):
+        averages = [c for c in numbers if _AVERAGE_HEADER.search(_header(c))]
+        printed = _best_column(words, averages, title) or _named_whole(f"{words} {reading.text}", averages,
+                                                                       _AVERAGE_HEADER)
+        return True, printed or target
+    return True, target
+
+
+def _named_whole(words: str, columns: Sequence[ColumnSchema], kind: re.Pattern[str]) -> ColumnSchema | None:
+    """The column whose printed header the words name whole, its unit and the ``kind`` of figure it holds aside
+    ("Imported (%)" in "what share of the cases were imported", "Average age (years)" in "the average age"); the one
+    naming the most where several are; None when none or a tie."""
+    wanted = _tokens(words)
+    scored = []
+    for column in columns:
+        have = _tokens(kind.sub(" ", re.sub(r"\([^()]*\)|%", " ", column.header)))
+        if have and have <= wanted:
+            scored.append((len(have), column))
+    if not scored:
+        return None
+    best = max(n for n, _ in scored)
+    found = [c for n, c in scored if n == best]
+    return found[0] if len(found) == 1 else None
+
+
+_CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|growth|grew|rose|fell|points?)\b", re.IGNORECASE)
 
 
 def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],

@@ -10,8 +10,8 @@ column, the key, holding each member's title for its rows; the key's header is w
 
 ``family_of`` says whether titles are one family's: after their numbering ("Table 4:") and "(continued)"
 are set aside, they are distinct, they share words at their start or end (at least one word of three
-letters), and what differs is short (at most ``MAX_KEY_WORDS`` words: a unit's name, not a title of its
-own). Titles that share nothing ("Greenhouse gases", "Heavy metals") are no family, and page numbers
+letters), and what differs is at most ``MAX_KEY_WORDS`` words (a unit's name or a ballot question, not a
+page of text). Titles that share nothing ("Greenhouse gases", "Heavy metals") are no family, and page numbers
 ("page 4", "page 5") are no unit.
 """
 
@@ -23,8 +23,11 @@ from dataclasses import dataclass, replace
 
 from models.types import CellRef, ExtractedTable
 
-MAX_KEY_WORDS = 8
-"""Words a member's own part of the title may have (a station's, a region's, a question's name)."""
+MAX_KEY_WORDS = 24
+"""Words a member's own part of the title may have (a station's or a region's name, a ballot question)."""
+SHORT_TITLE_WORDS = 8
+"""A title this short is the key whole ("Polling station 3: Eastgate School"); a longer one gives the part that
+differs."""
 MAX_CAPTION_KEYS = 12
 """Members named in the family's caption; more are counted."""
 _NUMBERING = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|annex)\s+[A-Z]?\d+(?:[.\-]\d+)*[A-Za-z]?\s*[:.\-\u2013\u2014]?\s*",
@@ -80,7 +83,7 @@ def family_of(titles: Sequence[str], pages: Sequence[int] = ()) -> Family | None
     if pages and all(" ".join(m).strip(_EDGE) == str(p) for m, p in zip(middles, pages, strict=False)):
         return None  # a running header that counts the pages
     head = _edge_words(tokens[0][:prefix]) or _edge_words(tokens[0][len(tokens[0]) - suffix:])
-    keys = tuple(c if len(ts) <= MAX_KEY_WORDS else " ".join(m).strip(_EDGE + " ")
+    keys = tuple(c if len(ts) <= SHORT_TITLE_WORDS else " ".join(m).strip(_EDGE + " ")
                  for c, ts, m in zip(cleaned, tokens, middles, strict=True))
     named = [" ".join(m).strip(_EDGE + " ") for m in middles]
     listed = ", ".join(named[:MAX_CAPTION_KEYS]) + (f" and {len(named) - MAX_CAPTION_KEYS} more"

@@ -1,0 +1,68 @@
+"""The unit a question asks constrains the column it reads: a percentage asked ("what share of the cases were
+imported") reads the percent column the words name, or is computed as a share, never answered with an amount;
+"how many" reads a column of counts, never a percentage beside it; "the average X" of a row reads the averages the
+table prints. A surveillance table is drawn as a ruled PDF, ingested for real and asked with no model call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pymupdf
+import pytest
+
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.ingest.test_extraction import _draw_ruled
+
+pytestmark = pytest.mark.unit
+
+# district: cases, imported (%), domestic (%), hospitalised, average age (years)  (made up)
+DISTRICTS = {
+    "Ashvale": (412, 12.4, 87.6, 61, 38.2),
+    "Brindlemoor": (1_205, 31.0, 69.0, 140, 41.7),
+    "Corwick": (288, 4.5, 95.5, 22, 35.9),
+    "Dunmore": (1_930, 18.8, 81.2, 301, 44.0),
+}
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    directory = tmp_path_factory.mktemp("cases")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 2: Notified cases of campylobacteriosis by district, 2024", fontsize=12)
+    header = [["District", "Cases (n)", "Imported (%)", "Domestic (%)", "Hospitalised", "Average age (years)"]]
+    body = [[name, f"{n:,}", f"{imp:.1f}", f"{dom:.1f}", str(hosp), f"{age:.1f}"]
+            for name, (n, imp, dom, hosp, age) in DISTRICTS.items()]
+    _draw_ruled(page, header + body, [40, 130, 210, 290, 370, 460, 570], 80, row_height=18)
+    doc.save(directory / "cases.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "cases.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library
+    library.close()
+
+
+def test_a_share_asked_reads_the_percent_column_the_words_name(cases: Library) -> None:
+    answer = ask_without_model(cases, "What share of the cases in Brindlemoor were imported?")
+    assert answer.value.startswith("31"), answer.text
+    answer = ask_without_model(cases, "What percentage of Corwick's cases were domestic?")
+    assert answer.value.startswith("95.5"), answer.text
+
+
+def test_a_share_no_column_prints_is_computed_never_an_amount(cases: Library) -> None:
+    answer = ask_without_model(cases, "What percentage of the cases in Ashvale were hospitalised?")
+    assert answer.value == f"{100 * 61 / 412:.2f}%", answer.text
+
+
+def test_how_many_reads_counts_not_the_percentages_beside_them(cases: Library) -> None:
+    answer = ask_without_model(cases, "How many cases were notified in Dunmore?")
+    assert answer.value == "1,930", answer.text
+
+
+def test_the_average_a_row_prints_is_read_not_recomputed(cases: Library) -> None:
+    answer = ask_without_model(cases, "What was the average age of the cases in Brindlemoor?")
+    assert answer.value.startswith("41.7"), answer.text
