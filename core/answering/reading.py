@@ -97,7 +97,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
                    r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
                    r"|^\s*how\s+many\s+(?:line\s+items?|rows?|columns?|tables?|entries|records)\b"
-                   r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b")),
+                   r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b"
+                   # "in how many member states did X reach 20%": the rows where it did, counted
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b")),
     (kinds.FIGURES, r"\brespective(?:ly)?\b|\beach\s+of\s+(?:the\s+)?(?:years|periods)\b"),
@@ -123,7 +125,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
                rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
-               rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+")),
+               rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
+               # "which of the leading retailers had a share below 15%": the rows that had, named
+               r"|^\s*which\s+of\s+the\s+(?:[\w-]+\s+){1,4}?(?:had|has|have|saw|received|recorded|reported|was|were|"
+               r"is|are)\b")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
@@ -944,7 +949,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
                                re.IGNORECASE)
     if kind == kinds.ROW_LABELS:
-        lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|the\s+)?"
+        lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
+                rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
         group = re.search(rf"{lead}(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb

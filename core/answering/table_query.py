@@ -50,6 +50,8 @@ _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b"
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
+_COUNTING = frozenset({"number", "total", "amount", "average", "mean", "count"})
+"""Words that say how a figure is taken ("the number of cattle"), which no header need print."""
 _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
                "%": "percent", "pct": "percent", "no": "number", "no.": "number", "yrs": "years", "hrs": "hours",
                "mn": "million", "bn": "billion", "m": "million", "000": "thousand", "'000": "thousand"}
@@ -78,6 +80,8 @@ class Threshold:
     above: bool
     value: float
     said: str
+    inclusive: bool = False
+    """"at least 20%", "20% or more": the threshold itself is kept."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     target_words = query.target
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
-    target = _best_column(target_words, numbers, title) if target_words else None
+    target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)) \
+        if target_words else None
+    if target is None and target_words and _tokens(target_words) <= title and query.operation not in ("how_many", "count"):
+        # "the most confirmed cases" over a table of "confirmed cases by country": what the title counts is its
+        # column of counts or totals ("Total (n)"), where the other figures are shares of it ("how many notices" over
+        # a register of notices counts its rows)
+        target = _only_count(view, numbers, reading) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     group_of: dict[Any, str] = {}
@@ -206,8 +216,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
-    noun = query.target if operation == "count" else query.group
-    if operation == "count" and not _names_the_rows(noun, view):
+    noun = (query.target or query.group) if operation == "count" else query.group
+    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
@@ -237,6 +247,10 @@ def asks_percent(reading: QuestionReading) -> bool:
     """The question wants a percentage: "what percentage of", "what share of", "in %"."""
     return reading.percent or (reading.measure is not None and reading.measure.op == m.SHARE) or \
         bool(_PERCENT_WORDS.search(reading.text))
+
+
+_INCLUSIVE = re.compile(r"\b(?:at\s+least|at\s+most|no\s+(?:less|more|fewer)\s+than|not\s+(?:less|more|fewer)\s+than)\b|"
+                        r"\bor\s+(?:more|less|fewer|above|over|below|under|higher|lower)\b", re.IGNORECASE)
 
 
 def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str, target: ColumnSchema | None,
@@ -328,7 +342,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
@@ -337,12 +351,17 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
-def _names_the_rows(noun: str, view: TableView) -> bool:
+def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
     """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
-    "Register of layoff notices", "departments" over a "Department" column)."""
+    "Register of layoff notices", "departments" over a "Department" column); or, for the rows past a threshold ("in
+    how many member states did X reach 20%"), the rows of an unheaded stub, which nothing names."""
     info = view.info
     said = " ".join([info.caption, info.heading, *(c.header or c.name for c in info.schema.columns)])
-    return bool(_tokens(noun) & _tokens(said))
+    if _tokens(noun) & _tokens(said):
+        return True
+    label = view.label_column
+    texts = [c for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
+    return past_threshold and label is not None and not label.header.strip() and len(texts) == 1
 
 
 def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
@@ -352,8 +371,10 @@ def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema 
     if rule.kind not in ("above", "below") or column is None:
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
-    said = f"{'above' if rule.kind == 'above' else 'below'} {format_number(rule.threshold)} {rule.scale}".strip()
-    return (Threshold(column, rule.kind == "above", value, said),)
+    inclusive = bool(_INCLUSIVE.search(reading.text))
+    word = ("at least" if inclusive else "above") if rule.kind == "above" else ("at most" if inclusive else "below")
+    said = f"{word} {format_number(rule.threshold)} {rule.scale}".strip()
+    return (Threshold(column, rule.kind == "above", value, said, inclusive),)
 
 
 def scaled_threshold(view: TableView, column: ColumnSchema, value: float, scale: str) -> float:
@@ -424,6 +445,24 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
+def _distinctive_column(words: str, columns: Sequence[ColumnSchema], title: set[str],
+                        reading: QuestionReading) -> ColumnSchema | None:
+    """Where no header names enough of the words: the column whose header names every word the table's title does
+    not already say (a unit word aside), of the year asked where several do ("the hypermarket share of grocery
+    turnover in 1996" over "Grocery turnover by store type": its "hypermarkets 1996" column)."""
+    wanted = _header_tokens(words) - title - {"share", "percent", "percentage", "proportion"}
+    if not wanted:
+        return None
+    years = {str(p.year) for p in reading.periods}
+    scored = []
+    for index, column in enumerate(columns):
+        have = {w for w in _header_tokens(_header(column)) if not re.fullmatch(r"[a-z]?\d{4}", w)}
+        if have and wanted <= have:
+            of_year = any(re.search(rf"\b{y}\b", column.header) for y in years)
+            scored.append((of_year, len(wanted) / len(have), -index, column))
+    return max(scored, key=lambda s: s[:3])[3] if scored else None
+
+
 def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -> ColumnSchema | None:
     found = _best_column(noun, columns)
     if found is not None:
@@ -431,6 +470,8 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
+    if label is not None and not label.header.strip() and len(columns) == 1:
+        return label  # "which member states": the rows of a table whose only text column is an unheaded stub
     return None
 
 
@@ -587,7 +628,8 @@ def _literal(value: Any) -> str:
 
 def _where(plan: QueryPlan) -> str:
     parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
-    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'} {t.value!r}" for t in plan.thresholds]
+    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
+              for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
