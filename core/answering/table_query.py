@@ -221,7 +221,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
+    percents = [c for c in numbers if _is_percent(view, c)]
     measured = target or _best_column(" ".join(sorted(asked - used)), numbers, title, whole_header=True) or \
+        (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         _only_number(numbers, reading) or _only_count(view, numbers, reading)
     if reading.criterion.kind in ("above", "below") and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept

@@ -66,3 +66,47 @@ def test_how_many_reads_counts_not_the_percentages_beside_them(cases: Library) -
 def test_the_average_a_row_prints_is_read_not_recomputed(cases: Library) -> None:
     answer = ask_without_model(cases, "What was the average age of the cases in Brindlemoor?")
     assert answer.value.startswith("41.7"), answer.text
+
+
+# country (an unheaded stub): domestic (%), imported (%), total (n)  (made up)
+COUNTRIES = {"Norland": (88.0, 12.0, 412), "Ostmark": (75.0, 25.0, 1_310), "Valdoria": (80.0, 20.0, 96),
+             "Kestria": (64.5, 35.5, 870), "Brennmark": (97.1, 2.9, 1_502)}
+
+
+@pytest.fixture(scope="module")
+def origins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    directory = tmp_path_factory.mktemp("origins")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 5: Confirmed listeriosis cases by reporting country and origin, 2024", fontsize=11)
+    rows = [["", "Domestic (%)", "Imported (%)", "Total (n)"]] + [
+        [name, f"{domestic:.1f}", f"{imported:.1f}", f"{total:,}"] for name, (domestic, imported, total) in COUNTRIES.items()]
+    _draw_ruled(page, rows, [60, 200, 300, 400, 500], 80, row_height=18)
+    doc.save(directory / "origins.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "origins.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library
+    library.close()
+
+
+def test_what_the_title_counts_is_ranked_by_its_total_column(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which country reported the most confirmed listeriosis cases in 2024?")
+    assert answer.value == "Brennmark" and "1,502" in answer.text, answer.text
+
+
+def test_an_unheaded_stub_is_what_a_ranking_names(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which three countries had the highest imported share of listeriosis cases?")
+    assert list(answer.parts) == ["Kestria", "Ostmark", "Valdoria"], answer.text
+
+
+def test_at_least_keeps_the_threshold_itself(origins: Library) -> None:
+    answer = ask_without_model(origins, "In how many countries were at least 20% of the cases imported?")
+    assert answer.value == "3", answer.text  # Valdoria's 20.0 counts
+    assert "countries were" not in answer.text
+
+
+def test_which_of_the_rows_past_a_threshold_are_listed(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which of the countries had an imported share below 15%?")
+    assert set(answer.parts) == {"Norland", "Brennmark"}, answer.text

@@ -14,7 +14,7 @@ from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.reports.document_metadata import DocumentMetadata
 from core.search.retrieval import Retriever
-from core.search.routing import RoutedDocument, allowed_documents, question_scope, route
+from core.search.routing import RoutedDocument, allowed_documents, issuer_names, question_scope, route
 from core.sql.runner import SqlRunner
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.support.report_builder import Section, TableSpec, build_report
@@ -285,3 +285,12 @@ def route_question_words(question: str, documents: list) -> Any:  # type: ignore
     from core.search.routing import route
 
     return route(question, documents)
+
+
+@pytest.mark.parametrize(("issuer", "names"), [
+    ("Lockheed Martin Corporation", ["lockheed martin", "lockheed"]),
+    ("Country heading Cohesion fund", ["country heading cohesion fund"]),  # a table's header read as an issuer
+    ("Table 1 Student enrollment by age", ["table 1 student enrollment by age"]),
+])
+def test_a_plain_document_word_is_no_issuer_s_name_alone(issuer: str, names: list[str]) -> None:
+    assert issuer_names(issuer) == names
