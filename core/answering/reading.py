@@ -872,7 +872,9 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     if had is not None:
         x = had.group("x") or had.group("x2")
         measure, said = _parse(f"{x} {had.group('tail') or ''}", periods, definitions)
-        return measure, None, said
+        # "how many items does Carrefour carry": over a table's rows, a count column of the row named
+        many = re.match(r"^\s*how\s+many\b", clause, re.IGNORECASE)
+        return measure, (_query(clause, kind, frame) if many else None), said
     clause = _STATEMENT_SAID.sub(lambda g: f" in {g.group('p')}" if g.group("p") else " ", clause)
     body = _LEAD.sub("", clause, count=1).strip()
     body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()

@@ -29,6 +29,7 @@ from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
 from core.answering.reading import QuestionReading, TableQuery
 from core.library.db import quote_identifier
+from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS
 from core.reports.values import parse_day as parse_date
 from core.sql.runner import SqlResult
@@ -118,6 +119,12 @@ class QueryPlan:
     whole: ColumnSchema | None = None
     """For a share within one row ("what share of A's total outlay was capital spending"): the column of the whole,
     ``target`` that of the part."""
+    per_row: bool = False
+    """For "which company's notice affected the most": the rows ranked one by one, each named by its group."""
+    versus: tuple[Condition, Condition] | None = None
+    """For a "difference" of two rows' figures in one column ("how many more yes votes than no votes"): the rows
+    of the first figure and of the second; for one of two columns over the same rows (``target`` less ``whole``),
+    None."""
 
     def describe(self) -> str:
         where = "; ".join(f"{c.column.header or c.column.name} = {', '.join(map(str, c.values[:3]))}"
@@ -151,17 +158,26 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     """The query a reading asks of one table, or None when the table cannot answer it that way. ``distinct`` gives
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
-    if query is None or _MORE_THAN.search(reading.text):
-        return None  # "how many more hectares of barley than of wheat": a difference of two figures, not a query
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
     asked = _tokens(reading.text)
     title = _tokens(f"{view.info.caption} {view.info.heading}")
+    if _MORE_THAN.search(reading.text):
+        # "how many more hectares of barley than of wheat": a difference of two figures
+        return _difference(view, reading, text_columns, numbers, title, distinct)
+    if query is None:
+        return None
     target_words = query.target
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)) \
         if target_words else None
+    if target is None and target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE):
+        # "the total budget of the Department of Posts" where no header says budget: the table's total column
+        # ("Total Plan & Non-Plan"), the grand one where several are ("Plan Total", "Non-Plan Total")
+        leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
+        anywhere = [c for c in numbers if re.search(r"\btotal\b", c.header, re.IGNORECASE)]
+        target = leading[-1] if leading else anywhere[0] if len(anywhere) == 1 else None
     if target is None and target_words and _tokens(target_words) <= title and query.operation not in ("how_many", "count"):
         # "the most confirmed cases" over a table of "confirmed cases by country": what the title counts is its
         # column of counts or totals ("Total (n)"), where the other figures are shares of it ("how many notices" over
@@ -228,8 +244,55 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if reading.criterion.kind in ("above", "below") and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
+    row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
+        group is not None and change is None else ""
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
-                     noun, thresholds, change, change is not None and reading.percent, missing, whole)
+                     row_noun or noun, thresholds, change, change is not None and reading.percent, missing, whole,
+                     bool(row_noun))
+
+
+_MORE_PARTS = re.compile(r"\bhow\s+(?:many|much)\s+(?P<more>more|fewer|less)\s+(?P<first>.+?)\s+than\s+(?P<second>.+?)\s*[?.]?\s*$",
+                         re.IGNORECASE)
+
+
+def _difference(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+                numbers: Sequence[ColumnSchema], title: set[str],
+                distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """"how many more hectares were sown with barley than with wheat in Oostland": the first figure less the
+    second, each a column the sides name (with the unit asked) over the rows the rest names; or, where the sides
+    name rows ("more yes votes than no votes"), one column's figure in the first rows less the second's."""
+    said = _MORE_PARTS.search(reading.text)
+    if said is None:
+        return None
+    # the second side ends where the question goes on about both ("... than no votes were cast at Harbour Hall")
+    second_said = re.split(r"\s+(?:were|was|are|is|did|do|does|had|have|has|got|at|in|for|on|during|from|by)\b",
+                           said.group("second"), maxsplit=1, flags=re.IGNORECASE)[0]
+    first, second = _tokens(said.group("first")) - _VERBS, _tokens(second_said) - _VERBS
+    shared = first & second  # "votes" in "yes votes than no votes": what both sides measure
+    only_first, only_second = first - shared, second - shared
+    unit = _tokens(said.group("first").split()[0]) if said.group("first").split() else set()
+    columns = [_best_column(" ".join(sorted(side | unit | shared)), numbers, title) for side in (only_first, only_second)]
+    rest = _tokens(reading.text) - first - second
+    more = said.group("more").lower() == "more"
+    if columns[0] is not None and columns[1] is not None and columns[0].name != columns[1].name:
+        conditions = _conditions(rest, reading, text_columns, distinct, exclude=set())
+        return QueryPlan(view, "difference", columns[0], tuple(conditions), whole=columns[1], descending=more)
+    sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in (only_first, only_second)]
+    if not all(len(side) == 1 for side in sides) or sides[0][0].column.name != sides[1][0].column.name:
+        return None
+    target = _best_column(" ".join(sorted(shared | unit)), numbers, title) or _only_number(numbers, reading)
+    if target is None:
+        return None
+    conditions = _conditions(rest, reading, text_columns, distinct, exclude={sides[0][0].column.name})
+    return QueryPlan(view, "difference", target, tuple(conditions), versus=(sides[0][0], sides[1][0]), descending=more)
+
+
+def _ranked_row(text: str, group: str, view: TableView) -> str:
+    """"which company's notice affected the most employees": the row ranked ("notice", what the table's rows are),
+    named by its group (the company), not the group's total over its rows; "" when the question ranks groups."""
+    last = group.split()[-1] if group.split() else ""
+    said = re.search(rf"\b{re.escape(last)}(?:'s|\u2019s|s'|s\u2019)\s+(?P<n>[\w-]+)", text, re.IGNORECASE) if last else None
+    return said.group("n") if said is not None and _names_the_rows(said.group("n"), view) else ""
 
 
 _PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
@@ -362,7 +425,8 @@ def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) ->
     if _tokens(noun) & _tokens(said):
         return True
     label = view.label_column
-    texts = [c for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
+    texts = [c for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
+             and c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
     return past_threshold and label is not None and not label.header.strip() and len(texts) == 1
 
 
@@ -472,7 +536,8 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
-    if label is not None and not label.header.strip() and len(columns) == 1:
+    if label is not None and not label.header.strip() and \
+            len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
         return label  # "which member states": the rows of a table whose only text column is an unheaded stub
     return None
 
@@ -664,7 +729,11 @@ def compile_sql(plan: QueryPlan) -> str:
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
-    if plan.operation == "share" and plan.whole is not None:
+    if plan.operation == "difference" and plan.versus is not None:
+        a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
+        return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
+                f"COUNT(*) AS rows FROM {table}{where}")
+    if plan.operation in ("share", "difference") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({quote_identifier(plan.whole.name)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share":
@@ -683,6 +752,10 @@ def compile_sql(plan: QueryPlan) -> str:
         both = f"{newer} IS NOT NULL AND {older} IS NOT NULL"
         return (f"SELECT {group} AS item, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"
                 f"{where + ' AND ' if where else ' WHERE '}{both} ORDER BY value {order}, item LIMIT {plan.limit}")
+    if target is not None and plan.per_row:
+        return (f"SELECT {group} AS item, {target} AS value, _row AS first FROM {table}"
+                f"{where + ' AND ' if where else ' WHERE '}{target} IS NOT NULL ORDER BY value {order}, _row "
+                f"LIMIT {plan.limit}")
     if target is None:
         return (f"SELECT {group} AS item, COUNT(*) AS value FROM {table}{where} GROUP BY item "
                 f"ORDER BY value {order}, item LIMIT {plan.limit}")
@@ -730,8 +803,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, row = rows[0]
         if value is None:
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
-        scale = view.column_scale(target.name)
-        shown = amount(view, value, scale)
+        shown = _figure(view, target, value, reading)
         header = target.header or target.name.replace("_", " ")
         named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
@@ -748,18 +820,19 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
-            shown = amount(view, value, view.column_scale(target.name))
+            shown = _figure(view, target, value, reading)
             named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
                                ((row, target.name),) if row is not None else (), {})
-        scale = view.column_scale(target.name)
-        shown = amount(view, value, scale)
+        shown = _figure(view, target, value, reading)
         header = target.header or target.name.replace("_", " ")
         what = {"sum": "in all", "average": "on average", "max": "at most", "min": "at least"}[plan.operation]
         sentence = f"{header}: {shown} {what}, over {counted:,} {'row' if counted == 1 else noun}{where} of {title}"
         cells = tuple((r, target.name) for r in kept)
         return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+    if plan.operation == "difference":
+        return _difference_answer(plan, result, kept, where, title, run_sql)
     if plan.operation == "share" and plan.whole is not None:
         assert target is not None
         first, second, _ = rows[0]
@@ -813,6 +886,15 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     periodic = target is not None and (any(p.column == target.name for p in view.info.periods)
                                        or bool(re.fullmatch(r"(?:FY\s?)?\d{4}(?:[/-]\d{2,4})?", header.strip())))
     measured = f"in {header}" if periodic else f"{header}"
+    if plan.per_row:
+        assert target is not None
+        placed = [(str(r[0]), r[1], int(r[2])) for r in rows if r[0] not in (None, "")]
+        shown = "; ".join(f"{item} ({amount(view, value, scale)})" for item, value, _ in placed)
+        sentence = (f"{placed[0][0]}'s {noun} had the {word} {header}: {amount(view, placed[0][1], scale)}{where} ({title})"
+                    if plan.limit == 1 else f"The {plan.limit} with the {word} {header}: {shown}{where} ({title})")
+        names = tuple(item for item, _, _ in placed)
+        return QueryAnswer(plan, result, "; ".join(names), names, sentence,
+                           tuple((row, target.name) for _, _, row in placed), {})
     if plan.limit == 1:
         item, value = figures[0]
         sentence = (f"{item} had the {word}{'' if periodic else ' ' + header}: {amount(view, value, scale)}"
@@ -823,6 +905,43 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     names = tuple(item for item, _ in figures)
     return QueryAnswer(plan, result, "; ".join(names), names, sentence,
                        tuple(c for item in names for c in _group_cells(plan, item, kept, run_sql)), {})
+
+
+def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading) -> str:
+    """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
+    staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
+    which neither the currency nor the money's scale speaks for."""
+    if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
+        return format_number(value)
+    return amount(view, value, view.column_scale(column.name))
+
+
+def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], where: str, title: str,
+                       run_sql: RunSql) -> QueryAnswer:
+    """The first figure less the second, both shown, every cell read cited."""
+    view, target = plan.view, plan.target
+    assert target is not None
+    first, second, _ = result.rows[0]
+    if first is None or second is None:
+        raise NoAnswer(f"{plan.describe()}: one of the two figures is missing.")
+    if plan.versus is not None:
+        names = [", ".join(str(v) for v in c.values) + " " for c in plan.versus]
+        columns = [target, target]
+        cells = tuple((r, target.name) for side in plan.versus
+                      for r in rows_kept(QueryPlan(view, "difference", target, (*plan.conditions, side)), run_sql))
+    else:
+        assert plan.whole is not None
+        names = ["", ""]
+        columns = [target, plan.whole]
+        cells = tuple((r, c.name) for r in kept for c in columns)
+    gap = first - second
+    shown = amount(view, abs(gap), view.column_scale(target.name))
+    value = shown if gap >= 0 else f"-{shown}"
+    sides = [f"{n}{c.header or c.name} {amount(view, v, view.column_scale(c.name))}"
+             for n, c, v in zip(names, columns, (first, second), strict=True)]
+    word = "more" if gap >= 0 else "fewer"
+    sentence = f"{shown} {word}: {sides[0]} less {sides[1]}{where} ({title})"
+    return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
 
 
 def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:

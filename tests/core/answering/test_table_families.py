@@ -82,3 +82,10 @@ def test_a_total_over_every_page_leaves_each_page_s_total_row_out(tally: Tally) 
     assert answer.value == f"{sum(v[0] for v in STATIONS.values()):,}", answer.text
     pages = {c.page for citation in answer.citations for c in citation.cells}
     assert pages == set(range(1, len(STATIONS) + 1))
+
+
+def test_how_many_more_of_one_row_than_of_another_on_one_station_s_page(tally: Tally) -> None:
+    yes, no, _ = STATIONS["Saint Brendan's Hall"]
+    answer = ask_without_model(tally.library, "How many more yes votes than no votes were cast at Saint Brendan's Hall?")
+    assert answer.value == f"-{no - yes}" and "fewer" in answer.text, answer.text
+    assert {c.page for citation in answer.citations for c in citation.cells} == {3}

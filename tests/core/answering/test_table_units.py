@@ -6,6 +6,7 @@ table prints. A surveillance table is drawn as a ruled PDF, ingested for real an
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -18,6 +19,22 @@ from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
 
+
+def drawn_library(directory: Path, title: str, rows: list[list[str]], x: list[float]) -> Library:
+    """A library holding one page: ``title`` over ``rows`` drawn as a ruled table (column boundaries ``x``),
+    ingested for real."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), title, fontsize=11)
+    _draw_ruled(page, rows, x, 80, row_height=18)
+    doc.save(directory / "table.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "table.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    return library
+
+
 # district: cases, imported (%), domestic (%), hospitalised, average age (years)  (made up)
 DISTRICTS = {
     "Ashvale": (412, 12.4, 87.6, 61, 38.2),
@@ -29,19 +46,11 @@ DISTRICTS = {
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    directory = tmp_path_factory.mktemp("cases")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Table 2: Notified cases of campylobacteriosis by district, 2024", fontsize=12)
     header = [["District", "Cases (n)", "Imported (%)", "Domestic (%)", "Hospitalised", "Average age (years)"]]
     body = [[name, f"{n:,}", f"{imp:.1f}", f"{dom:.1f}", str(hosp), f"{age:.1f}"]
             for name, (n, imp, dom, hosp, age) in DISTRICTS.items()]
-    _draw_ruled(page, header + body, [40, 130, 210, 290, 370, 460, 570], 80, row_height=18)
-    doc.save(directory / "cases.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "cases.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    library = drawn_library(tmp_path_factory.mktemp("cases"), "Table 2: Notified cases of campylobacteriosis by district, 2024",
+                            header + body, [40, 130, 210, 290, 370, 460, 570])
     yield library
     library.close()
 
@@ -75,18 +84,11 @@ COUNTRIES = {"Norland": (88.0, 12.0, 412), "Ostmark": (75.0, 25.0, 1_310), "Vald
 
 @pytest.fixture(scope="module")
 def origins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    directory = tmp_path_factory.mktemp("origins")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Table 5: Confirmed listeriosis cases by reporting country and origin, 2024", fontsize=11)
     rows = [["", "Domestic (%)", "Imported (%)", "Total (n)"]] + [
         [name, f"{domestic:.1f}", f"{imported:.1f}", f"{total:,}"] for name, (domestic, imported, total) in COUNTRIES.items()]
-    _draw_ruled(page, rows, [60, 200, 300, 400, 500], 80, row_height=18)
-    doc.save(directory / "origins.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "origins.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    library = drawn_library(tmp_path_factory.mktemp("origins"),
+                            "Table 5: Confirmed listeriosis cases by reporting country and origin, 2024", rows,
+                            [60, 200, 300, 400, 500])
     yield library
     library.close()
 
@@ -110,3 +112,31 @@ def test_at_least_keeps_the_threshold_itself(origins: Library) -> None:
 def test_which_of_the_rows_past_a_threshold_are_listed(origins: Library) -> None:
     answer = ask_without_model(origins, "Which of the countries had an imported share below 15%?")
     assert set(answer.parts) == {"Norland", "Brennmark"}, answer.text
+
+
+# demand: plan total, non-plan total, total plan & non-plan, staff  (made up, crores of rupees)
+DEMANDS = {"1. Department of Lighthouses": (120.5, 80.25, 200.75, 1_140),
+           "2. Department of Canals": (310.0, 95.5, 405.5, 2_310),
+           "3. Department of Hill Roads": (42.0, 18.0, 60.0, 515)}
+
+
+@pytest.fixture(scope="module")
+def provisions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Demand", "Plan Total", "Non-Plan Total", "Total Plan & Non-Plan", "Staff"]] + [
+        [name, f"{plan:.2f}", f"{other:.2f}", f"{total:.2f}", f"{staff:,}"]
+        for name, (plan, other, total, staff) in DEMANDS.items()]
+    library = drawn_library(tmp_path_factory.mktemp("provisions"),
+                            "Statement of budget provisions by demand, 2025-26 (in crores of rupees)", rows,
+                            [40, 230, 310, 390, 490, 570])
+    yield library
+    library.close()
+
+
+def test_a_total_no_header_names_reads_the_grand_total_column(provisions: Library) -> None:
+    answer = ask_without_model(provisions, "What is the total 2025-26 budget of the Department of Canals?")
+    assert answer.value.startswith("405.5"), answer.text  # not the plan or non-plan total
+
+
+def test_how_many_a_named_row_has_reads_its_count_column(provisions: Library) -> None:
+    answer = ask_without_model(provisions, "How many staff does the Department of Hill Roads have?")
+    assert answer.value == "515", answer.text
