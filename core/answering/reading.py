@@ -980,7 +980,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if kind == kinds.COUNT and frame == "count_rows":
         noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|"
-                         r"are|is|did|do|does|had|have|has)\b)[\w-]+)?)", text, re.IGNORECASE)
+                         r"are|is|did|do|does|had|have|has|for|of|in|on|at|by|from|with|under)\b)[\w-]+)?)", text,
+                         re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
     noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|are|"
                      r"is|did|do|does|had|have|has|in|of|for|from|by|on|at|with|per|than|came|come|went|got)\b)[\w-]+)?)",

@@ -199,7 +199,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     printed = {str(v).strip().lower() for c in text_columns for v in distinct(c)[:MAX_DISTINCT] if v not in (None, "")}
     missing = _missing(reading, numbers, title, printed)
     used |= set().union(*(_tokens(m.said) for m in missing))
-    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude={group.name} if group else set())
+    # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
+    exclude = {group.name} if group is not None and query.operation != "count" else set()
+    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
     operation = _operation(query, target, group, reading)
     if operation is None:
         return None
@@ -794,6 +796,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         count = int(rows[0][0])
         if count == 0:
             raise NoAnswer(f"{plan.describe()}: no row matched.")
+        if _counts_rows_named(plan, run_sql):
+            # "how many demands are listed under the Ministry of Defence": the rows named are counted, not what they hold
+            raise NoAnswer(f"{plan.describe()}: the rows named count themselves.")
         label_column = view.label_column
         cells = tuple((r, label_column.name) for r in kept) if label_column else ()
         sentence = f"{count:,} {noun} in {title}{where}"
@@ -905,6 +910,19 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     names = tuple(item for item, _ in figures)
     return QueryAnswer(plan, result, "; ".join(names), names, sentence,
                        tuple(c for item in names for c in _group_cells(plan, item, kept, run_sql)), {})
+
+
+def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
+    """A count kept only by values of a column that names every row once (a budget's demands, a list of
+    departments): it would count the names the question says, not the rows it asks about."""
+    if not plan.conditions or plan.thresholds or plan.missing:
+        return False
+    columns = {c.column.name for c in plan.conditions}
+    if len(columns) != 1:
+        return False
+    name = quote_identifier(next(iter(columns)))
+    distinct, filled = run_sql(f"SELECT COUNT(DISTINCT {name}), COUNT({name}) FROM {quote_identifier(plan.view.name)}").rows[0]
+    return bool(filled) and distinct == filled
 
 
 def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading) -> str:

@@ -11,8 +11,13 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from core.answering import table_query
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
+from core.answering.reading import read
 from core.ingest.ingestor import Ingestor
 from core.library.store import Library
+from core.sql.runner import SqlRunner
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.ingest.test_extraction import _draw_ruled
@@ -140,3 +145,17 @@ def test_a_total_no_header_names_reads_the_grand_total_column(provisions: Librar
 def test_how_many_a_named_row_has_reads_its_count_column(provisions: Library) -> None:
     answer = ask_without_model(provisions, "How many staff does the Department of Hill Roads have?")
     assert answer.value == "515", answer.text
+
+
+def test_a_count_of_the_rows_a_column_of_names_names_is_no_answer(provisions: Library) -> None:
+    (info,) = provisions.tables()
+    view = load_table_view(provisions, info)
+    reading = read("How many demands are listed under the Department of Canals?", [])
+    runner = SqlRunner(provisions.path)
+    try:
+        planned = table_query.plan(view, reading, distinct_values(runner.run, view))
+        assert planned is not None and planned.operation == "count"
+        with pytest.raises(table_query.NoAnswer):  # "1 demand": the name counted, not what is listed under it
+            table_query.execute(planned, reading, runner.run)
+    finally:
+        runner.close()
