@@ -205,6 +205,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     operation = _operation(query, target, group, reading)
     if operation is None:
         return None
+    if operation == "count" and target is None and query.group:
+        # "how many franchisees were there in Germany": a column counts them ("number of franchisees 1994"), of the
+        # row named, not the rows
+        counted = _distinctive_column(query.group, numbers, title, reading)
+        if counted is not None and conditions:
+            target, operation = counted, "sum"
     if operation == "value":
         target = target or _only_number(numbers, reading)
         if target is None or not conditions:

@@ -159,3 +159,8 @@ def test_a_count_of_the_rows_a_column_of_names_names_is_no_answer(provisions: Li
             table_query.execute(planned, reading, runner.run)
     finally:
         runner.close()
+
+
+def test_how_many_there_were_in_a_row_reads_the_column_that_counts_them(cases: Library) -> None:
+    answer = ask_without_model(cases, "How many hospitalised cases were there in Corwick?")
+    assert answer.value == "22", answer.text  # the Hospitalised column of Corwick's row, not a count of rows
