@@ -391,7 +391,7 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
                 break
             below.append(r)
         section = tuple(below) if len(below) >= 2 else view.rows
-    rows = [r for r in section if r.row in ranked and _has_values(view, r) and not re.fullmatch(r"row \d+", r.label)
+    rows = [r for r in section if r.row in ranked and _has_values(view, r) and r.labelled
             and not re.search(r"\(#\d+\)$", r.label) and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
     sections = {m.group(1) for r in rows if (m := re.search(r"\[([^\]]+)\]$", r.label))}
     named = [sec for sec in sections if _tokens(sec) and _tokens(sec) <= asked]

@@ -81,6 +81,8 @@ class RowChoice:
 
     label: str
     row: int
+    labelled: bool = True
+    """False where the row prints no label and ``label`` describes it (``unlabelled_row``)."""
 
 
 _PER_UNIT = re.compile(r"\bper\s+(?:basic\s+|diluted\s+|common\s+|ordinary\s+)*(?:share|unit|ads)\b|\bearnings\s+per\b|"
@@ -271,7 +273,7 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
         elif _is_sum_of(tuple(r[1:]), since_total, data_positions):
             text = "Total"
         else:
-            text = f"row {r[0]}"
+            text = unlabelled_row(len(choices) + 1, tuple(r[1:]), columns, label)
         if text.lower().startswith("total"):
             since_total = []
         elif raw not in (None, ""):  # only labelled items add up to a total; a blank row may hold years
@@ -281,7 +283,7 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
             text = f"{text} [{' '.join(str(where).split())}]"
         seen[text] = seen.get(text, 0) + 1
         shown = text if seen[text] == 1 else f"{text} (#{seen[text]})"
-        choices.append(RowChoice(shown, int(r[0])))
+        choices.append(RowChoice(shown, int(r[0]), raw not in (None, "") or text == "Total"))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
     if info.row_facts or info.periods:  # facts stored at ingestion: the scale and currency are read there
@@ -292,6 +294,35 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
     texts = _unit_texts(library, info)
     return TableView(info, label, data, tuple(choices), values, stated_scale(library, info, texts), printed,
                      stated_currency(library, info, texts))
+
+
+_KEY_HEADER = re.compile(r"\b(?:year|date|month|quarter|period|day|week|no|number|id|code|ref(?:erence)?)\b\.?$",
+                         re.IGNORECASE)
+
+
+def unlabelled_row(position: int, values: Sequence[Any], columns: Sequence[ColumnSchema],
+                   label: ColumnSchema | None) -> str:
+    """A row that prints no label, in words a person understands (never "Row 3"): by a column that names rows
+    ("Year 2015", "No. 2015-068") where one holds a value in it, else by its place and its first figures ("the 3rd
+    row (Votes 243, Share 50.1)")."""
+    filled = [(c, v) for c, v in zip(columns, values, strict=False) if c is not label and v not in (None, "")
+              and not c.name.startswith("_")]
+    for column, value in filled:
+        if _KEY_HEADER.search(column.header or column.name.replace("_", " ")):
+            return f"{column.header or column.name.replace('_', ' ')} {_plain(value)}"
+    shown = ", ".join(f"{c.header or c.name.replace('_', ' ')} {_plain(v)}" for c, v in filled[:2])
+    return f"the {_ordinal(position)} row" + (f" ({shown})" if shown else "")
+
+
+def _plain(value: Any) -> str:
+    if is_number(value) and float(value).is_integer() and 1800 <= float(value) <= 2100:
+        return str(int(float(value)))  # a year, as printed
+    return format_number(value) if is_number(value) else " ".join(str(value).split())
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _is_sum_of(row: tuple[Any, ...], above: Sequence[tuple[Any, ...]], positions: Sequence[int]) -> bool:
@@ -524,7 +555,8 @@ def filled_hint(view: TableView, choice: OperationChoice) -> str:
     for row in dict.fromkeys(c.row for c in choice.cells):
         values = view.values.get(row, ())
         filled = [c.name for c in view.data_columns if is_number(values[view.column_position(c.name)])]
-        label = next((c.label for c in choice.cells if c.row == row), f"row {row}")
+        label = next((c.label for c in choice.cells if c.row == row),
+                     next((r.label for r in view.rows if r.row == row), f"the row {row}"))
         hints.append(f" {label} has numbers in: {', '.join(filled)}." if filled else f" {label} has no numbers.")
     return "".join(hints)
 
@@ -582,7 +614,7 @@ def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[
         winner, label, value = rows[0]
         scale = "%" if choice.percent else view.cell_scale(int(winner), choice.cells[0].column)
         change = "change " if len(choice.cells) == 2 else ""
-        return f"{label} ({change}{format_value(value, scale)})"
+        return f"{row_label(view, int(winner), label)} ({change}{format_value(value, scale)})"
     if choice.operation != "lookup":
         value = rows[0][0] if rows and rows[0] else None
         return format_value(value, result_scale(view, choice))
@@ -594,6 +626,14 @@ def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[
             continue
         parts.append(format_value(row[list(columns).index(cell.column)], view.cell_scale(cell.row, cell.column)))
     return join_values(parts)
+
+
+def row_label(view: TableView, row: int, printed: Any) -> str:
+    """A ranked row as the answer names it: its printed label, else its description (``unlabelled_row``); the
+    SQL's label of a table without a label column is the row's number, which names nothing."""
+    if view.label_column is None or printed in (None, ""):
+        return next((r.label for r in view.rows if r.row == row), str(printed))
+    return str(printed)
 
 
 def join_values(parts: Sequence[str]) -> str:
@@ -823,6 +863,7 @@ def _ranking_words(view: TableView, choice: OperationChoice, rows: Sequence[Sequ
     if not rows or rows[0][2] is None:
         return ""
     winner, label, value = rows[0]
+    label = row_label(view, int(winner), label)
     cells = list(choice.cells)
     top = choice.operation == "top_row"
     compared = _compared(view)

@@ -97,7 +97,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
                    r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
                    r"|^\s*how\s+many\s+(?:line\s+items?|rows?|columns?|tables?|entries|records)\b"
-                   r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b")),
+                   r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b"
+                   # "in how many member states did X reach 20%": the rows where it did, counted
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b")),
     (kinds.FIGURES, r"\brespective(?:ly)?\b|\beach\s+of\s+(?:the\s+)?(?:years|periods)\b"),
@@ -123,7 +125,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
                rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
-               rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+")),
+               rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
+               # "which of the leading retailers had a share below 15%": the rows that had, named
+               r"|^\s*which\s+of\s+the\s+(?:[\w-]+\s+){1,4}?(?:had|has|have|saw|received|recorded|reported|was|were|"
+               r"is|are)\b")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
@@ -202,7 +207,12 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
     r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
-    r"(?:the\s+)?(?P<x3>.+))$", re.IGNORECASE)
+    r"(?:the\s+)?(?P<x3>.+))$"
+    # "the percentage of the cases (that) were imported", "the share of employees affected by closures": the part is
+    # what the whole's rows are said to be
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y5>.+?)\s+(?:that\s+|who\s+)?"
+    r"(?:is|was|are|were)\s+(?!(?:the|a|an)\b)(?P<x5>[a-z][\w-]*(?:\s+(?:by|in|from|at|to|with|for|as|on)\s+.+)?))$",
+    re.IGNORECASE)
 _RATIO = re.compile(
     r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
@@ -872,7 +882,9 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     if had is not None:
         x = had.group("x") or had.group("x2")
         measure, said = _parse(f"{x} {had.group('tail') or ''}", periods, definitions)
-        return measure, None, said
+        # "how many items does Carrefour carry": over a table's rows, a count column of the row named
+        many = re.match(r"^\s*how\s+many\b", clause, re.IGNORECASE)
+        return measure, (_query(clause, kind, frame) if many else None), said
     clause = _STATEMENT_SAID.sub(lambda g: f" in {g.group('p')}" if g.group("p") else " ", clause)
     body = _LEAD.sub("", clause, count=1).strip()
     body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()
@@ -949,7 +961,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
                                re.IGNORECASE)
     if kind == kinds.ROW_LABELS:
-        lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|the\s+)?"
+        lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
+                rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
         group = re.search(rf"{lead}(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
@@ -976,7 +989,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if kind == kinds.COUNT and frame == "count_rows":
-        noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+[\w-]+)?)", text,
+        noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|"
+                         r"are|is|did|do|does|had|have|has|for|of|in|on|at|by|from|with|under)\b)[\w-]+)?)", text,
                          re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
     noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|are|"
@@ -1126,9 +1140,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
             return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
     if (g := _SHARE.match(text)) is not None:
-        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4")
+        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5")
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
-        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4")
+        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5")
         left, right = _share_periods(sub(x), sub(y))
         return done(Measure(m.SHARE, parts=(left, right)))
     if (g := _DIFFERENCE.match(text)) is not None:

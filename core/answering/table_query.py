@@ -29,6 +29,7 @@ from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
 from core.answering.reading import QuestionReading, TableQuery
 from core.library.db import quote_identifier
+from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS
 from core.reports.values import parse_day as parse_date
 from core.sql.runner import SqlResult
@@ -50,6 +51,8 @@ _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b"
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
+_COUNTING = frozenset({"number", "total", "amount", "average", "mean", "count"})
+"""Words that say how a figure is taken ("the number of cattle"), which no header need print."""
 _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
                "%": "percent", "pct": "percent", "no": "number", "no.": "number", "yrs": "years", "hrs": "hours",
                "mn": "million", "bn": "billion", "m": "million", "000": "thousand", "'000": "thousand"}
@@ -78,6 +81,8 @@ class Threshold:
     above: bool
     value: float
     said: str
+    inclusive: bool = False
+    """"at least 20%", "20% or more": the threshold itself is kept."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,12 @@ class QueryPlan:
     whole: ColumnSchema | None = None
     """For a share within one row ("what share of A's total outlay was capital spending"): the column of the whole,
     ``target`` that of the part."""
+    per_row: bool = False
+    """For "which company's notice affected the most": the rows ranked one by one, each named by its group."""
+    versus: tuple[Condition, Condition] | None = None
+    """For a "difference" of two rows' figures in one column ("how many more yes votes than no votes"): the rows
+    of the first figure and of the second; for one of two columns over the same rows (``target`` less ``whole``),
+    None."""
 
     def describe(self) -> str:
         where = "; ".join(f"{c.column.header or c.column.name} = {', '.join(map(str, c.values[:3]))}"
@@ -147,16 +158,31 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     """The query a reading asks of one table, or None when the table cannot answer it that way. ``distinct`` gives
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
-    if query is None or _MORE_THAN.search(reading.text):
-        return None  # "how many more hectares of barley than of wheat": a difference of two figures, not a query
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
     asked = _tokens(reading.text)
     title = _tokens(f"{view.info.caption} {view.info.heading}")
+    if _MORE_THAN.search(reading.text):
+        # "how many more hectares of barley than of wheat": a difference of two figures
+        return _difference(view, reading, text_columns, numbers, title, distinct)
+    if query is None:
+        return None
     target_words = query.target
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
-    target = _best_column(target_words, numbers, title) if target_words else None
+    target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)) \
+        if target_words else None
+    if target is None and target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE):
+        # "the total budget of the Department of Posts" where no header says budget: the table's total column
+        # ("Total Plan & Non-Plan"), the grand one where several are ("Plan Total", "Non-Plan Total")
+        leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
+        anywhere = [c for c in numbers if re.search(r"\btotal\b", c.header, re.IGNORECASE)]
+        target = leading[-1] if leading else anywhere[0] if len(anywhere) == 1 else None
+    if target is None and target_words and _tokens(target_words) <= title and query.operation not in ("how_many", "count"):
+        # "the most confirmed cases" over a table of "confirmed cases by country": what the title counts is its
+        # column of counts or totals ("Total (n)"), where the other figures are shares of it ("how many notices" over
+        # a register of notices counts its rows)
+        target = _only_count(view, numbers, reading) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     group_of: dict[Any, str] = {}
@@ -164,15 +190,27 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
+    fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
+    if not fits:
+        return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
     # in Zuidmeer": the Barley Production column, the Zuidmeer row)
     used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
-    missing = _missing(reading, numbers, title)
+    printed = {str(v).strip().lower() for c in text_columns for v in distinct(c)[:MAX_DISTINCT] if v not in (None, "")}
+    missing = _missing(reading, numbers, title, printed)
     used |= set().union(*(_tokens(m.said) for m in missing))
-    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude={group.name} if group else set())
+    # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
+    exclude = {group.name} if group is not None and query.operation != "count" else set()
+    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
     operation = _operation(query, target, group, reading)
     if operation is None:
         return None
+    if operation == "count" and target is None and query.group:
+        # "how many franchisees were there in Germany": a column counts them ("number of franchisees 1994"), of the
+        # row named, not the rows
+        counted = _distinctive_column(query.group, numbers, title, reading)
+        if counted is not None and conditions:
+            target, operation = counted, "sum"
     if operation == "value":
         target = target or _only_number(numbers, reading)
         if target is None or not conditions:
@@ -181,6 +219,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = _only_number(numbers, reading)
         if target is None:
             return None
+    if operation in ("share", "average") and target is not None and conditions and \
+            (_is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))):
+        operation = "value"  # the share or the average the table prints for the row named: read, not recomputed
     whole = None
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
         if not conditions:
@@ -199,24 +240,149 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
-    noun = query.target if operation == "count" else query.group
-    if operation == "count" and not _names_the_rows(noun, view):
+    noun = (query.target or query.group) if operation == "count" else query.group
+    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
+    percents = [c for c in numbers if _is_percent(view, c)]
     measured = target or _best_column(" ".join(sorted(asked - used)), numbers, title, whole_header=True) or \
+        (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         _only_number(numbers, reading) or _only_count(view, numbers, reading)
     if reading.criterion.kind in ("above", "below") and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
+    row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
+        group is not None and change is None else ""
     return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
-                     noun, thresholds, change, change is not None and reading.percent, missing, whole)
+                     row_noun or noun, thresholds, change, change is not None and reading.percent, missing, whole,
+                     bool(row_noun))
 
 
-def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str]) -> tuple[Missing, ...]:
-    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one."""
+_MORE_PARTS = re.compile(r"\bhow\s+(?:many|much)\s+(?P<more>more|fewer|less)\s+(?P<first>.+?)\s+than\s+(?P<second>.+?)\s*[?.]?\s*$",
+                         re.IGNORECASE)
+
+
+def _difference(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+                numbers: Sequence[ColumnSchema], title: set[str],
+                distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """"how many more hectares were sown with barley than with wheat in Oostland": the first figure less the
+    second, each a column the sides name (with the unit asked) over the rows the rest names; or, where the sides
+    name rows ("more yes votes than no votes"), one column's figure in the first rows less the second's."""
+    said = _MORE_PARTS.search(reading.text)
+    if said is None:
+        return None
+    # the second side ends where the question goes on about both ("... than no votes were cast at Harbour Hall")
+    second_said = re.split(r"\s+(?:were|was|are|is|did|do|does|had|have|has|got|at|in|for|on|during|from|by)\b",
+                           said.group("second"), maxsplit=1, flags=re.IGNORECASE)[0]
+    first, second = _tokens(said.group("first")) - _VERBS, _tokens(second_said) - _VERBS
+    shared = first & second  # "votes" in "yes votes than no votes": what both sides measure
+    only_first, only_second = first - shared, second - shared
+    unit = _tokens(said.group("first").split()[0]) if said.group("first").split() else set()
+    columns = [_best_column(" ".join(sorted(side | unit | shared)), numbers, title) for side in (only_first, only_second)]
+    rest = _tokens(reading.text) - first - second
+    more = said.group("more").lower() == "more"
+    if columns[0] is not None and columns[1] is not None and columns[0].name != columns[1].name:
+        conditions = _conditions(rest, reading, text_columns, distinct, exclude=set())
+        return QueryPlan(view, "difference", columns[0], tuple(conditions), whole=columns[1], descending=more)
+    sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in (only_first, only_second)]
+    if not all(len(side) == 1 for side in sides) or sides[0][0].column.name != sides[1][0].column.name:
+        return None
+    target = _best_column(" ".join(sorted(shared | unit)), numbers, title) or _only_number(numbers, reading)
+    if target is None:
+        return None
+    conditions = _conditions(rest, reading, text_columns, distinct, exclude={sides[0][0].column.name})
+    return QueryPlan(view, "difference", target, tuple(conditions), versus=(sides[0][0], sides[1][0]), descending=more)
+
+
+def _ranked_row(text: str, group: str, view: TableView) -> str:
+    """"which company's notice affected the most employees": the row ranked ("notice", what the table's rows are),
+    named by its group (the company), not the group's total over its rows; "" when the question ranks groups."""
+    last = group.split()[-1] if group.split() else ""
+    said = re.search(rf"\b{re.escape(last)}(?:'s|\u2019s|s'|s\u2019)\s+(?P<n>[\w-]+)", text, re.IGNORECASE) if last else None
+    return said.group("n") if said is not None and _names_the_rows(said.group("n"), view) else ""
+
+
+_PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
+_AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person|household|holding))\b", re.IGNORECASE)
+_AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
+
+
+def _is_percent(view: TableView, column: ColumnSchema) -> bool:
+    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate")."""
+    return view.column_scale(column.name) == "%" or bool(_PERCENT_HEADER.search(column.header))
+
+
+_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+
+
+def asks_percent(reading: QuestionReading) -> bool:
+    """The question wants a percentage: "what percentage of", "what share of", "in %"."""
+    return reading.percent or (reading.measure is not None and reading.measure.op == m.SHARE) or \
+        bool(_PERCENT_WORDS.search(reading.text))
+
+
+_INCLUSIVE = re.compile(r"\b(?:at\s+least|at\s+most|no\s+(?:less|more|fewer)\s+than|not\s+(?:less|more|fewer)\s+than)\b|"
+                        r"\bor\s+(?:more|less|fewer|above|over|below|under|higher|lower)\b", re.IGNORECASE)
+
+
+def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str, target: ColumnSchema | None,
+                       words: str, numbers: Sequence[ColumnSchema], title: set[str]
+                       ) -> tuple[bool, ColumnSchema | None]:
+    """The target column in the unit the question asks (whether any fits, and which): a percentage asked ("what
+    share of the cases were imported") reads a percent column the words name, never an amount beside it; an amount
+    asked ("how many cases") reads a column of amounts, never a percentage; "the average X" reads the column of
+    averages the table prints ("Average household size") rather than averaging another."""
+    if not words:
+        return True, target
+    percents = [c for c in numbers if _is_percent(view, c)]
+    amounts = [c for c in numbers if c not in percents]
+    if operation in _AMOUNT_OPERATIONS and asks_percent(reading) and not _CHANGE_ASKED.search(reading.text):
+        named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
+        if named is not None:
+            return True, named
+        if target is not None and target in amounts and operation != "share":
+            return False, None  # "what percentage of X" answered with X's amount would be no percentage
+        return True, target
+    if operation in ("how_many", "count", "sum") and target is not None and target in percents:
+        named = _best_column(words, amounts, title)
+        return named is not None, named
+    if operation == "average" and not (target is not None and _AVERAGE_HEADER.search(_header(target))):
+        averages = [c for c in numbers if _AVERAGE_HEADER.search(_header(c))]
+        printed = _best_column(words, averages, title) or _named_whole(f"{words} {reading.text}", averages,
+                                                                       _AVERAGE_HEADER)
+        return True, printed or target
+    return True, target
+
+
+def _named_whole(words: str, columns: Sequence[ColumnSchema], kind: re.Pattern[str]) -> ColumnSchema | None:
+    """The column whose printed header the words name whole, its unit and the ``kind`` of figure it holds aside
+    ("Imported (%)" in "what share of the cases were imported", "Average age (years)" in "the average age"); the one
+    naming the most where several are; None when none or a tie."""
+    wanted = _tokens(words)
+    scored = []
+    for column in columns:
+        have = _tokens(kind.sub(" ", re.sub(r"\([^()]*\)|%", " ", column.header)))
+        if have and have <= wanted:
+            scored.append((len(have), column))
+    if not scored:
+        return None
+    best = max(n for n, _ in scored)
+    found = [c for n, c in scored if n == best]
+    return found[0] if len(found) == 1 else None
+
+
+_CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|growth|grew|rose|fell|points?)\b", re.IGNORECASE)
+
+
+def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],
+             printed: set[str]) -> tuple[Missing, ...]:
+    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one.
+    Where "No" is a value the table prints (a vote tally's options, ``printed``), "no votes" names that row."""
     found = []
     for said in _NONE.finditer(reading.text):
+        if said.group(0).split()[0].lower() in printed:
+            continue
         column = _best_column(said.group("w"), numbers, title)
         if column is not None:
             found.append(Missing(column, said.group("w")))
@@ -249,7 +415,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
@@ -258,12 +424,18 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
-def _names_the_rows(noun: str, view: TableView) -> bool:
+def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
     """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
-    "Register of layoff notices", "departments" over a "Department" column)."""
+    "Register of layoff notices", "departments" over a "Department" column); or, for the rows past a threshold ("in
+    how many member states did X reach 20%"), the rows of an unheaded stub, which nothing names."""
     info = view.info
     said = " ".join([info.caption, info.heading, *(c.header or c.name for c in info.schema.columns)])
-    return bool(_tokens(noun) & _tokens(said))
+    if _tokens(noun) & _tokens(said):
+        return True
+    label = view.label_column
+    texts = [c for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
+             and c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
+    return past_threshold and label is not None and not label.header.strip() and len(texts) == 1
 
 
 def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
@@ -273,8 +445,10 @@ def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema 
     if rule.kind not in ("above", "below") or column is None:
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
-    said = f"{'above' if rule.kind == 'above' else 'below'} {format_number(rule.threshold)} {rule.scale}".strip()
-    return (Threshold(column, rule.kind == "above", value, said),)
+    inclusive = bool(_INCLUSIVE.search(reading.text))
+    word = ("at least" if inclusive else "above") if rule.kind == "above" else ("at most" if inclusive else "below")
+    said = f"{word} {format_number(rule.threshold)} {rule.scale}".strip()
+    return (Threshold(column, rule.kind == "above", value, said, inclusive),)
 
 
 def scaled_threshold(view: TableView, column: ColumnSchema, value: float, scale: str) -> float:
@@ -345,6 +519,24 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
+def _distinctive_column(words: str, columns: Sequence[ColumnSchema], title: set[str],
+                        reading: QuestionReading) -> ColumnSchema | None:
+    """Where no header names enough of the words: the column whose header names every word the table's title does
+    not already say (a unit word aside), of the year asked where several do ("the hypermarket share of grocery
+    turnover in 1996" over "Grocery turnover by store type": its "hypermarkets 1996" column)."""
+    wanted = _header_tokens(words) - title - {"share", "percent", "percentage", "proportion"}
+    if not wanted:
+        return None
+    years = {str(p.year) for p in reading.periods}
+    scored = []
+    for index, column in enumerate(columns):
+        have = {w for w in _header_tokens(_header(column)) if not re.fullmatch(r"[a-z]?\d{4}", w)}
+        if have and wanted <= have:
+            of_year = any(re.search(rf"\b{y}\b", column.header) for y in years)
+            scored.append((of_year, len(wanted) / len(have), -index, column))
+    return max(scored, key=lambda s: s[:3])[3] if scored else None
+
+
 def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -> ColumnSchema | None:
     found = _best_column(noun, columns)
     if found is not None:
@@ -352,6 +544,9 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
+    if label is not None and not label.header.strip() and \
+            len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
+        return label  # "which member states": the rows of a table whose only text column is an unheaded stub
     return None
 
 
@@ -416,10 +611,11 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 dated_conditions.append(Condition(column, kept, " and ".join(p.said for p in reading.periods), True))
             continue
         matched = []
+        common = _common_words(values)
         for value in values:
-            words = _tokens(str(value)) - LEGAL_WORDS
-            if words and words <= asked and len(words) <= 6:
-                matched.append((len(words), value))
+            count = _names_value(str(value), _tokens(str(value)) - LEGAL_WORDS - common, asked, common, reading.text)
+            if count:
+                matched.append((count, value))
         if not matched:
             continue
         best = max(n for n, _ in matched)
@@ -431,6 +627,37 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
     return found
+
+
+def _common_words(values: Sequence[Any]) -> set[str]:
+    """Words more than half of a column's values print ("Polling station" in "Polling station 3: Eastgate
+    School"): they say what the column holds, not which row, so a question need not repeat them."""
+    if len(values) < 2:
+        return set()
+    counts: dict[str, int] = {}
+    for value in values:
+        for word in _tokens(str(value)):
+            counts[word] = counts.get(word, 0) + 1
+    return {w for w, n in counts.items() if n * 2 > len(values)}
+
+
+def _names_value(value: str, words: set[str], asked: set[str], common: set[str], text: str) -> int:
+    """How many of a value's distinctive ``words`` the question names when it names the value (else 0): every
+    word; or every word that is no number ("at Eastgate School" for "3: Eastgate School"); or its number after
+    a word the column's values share ("at station 12" for "Polling station 12: Eastgate School")."""
+    if len(words) > 6:
+        return 0
+    if words and words <= asked:
+        return len(words)
+    names = {w for w in words if not w.isdigit()}
+    if names and names <= asked:
+        return len(names)
+    numbers = set(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", value))
+    shared = "|".join(map(re.escape, sorted(common)))
+    if len(numbers) == 1 and shared and re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{next(iter(numbers))}\b", text,
+                                                re.IGNORECASE):
+        return 1
+    return 0
 
 
 def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSchema | None,
@@ -476,7 +703,8 @@ def _literal(value: Any) -> str:
 
 def _where(plan: QueryPlan) -> str:
     parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
-    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'} {t.value!r}" for t in plan.thresholds]
+    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
+              for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
@@ -509,7 +737,11 @@ def compile_sql(plan: QueryPlan) -> str:
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
-    if plan.operation == "share" and plan.whole is not None:
+    if plan.operation == "difference" and plan.versus is not None:
+        a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
+        return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
+                f"COUNT(*) AS rows FROM {table}{where}")
+    if plan.operation in ("share", "difference") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({quote_identifier(plan.whole.name)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share":
@@ -528,6 +760,10 @@ def compile_sql(plan: QueryPlan) -> str:
         both = f"{newer} IS NOT NULL AND {older} IS NOT NULL"
         return (f"SELECT {group} AS item, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"
                 f"{where + ' AND ' if where else ' WHERE '}{both} ORDER BY value {order}, item LIMIT {plan.limit}")
+    if target is not None and plan.per_row:
+        return (f"SELECT {group} AS item, {target} AS value, _row AS first FROM {table}"
+                f"{where + ' AND ' if where else ' WHERE '}{target} IS NOT NULL ORDER BY value {order}, _row "
+                f"LIMIT {plan.limit}")
     if target is None:
         return (f"SELECT {group} AS item, COUNT(*) AS value FROM {table}{where} GROUP BY item "
                 f"ORDER BY value {order}, item LIMIT {plan.limit}")
@@ -566,6 +802,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         count = int(rows[0][0])
         if count == 0:
             raise NoAnswer(f"{plan.describe()}: no row matched.")
+        if _counts_rows_named(plan, run_sql):
+            # "how many demands are listed under the Ministry of Defence": the rows named are counted, not what they hold
+            raise NoAnswer(f"{plan.describe()}: the rows named count themselves.")
         label_column = view.label_column
         cells = tuple((r, label_column.name) for r in kept) if label_column else ()
         sentence = f"{count:,} {noun} in {title}{where}"
@@ -575,8 +814,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, row = rows[0]
         if value is None:
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
-        scale = view.column_scale(target.name)
-        shown = amount(view, value, scale)
+        shown = _figure(view, target, value, reading)
         header = target.header or target.name.replace("_", " ")
         named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
@@ -593,18 +831,19 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
-            shown = amount(view, value, view.column_scale(target.name))
+            shown = _figure(view, target, value, reading)
             named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
                                ((row, target.name),) if row is not None else (), {})
-        scale = view.column_scale(target.name)
-        shown = amount(view, value, scale)
+        shown = _figure(view, target, value, reading)
         header = target.header or target.name.replace("_", " ")
         what = {"sum": "in all", "average": "on average", "max": "at most", "min": "at least"}[plan.operation]
         sentence = f"{header}: {shown} {what}, over {counted:,} {'row' if counted == 1 else noun}{where} of {title}"
         cells = tuple((r, target.name) for r in kept)
         return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+    if plan.operation == "difference":
+        return _difference_answer(plan, result, kept, where, title, run_sql)
     if plan.operation == "share" and plan.whole is not None:
         assert target is not None
         first, second, _ = rows[0]
@@ -658,6 +897,15 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     periodic = target is not None and (any(p.column == target.name for p in view.info.periods)
                                        or bool(re.fullmatch(r"(?:FY\s?)?\d{4}(?:[/-]\d{2,4})?", header.strip())))
     measured = f"in {header}" if periodic else f"{header}"
+    if plan.per_row:
+        assert target is not None
+        placed = [(str(r[0]), r[1], int(r[2])) for r in rows if r[0] not in (None, "")]
+        shown = "; ".join(f"{item} ({amount(view, value, scale)})" for item, value, _ in placed)
+        sentence = (f"{placed[0][0]}'s {noun} had the {word} {header}: {amount(view, placed[0][1], scale)}{where} ({title})"
+                    if plan.limit == 1 else f"The {plan.limit} with the {word} {header}: {shown}{where} ({title})")
+        names = tuple(item for item, _, _ in placed)
+        return QueryAnswer(plan, result, "; ".join(names), names, sentence,
+                           tuple((row, target.name) for _, _, row in placed), {})
     if plan.limit == 1:
         item, value = figures[0]
         sentence = (f"{item} had the {word}{'' if periodic else ' ' + header}: {amount(view, value, scale)}"
@@ -668,6 +916,56 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     names = tuple(item for item, _ in figures)
     return QueryAnswer(plan, result, "; ".join(names), names, sentence,
                        tuple(c for item in names for c in _group_cells(plan, item, kept, run_sql)), {})
+
+
+def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
+    """A count kept only by values of a column that names every row once (a budget's demands, a list of
+    departments): it would count the names the question says, not the rows it asks about."""
+    if not plan.conditions or plan.thresholds or plan.missing:
+        return False
+    columns = {c.column.name for c in plan.conditions}
+    if len(columns) != 1:
+        return False
+    name = quote_identifier(next(iter(columns)))
+    distinct, filled = run_sql(f"SELECT COUNT(DISTINCT {name}), COUNT({name}) FROM {quote_identifier(plan.view.name)}").rows[0]
+    return bool(filled) and distinct == filled
+
+
+def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading) -> str:
+    """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
+    staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
+    which neither the currency nor the money's scale speaks for."""
+    if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
+        return format_number(value)
+    return amount(view, value, view.column_scale(column.name))
+
+
+def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], where: str, title: str,
+                       run_sql: RunSql) -> QueryAnswer:
+    """The first figure less the second, both shown, every cell read cited."""
+    view, target = plan.view, plan.target
+    assert target is not None
+    first, second, _ = result.rows[0]
+    if first is None or second is None:
+        raise NoAnswer(f"{plan.describe()}: one of the two figures is missing.")
+    if plan.versus is not None:
+        names = [", ".join(str(v) for v in c.values) + " " for c in plan.versus]
+        columns = [target, target]
+        cells = tuple((r, target.name) for side in plan.versus
+                      for r in rows_kept(QueryPlan(view, "difference", target, (*plan.conditions, side)), run_sql))
+    else:
+        assert plan.whole is not None
+        names = ["", ""]
+        columns = [target, plan.whole]
+        cells = tuple((r, c.name) for r in kept for c in columns)
+    gap = first - second
+    shown = amount(view, abs(gap), view.column_scale(target.name))
+    value = shown if gap >= 0 else f"-{shown}"
+    sides = [f"{n}{c.header or c.name} {amount(view, v, view.column_scale(c.name))}"
+             for n, c, v in zip(names, columns, (first, second), strict=True)]
+    word = "more" if gap >= 0 else "fewer"
+    sentence = f"{shown} {word}: {sides[0]} less {sides[1]}{where} ({title})"
+    return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
 
 
 def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:

@@ -123,7 +123,7 @@ class TableSteps(AnswererBase):
         if view is None:
             return {}
         labels = {r.row: r.label for r in view.rows}
-        return {(c.row, c.column): f"{labels.get(c.row, f'row {c.row}')}, {ops.column_title(view, c.column)}"
+        return {(c.row, c.column): f"{labels.get(c.row, f'the row {c.row}')}, {ops.column_title(view, c.column)}"
                 for c in outcome.cells if view.label_column is None or c.column != view.label_column.name}
 
     def _structured_sql(self, run: Run, subquery: str, view: ops.TableView) -> SqlOutcome:

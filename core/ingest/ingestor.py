@@ -41,7 +41,7 @@ from core.ingest.spreadsheets import (
     Workbook,
     open_workbook,
 )
-from core.ingest.staging import ChunkEmbedder, StagedDocument, StagedPage, write_staged
+from core.ingest.staging import ChunkEmbedder, StagedDocument, StagedPage, heading_above, write_staged
 from core.jobs import JobContext
 from core.library.db import library_write_error
 from core.library.store import Library
@@ -342,7 +342,10 @@ class Ingestor:
             ctx.report(ProgressEvent("tables", "Typing tables", 0, None, name))
             taken = self.library.taken_table_names()
             tables_on_page: dict[int, int] = {}
-            for table in stitch_tables(found):
+            def title_of(table: ExtractedTable) -> str:  # a family's members are told apart by their titles
+                return table.caption or heading_above(blocks_by_page.get(table.page, ()), table.bbox)
+
+            for table in stitch_tables(found, title_of):
                 ctx.check()
                 index = tables_on_page.get(table.page, 0)
                 tables_on_page[table.page] = index + 1

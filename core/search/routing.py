@@ -157,6 +157,12 @@ _COMMON_FIRST_WORDS = frozenset(
      "western", "eastern", "northern", "southern", "royal", "standard", "southwest", "pacific", "atlantic", "home",
      "big", "old", "city", "state", "county", "the"])
 """Words that open many names: a question saying only "General" does not name General Mills."""
+_PLAIN_WORDS = frozenset(
+    ["country", "countries", "region", "table", "figure", "chart", "note", "notes", "appendix", "annex", "chapter",
+     "section", "part", "page", "information", "executive", "summary", "plan", "total", "item", "year", "write", "data",
+     "results", "report", "statistics", "key", "heading"])
+"""Words that open a page's first line or a table's header more often than a name ("Country heading ...", "Table 1
+..."): an issuer read from such a line is not named by that word alone, which questions use for what it says."""
 
 
 def issuer_names(issuer: str) -> list[str]:
@@ -168,7 +174,7 @@ def issuer_names(issuer: str) -> list[str]:
         return []
     names = [" ".join(ordered)]
     if len(ordered) > 1 and ordered[0] not in _COMMON_FIRST_WORDS and ordered[0] not in _GENERIC_NAMES \
-            and len(ordered[0]) >= 4:
+            and ordered[0] not in _PLAIN_WORDS and len(ordered[0]) >= 4:
         names.append(ordered[0])
     return names
 

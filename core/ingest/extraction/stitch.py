@@ -1,7 +1,8 @@
 """Joining a table that continues on the next page under a repeated header.
 
 Two tables are one when the second starts on the next page, has the same number of columns, and its
-header rows repeat the first table's header text. The continuation's rows are appended without its
+header rows repeat the first table's header text (and its title is not another unit's of one pattern: then the
+two are a family, ``families``). The continuation's rows are appended without its
 repeated header; every cell keeps the page it was found on, and ``pages`` lists them all.
 
 Statements read by the ledger reader (``extraction.ledger``) continue as real filings print them: the
@@ -15,9 +16,10 @@ that closes it).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from core.ingest.extraction.families import clean_title, family_of, join_family
 from core.ingest.extraction.ledger import SECTION_HEADER
 from core.reports.table_facts import is_closing_label
 from core.reports.table_naming import statement_title
@@ -125,17 +127,38 @@ def _join(first: ExtractedTable, second: ExtractedTable) -> ExtractedTable:
     )
 
 
-def stitch_tables(tables: Sequence[ExtractedTable]) -> list[ExtractedTable]:
-    """Join tables continued on the next page; return all tables in reading order (page, then top to bottom)."""
+def stitch_tables(tables: Sequence[ExtractedTable],
+                  title_of: Callable[[ExtractedTable], str] | None = None) -> list[ExtractedTable]:
+    """Join tables continued on the next page; return all tables in reading order (page, then top to bottom).
+
+    ``title_of`` gives a table's title (its caption, else the line above it; the caption when not given). A
+    table under the same layout whose title names another unit of one pattern ("Polling station 2: ..." after
+    "Polling station 1: ...") is no continuation but the next member of a family (``families``): the members
+    are joined with a key column holding each one's title."""
+    title = title_of or (lambda table: table.caption)
     ordered = sorted(tables, key=lambda t: (t.page, t.bbox[1], t.bbox[0]))
     out: list[ExtractedTable] = []
+    members: list[list[tuple[ExtractedTable, str]]] = []
+    """Per table of ``out``: its family's members and their titles (one member where there is no family)."""
     for table in ordered:
         previous = _last_table_before(out, table.page)
-        if previous is not None and _continues(out[previous], table) and _is_last_on_its_page(out, previous) \
-                and _is_first_on_page(ordered, table):
-            out[previous] = _join(out[previous], table)
+        if previous is not None and _continues(members[previous][-1][0], table) \
+                and _is_last_on_its_page(out, previous) and _is_first_on_page(ordered, table):
+            group = members[previous]
+            said = title(table)
+            titles, pages = [t for _, t in group], [m.page for m, _ in group]
+            family = family_of([*titles, said], [*pages, table.page]) if said and \
+                clean_title(said).lower() != clean_title(titles[-1]).lower() else None
+            if family is not None:
+                group.append((table, said))
+                out[previous] = join_family([m for m, _ in group], family)
+            else:
+                group[-1] = (_join(group[-1][0], table), group[-1][1])
+                found = family_of(titles, pages) if len(group) > 1 else None
+                out[previous] = join_family([m for m, _ in group], found) if found is not None else group[0][0]
         else:
             out.append(table)
+            members.append([(table, title(table))])
     return out
 
 

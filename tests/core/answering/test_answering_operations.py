@@ -208,4 +208,32 @@ def test_an_unlabeled_row_that_sums_the_rows_above_is_named_total(tmp_path, hash
         (None, 5.0, 7.0),
     ])
     view = ops.load_table_view(library, info)
-    assert [r.label for r in view.rows] == ["row 1", "Canada", "United States", "Rest of World", "Total", "row 6"]
+    assert [r.label for r in view.rows] == ["the 1st row (2019 2019, 2018 2018)", "Canada", "United States",
+                                            "Rest of World", "Total", "the 6th row (2019 5, 2018 7)"]
+    assert [r.labelled for r in view.rows] == [False, True, True, True, True, False]
+
+
+def test_a_row_without_a_label_is_named_by_a_column_that_names_rows(tmp_path, hash_embedder) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from core.library.store import DocumentWriter, Library
+    from models.types import ColumnSchema
+
+    library = Library(Path(tmp_path) / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc = writer.add_document("b" * 64, Path("t.pdf"), "T", 1, 1)
+    columns = [ColumnSchema("year", "INTEGER", "Year"), ColumnSchema("votes", "INTEGER", "Votes cast")]
+    writer.add_table(doc, "turnout", page=1, last_page=1, bbox=(0, 0, 1, 1), caption="", heading="", unit="",
+                     header_rows=1, extractor="test", columns=columns, rows=[(2019, 1200), (2023, 1450)],
+                     row_indices=[1, 2], cells=[], schema_json={})
+    library.conn.execute("COMMIT")
+    view = ops.load_table_view(library, library.table("turnout"))
+    assert view.label_column is None
+    assert [r.label for r in view.rows] == ["Year 2019", "Year 2023"]
+    choice = ops.OperationChoice("top_row", (ops.CellChoice(1, "Year 2019", "votes"),))
+    result = library.conn.execute(ops.compile_sql(view, choice)).fetchall()
+    sentence = ops.describe_result(view, choice, ["_row", "label", "value"], result)
+    assert sentence == "Year 2023 (1,450)", sentence
+    worded = ops.describe_in_words(view, choice, ["_row", "label", "value"], result)
+    assert worded.startswith("Year 2023 has the highest Votes cast: 1,450"), worded

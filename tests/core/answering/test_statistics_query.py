@@ -108,3 +108,9 @@ def test_an_average_per_row_leaves_the_totals_row_out(statistics: Statistics) ->
 
 def _table(statistics: Statistics) -> str:
     return str(statistics.library.conn.execute("SELECT name FROM extracted_tables").fetchone()[0])
+
+
+def test_how_many_more_of_one_column_than_another_in_a_row(statistics: Statistics) -> None:
+    oats, _, rye, _ = REGIONS["Farrowdale"]
+    answer = _ask(statistics, "In Farrowdale, how many more hectares were sown with oats than with rye in 2024?")
+    assert answer.value == f"{oats - rye:,.1f}", answer.text

@@ -114,6 +114,13 @@ def test_the_top_k_groups_and_the_fewest(register: Register) -> None:
     assert answer.value == fewest, answer.text
 
 
+def test_a_group_s_row_ranked_one_by_one_not_the_group_s_total(register: Register) -> None:
+    largest = max(register.rows, key=lambda r: r[3])
+    answer = _ask(register, "Which company's notice affected the most employees?")
+    assert answer.value == largest[0] and f"{largest[3]:,}" in answer.text, answer.text
+    assert answer.text.startswith(f"{largest[0]}'s notice had the most"), answer.text
+
+
 def test_a_year_every_row_is_in_filters_nothing_and_a_month_reads_as_one(register: Register) -> None:
     answer = _ask(register, "How many notices were filed in Dayton in 2015?")
     assert answer.value == str(sum(1 for r in register.rows if r[1] == "Dayton")), answer.text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.ingest.extraction import stitch_tables
@@ -72,3 +74,44 @@ def test_only_the_last_table_of_a_page_continues_onto_the_first_of_the_next() ->
     continued = _table(2, [HEADER, ["Italy", "59"]], top=300)
     result = stitch_tables([continued, lower, upper, below_other])
     assert result == [upper, lower, below_other, continued]  # reading order, nothing joined
+
+
+def _titled(page: int, caption: str, body: list[list[str]]) -> ExtractedTable:
+    return replace(_table(page, [["Option", "Votes"], *body]), caption=caption)
+
+
+def test_the_same_layout_under_titles_naming_other_units_is_one_table_keyed_by_them() -> None:
+    pages = [_titled(1, "Table 3: Results, ward 1 - Millbrook", [["Yes", "40"], ["No", "12"]]),
+             _titled(2, "Table 4: Results, ward 2 - Old Quay", [["Yes", "31"], ["No", "25"]])]
+    (joined,) = stitch_tables(pages)
+    assert joined.rows == (("Option", "Votes", "Results ward"), ("Yes", "40", "Results, ward 1 - Millbrook"),
+                           ("No", "12", "Results, ward 1 - Millbrook"), ("Yes", "31", "Results, ward 2 - Old Quay"),
+                           ("No", "25", "Results, ward 2 - Old Quay"))
+    assert [row[2] for row in joined.cells] == [None] * 5  # the key comes from a title, not from a cell
+    assert [row[0].page for row in joined.cells] == [1, 1, 1, 2, 2] and joined.pages == (1, 2)
+    assert joined.caption == "Results, ward 1 - Millbrook, 2 - Old Quay"
+
+
+def test_a_title_from_the_line_above_counts_like_a_caption() -> None:
+    pages = [_table(1, [HEADER, ["France", "68"]]), _table(2, [HEADER, ["Italy", "59"]])]
+    titles = {1: "Northern region", 2: "Southern region"}
+    (joined,) = stitch_tables(pages, lambda table: titles[table.page])
+    assert [row[-1] for row in joined.rows] == ["region", "Northern region", "Southern region"]
+
+
+@pytest.mark.parametrize("second", [
+    "Table 3: Results, ward 1 - Millbrook (continued)",  # the same table, continued
+    "",  # no title of its own
+    "Heavy metals",  # titles that share nothing name no units of one kind
+    "Results, ward 1 - Millbrook, page 2",
+])
+def test_a_continuation_stays_a_continuation(second: str) -> None:
+    pages = [_titled(1, "Table 3: Results, ward 1 - Millbrook", [["Yes", "40"]]), _titled(2, second, [["No", "12"]])]
+    (joined,) = stitch_tables(pages)
+    assert joined.rows == (("Option", "Votes"), ("Yes", "40"), ("No", "12"))
+
+
+def test_running_headers_that_count_the_pages_are_no_family() -> None:
+    pages = [_titled(1, "Annual digest 1", [["Yes", "40"]]), _titled(2, "Annual digest 2", [["No", "12"]])]
+    (joined,) = stitch_tables(pages)
+    assert joined.n_cols == 2

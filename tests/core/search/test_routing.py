@@ -14,7 +14,14 @@ from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.reports.document_metadata import DocumentMetadata
 from core.search.retrieval import Retriever
-from core.search.routing import RoutedDocument, allowed_documents, question_scope, route, with_issuer_names
+from core.search.routing import (
+    RoutedDocument,
+    allowed_documents,
+    issuer_names,
+    question_scope,
+    route,
+    with_issuer_names,
+)
 from core.search.subjects import DocumentProfile
 from core.sql.runner import SqlRunner
 from tests.core.answering.test_answering_library import ScriptedChat
@@ -303,3 +310,12 @@ def test_a_trading_symbol_in_capitals_reads_as_its_issuer() -> None:
     # lower case, inside another word or a note number, and capitals that mean something else are left alone
     for question in ("What was acw's capex?", "What did ACW31 notes pay?", "What was diluted EPS in 2021?"):
         assert with_issuer_names(question, metadata) == question
+
+
+@pytest.mark.parametrize(("issuer", "names"), [
+    ("Lockheed Martin Corporation", ["lockheed martin", "lockheed"]),
+    ("Country heading Cohesion fund", ["country heading cohesion fund"]),  # a table's header read as an issuer
+    ("Table 1 Student enrollment by age", ["table 1 student enrollment by age"]),
+])
+def test_a_plain_document_word_is_no_issuer_s_name_alone(issuer: str, names: list[str]) -> None:
+    assert issuer_names(issuer) == names

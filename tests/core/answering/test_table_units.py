@@ -1,0 +1,166 @@
+"""The unit a question asks constrains the column it reads: a percentage asked ("what share of the cases were
+imported") reads the percent column the words name, or is computed as a share, never answered with an amount;
+"how many" reads a column of counts, never a percentage beside it; "the average X" of a row reads the averages the
+table prints. A surveillance table is drawn as a ruled PDF, ingested for real and asked with no model call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.answering import table_query
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
+from core.answering.reading import read
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from core.sql.runner import SqlRunner
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.ingest.test_extraction import _draw_ruled
+
+pytestmark = pytest.mark.unit
+
+
+def drawn_library(directory: Path, title: str, rows: list[list[str]], x: list[float]) -> Library:
+    """A library holding one page: ``title`` over ``rows`` drawn as a ruled table (column boundaries ``x``),
+    ingested for real."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), title, fontsize=11)
+    _draw_ruled(page, rows, x, 80, row_height=18)
+    doc.save(directory / "table.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "table.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    return library
+
+
+# district: cases, imported (%), domestic (%), hospitalised, average age (years)  (made up)
+DISTRICTS = {
+    "Ashvale": (412, 12.4, 87.6, 61, 38.2),
+    "Brindlemoor": (1_205, 31.0, 69.0, 140, 41.7),
+    "Corwick": (288, 4.5, 95.5, 22, 35.9),
+    "Dunmore": (1_930, 18.8, 81.2, 301, 44.0),
+}
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["District", "Cases (n)", "Imported (%)", "Domestic (%)", "Hospitalised", "Average age (years)"]]
+    body = [[name, f"{n:,}", f"{imp:.1f}", f"{dom:.1f}", str(hosp), f"{age:.1f}"]
+            for name, (n, imp, dom, hosp, age) in DISTRICTS.items()]
+    library = drawn_library(tmp_path_factory.mktemp("cases"), "Table 2: Notified cases of campylobacteriosis by district, 2024",
+                            header + body, [40, 130, 210, 290, 370, 460, 570])
+    yield library
+    library.close()
+
+
+def test_a_share_asked_reads_the_percent_column_the_words_name(cases: Library) -> None:
+    answer = ask_without_model(cases, "What share of the cases in Brindlemoor were imported?")
+    assert answer.value.startswith("31"), answer.text
+    answer = ask_without_model(cases, "What percentage of Corwick's cases were domestic?")
+    assert answer.value.startswith("95.5"), answer.text
+
+
+def test_a_share_no_column_prints_is_computed_never_an_amount(cases: Library) -> None:
+    answer = ask_without_model(cases, "What percentage of the cases in Ashvale were hospitalised?")
+    assert answer.value == f"{100 * 61 / 412:.2f}%", answer.text
+
+
+def test_how_many_reads_counts_not_the_percentages_beside_them(cases: Library) -> None:
+    answer = ask_without_model(cases, "How many cases were notified in Dunmore?")
+    assert answer.value == "1,930", answer.text
+
+
+def test_the_average_a_row_prints_is_read_not_recomputed(cases: Library) -> None:
+    answer = ask_without_model(cases, "What was the average age of the cases in Brindlemoor?")
+    assert answer.value.startswith("41.7"), answer.text
+
+
+# country (an unheaded stub): domestic (%), imported (%), total (n)  (made up)
+COUNTRIES = {"Norland": (88.0, 12.0, 412), "Ostmark": (75.0, 25.0, 1_310), "Valdoria": (80.0, 20.0, 96),
+             "Kestria": (64.5, 35.5, 870), "Brennmark": (97.1, 2.9, 1_502)}
+
+
+@pytest.fixture(scope="module")
+def origins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "Domestic (%)", "Imported (%)", "Total (n)"]] + [
+        [name, f"{domestic:.1f}", f"{imported:.1f}", f"{total:,}"] for name, (domestic, imported, total) in COUNTRIES.items()]
+    library = drawn_library(tmp_path_factory.mktemp("origins"),
+                            "Table 5: Confirmed listeriosis cases by reporting country and origin, 2024", rows,
+                            [60, 200, 300, 400, 500])
+    yield library
+    library.close()
+
+
+def test_what_the_title_counts_is_ranked_by_its_total_column(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which country reported the most confirmed listeriosis cases in 2024?")
+    assert answer.value == "Brennmark" and "1,502" in answer.text, answer.text
+
+
+def test_an_unheaded_stub_is_what_a_ranking_names(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which three countries had the highest imported share of listeriosis cases?")
+    assert list(answer.parts) == ["Kestria", "Ostmark", "Valdoria"], answer.text
+
+
+def test_at_least_keeps_the_threshold_itself(origins: Library) -> None:
+    answer = ask_without_model(origins, "In how many countries were at least 20% of the cases imported?")
+    assert answer.value == "3", answer.text  # Valdoria's 20.0 counts
+    assert "countries were" not in answer.text
+
+
+def test_which_of_the_rows_past_a_threshold_are_listed(origins: Library) -> None:
+    answer = ask_without_model(origins, "Which of the countries had an imported share below 15%?")
+    assert set(answer.parts) == {"Norland", "Brennmark"}, answer.text
+
+
+# demand: plan total, non-plan total, total plan & non-plan, staff  (made up, crores of rupees)
+DEMANDS = {"1. Department of Lighthouses": (120.5, 80.25, 200.75, 1_140),
+           "2. Department of Canals": (310.0, 95.5, 405.5, 2_310),
+           "3. Department of Hill Roads": (42.0, 18.0, 60.0, 515)}
+
+
+@pytest.fixture(scope="module")
+def provisions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Demand", "Plan Total", "Non-Plan Total", "Total Plan & Non-Plan", "Staff"]] + [
+        [name, f"{plan:.2f}", f"{other:.2f}", f"{total:.2f}", f"{staff:,}"]
+        for name, (plan, other, total, staff) in DEMANDS.items()]
+    library = drawn_library(tmp_path_factory.mktemp("provisions"),
+                            "Statement of budget provisions by demand, 2025-26 (in crores of rupees)", rows,
+                            [40, 230, 310, 390, 490, 570])
+    yield library
+    library.close()
+
+
+def test_a_total_no_header_names_reads_the_grand_total_column(provisions: Library) -> None:
+    answer = ask_without_model(provisions, "What is the total 2025-26 budget of the Department of Canals?")
+    assert answer.value.startswith("405.5"), answer.text  # not the plan or non-plan total
+
+
+def test_how_many_a_named_row_has_reads_its_count_column(provisions: Library) -> None:
+    answer = ask_without_model(provisions, "How many staff does the Department of Hill Roads have?")
+    assert answer.value == "515", answer.text
+
+
+def test_a_count_of_the_rows_a_column_of_names_names_is_no_answer(provisions: Library) -> None:
+    (info,) = provisions.tables()
+    view = load_table_view(provisions, info)
+    reading = read("How many demands are listed under the Department of Canals?", [])
+    runner = SqlRunner(provisions.path)
+    try:
+        planned = table_query.plan(view, reading, distinct_values(runner.run, view))
+        assert planned is not None and planned.operation == "count"
+        with pytest.raises(table_query.NoAnswer):  # "1 demand": the name counted, not what is listed under it
+            table_query.execute(planned, reading, runner.run)
+    finally:
+        runner.close()
+
+
+def test_how_many_there_were_in_a_row_reads_the_column_that_counts_them(cases: Library) -> None:
+    answer = ask_without_model(cases, "How many hospitalised cases were there in Corwick?")
+    assert answer.value == "22", answer.text  # the Hospitalised column of Corwick's row, not a count of rows
