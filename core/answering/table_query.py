@@ -862,6 +862,10 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         share, part, whole = rows[0]
         if share is None:
             raise NoAnswer(f"{plan.describe()}: nothing to share.")
+        if len({f.section for f in view.info.row_facts if f.section}) > 1:
+            # rows under several headings ("Profit ($M)", "Basic earnings per share (cents)"): no one whole
+            raise NoAnswer(f"{plan.describe()}: the table's rows stand under several headings, so its column has no "
+                           f"one whole.")
         shown = f"{format_number(share)}%"
         header = target.header or target.name
         sentence = (f"{shown} of all {header}: {format_number(part)} of {format_number(whole)}{where} ({title})")
