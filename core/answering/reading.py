@@ -227,8 +227,16 @@ _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:t
 _SIGNED = (r"(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|surplus|"
            r"deficit|inflow|outflow|receivable|payable|asset|liability)")
 _ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b", re.IGNORECASE)
+_CAPITALS_SLASH = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})\b")
+
+
+def _one_line_slash(text: str) -> bool:
+    """A slash that joins the words of one line's name (see ``_ONE_LINE_SLASH``), or two names in capitals that
+    are no measures ("HIV/AIDS"; "EBIT/EBITDA" is a ratio)."""
+    return bool(_ONE_LINE_SLASH.search(text)) or any(
+        not (m.named(a) or m.named(b)) for a, b in _CAPITALS_SLASH.findall(text))
 """A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
-"gain/loss on disposal": no ratio of two lines."""
+"gain/loss on disposal", two names in capitals ("HIV/AIDS"): no ratio of two lines."""
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
                          r"|^difference\s+between\s+(?:the\s+)?(?P<x2>.+?)\s+and\s+(?:the\s+)?(?P<y2>.+)$", re.IGNORECASE)
@@ -1189,7 +1197,7 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         inner_measure = sub(x)
         if inner_measure.op == m.NAMED and "turnover" in inner_measure.words:
             return done(Measure(m.DAYS, parts=(inner_measure,)))
-    if (g := _RATIO.match(text)) is not None and not _ONE_LINE_SLASH.search(text):
+    if (g := _RATIO.match(text)) is not None and not _one_line_slash(text):
         x = g.group("x") or g.group("x2") or g.group("x3")
         y = g.group("y") or g.group("y2") or g.group("y3")
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):

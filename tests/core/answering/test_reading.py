@@ -177,6 +177,8 @@ def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(questio
      "(loss_profit_after_tax_2021) - (loss_profit_after_tax_2020)"),
     ("What was the income/(expense) from hedging in 2021?", "income_expense_from_hedging_2021"),
     ("What was the debt/equity ratio in 2021?", "debt_2021 / equity_2021"),
+    ("What was the number of TB/HIV patients treated in 2021?", "tb_hiv_patients_treated_2021"),
+    ("What was the EBIT/EBITDA in 2021?", "ebit_2021 / (operating_income_2021 + depreciation_and_amortization_2021)"),
 ])
 def test_a_slash_in_a_signed_line_name_is_no_ratio(question: str, formula: str) -> None:
     (plan,) = plans_of(read(question))
