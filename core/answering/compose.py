@@ -174,8 +174,8 @@ def names_whole_row(view: ops.TableView, question: str) -> bool:
 
 def whole_row_words(view: ops.TableView, question: str) -> int:
     """How many words of the row ``match_row`` picks the question names, where it names every one of them (0
-    where it names only some): "Profit or loss for the period from continuing operations" names more of a question
-    about it than another table's "Continuing operations"."""
+    where it names only some): "Net earnings from continuing operations before minority interests" names more of a
+    question about it than another table's "Continuing operations"."""
     row = match_row(view, question)
     if row is None:
         return 0

@@ -280,7 +280,7 @@ def _display_name(reading: QuestionReading | None, measure: Measure) -> str:
 
 def _clean_name(text: str) -> str:
     """A measure's name without the periods it was asked for: what follows the first year is cut ("net income
-    in 2019 and 2018"), unless the years stand before the line ("the company's 2018 and 2019 income tax expense"):
+    in 2019 and 2018"), unless the years stand before the line ("the firm's 2020 and 2021 freight cost"):
     then only the years and the words joining them go."""
     cut = " ".join(re.sub(rf"\s*\b(?:in|for|from|between|of|as\s+of|at)?\s*(?:the\s+)?{_YEAR}\b.*$", "", text,
                           flags=re.IGNORECASE).split()).strip(" ,")

@@ -63,6 +63,11 @@ MIN_CALL_SECONDS = 4.0
 """A model call is not started with less time than this left: it would be cut off before it could answer."""
 
 
+_WORDS_OF_AN_EXPLANATION = re.compile(r"[A-Za-z]{3,}\W+[A-Za-z]{2,}")
+"""Two words or more in a row: what an answer to "why" or "how" says ("annual basis"; a figure with its unit
+alone, "4.00%" or "$1.2 million", is none)."""
+
+
 class OutOfTime(Exception):
     """The question's time budget ran out (before or during a model call): answer with what was found so far."""
 
@@ -379,6 +384,8 @@ class AnswererBase:
         passage or a table the loop read, or in a step's result."""
         if not text.strip() or _NO_ANSWER_TEXT.search(text):
             return False
+        if self._asked(run).explains and not _WORDS_OF_AN_EXPLANATION.search(FIGURE.sub(" ", text)):
+            return False  # "how is the discount rate determined?": a figure is no explanation
         figures = {self._figure(f) for f in FIGURE.findall(text)} - {None}
         if not figures:
             return True

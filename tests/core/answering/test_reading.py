@@ -173,7 +173,7 @@ def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(questio
 
 
 @pytest.mark.parametrize(("question", "formula"), [
-    ("What was the change in the (loss)/profit after tax from 2020 to 2021?",
+    ("By how much did the (loss)/profit after tax move between 2020 and 2021?",
      "(loss_profit_after_tax_2021) - (loss_profit_after_tax_2020)"),
     ("What was the income/(expense) from hedging in 2021?", "income_expense_from_hedging_2021"),
     ("What was the debt/equity ratio in 2021?", "debt_2021 / equity_2021"),
