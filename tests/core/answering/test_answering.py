@@ -518,3 +518,14 @@ def test_a_call_stopped_at_the_time_limit_is_counted_with_its_seconds(report: Re
     assert "Stopped at the 5-second limit" in answer.text
     assert answer.usage.calls == 1 and answer.usage.completion_tokens >= 10 and answer.usage.seconds >= 4.0
     assert [calls for _task, calls, _tokens in answer.task_usage] == [1]
+
+
+def test_a_figure_alone_is_no_answer_to_why(report: ReportFixture) -> None:  # noqa: F811
+    """"Why" or "how" is answered in words; a model that answers one with a bare figure gives no answer."""
+    chat = ScriptedChat()
+    chat.queue({"answer": "4.00%"})
+    answer = make(report, chat).answer("Why did road spending grow in 2019?")
+    assert answer.status == "refused" and "4.00" not in answer.value
+    chat = ScriptedChat()
+    chat.queue({"answer": "on an annual basis"})
+    assert make(report, chat).answer("Why did road spending grow in 2019?").text == "on an annual basis"
