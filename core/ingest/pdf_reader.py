@@ -18,8 +18,11 @@ from models.types import PageContent, TextBlock
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
-# A page with fewer characters than this but with images is taken for a scan.
+# A page with fewer characters than this but with images is taken for a scan, when its images cover at least
+# ``MIN_SCAN_COVER`` of it: a logo or a signature on a page left blank (filings have them) is no scan, and reading
+# one by OCR cost 9 to 25 s (the OCR worker's start, and the whole page rendered and searched for text).
 MIN_TEXT_CHARS = 20
+MIN_SCAN_COVER = 0.1
 
 
 def open_pdf(path: Path, password: str | None = None) -> pymupdf.Document:
@@ -81,9 +84,19 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
         if clean:
             blocks.append(TextBlock(number, (x0, y0, x1, y1), clean))
     text = "\n".join(b.text for b in blocks)
-    needs_ocr = len(text) < MIN_TEXT_CHARS and has_images
+    needs_ocr = len(text) < MIN_TEXT_CHARS and has_images and _image_cover(page) >= MIN_SCAN_COVER
     # MuPDF reads past what it cannot parse (a broken page tree, a garbled content stream) and says so only
     # in its warnings: a page that gave nothing while it complained is damaged, not blank.
     warnings = pymupdf.TOOLS.mupdf_warnings() if not blocks and not has_images else ""
     damage = next((line for line in warnings.splitlines() if "error" in line or "cannot" in line), "")
     return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr, damage)
+
+
+def _image_cover(page: pymupdf.Page) -> float:
+    """The share of the page its images cover (their boxes' areas added up, at most the whole page)."""
+    try:
+        boxes = [pymupdf.Rect(info["bbox"]) for info in page.get_image_info()]
+    except Exception:  # noqa: BLE001 - images that cannot be placed: take the page for a scan, as before
+        return 1.0
+    area = abs(page.rect)
+    return min(1.0, sum(abs(box) for box in boxes) / area) if area > 0 else 1.0

@@ -1,7 +1,7 @@
 """Benchmark: ingestion speed and memory, and hybrid search latency. Prints figures; asserts nothing.
 
     python tests/bench/bench_ingest.py [--pages 200] [--chunks 50000]
-    python tests/bench/bench_ingest.py --filings [N] [--only 3M,NIKE]   # the FinanceBench dev filings, one by one
+    python tests/bench/bench_ingest.py --filings [N] [--only 3M,NIKE] [--stages]   # the FinanceBench dev filings
     python tests/bench/bench_ingest.py --together A.pdf B.pdf   # two processes adding two files at once
 
 1. Generates a report of --pages pages with prose and tables (tests.support.report_builder), ingests it into a
@@ -13,7 +13,11 @@
    core.search.vector_index, whose one-off load is timed separately) and the hybrid search (both, fused).
 3. --filings: each of the first N (all) FinanceBench dev filings (../shared/bench/financebench-dev) is ingested
    into one library by a child process of its own: per filing, pages, seconds, pages/s and peak memory, then
-   the total pages/s; and the load average (`uptime`) before and after, since a busy machine slows it.
+   the total pages/s; and the load average (`uptime`) before and after, since a busy machine slows it. CPU seconds
+   count the child's worker processes (page analysis, OCR) too. With --stages, each filing's seconds a page by
+   stage (page text, words, ledger reader, camelot, pymupdf tables, finishing tables, OCR, typing, chunking,
+   embedding, SQLite write): the stages are timed where they run, so page analysis is kept in the child's own
+   process for that run (no worker processes), and embedding, on threads beside it, overlaps the rest.
 4. --together: two `folio ingest`-like child processes add two different files into one library at the same
    moment: for each, whether it was added, its seconds, and the seconds it waited for the other's write.
 """
@@ -41,10 +45,60 @@ def _peak_mb() -> float:
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
 
 
-def ingest_child(pdf: str, library_dir: str) -> None:
+# What --stages times: (stage, module, owner (class or None), function name).
+STAGES = (
+    ("page text", "core.ingest.ingestor", None, "read_page"),
+    ("words", "core.ingest.extraction.extractor", None, "open_view"),
+    ("rulings", "core.ingest.extraction.page_view", None, "find_rulings"),
+    ("ledger", "core.ingest.extraction.extractor", None, "read_ledgers"),
+    ("camelot", "core.ingest.extraction.camelot_tables", "CamelotReader", "grids"),
+    ("pymupdf tables", "core.ingest.extraction.extractor", None, "find_pymupdf_grids"),
+    ("finishing tables", "core.ingest.extraction.extractor", "TableExtractor", "_finish"),
+    ("all table finding", "core.ingest.extraction.extractor", "TableExtractor", "page_tables"),
+    ("OCR", "core.ingest.ocr", "ScannedPageReader", "read"),
+    ("typing tables", "core.ingest.staging", "StagedDocument", "add_table"),
+    ("chunking text", "core.ingest.staging", "StagedDocument", "add_text"),
+    ("embedding (threads)", "models.embedding", "MiniLMEmbedder", "embed"),
+    ("SQLite write", "core.ingest.ingestor", None, "write_staged"),
+)
+
+
+def _time_stages() -> dict[str, list[float]]:
+    """Wrap each stage's function so its calls add up their wall seconds (and calls); returns the tally."""
+    import functools
+    import importlib
+
+    tally: dict[str, list[float]] = {}
+    for stage, module_name, owner_name, function_name in STAGES:
+        module = importlib.import_module(module_name)
+        owner = getattr(module, owner_name) if owner_name else module
+        original = getattr(owner, function_name)
+        counts = tally.setdefault(stage, [0.0, 0])
+
+        def timed(*args, _original=original, _counts=counts, **kwargs):  # type: ignore[no-untyped-def]
+            start = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _counts[0] += time.perf_counter() - start
+                _counts[1] += 1
+
+        setattr(owner, function_name, functools.wraps(original)(timed))
+    return tally
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that ended (page workers, the OCR worker)."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def ingest_child(pdf: str, library_dir: str, stages: bool = False, workers: int | None = None) -> None:
     """Runs in a child process so its peak memory is the ingestion's alone. Prints its figures as JSON: the
     seconds it waited for another process's write ("waiting" to "writing") and spent writing ("writing" to
-    "done")."""
+    "done"), and with ``stages`` the seconds of each stage."""
     from pathlib import Path as _Path
 
     _Path("/proc/self/clear_refs").write_text("5")  # the high-water mark is kept across fork and exec
@@ -52,28 +106,36 @@ def ingest_child(pdf: str, library_dir: str) -> None:
     from core.jobs import JobContext
     from models.types import ProgressEvent
 
-    stages: dict[str, float] = {}
+    tally = _time_stages() if stages else {}
+    seen_at: dict[str, float] = {}
 
     def seen(event: ProgressEvent) -> None:
-        stages.setdefault(event.stage, time.perf_counter())
+        seen_at.setdefault(event.stage, time.perf_counter())
 
     with open_library(Path(library_dir)) as library:
         ingestor = make_ingestor(library)
+        if workers is not None:
+            ingestor.pool_workers, ingestor.pool_min_pages = workers, 1
+        if stages:
+            ingestor.pool_workers = 0  # every stage in this process, where it is timed
         ingestor.embedder.embed(["warm up"])  # type: ignore[attr-defined]
-        start, cpu = time.perf_counter(), time.process_time()
+        for counts in tally.values():
+            counts[:] = [0.0, 0]
+        start, cpu = time.perf_counter(), _cpu_seconds()
         (result,) = ingestor.ingest_paths([Path(pdf)], JobContext(seen))
-        end, cpu = time.perf_counter(), time.process_time() - cpu
-    writing = stages.get("writing", end)
+        end, cpu = time.perf_counter(), _cpu_seconds() - cpu
+    writing = seen_at.get("writing", end)
     print(json.dumps({"status": result.status, "message": result.message, "pages": result.pages,
                       "chunks": result.chunks, "tables": result.tables, "seconds": end - start, "peak_mb": _peak_mb(),
-                      "cpu": cpu,
-                      "waited": writing - stages["waiting"] if "waiting" in stages else 0.0,
-                      "writing": stages.get("done", end) - writing}))
+                      "cpu": cpu, "stages": tally,
+                      "waited": writing - seen_at["waiting"] if "waiting" in seen_at else 0.0,
+                      "writing": seen_at.get("done", end) - writing}))
 
 
-def _child(path: Path, library: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, __file__, "--child", str(path), str(library)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+def _child(path: Path, library: Path, stages: bool = False, workers: int | None = None) -> subprocess.Popen[str]:
+    options = (["--stages"] if stages else []) + ([f"--workers={workers}"] if workers is not None else [])
+    return subprocess.Popen([sys.executable, __file__, "--child", str(path), str(library), *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _figures(process: subprocess.Popen[str]) -> dict:
@@ -91,7 +153,7 @@ def _load() -> str:
 FILINGS = REPO.parent / "shared" / "bench" / "financebench-dev"
 
 
-def bench_filings(limit: int | None, names: str = "") -> None:
+def bench_filings(limit: int | None, names: str = "", stages: bool = False, workers: int | None = None) -> None:
     files = [f for f in sorted(FILINGS.glob("*.pdf")) if not names or any(n in f.name for n in names.split(","))][:limit]
     if not files:
         print(f"The FinanceBench dev filings are not at {FILINGS}; nothing to ingest.")
@@ -101,7 +163,7 @@ def bench_filings(limit: int | None, names: str = "") -> None:
     peaks = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
-            figures = _figures(_child(path, Path(tmp) / "lib"))
+            figures = _figures(_child(path, Path(tmp) / "lib", stages, workers))
             pages += figures["pages"]
             seconds += figures["seconds"]
             cpu += figures["cpu"]
@@ -110,6 +172,11 @@ def bench_filings(limit: int | None, names: str = "") -> None:
                   f"{figures['pages'] / max(figures['seconds'], 1e-9):5.1f} pages/s  CPU {figures['cpu']:6.1f} s  "
                   f"peak {figures['peak_mb']:4.0f} MB  {figures['chunks']:>5} chunks {figures['tables']:>3} tables "
                   f"[{figures['status']}]", flush=True)
+            if stages:
+                per_page = max(figures["pages"], 1)
+                print("    ms a page: " + ", ".join(f"{stage} {1000 * seconds / per_page:.1f} ({calls})"
+                                                    for stage, (seconds, calls) in figures["stages"].items() if calls),
+                      flush=True)
     # What two cores kept busy would give: the CPU seconds a page costs, spent two at a time (the embedder's threads
     # and the page reading run side by side). On a busy machine the wall figure is lower, and the CPU one higher
     # than on a quiet one (cores shared with other processes run slower).
@@ -223,18 +290,23 @@ def bench_search(n_chunks: int, queries: int = 50) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        ingest_child(sys.argv[2], sys.argv[3])
+    if len(sys.argv) >= 4 and sys.argv[1] == "--child":
+        options = sys.argv[4:]
+        workers = next((int(o.split("=", 1)[1]) for o in options if o.startswith("--workers=")), None)
+        ingest_child(sys.argv[2], sys.argv[3], stages="--stages" in options, workers=workers)
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--chunks", type=int, default=50_000)
     parser.add_argument("--filings", type=int, nargs="?", const=0, default=None, metavar="N")
     parser.add_argument("--only", default="", metavar="NAME,...", help="with --filings: the filings whose names hold one")
+    parser.add_argument("--stages", action="store_true", help="with --filings: seconds a page by stage")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="with --filings: page workers for every filing (default: the ingestor's own choice)")
     parser.add_argument("--together", nargs=2, type=Path, metavar="PDF")
     args = parser.parse_args()
     if args.filings is not None:
-        bench_filings(args.filings or None, args.only)
+        bench_filings(args.filings or None, args.only, args.stages, args.workers)
         return
     if args.together:
         bench_together(*args.together)

@@ -53,8 +53,10 @@ class Rulings:
 
     @property
     def has_grid(self) -> bool:
-        """At least a box split into cells by drawn lines: two horizontal and two vertical lines that meet."""
-        return len(self.horizontal) >= 2 and len(self.vertical) >= 2 and self.crossings() >= 4
+        """At least a box split into cells by drawn lines: horizontal and vertical lines that meet, more than the four
+        corners of one box. A frame drawn around the page or a passage (a filing draws one on every page) divides
+        nothing: the ruled-table extractors, asked to read it, cost half a second a page and find no table."""
+        return len(self.horizontal) >= 2 and len(self.vertical) >= 2 and self.crossings() >= 6
 
 
 def find_rulings(page: pymupdf.Page) -> Rulings:
@@ -139,15 +141,34 @@ class PageView:
     display its text upright. ``words`` and ``rulings`` are in the display coordinates of ``page``, like
     ``find_tables``' results; ``map_rect`` takes a box back to the original page's unrotated
     coordinates, the ones ``page.get_text`` uses and every ``ExtractedTable`` reports.
+
+    ``source`` and ``source_page`` are what camelot reads: the file and the page's number in it, or, for a file
+    opened with a password (``decrypted``), the bytes of a decrypted copy of the page, made only when camelot
+    is asked (most pages of a filing never are, and a copy costs 10-20 ms).
     """
 
     page: pymupdf.Page
     number: int
-    source: PdfSource
-    source_page: int
+    file: PdfSource
+    file_page: int
     password: str | None
     words: list[Word]
     _copy: pymupdf.Document | None = field(default=None, repr=False)
+    decrypted: pymupdf.Document | None = field(default=None, repr=False)
+
+    @cached_property
+    def _camelot_source(self) -> tuple[PdfSource, int]:
+        if self.decrypted is not None:
+            return _page_bytes(self.decrypted, self.file_page - 1), 1
+        return self.file, self.file_page
+
+    @property
+    def source(self) -> PdfSource:
+        return self._camelot_source[0]
+
+    @property
+    def source_page(self) -> int:
+        return self._camelot_source[1]
 
     @cached_property
     def rulings(self) -> Rulings:
@@ -179,10 +200,17 @@ class PageView:
             self._copy = None
 
 
-def _page_bytes(doc: pymupdf.Document, index: int) -> bytes:
+def _one_page_copy(doc: pymupdf.Document, index: int) -> pymupdf.Document:
+    """A new document holding page ``index`` of ``doc``. Without its links: copying them walks every page of the
+    document (a 150-page filing's page cost 14 ms instead of 2), and no extractor reads them."""
     copy = pymupdf.open()
+    copy.insert_pdf(doc, from_page=index, to_page=index, links=False)
+    return copy
+
+
+def _page_bytes(doc: pymupdf.Document, index: int) -> bytes:
+    copy = _one_page_copy(doc, index)
     try:
-        copy.insert_pdf(doc, from_page=index, to_page=index)
         return copy.tobytes()
     finally:
         copy.close()
@@ -196,18 +224,15 @@ def open_view(doc: pymupdf.Document, pdf_path: Path, number: int, password: str 
     """
     page = doc[number - 1]
     raw_words = read_words(page)
-    source: PdfSource = pdf_path
-    source_page = number
-    if (doc.metadata or {}).get("encryption") and not password:
-        # An encrypted file the caller has opened: camelot gets this page decrypted instead of a password.
-        source, source_page = _page_bytes(doc, number - 1), 1
+    # An encrypted file the caller has opened: camelot gets this page decrypted instead of a password.
+    decrypted = doc if (doc.metadata or {}).get("encryption") and not password else None
     if page.rotation == 0 and not _looks_vertical(raw_words):
-        return PageView(page, number, source, source_page, password, raw_words)
+        return PageView(page, number, pdf_path, number, password, raw_words, decrypted=decrypted)
     wanted = _ROTATION_FOR_DIRECTION.get(text_direction(page), page.rotation)
     if wanted == page.rotation:
-        return PageView(page, number, source, source_page, password, _transform(raw_words, page.rotation_matrix))
-    copy = pymupdf.open()
-    copy.insert_pdf(doc, from_page=number - 1, to_page=number - 1)
+        return PageView(page, number, pdf_path, number, password, _transform(raw_words, page.rotation_matrix),
+                        decrypted=decrypted)
+    copy = _one_page_copy(doc, number - 1)
     copy[0].set_rotation(wanted)
     source = copy.tobytes()
     copy.close()

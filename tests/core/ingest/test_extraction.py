@@ -474,6 +474,29 @@ def test_shaded_rows_are_no_ruled_grid_but_drawn_lines_are() -> None:
     assert open_view(doc, Path("x.pdf"), 2, None).rulings.has_grid
 
 
+def test_a_frame_around_the_page_is_no_ruled_grid_but_a_box_split_in_two_is(tmp_path: Path) -> None:
+    """A filing drawing a stroked frame on every page (General Mills' 10-K) has four lines meeting at four corners:
+    no cell is divided, so the ruled-table extractors are not asked; one more line splitting the box makes it a grid."""
+    doc = pymupdf.open()
+    framed = doc.new_page()
+    framed.draw_rect(pymupdf.Rect(153, 24, 459, 420), color=(0, 0, 0), width=0.5)
+    framed.draw_line((199, 68), (217, 68), color=(0, 0, 0), width=0.5)  # an underline inside the frame
+    _draw_borderless(framed, [["", "2022", "2021"], ["Net sales", "18,992.8", "18,127.0"],
+                              ["Cost of sales", "12,590.6", "11,678.7"], ["Net earnings", "2,707.3", "2,339.8"]],
+                     [170, 360, 440], 120)
+    split = doc.new_page()
+    split.draw_rect(pymupdf.Rect(153, 24, 459, 420), color=(0, 0, 0), width=0.5)
+    split.draw_line((153, 200), (459, 200), color=(0, 0, 0), width=0.5)
+    assert not open_view(doc, Path("x.pdf"), 1, None).rulings.has_grid
+    assert open_view(doc, Path("x.pdf"), 2, None).rulings.has_grid
+    path = tmp_path / "framed.pdf"
+    doc.save(path)
+    with TableExtractor(path, pymupdf.open(path)) as extractor:
+        (table,) = extractor.page_tables(1)
+    assert table.extractor == "camelot-stream"  # read as a borderless table, its frame no grid
+    assert table.rows[1] == ("Net sales", "18,992.8", "18,127.0") and table.n_rows == 4
+
+
 def test_a_statement_whose_ledger_loses_a_figure_is_read_by_the_borderless_extractor_too(tmp_path: Path) -> None:
     """A "$" table with a sparse Notes column: the ledger reader takes the one note number into its label; the page
     is not a statement read whole, so camelot stream reads it too, and its reading, which keeps the column, wins."""

@@ -126,6 +126,25 @@ def test_encrypted_sample_with_password_matches_the_open_one() -> None:
     _assert_boxes_hold_text(SAMPLES / "health_protected.pdf", protected, "userpass")
 
 
+def test_a_file_encrypted_without_a_user_password_reads_as_the_open_one(tmp_path: Path) -> None:
+    """Many filings are encrypted with an empty user password (they open without one, and camelot is given a
+    decrypted copy of a page): the tables are those of the unencrypted file, and a page camelot is not asked
+    for costs no copy."""
+    from core.ingest.extraction.page_view import open_view
+
+    locked = tmp_path / "locked budget.pdf"
+    pymupdf.open(SAMPLES / "budget.pdf").save(locked, encryption=pymupdf.PDF_ENCRYPT_RC4_128, owner_pw="owner",
+                                              user_pw="", permissions=pymupdf.PDF_PERM_PRINT)
+    doc = pymupdf.open(locked)
+    assert not doc.needs_pass and doc.metadata["encryption"]
+    view = open_view(doc, locked, 1, None)
+    assert "_camelot_source" not in view.__dict__  # not made until camelot asks
+    source, page = view.source, view.source_page
+    assert isinstance(source, bytes) and page == 1 and pymupdf.open("pdf", source).page_count == 1
+    tables = extract_tables(locked)
+    assert tables == extract_tables(SAMPLES / "budget.pdf") and [t.extractor for t in tables] == ["camelot-stream"]
+
+
 def test_image_only_page_has_no_tables() -> None:
     assert extract_tables(SAMPLES / "image.pdf") == []
 

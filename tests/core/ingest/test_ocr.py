@@ -84,6 +84,24 @@ def test_text_layer_places_invisible_words_and_rulings_where_the_scan_shows_them
     assert "2,131.39" in content.text and not content.needs_ocr
 
 
+def test_a_logo_on_a_page_left_blank_is_no_scan(tmp_path: Path, library: Library, hash_embedder) -> None:
+    """Filings end sections on a page holding only a small picture (a logo, a signature): it has no text to read,
+    and OCR of the whole page would cost seconds to find none. A page the picture covers is a scan."""
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Annual report of the council for the year ended 30 June 2024.", fontsize=11)
+    logo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 92), False)
+    logo.clear_with(90)
+    doc.new_page().insert_image(pymupdf.Rect(18, 560, 58, 622), pixmap=logo)
+    half = doc.new_page()
+    half.insert_image(pymupdf.Rect(0, 0, half.rect.width, half.rect.height / 2), pixmap=logo, keep_proportion=False)
+    assert [read_page(doc, n).needs_ocr for n in (1, 2, 3)] == [False, False, True]
+    doc.select([0, 1])  # the half-page picture goes: only the logo is left beside the text
+    path = tmp_path / "report with a logo.pdf"
+    doc.save(path)
+    result = Ingestor(library, hash_embedder).ingest_file(path)
+    assert result.status == "added" and result.ocr_pages == () and "OCR" not in result.message, result
+
+
 def test_scanned_report_table_becomes_a_typed_sql_table(tmp_path: Path, library: Library, hash_embedder) -> None:
     scan = scan_of(budget_report(), tmp_path / "scanned budget.pdf", dpi=150)
     assert read_page(pymupdf.open(scan), 1).needs_ocr
