@@ -1,6 +1,6 @@
 """Answer types (issue 13): the type decided once per question, and the answer composed to it.
 
-Wording rules are checked on TAT-QA's own phrasings; composition runs the real loop over the drawn budget
+Wording rules are checked on invented questions in TAT-QA's shapes; composition runs the real loop over the drawn budget
 report (``test_answering_library``) with a scripted model that is called only where the type needs it: a
 header, the respective figures, labels, counts and a title come from SQL and the table's labels alone."""
 
