@@ -1,6 +1,6 @@
 """Answer types (issue 13): the type decided once per question, and the answer composed to it.
 
-Wording rules are checked on TAT-QA's own phrasings; composition runs the real loop over the drawn budget
+Wording rules are checked on invented questions in TAT-QA's shapes; composition runs the real loop over the drawn budget
 report (``test_answering_library``) with a scripted model that is called only where the type needs it: a
 header, the respective figures, labels, counts and a title come from SQL and the table's labels alone."""
 
@@ -24,27 +24,27 @@ def make(report: ReportFixture, chat: ScriptedChat) -> Answerer:  # noqa: F811
 @pytest.mark.parametrize(("question", "kind", "several"), [
     ("In which year is the diluted average shares outstanding the highest?", types.COLUMN_HEADERS, False),
     ("In which year was the weighted average number of shares largest?", types.COLUMN_HEADERS, False),
-    ("Which years does the table provide information for the deferred tax assets?", types.COLUMN_HEADERS, True),
-    ("Which years did the amount for Other exceed $5 million?", types.COLUMN_HEADERS, True),
+    ("Which years does the table provide figures for the accrued lease obligations?", types.COLUMN_HEADERS, True),
+    ("Which years did the figure for Miscellaneous exceed $8 million?", types.COLUMN_HEADERS, True),
     ("What are the respective number of shares outstanding in 2019 and 2018?", types.FIGURES, True),
-    ("What was the net deferred tax asset amount in 2019 and 2018 respectively?", types.FIGURES, True),
+    ("What was the gross unearned premium amount in 2021 and 2020 respectively?", types.FIGURES, True),
     ("What are the types of past due but not impaired receivables?", types.ROW_LABELS, True),
-    ("Which countries are shown in the table of total external revenues?", types.ROW_LABELS, True),
-    ("Which component is the greatest in the total fair value?", types.ROW_LABELS, False),
+    ("Which regions are shown in the table of total segment sales?", types.ROW_LABELS, True),
+    ("Which item is the greatest in the total lease cost?", types.ROW_LABELS, False),
     ("What data does the table contain?", types.TITLE, False),
     ("How are the expenses recognized for RSUs with performance criteria?", types.TEXT, False),
-    ("What caused the increase in interest expense in 2019?", types.TEXT, False),
-    ("How many types of finite-lived intangible assets are there?", types.COUNT, False),
-    ("How many years did interest income exceed $1,500 thousand?", types.COUNT, False),
-    ("What was the percentage change in total revenue between 2018 and 2019?", types.COMPUTED, False),
-    ("What was the cash dividend per share in 2019?", types.LOOKUP, False),
+    ("What caused the decrease in freight costs in 2021?", types.TEXT, False),
+    ("How many types of marketable securities are there?", types.COUNT, False),
+    ("How many years did royalty income exceed $2,300 thousand?", types.COUNT, False),
+    ("What was the percentage change in total payroll between 2020 and 2021?", types.COMPUTED, False),
+    ("What was the special dividend per unit in 2021?", types.LOOKUP, False),
     ("What is the Total assets for 2019?", types.LOOKUP, False),  # "total" names the row, no sum asked
     ("Is the discount rate higher in 2019?", types.YES_NO, False),
-    ("When did the Group complete an off-market share buy-back of 58,733,844 ordinary shares?", types.TEXT, False),
+    ("When did the Company finish an on-market share consolidation of 12,405,300 preference shares?", types.TEXT, False),
     ("When was revenue highest?", types.COLUMN_HEADERS, False),
-    ("What is excluded from the Operating (non-GAAP) interest expense?", types.TEXT, False),
-    ("Are there any requirements to fulfil to gain access to the performance rights?", types.TEXT, False),
-    ("Was there a material bad debt expense in 2019, 2018 and 2017?", types.TEXT, False),
+    ("What is excluded from the Adjusted (non-GAAP) freight expense?", types.TEXT, False),
+    ("Are there any requirements to meet to become entitled to the retention bonus?", types.TEXT, False),
+    ("Was there a material inventory write-down in 2021, 2020 and 2019?", types.TEXT, False),
 ])
 def test_wording_decides_the_type(question: str, kind: str, several: bool) -> None:
     decided = types.of_reading(read(question))
@@ -172,9 +172,9 @@ def test_a_figure_a_passage_states_outright() -> None:
 
 
 def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_taken() -> None:
-    passages = [_passage("Our general and administrative labour resources increased by 119 employees, from 1,501 "
+    passages = [_passage("Our research and development staff grew by 119 employees, from 1,501 "
                          "employees at June 30, 2018 to 1,620 employees at June 30, 2019.")]
-    asked = "How many employees are in the general and administrative labour at Fiscal year {}?"
+    asked = "How many employees are in the research and development staff at Fiscal year {}?"
     found = text_facts.stated_figure(asked.format(2019), passages)
     assert found is not None and found.figure == "1,620"
     found = text_facts.stated_figure(asked.format(2018), passages)
@@ -200,19 +200,19 @@ def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
 
 
 def test_a_row_is_named_with_its_section_heading() -> None:
-    """"The deferred income tax assets from depreciation" is the "Depreciation" line under "Deferred income
-    tax assets", not "Net deferred income tax assets" (which shares four words but not the item); a total
-    named in full still wins over a bare "Total" under the same heading."""
+    """"The deferred income tax liabilities from amortization" is the "Amortization" line under "Deferred
+    income tax liabilities", not "Net deferred income tax liabilities" (which shares four words but not the
+    item); a total named in full still wins over a bare "Total" under the same heading."""
     from core.answering.compose import match_row
     from tests.core.answering.test_formulas import _view
 
-    view = _view([("Depreciation", "Deferred income tax assets", (173.0, 227.0)),
-                  ("Deferred revenue", "Deferred income tax assets", (425.0, 675.0)),
-                  ("Total", "Deferred income tax assets", (598.0, 902.0)),
-                  ("Net deferred income tax assets", "", (9000.0, 9100.0)),
-                  ("Depreciation", "Deferred income tax liabilities", (-50.0, -60.0))],
+    view = _view([("Amortization", "Deferred income tax liabilities", (173.0, 227.0)),
+                  ("Prepaid expenses", "Deferred income tax liabilities", (425.0, 675.0)),
+                  ("Total", "Deferred income tax liabilities", (598.0, 902.0)),
+                  ("Net deferred income tax liabilities", "", (9000.0, 9100.0)),
+                  ("Amortization", "Deferred income tax assets", (-50.0, -60.0))],
                  [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
-    found = match_row(view, "How much were the deferred income tax assets from depreciation in 2018 and 2019?")
-    assert found is not None and (found.label, found.row) == ("Depreciation", 1)
-    total = match_row(view, "What were the net deferred income tax assets in 2019?")
-    assert total is not None and total.label == "Net deferred income tax assets"
+    found = match_row(view, "How much were the deferred income tax liabilities from amortization in 2018 and 2019?")
+    assert found is not None and (found.label, found.row) == ("Amortization", 1)
+    total = match_row(view, "What were the net deferred income tax liabilities in 2019?")
+    assert total is not None and total.label == "Net deferred income tax liabilities"

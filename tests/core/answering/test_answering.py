@@ -381,8 +381,8 @@ def test_text_only_question_skips_the_table(report: ReportFixture) -> None:  # n
 
 def test_arithmetic_on_a_table_that_names_nothing_asked_falls_back_to_text(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    answer = make(report, chat).answer("What is the average legal reserve within appropriation of earnings?")
-    # Nothing retrieved names a reserve, an appropriation or earnings: refused without a model call.
+    answer = make(report, chat).answer("What is the average statutory surplus within allocation of retained profits?")
+    # Nothing retrieved names a surplus, an allocation or profits: refused without a model call.
     assert chat.calls == [] and answer.status == "refused"
     # The only step shows what code tried: no table prints the line for two periods to average.
     assert [s.sql for s in answer.steps] == [None] and "no table prints it" in answer.steps[0].failures[0]
@@ -438,14 +438,14 @@ def test_an_explanation_the_text_does_not_give_is_refused_without_sql(report: Re
 
 
 @pytest.mark.parametrize(("question", "explanation"), [
-    ("How is the discount rate for domestic plans determined?", True),
-    ("Why did revenue increase by 14% from 2018 to 2019?", True),
+    ("How is the salary growth rate for overseas plans determined?", True),
+    ("Why did sales decrease by 9% from 2020 to 2021?", True),
     ("What does order intake represent?", True),
-    ("How often does the company review the actuarial assumptions?", True),
+    ("How often does the board revisit the impairment assumptions?", True),
     ("How much did revenue grow from 2018 to 2019?", False),
     ("How many employees were there in 2019?", False),
     ("How did revenue change from 2018 to 2019?", False),
-    ("What is the 2019 average defined contribution schemes?", False),
+    ("What is the 2021 average employee savings plans?", False),
     ("What was the total revenue in 2019?", False),
 ])
 def test_explanation_questions_are_told_from_questions_for_figures(question: str, explanation: bool) -> None:

@@ -80,25 +80,26 @@ def test_a_formula_may_only_name_bound_values() -> None:
 
 
 def test_a_definition_in_the_question_becomes_the_formula() -> None:
-    plan = plan_for("What is the FY2020 days payable outstanding (DPO)? DPO is defined as: 365 * (average accounts "
-                    "payable between FY2019 and FY2020) / (FY2020 COGS + change in inventory between FY2019 and "
-                    "FY2020). Round your answer to two decimal places.")
+    plan = plan_for("What is the FY2023 days payable outstanding (DPO)? DPO is defined as: 365 * (average trade "
+                    "payables between FY2022 and FY2023) / (FY2023 cost of sales + change in stock between FY2022 "
+                    "and FY2023). Round the result to two decimal places.")
     assert plan is not None and plan.source == "defined" and plan.decimals == 2
-    assert plan.formula == ("365 * (avg(accounts_payable_2019, accounts_payable_2020)) / "
-                            "(cogs_2020 + (inventory_2020 - inventory_2019))")
+    assert plan.formula == ("365 * (avg(trade_payables_2022, trade_payables_2023)) / "
+                            "(cost_of_sales_2023 + (stock_2023 - stock_2022))")
     assert {(q.words, q.year) for q in plan.quantities} == {
-        ("accounts payable", 2019), ("accounts payable", 2020), ("COGS", 2020), ("inventory", 2020),
-        ("inventory", 2019)}
+        ("trade payables", 2022), ("trade payables", 2023), ("cost of sales", 2023), ("stock", 2023),
+        ("stock", 2022)}
 
 
 def test_definitions_may_name_each_other() -> None:
-    plan = plan_for("What is the FY2019 cash conversion cycle (CCC)? CCC is defined as: DIO + DSO - DPO. DIO is "
-                    "defined as: 365 * (average inventory between FY2018 and FY2019) / (FY2019 COGS). DSO is defined "
-                    "as: 365 * (average accounts receivable between FY2018 and FY2019) / (FY2019 Revenue). DPO is "
-                    "defined as: 365 * (average accounts payable between FY2018 and FY2019) / (FY2019 COGS).")
+    plan = plan_for("What is the FY2022 cash conversion cycle (CCC)? CCC is defined as: DSO + DIO - DPO. DSO is "
+                    "defined as: 365 * (average trade receivables between FY2021 and FY2022) / (FY2022 net sales). "
+                    "DIO is defined as: 365 * (average stock between FY2021 and FY2022) / (FY2022 cost of sales). "
+                    "DPO is defined as: 365 * (average trade payables between FY2021 and FY2022) / (FY2022 cost of "
+                    "sales).")
     assert plan is not None
-    assert {q.words.lower() for q in plan.quantities} == {"inventory", "cogs", "accounts receivable", "revenue",
-                                                          "accounts payable"}
+    assert {q.words.lower() for q in plan.quantities} == {"stock", "cost of sales", "trade receivables", "net sales",
+                                                          "trade payables"}
     assert plan.formula.count("365") == 3
 
 
@@ -113,17 +114,17 @@ def test_a_council_defines_its_own_measure() -> None:
     ("What is the FY2020 working capital ratio?", "total_current_assets_2020 / total_current_liabilities_2020"),
     ("What was free cash flow in 2021?", "cash_from_operations_2021 - capital_expenditure_2021"),
     ("What is the 2 year revenue CAGR from FY2020 to FY2022?", "cagr(revenue_2022, revenue_2020, 2)"),
-    ("What is the FY2015 - FY2017 3 year average net profit margin (as a %)?",
-     ("avg(net_income_2015 / revenue_2015 * 100, net_income_2016 / revenue_2016 * 100, "
-     "net_income_2017 / revenue_2017 * 100)")),
+    ("What was the FY2020 - FY2022 3 year average net profit margin (in %)?",
+     ("avg(net_income_2020 / revenue_2020 * 100, net_income_2021 / revenue_2021 * 100, "
+     "net_income_2022 / revenue_2022 * 100)")),
     ("What is the year-over-year change in operating income from FY2015 to FY2016 in percent?",
      "growth(operating_income_2016, operating_income_2015)"),
     ("How much has the effective tax rate changed between FY2021 and FY2022?",
      ("(income_tax_expense_2022 / income_before_income_taxes_2022 * 100) - "
      "(income_tax_expense_2021 / income_before_income_taxes_2021 * 100)")),
-    ("What is the change in current ratio from 2018 to 2019?",
-     ("(total_current_assets_2019 / total_current_liabilities_2019) - "
-     "(total_current_assets_2018 / total_current_liabilities_2018)")),
+    ("What was the change in the current ratio from 2020 to 2021?",
+     ("(total_current_assets_2021 / total_current_liabilities_2021) - "
+     "(total_current_assets_2020 / total_current_liabilities_2020)")),
 ])
 def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text: str) -> None:
     plan = plan_for(question)
@@ -132,12 +133,12 @@ def test_common_measures_and_shapes_read_as_formulas(question: str, formula_text
 
 @pytest.mark.parametrize("question, formula_text", [
     ("What was the change in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
-    ("What was the change in the amount for Appliances in 2019 from 2018?", "(appliances_2019) - (appliances_2018)"),
-    ("What is the percentage change in the total long-lived assets from 2018 to 2019?",
-     "growth(total_long_lived_assets_2019, total_long_lived_assets_2018)"),
-    ("What was the increase / (decrease) in the statutory federal income tax from 2018 to 2019?",
-     "(statutory_federal_income_tax_2019) - (statutory_federal_income_tax_2018)"),
-    ("What was the average interest expense for 2018 and 2019?", "avg(interest_expense_2018, interest_expense_2019)"),
+    ("What was the change in the figure for Furniture in 2021 from 2020?", "(furniture_2021) - (furniture_2020)"),
+    ("What is the percent change in the total non-current receivables from 2020 to 2021?",
+     "growth(total_non_current_receivables_2021, total_non_current_receivables_2020)"),
+    ("What was the increase / (decrease) in the state franchise tax from 2020 to 2021?",
+     "(state_franchise_tax_2021) - (state_franchise_tax_2020)"),
+    ("What was the average rental expense for 2020 and 2021?", "avg(rental_expense_2020, rental_expense_2021)"),
     ("How much was the average spending on parks from 2021 to 2023?",
      "avg(spending_on_parks_2021, spending_on_parks_2022, spending_on_parks_2023)"),
 ])
@@ -148,40 +149,40 @@ def test_a_change_or_average_of_any_printed_line_is_a_shape_plan(question: str, 
 
 @pytest.mark.parametrize("question, formula_text", [
     # periods as reports print them
-    ("What is the average Selling, general and administrative expense for December 31, 2018 and 2019?",
-     "avg(selling_general_and_administrative_expen_2018, selling_general_and_administrative_expen_2019)"),
-    ("What was the percentage change in net inventories from 2018 to 2019 year end?",
-     "growth(net_inventories_2019, net_inventories_2018)"),
-    ("How much is the change in additions of financial assets between 2018 year end and 2019 year end?",
-     "(additions_of_financial_assets_2019) - (additions_of_financial_assets_2018)"),
-    ("What is the average operating income (loss) across 2017, 2018 and 2019?",
-     "avg(operating_income_loss_2017, operating_income_loss_2018, operating_income_loss_2019)"),
-    ("What is the change in the value of Total inventories between October 31, 2019 and 2018?",
-     "(total_inventories_2019) - (total_inventories_2018)"),
-    ("What was the average cost of revenues between 2017-2019?",
-     "avg(cost_of_revenues_2017, cost_of_revenues_2018, cost_of_revenues_2019)"),
-    ("What is the change in sales in 2019?", "(sales_2019) - (sales_2018)"),  # from the year before
+    ("What is the average Marketing, selling and distribution expense for December 31, 2020 and 2021?",
+     "avg(marketing_selling_and_distribution_expen_2020, marketing_selling_and_distribution_expen_2021)"),
+    ("What was the percentage change in net receivables from 2020 to 2021 year end?",
+     "growth(net_receivables_2021, net_receivables_2020)"),
+    ("How much is the change in disposals of tangible assets between 2020 year end and 2021 year end?",
+     "(disposals_of_tangible_assets_2021) - (disposals_of_tangible_assets_2020)"),
+    ("What is the average net income (loss) across 2019, 2020 and 2021?",
+     "avg(net_income_loss_2019, net_income_loss_2020, net_income_loss_2021)"),
+    ("What is the change in the balance of Total receivables between September 30, 2021 and 2020?",
+     "(total_receivables_2021) - (total_receivables_2020)"),
+    ("What was the average cost of services between 2019-2021?",
+     "avg(cost_of_services_2019, cost_of_services_2020, cost_of_services_2021)"),
+    ("What is the change in rent in 2021?", "(rent_2021) - (rent_2020)"),  # from the year before
     # the periods before the line, a line after "for", fiscal years in two digits
-    ("How much is the change between 2018 and 2019 currency translation differences of financial assets?",
-     "(currency_translation_differences_of_fina_2019) - (currency_translation_differences_of_fina_2018)"),
-    ("What is the change between direct energy consumption (MWh) in 2018 and 2019 year end?",
-     "(direct_energy_consumption_mwh_2019) - (direct_energy_consumption_mwh_2018)"),
+    ("How much is the change between 2020 and 2021 fair value adjustments of investment properties?",
+     "(fair_value_adjustments_of_investment_pro_2021) - (fair_value_adjustments_of_investment_pro_2020)"),
+    ("What is the change between indirect water usage (ML) in 2020 and 2021 year end?",
+     "(indirect_water_usage_ml_2021) - (indirect_water_usage_ml_2020)"),
     # a difference between two years is a size; "from A to B" and a "net difference" keep their sign
-    ("What is the nominal difference for ROFE between F19 and F18?", "abs((rofe_2019) - (rofe_2018))"),
-    ("What was the difference in interest expenses in 2019 and 2018?",
-     "abs((interest_expenses_2019) - (interest_expenses_2018))"),
+    ("What is the nominal difference for ROFA between F21 and F20?", "abs((rofa_2021) - (rofa_2020))"),
+    ("What was the difference in freight expenses in 2021 and 2020?",
+     "abs((freight_expenses_2021) - (freight_expenses_2020))"),
     ("What is the difference in revenue from 2018 to 2019?", "(revenue_2019) - (revenue_2018)"),
     ("What was the net difference in licence fees between 2016 and 2018?", "(licence_fees_2018) - (licence_fees_2016)"),
-    ("What was the change in Autodesk's goodwill from FY'18 to FY19?", "(goodwill_2019) - (goodwill_2018)"),
+    ("What was the change in Acme's goodwill from FY'20 to FY21?", "(goodwill_2021) - (goodwill_2020)"),
     # a year's average balance: between its opening and closing figures
-    ("What is the 2019 average defined contribution schemes?",
-     "avg(defined_contribution_schemes_2018, defined_contribution_schemes_2019)"),
+    ("What is the 2021 average employee savings plans?",
+     "avg(employee_savings_plans_2020, employee_savings_plans_2021)"),
     # a total over periods
-    ("What is the company's total goodwill impairment in 2018 and 2019?",
-     "sum(goodwill_impairment_2018, goodwill_impairment_2019)"),
-    ("What is the total income from continuing operations between 2017 to 2019?",
-     ("sum(income_from_continuing_operations_2017, income_from_continuing_operations_2018, "
-     "income_from_continuing_operations_2019)")),
+    ("What is the company's total restructuring charge in 2020 and 2021?",
+     "sum(restructuring_charge_2020, restructuring_charge_2021)"),
+    ("What is the total loss from discontinued operations between 2019 to 2021?",
+     ("sum(loss_from_discontinued_operations_2019, loss_from_discontinued_operations_2020, "
+     "loss_from_discontinued_operations_2021)")),
 ])
 def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_text: str) -> None:
     plan = plan_for(question)
@@ -194,14 +195,14 @@ def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() 
     concrete = over_periods(plan, [2019, 2018])
     assert concrete is not None and concrete.formula == "growth(closing_cash_2019, closing_cash_2018)"
     assert plan_for("How many components are there in the net change in cash balance?") is None
-    assert plan_for("What is the difference between total net receivables and current net receivables?") is None
+    assert plan_for("What is the difference between total net borrowings and current net borrowings?") is None
     plan = plan_for("What was the difference between the income of rented fleets and income in 2016?")
     assert same_formula(plan, "income_of_rented_fleets_2016 - income_2016"), plan  # two lines, one year
 
 
 @pytest.mark.parametrize("question", [
     "What is revenue as a percentage of total assets?",  # a share of no year
-    "What is the total proportion of cost of revenue as a percentage of revenue in 2017 and 2018?",  # two years
+    "What is the total proportion of the cost of services as a percentage of sales in 2020 and 2021?",  # two years
     "Why did the gross margin decrease in 2019?",  # an explanation
     "What are the respective working capital adjustments at June 30 and December 31, 2019?",
 ])
@@ -225,19 +226,20 @@ def test_a_qualifier_after_the_periods_stays_with_the_line() -> None:
 
 @pytest.mark.parametrize("question, formula_text", [
     ("What is revenue as a percentage of total assets in 2019?", "revenue_2019 / total_assets_2019 * 100"),
-    ("What is the percentage of audit fees in total fees in 2019?", "audit_fees_2019 / total_fees_2019 * 100"),
-    ("In 2019, what is the percentage constitution of warranty reserve among the total accrued liabilities?",
-     "warranty_reserve_2019 / total_accrued_liabilities_2019 * 100"),
-    ("What percentage of the total amortized cost is made up of foreign government obligations in 2018?",
-     "foreign_government_obligations_2018 / total_amortized_cost_2018 * 100"),
-    ("What is the proportion of IMFT\u2019s property, plant, and equipment over total assets in 2018?",
-     "property_plant_and_equipment_2018 / total_assets_2018 * 100"),
+    ("What is the percentage of consulting fees in total fees in 2021?",
+     "consulting_fees_2021 / total_fees_2021 * 100"),
+    ("In 2021, what is the percentage constitution of restructuring provision among the total other liabilities?",
+     "restructuring_provision_2021 / total_other_liabilities_2021 * 100"),
+    ("What percentage of the total carrying value is made up of municipal bonds in 2020?",
+     "municipal_bonds_2020 / total_carrying_value_2020 * 100"),
+    ("What is the proportion of Acme\u2019s land, buildings, and machinery over total assets in 2020?",
+     "land_buildings_and_machinery_2020 / total_assets_2020 * 100"),
     ("What is the ratio of the council's total current assets to total current liabilities as of March 31, 2023?",
      "total_current_assets_2023 / total_current_liabilities_2023"),
     ("What is the 2019 closing balance expressed as a percentage of the 2018 closing balance?",
      "closing_balance_2019 / closing_balance_2018 * 100"),
-    ("What is the proportion, in percentage, of deferred revenue over gross deferred tax assets in 2019?",
-     "deferred_revenue_2019 / gross_deferred_tax_assets_2019 * 100"),
+    ("What is the proportion, in percentage, of accrued bonuses over gross deferred tax liabilities in 2021?",
+     "accrued_bonuses_2021 / gross_deferred_tax_liabilities_2021 * 100"),
 ])
 def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_words(question: str,
                                                                                      formula_text: str) -> None:
@@ -247,20 +249,20 @@ def test_one_line_as_a_share_of_another_is_a_plan_over_lines_in_the_question_s_w
 
 
 def test_a_part_said_with_and_may_be_a_sum_of_lines_but_one_word_pairs_are_one_line() -> None:
-    plan = plan_for("What is the proportion, in percentage, of deferred revenue and accrued warranty over gross "
-                    "deferred tax assets in 2019?")
+    plan = plan_for("What is the proportion, in percentage, of accrued bonuses and unpaid leave over gross "
+                    "deferred tax liabilities in 2021?")
     assert plan is not None and plan.alternatives
-    assert plan.formula == "deferred_revenue_and_accrued_warranty_2019 / gross_deferred_tax_assets_2019 * 100"
-    assert plan.alternatives[0].formula == "(deferred_revenue_2019 + accrued_warranty_2019) / gross_deferred_tax_assets_2019 * 100"
+    assert plan.formula == "accrued_bonuses_and_unpaid_leave_2021 / gross_deferred_tax_liabilities_2021 * 100"
+    assert plan.alternatives[0].formula == "(accrued_bonuses_2021 + unpaid_leave_2021) / gross_deferred_tax_liabilities_2021 * 100"
     plan = plan_for("What is research and development as a percentage of revenue in 2019?")
     assert plan is not None and not plan.alternatives
 
 
 def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None:
-    plan = plan_for("What is the average proportion of cost of revenue as a percentage of the total revenue in "
-                    "2018 and 2019?")
-    assert same_formula(plan, "avg(cost_of_revenue_2018 / total_revenue_2018 * 100, "
-                              "cost_of_revenue_2019 / total_revenue_2019 * 100)"), plan
+    plan = plan_for("What was the average proportion of cost of sales as a percentage of the total sales in "
+                    "2020 and 2021?")
+    assert same_formula(plan, "avg(cost_of_sales_2020 / total_sales_2020 * 100, "
+                              "cost_of_sales_2021 / total_sales_2021 * 100)"), plan
     columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2019", "REAL", "2019"))
     info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Statements of Operations", "", "", 1, 2, "test",
                      TableSchema(1, "t", "r.pdf", 1, columns))
@@ -412,7 +414,7 @@ def test_a_change_in_a_printed_line_is_computed_by_code_and_an_unprinted_one_goe
     chat = ScriptedChat()  # no reply queued: the first answer must call no model
     answerer, runner = _answerer(library, chat)
     try:
-        answer = answerer.answer(f"What was the percentage change in total assets from {old} to {new}?")
+        answer = answerer.answer(f"What was the percent change in total assets from {old} to {new}?")
         assert chat.calls == []
         change = (figures.lines["total assets"][new] - figures.lines["total assets"][old]) \
             / figures.lines["total assets"][old] * 100
@@ -620,8 +622,8 @@ def test_free_sql_joining_two_tables_cites_the_cells_of_both(report: tuple[Libra
 def test_the_model_composes_a_formula_from_listed_cells_and_repairs_a_bad_one(report: tuple[Library, Figures]) -> None:
     library, figures = report
     year = figures.years[0]
-    question = (f"Using the balance sheet and the cash flow statement, what ratio do purchases of property, "
-                f"plant and equipment bear to total assets in {year}?")
+    question = (f"Taking figures from the balance sheet and from the cash flow statement, what ratio do purchases "
+                f"of property, plant and equipment bear to total assets in {year}?")
     reading = read(question)
     assert reading.doubts, reading.describe()  # the grammar cannot compose it: no line names it, the model composes it
 

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.unit
 TABLES = {
     "budget": ("Budget by department", [("Roads", 120.0, 110.0), ("Parks", 80.0, 75.0), ("Total", 200.0, 185.0)]),
     "staffing": ("Staff employed", [("Gardeners", 42.0, 38.0), ("Librarians", 12.0, 13.0), ("Total", 54.0, 51.0)]),
-    "deferred_a": ("", [("Non-current deferred tax assets", 5.0, 4.0), ("Total net deferred tax assets", 3.0, 2.0)]),
-    "deferred_b": ("", [("Net deferred tax asset before allowance", 9.0, 8.0), ("Net deferred tax asset", 7.0, 6.0),
-                        ("Deferred tax assets, total", 7.0, 6.0)]),
+    "lease_a": ("", [("Non-current lease liabilities", 5.0, 4.0), ("Total net lease liabilities", 3.0, 2.0)]),
+    "lease_b": ("", [("Net lease liability before discounting", 9.0, 8.0), ("Net lease liability", 7.0, 6.0),
+                     ("Lease liabilities, total", 7.0, 6.0)]),
 }
 
 
@@ -74,6 +74,6 @@ def test_only_tables_behind_the_chunks_are_candidates(library: Library) -> None:
 
 
 def test_a_row_label_quoted_whole_decides_between_tables_with_the_same_words(library: Library) -> None:
-    question = "What was the percentage change in the Total net deferred tax assets?"
-    assert _rank(library, question, ["deferred_b", "deferred_a"]) == ["deferred_a", "deferred_b"]
-    assert _rank(library, question, ["deferred_a", "deferred_b"]) == ["deferred_a", "deferred_b"]
+    question = "What was the percent change in the Total net lease liabilities?"
+    assert _rank(library, question, ["lease_b", "lease_a"]) == ["lease_a", "lease_b"]
+    assert _rank(library, question, ["lease_a", "lease_b"]) == ["lease_a", "lease_b"]
