@@ -381,8 +381,8 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
                  if (c.view.info.id, c.row) not in exclude]
         if all(q.optional for q in quantities):  # named by its own label, never by a note's heading around it
             found = [c for c in found if covers(words, c.label)]
-        if not found and all(q.optional for q in quantities):
-            continue  # a line a definition adds only where the report prints it
+            if not found:
+                continue  # a line a definition adds only where the report prints it
         if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())

@@ -51,13 +51,10 @@ class Computation:
 
 
 def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: Library,
-                    search: Callable[[str, Sequence[int] | None], Sequence[Chunk]],
-                    load_view: Callable[[int], TableView | None], wider: bool = False) -> list[TableView]:
+                    search: Callable[[str, Sequence[int]], Sequence[Chunk]],
+                    load_view: Callable[[int], TableView | None]) -> list[TableView]:
     """The tables a computation may read: the statements of the documents search reached first, and the
-    tables search finds for each of the ``wanted`` quantities' words in those documents. ``wider``: also the
-    tables search finds for each quantity in every document the question may be answered from (tried when no
-    row in the first ones names a quantity: the passages ranked first may come from a document that only
-    mentions the line another document's table prints)."""
+    tables search finds for each of the ``wanted`` quantities' words in those documents."""
     documents = list(dict.fromkeys(c.document_id for c in retrieved))[:MAX_DOCUMENTS]
     table_ids: list[int] = []
     for document_id in documents:
@@ -65,13 +62,27 @@ def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: 
             if any(is_statement(kind, f"{info.caption} {info.heading} {info.name}") for kind in STATEMENTS):
                 table_ids.append(info.id)
     for words in dict.fromkeys(wanted):
-        found = search(f"{words} {report_words(words)}".strip(), documents)
-        table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:TABLES_PER_QUANTITY])
-    for words in dict.fromkeys(wanted) if wider else ():
-        found = search(f"{words} {report_words(words)}".strip(), None)
-        table_ids.extend([c.table_id for c in found if c.kind == "table" and c.table_id is not None][:EXTRA_TABLES])
+        table_ids.extend(_tables_found(words, lambda query: search(query, documents))[:TABLES_PER_QUANTITY])
     views = [load_view(table_id) for table_id in dict.fromkeys(table_ids)]
     return [v for v in views if v is not None]
+
+
+def tables_beyond(wanted: Sequence[str], known: Sequence[TableView], search: Callable[[str], Sequence[Chunk]],
+                  load_view: Callable[[int], TableView | None]) -> list[TableView]:
+    """The tables search finds for each of the ``wanted`` quantities' words beyond the documents the question's
+    passages came from (``search`` looks wherever the question may be answered from), not already ``known``:
+    tried when no row of the connected tables names a quantity, since the passages ranked first may come from a
+    document that only mentions the line another document's table prints."""
+    seen = {view.info.id for view in known}
+    table_ids = [t for words in dict.fromkeys(wanted) for t in _tables_found(words, search)[:EXTRA_TABLES]]
+    views = [load_view(table_id) for table_id in dict.fromkeys(table_ids) if table_id not in seen]
+    return [v for v in views if v is not None]
+
+
+def _tables_found(words: str, search: Callable[[str], Sequence[Chunk]]) -> list[int]:
+    """The tables, best first, that search finds for a quantity's words and the words reports print for them."""
+    return [c.table_id for c in search(f"{words} {report_words(words)}".strip()) if c.kind == "table"
+            and c.table_id is not None]
 
 
 PRINTED_FIT = 0.75

@@ -59,18 +59,13 @@ class FormulaSteps(AnswererBase):
         True when it was computed (the step and its finding are recorded), else the failure is recorded
         in ``run.tried`` and the loop's own steps go on."""
         self._stage(run, "reading", f"Finding the values for {plan.measure or 'the formula'}")
-        def views_for(wider: bool) -> list[ops.TableView]:
-            found = computation.connected_views(
-                [q.words for q in plan.quantities] or [plan.subject], retrieved, self.library,
-                lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents,
-                                                               wide=wider and documents is None),
-                lambda table_id: self._view(run, table_id), wider=wider)
-            if plan.in_own_words:  # lines in the question's own words: first in the tables ranked for the question
-                ranked = list(run.context.tables)
-                found = [*ranked, *(v for v in found if all(v.info.id != r.info.id for r in ranked))]
-            return found
-
-        views = views_for(wider=False)
+        views = computation.connected_views(
+            [q.words for q in plan.quantities] or [plan.subject], retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        if plan.in_own_words:  # lines in the question's own words: first in the tables ranked for the question
+            ranked = list(run.context.tables)
+            views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
         if plan.periods_open:  # "the change in closing cash": the periods its table prints (the newest two)
             years = binding.printed_years(plan.subject, views, run.question)
             concrete = metrics.over_periods(plan, years[:2] if plan.periods_open == "change" else years)
@@ -104,17 +99,28 @@ class FormulaSteps(AnswererBase):
             raise LookupError(f"No rows pass the checks for {tried.measure or 'the formula'}.")
 
         readings = (plan, *plan.alternatives)
-        try:
-            for index, tried in enumerate((*readings, *readings)):
+
+        def first_that_binds() -> computation.Computation:
+            """The first reading of the measure that binds; where none does, the last one's failure."""
+            nonlocal plan, subquery
+            for index, tried in enumerate(readings):
                 plan, subquery = tried, f"{tried.measure or 'Formula'}: {tried.formula}"
                 try:
-                    done = compute(tried)
-                    break
+                    return compute(tried)
                 except LookupError:
-                    if index == 2 * len(readings) - 1:
-                        raise  # no reading of the measure binds: the failure is the last one's
-                    if index == len(readings) - 1:  # then again over the tables of every document searched
-                        views = views_for(wider=True)
+                    if index == len(readings) - 1:
+                        raise
+            raise AssertionError("a measure has at least one reading")
+
+        try:
+            try:
+                done = first_that_binds()
+            except LookupError:  # then again with the tables search finds in every document the question may be from
+                views.extend(computation.tables_beyond(
+                    [q.words for q in plan.quantities] or [plan.subject], views,
+                    lambda query: self.retriever.search(query, k=RECALL, recall=RECALL, wide=True),
+                    lambda table_id: self._view(run, table_id)))
+                done = first_that_binds()
         except (LookupError, formula.FormulaError, UserError) as exc:
             if isinstance(exc, LookupError) and not run.missing:
                 run.missing = f"{plan.measure or 'the measure asked'} ({exc})"

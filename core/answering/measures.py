@@ -214,12 +214,12 @@ def of_part(part: str, name: str) -> Measure:
     body = CATALOGUE.get(name)
     if body is None:
         return line(f"{key} {name}")
+
     def of_the_part(piece: str) -> str:
         if re.fullmatch(r"\s[-+*/]\s|[()]|,|\s*\d+(?:\.\d+)?\s*|\s*", piece):
             return piece
-        head = re.match(r"\s*(average\s+)?", piece)
-        lead = head.group(1) or "" if head else ""
-        return f"{lead}<{key} {piece.strip()[len(lead):]}>"  # "average X between ...": the part after "average"
+        average, rest = re.fullmatch(r"\s*(average\s+)?(.*?)\s*", piece, re.DOTALL).groups()  # type: ignore[union-attr]
+        return f"{average or ''}<{key} {rest}>"  # "average X between ...": the part after "average"
 
     return Measure(DEFINED, f"{part} {name}", body="".join(of_the_part(p) for p in re.split(r"(\s[-+*/]\s|[()]|,)", body)))
 

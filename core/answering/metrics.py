@@ -489,11 +489,10 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
     """One phrase between operators: a quantity (maybe with its year), an average or change over two
     years, or the name of another definition (expanded in place)."""
     phrase = phrase.strip().strip(".").strip()
-    if phrase.startswith("[") and phrase.endswith("]"):  # a line added where printed
-        quantity = replace(_quantity(phrase[1:-1], year, whole=True), optional=True)
-        return quantity.name, [quantity]
-    if phrase.startswith("<") and phrase.endswith(">"):  # a line of a part of the company: named whole
-        quantity = _quantity(phrase[1:-1], year, whole=True)
+    if marked := re.fullmatch(r"\[(.+)\]|<(.+)>", phrase):
+        # "[short-term borrowings]": a line added where printed; "<Pet operating income>": a part's line; both named whole
+        quantity = replace(_quantity(marked.group(1) or marked.group(2), year, whole=True),
+                           optional=marked.group(1) is not None)
         return quantity.name, [quantity]
     lowered = phrase.lower()
     nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)

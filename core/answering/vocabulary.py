@@ -42,8 +42,7 @@ _CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+
 # Line items: a name people use -> the words reports print for it (added to the question's words). Only
 # distinctive words: generic ones ("total", "net", "cash") would favour every table that has a total line.
 TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (_CAPEX,
-     "purchases property plant equipment additions capital expenditures"),
+    (_CAPEX, "purchases property plant equipment additions capital expenditures"),
     (re.compile(r"\bpp\s*&\s*e\b|\bppne\b|\bfixed\s+assets?\b", re.IGNORECASE), "property plant equipment"),
     (re.compile(r"\bcogs\b|\bcost\s+of\s+(?:goods\s+sold|sales|revenues?)\b", re.IGNORECASE), "cost sales goods sold"),
     (_DEPRECIATION, "depreciation amortization"),
@@ -54,14 +53,12 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
     (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
     (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus"),
-    (_CASH_FROM_OPERATIONS,
-     "operating activities"),
+    (_CASH_FROM_OPERATIONS, "operating activities"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
-    (_WORKING_CAPITAL,
-     "current assets liabilities"),
+    (_WORKING_CAPITAL, "current assets liabilities"),
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
@@ -87,12 +84,12 @@ HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
 # (the act without the object) nor the balance sheet's "Property, plant and equipment" (the object without the
 # act) is capex, though each prints words of it.
 NAMED_BY_PARTS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] = (
-    (_CAPEX, (frozenset({"purchase", "addition", "payment", "acquisition", "expenditure", "investment",
-                              "spending", "capex"}),
-                   frozenset({"property", "equipment", "pp&e", "fixed", "capital", "plant", "capex"}))),
+    (_CAPEX, (frozenset({"purchase", "addition", "payment", "acquisition", "expenditure", "investment", "spending",
+                         "capex"}),
+              frozenset({"property", "equipment", "pp&e", "fixed", "capital", "plant", "capex"}))),
     # borrowed for a short term: notes, commercial paper, overdrafts; never short-term investments or receivables
     (_SHORT_TERM_DEBT, (frozenset({"short", "note", "commercial", "overdraft"}),
-                    frozenset({"borrowing", "debt", "payable", "paper", "loan", "overdraft"}))),
+                        frozenset({"borrowing", "debt", "payable", "paper", "loan", "overdraft"}))),
     # the cash operations brought in, in total: never "Other operating activities", one line among them
     (_CASH_FROM_OPERATIONS, (frozenset({"cash", "net", "provided", "generated", "total"}),
                              frozenset({"operating", "operation"}))),
