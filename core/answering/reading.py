@@ -219,14 +219,15 @@ _RATIO = re.compile(
     r"|^(?P<x3>.+?)\s+(?:divided\s+by|over(?!\s+(?:the\s+)?(?:years?|periods?|time|months?|quarters?|the\s+course|"
     r"the\s+(?:last|past|next)))|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
-_PART_WORDS = m.PART_WORDS
-_PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{_PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
+_PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{m.PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
 _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:the\s+|its\s+|their\s+)?"
-                             rf"(?P<part>.+?\s{_PART_WORDS})$", re.IGNORECASE)
+                             rf"(?P<part>.+?\s{m.PART_WORDS})$", re.IGNORECASE)
 _SIGNED = (r"(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|surplus|"
            r"deficit|inflow|outflow|receivable|payable|asset|liability)")
 _ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b", re.IGNORECASE)
+"""A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
+"gain/loss on disposal": no ratio of two lines."""
 _CAPITALS_SLASH = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})\b")
 
 
@@ -235,8 +236,7 @@ def _one_line_slash(text: str) -> bool:
     are no measures ("HIV/AIDS"; "EBIT/EBITDA" is a ratio)."""
     return bool(_ONE_LINE_SLASH.search(text)) or any(
         not (m.named(a) or m.named(b)) for a, b in _CAPITALS_SLASH.findall(text))
-"""A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
-"gain/loss on disposal", two names in capitals ("HIV/AIDS"): no ratio of two lines."""
+
 _DAYS = re.compile(r"^(?P<x>.+?)\s+(?:in|as)\s+days$|^(?P<x2>.+?)\s+days$", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"^(?P<x>.+?)\s+(?:less|minus|net\s+of|excluding|after\s+deducting)\s+(?:the\s+)?(?P<y>.+)$"
                          r"|^difference\s+between\s+(?:the\s+)?(?P<x2>.+?)\s+and\s+(?:the\s+)?(?P<y2>.+)$", re.IGNORECASE)
