@@ -28,6 +28,7 @@ from core.answering.vocabulary import (
     is_statement,
     names_another_item,
     parts_naming,
+    same_item,
     statements_asked,
     translations,
 )
@@ -449,8 +450,8 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
                 continue
             if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
                 continue
-            if stems(words) == stems(other):
-                continue  # "inventories" and "inventory": one line said two ways
+            if stems(words) == stems(other) or same_item(words, other):
+                continue  # "inventories" and "inventory", "COGS" and "cost of goods sold": one line said two ways
             if words in optional or other in optional:
                 del chosen[words if words in optional else other]
                 continue

@@ -143,7 +143,8 @@ class Answerer(TableSteps, FormulaSteps):
         retrieved = self._retrieve(question)
         self._add_to_context(run, question, retrieved)
         chosen, composed = self._compute_first(run, retrieved, on_step)
-        relevant = self._is_relevant(question, retrieved) and chosen is None
+        relevant = self._is_relevant(question, retrieved) and chosen is None and \
+            not planning.gives_up(run.plans, run.missing)
         planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
                                    lambda must_ask: self._decompose(run, must_ask, planner.iterations),
                                    from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)

@@ -132,6 +132,11 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
         plans = [_compile(reading, _at(measure, (y,)), y) for y in years]
         return [p for p in plans if p is not None]
     plan = _compile(reading, measure, None)
+    if plan is None and measure.op == m.DEFINED and (catalogued := m.named(measure.words)) is not None:
+        # a definition in words the grammar cannot compile, of a measure the catalogue defines: the catalogue's
+        plan = _compile(reading, replace(measure, op=m.NAMED, words=catalogued, body=""), None)
+        if plan is not None:  # said in the answer, so no one takes it for the definition given
+            plan = replace(plan, measure=f"{plan.measure} (by its usual definition: the one asked could not be read)")
     return [plan] if plan is not None else []
 
 

@@ -44,9 +44,8 @@ _NEAR_ENOUGH = 0.8
 
 def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ...]:
     """The computations to try before any sub-question, in order; the loop stops at the first that answers.
-    The model composes a formula only where code could not bind one the question defines or names (never
-    for a plain shape like "the change in X", which the loop's steps look up), or where the question says
-    its figures span statements."""
+    The model composes a formula only where the question says its figures span statements and code could not
+    bind a formula the question defines or names."""
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
     if asked.query is not None and asked.query.operation != "lookup":
         # "in which year": the periods a statement prints as columns first, the dates of a register's rows after;
@@ -59,13 +58,21 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # "what share of the cases were imported": a percent column of the row named, or a share of rows
         composed = (QUERY, *composed)
     if plans:
-        computed = (FORMULA, *composed) if all(p.in_own_words for p in plans) else (FORMULA, MODEL_FORMULA, COMPOSE)
+        # A measure the question names or defines is computed by its definition or not at all: where a line of
+        # it binds to no row, the answer says which (``gives_up_on``), never a formula the model makes up.
+        computed = (FORMULA, *composed)
         if QUERY not in computed and asked.measure is not None and asked.measure.op in (LINE, SHARE):
             # a line no statement prints under that name may be a cell found by its row and its column (a region's
             # harvest: the region's row, the harvest column), or a share of rows ("what share came from the north")
             computed = (computed[0], QUERY, *computed[1:])
         return computed
     return composed
+
+
+def gives_up(plans: Sequence[Plan], missing: str) -> bool:
+    """A measure the question names or defines, a line of which binds to no row (``missing`` says which): the
+    answer says so, and the loop's steps do not look for a stand-in figure the definition does not name."""
+    return bool(missing) and any(not plan.in_own_words for plan in plans)
 
 
 def spans_statements(asked: QuestionReading) -> bool:

@@ -153,7 +153,8 @@ _LEAD = re.compile(
     r"(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|calculate|compute|find|determine|estimate|provide|identify|"
     r"state|report|list|name)\s+|i\s+(?:want|need)\s+(?:to\s+know\s+)?)?"
     r"(?:(?:what|which)\s+(?:is|was|are|were|has\s+been|had\s+been|would\s+be|will\s+be)\s+|how\s+much\s+(?:is|was|are|were|"
-    r"did|does|do|has|have|had)?\s*|how\s+many\s+|what\s+|which\s+)?"
+    r"did|does|do|has|have|had)?\s*|how\s+many\s+(?:days|weeks|months|years|times)\s+(?:is|was)\s+|how\s+many\s+|what\s+|"
+    r"which\s+)?"  # "how many days was the cash conversion cycle": the unit is the answer's, the rest the measure
     r"(?:the\s+|a\s+|an\s+)?(?:value|amount|figure|number|level|size)?(?:\s+of)?\s*(?:the\s+)?",
     re.IGNORECASE)
 

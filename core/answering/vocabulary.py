@@ -54,6 +54,11 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
     (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus"),
     (_CASH_FROM_OPERATIONS, "operating activities"),
+    # sibling lines that share a head word: interest expense is no operating expense, income tax no income
+    (re.compile(r"\binterest\s+(?:expense|cost|charge)s?\b", re.IGNORECASE), "interest expense"),
+    (re.compile(r"\boperating\s+(?:expenses|costs)\b|\bopex\b", re.IGNORECASE), "operating expenses"),
+    (re.compile(r"\bincome\s+tax(?:es)?\b|\btax\s+expense\b|\bprovision\s+for\s+(?:income\s+)?taxes\b", re.IGNORECASE),
+     "income taxes"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
@@ -127,6 +132,11 @@ def is_statement(kind: str, title: str) -> bool:
 def translations(text: str) -> list[tuple[str, str]]:
     """(the name as the text says it, the words reports print for it) for each line item the text names."""
     return [(match.group(0), words) for pattern, words in TERMS if (match := pattern.search(text)) is not None]
+
+
+def same_item(one: str, other: str) -> bool:
+    """Two names that are each, whole, a common name of one line item ("COGS" and "cost of goods sold")."""
+    return any(pattern.fullmatch(one.strip()) and pattern.fullmatch(other.strip()) for pattern, _ in TERMS)
 
 
 def names_another_item(quantity_words: str, label: str) -> bool:

@@ -339,6 +339,18 @@ def test_a_label_names_a_line_with_its_section_heading() -> None:
     assert not candidates("deferred tax liabilities", [2018, 2019], [view], "", whole=True)
 
 
+def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> None:
+    """A definition may call one line "COGS" in one place and "cost of goods sold" in another: one row. Lines that
+    share only a head word are siblings: interest expense is never "Operating expenses"."""
+    view = _view([("Net sales", "", (900.0,)), ("Cost of sales", "", (600.0,)), ("Operating expenses", "", (200.0,)),
+                  ("Inventories", "", (80.0,))], [("y2021", "2021", 2021)])
+    (plan,) = plans_of(read("What is the ratio in 2021? Define it as (COGS + inventories) divided by cost of goods sold."))
+    cells = bind(plan, [view], "")
+    assert {cells[q.name].label for q in plan.quantities if "cogs" in q.name or "cost" in q.name} == {"Cost of sales"}
+    assert fit("interest expense", "Operating expenses") < MIN_FIT <= fit("interest expense", "Interest expense, net")
+    assert fit("operating income", "Operating expenses") < MIN_FIT
+
+
 def test_a_balance_at_a_date_is_the_closing_line_and_the_table_ranked_first_wins() -> None:
     rollforward = _view([("Goodwill, beginning of the year", "", (1769.4, 1710.3)),
                          ("Goodwill, end of the year", "", (2450.8, 1620.2))],
@@ -533,18 +545,21 @@ def test_close_candidates_go_to_the_model_constrained_to_them(report: tuple[Libr
     assert answer.value == f"{expected:.2f}", answer.text
 
 
-def test_a_missing_value_is_recorded_and_the_loop_goes_on(report: tuple[Library, Figures]) -> None:
+def test_a_defined_measure_with_a_line_no_row_holds_says_which_and_asks_the_model_for_no_stand_in(
+        report: tuple[Library, Figures]) -> None:
     library, figures = report
-    question = f"What is the ratio in {figures.years[0]}? Define it as goodwill impairment divided by dividends received."
-    chat = ScriptedChat()
-    chat.fallback = lambda _messages, _schema: {"action": "answer", "text": "not stated", "answer": "not stated"}
+    # the report prints operating income but no interest expense
+    question = f"What was the interest coverage in {figures.years[0]}?"
+    chat = ScriptedChat()  # any call fails the test: neither a formula of the model's nor the loop's steps
     answerer, runner = _answerer(library, chat)
     try:
         answer = answerer.answer(question)
     finally:
         runner.close()
+    assert chat.calls == []
     assert answer.steps and answer.steps[0].sql_error and "No table row" in answer.steps[0].sql_error
-    assert answer.status == "refused"
+    assert answer.status == "refused" and not answer.value
+    assert "I could not compute interest coverage" in answer.text and "interest expense" in answer.text, answer.text
 
 
 def test_the_sandbox_runs_a_formula_read_only_over_its_cells(report: tuple[Library, Figures]) -> None:

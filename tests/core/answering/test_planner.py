@@ -12,8 +12,8 @@ pytestmark = pytest.mark.unit
 
 
 @pytest.mark.parametrize(("question", "expected"), [
-    # a measure the question names: code binds it, else the model composes it, else the answer type
-    ("What is the FY2020 working capital ratio?", (planning.FORMULA, planning.MODEL_FORMULA, planning.COMPOSE)),
+    # a measure the question names: code binds it by its definition, else the answer type (no model-made formula)
+    ("What is the FY2020 working capital ratio?", (planning.FORMULA, planning.COMPOSE)),
     # a plain shape over a line: code binds it, else the loop looks it up (no model-made formula)
     ("What was the change in revenue from 2018 to 2019?", (planning.FORMULA, planning.COMPOSE)),
     # lines the question names: code binds them; where two statements are named, else the model composes one

@@ -35,6 +35,8 @@ def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
     ("What is the inventory turnover in days for 2021?", "days(named(inventory turnover 2021)) 2021"),
     ("By how much did operating income change between FY21 and FY22?",
      "change(line(operating income)) 2021-2022"),
+    # the unit asked before the measure is the answer's, not part of the measure's name
+    ("How many days was the cash conversion cycle in 2020?", "named(cash conversion cycle 2020)"),
 ])
 def test_measures_are_composed_from_their_parts(question: str, described: str) -> None:
     assert tree(question) == described
@@ -77,6 +79,15 @@ def test_a_definition_the_question_gives_is_the_measure() -> None:
     assert reading.measure is not None and reading.measure.op == m.DEFINED
     (plan,) = plans_of(reading)
     assert plan.formula == "total_staff_costs_2022 / avg(headcount_2021, headcount_2022)" and plan.source == "defined"
+
+
+def test_a_definition_the_grammar_cannot_compile_falls_back_to_the_catalogue_s_and_says_so() -> None:
+    reading = read("What was the cash conversion cycle in fiscal 2021: DIO + DSO - DPO, each on the average of the "
+                   "two year-end balances, times 365?")
+    assert reading.measure is not None and reading.measure.op == m.DEFINED
+    (plan,) = plans_of(reading)
+    assert plan.source == "named" and "usual definition" in plan.measure
+    assert {q.words for q in plan.quantities} >= {"inventories", "accounts receivable", "accounts payable"}
 
 
 def test_what_the_grammar_cannot_compose_is_said_not_dropped() -> None:
