@@ -64,6 +64,10 @@ RANK_OVER_FIT = 0.2
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
 _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|dividends?|additions?|capital\s+"
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
+_EXPENSE = re.compile(r"\b(?:costs?|expenses?|expenditures?)\b", re.IGNORECASE)
+_EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(income\)|\bgains?\b|\bbenefits?\b|\bcredits?\b",
+                         re.IGNORECASE)
+"""A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense")."""
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
 _NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
@@ -245,6 +249,8 @@ class Candidate:
     score: float
     column: str | None = None
     """For a quantity asked without a year: the column that names it ("Budget"), else None (the years')."""
+    parts: tuple[int, ...] = ()
+    """The rows that make up a line printed as its parts (a heading with no figure over them), else ()."""
 
     @property
     def key(self) -> str:
@@ -287,6 +293,9 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                             found.append(Candidate(view, choice.row, choice.label, score + bonus, column.name))
                 continue
             if not all(p < len(values) and is_number(values[p]) for p in positions):
+                parts = _printed_as_parts(view, choice.row, positions)
+                if parts and covers(words, choice.label):
+                    found.append(Candidate(view, choice.row, choice.label, fit(words, choice.label) + bonus, parts=parts))
                 continue
             score = fit(words, choice.label)
             if whole and _BARE_TOTAL.match(choice.label):
@@ -318,6 +327,26 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     else:
         found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
     return found
+
+
+def _printed_as_parts(view: TableView, row: int, positions: Sequence[int]) -> tuple[int, ...]:
+    """The rows a heading with no figures stands over, where they are the line's parts: two or more lines, each with
+    a figure in every column asked, none a total (a heading closed by its own total is read from that total)."""
+    facts = view.info.row_facts
+    if not positions or not any(f.row == row for f in facts):
+        return ()
+    under = [f for f in facts if f.parent_row == row]
+    if len(under) < 2 or any(f.is_total for f in under):
+        return ()
+    labels = {choice.row: choice.label for choice in view.rows}
+    for f in under:
+        values = view.values.get(f.row, ())
+        if not all(p < len(values) and is_number(values[p]) for p in positions) or \
+                _PERCENT_LABEL.search(labels.get(f.row, "")) or _PER_SHARE.search(labels.get(f.row, "")):
+            return ()  # a share or a per-share figure beside the amounts: no parts of one amount
+    names = [c.name for c in view.info.schema.columns]
+    scales = {view.cell_scale(f.row, names[p]) for f in under for p in positions}
+    return tuple(f.row for f in under) if len(scales) <= 1 else ()
 
 
 TITLE_PENALTY = 0.05
@@ -473,18 +502,27 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     """The bound cell for a chosen row and column, restated in the ``common`` scale. ``as_printed``: with
     its printed sign even where it is money paid out (a change in a line, not a measure using the amount)."""
     view = pick.view
-    value = float(view.values[pick.row][view.column_position(column)])
+    position = view.column_position(column)
+    value = sum(float(view.values[row][position]) for row in pick.parts) if pick.parts else \
+        float(view.values[pick.row][position])
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
-    # means the amount paid, so the figure is read without its sign (and the answer says so).
-    outflow = not as_printed and value < 0 and is_statement("cash_flows", f"{view.info.caption} {view.info.heading} {view.name}") \
-        and bool(_OUTFLOW.search(pick.label))
-    scale = view.cell_scale(pick.row, column)
+    # means the amount paid, so the figure is read without its sign (and the answer says so). So does an
+    # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
+    title = f"{view.info.caption} {view.info.heading} {view.name}"
+    outflow = not as_printed and value < 0 and (
+        is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
+        or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label))
+    scale = view.cell_scale(pick.parts[0] if pick.parts else pick.row, column)
     # Figures of tables in different scales (thousands here, millions there) are put in one scale.
     factor = SCALE_FACTORS[scale] / SCALE_FACTORS[common] if common and scale and scale in SCALE_FACTORS \
         and scale != common else 1.0
     value = (abs(value) if outflow else value) * factor
-    return BoundCell(name, view.name, view.info.id, pick.row, column, value, pick.label, column_title(view, column),
-                     common if factor != 1.0 else scale, absolute=outflow, factor=factor)
+    label = pick.label
+    if pick.parts:  # said with its parts, as the page prints them under it
+        labels = {choice.row: choice.label for choice in view.rows}
+        label = f"{pick.label.rstrip(':')} ({' + '.join(labels.get(row, str(row)) for row in pick.parts)})"
+    return BoundCell(name, view.name, view.info.id, pick.row, column, value, label, column_title(view, column),
+                     common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts)
 
 
 MAX_OFFERED_ROWS = 14

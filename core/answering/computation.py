@@ -126,12 +126,12 @@ def evaluate(plan: Plan, cells: dict[str, formula.BoundCell], views: Sequence[Ta
     computed = formula.filled(tree, {name: figure.split(" (printed")[0] for name, figure in figures.items()})
     measure = _as_asked(plan.measure, question) if plan.measure else "The result"
     sources = "; ".join(f"{figures[name]}: {cell.label}, {cell.period}"
-                        + (" (paid out, printed in brackets)" if cell.absolute else "")
+                        + (" (an amount printed in brackets, read without its sign)" if cell.absolute else "")
                         + f" ({_title(used[cell.table_id])})"
                         for name, cell in cells.items())
     if isinstance(tree, ast.Name):  # a lookup: one cell, said as the page prints it
         (cell,) = cells.values()
-        paid = " (paid out, printed in brackets)" if cell.absolute else ""
+        paid = " (an amount printed in brackets, read without its sign)" if cell.absolute else ""
         read = f"{_title(used[cell.table_id])}: {cell.label} ({cell.period})"
         return Computation(plan, cells, sql, result, value, shown,
                            f"{cell.label}, {cell.period}: {shown}{restated}{paid} ({_title(used[cell.table_id])})",

@@ -59,9 +59,19 @@ class BoundCell:
     """Read without its sign: an outflow a cash-flow statement prints in brackets, named as an amount paid."""
     factor: float = 1.0
     """Restates the cell in the computation's scale (0.001 for thousands read beside millions)."""
+    parts: tuple[int, ...] = ()
+    """The rows added up where the line is printed as its parts: a heading with no figure of its own over the
+    lines that make it up ("Inventories, net" over "Raw materials" and "Finished goods"); () for one cell."""
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        """The rows whose cells the value is read from."""
+        return self.parts or (self.row,)
 
     def sql(self) -> str:
-        read = f"(SELECT {quote_identifier(self.column)} FROM {quote_identifier(self.table)} WHERE _row = {self.row})"
+        table, column = quote_identifier(self.table), quote_identifier(self.column)
+        read = f"(SELECT {column} FROM {table} WHERE _row = {self.row})" if not self.parts else \
+            f"(SELECT SUM({column}) FROM {table} WHERE _row IN ({', '.join(map(str, self.parts))}))"
         read = f"abs({read})" if self.absolute else read
         return f"({read} * {self.factor!r})" if self.factor != 1.0 else read
 

@@ -138,8 +138,8 @@ class FormulaSteps(AnswererBase):
         names = run.names or cite.SourceNames(self.library)
         for table_id, view in done.views.items():
             bound = [c for c in done.cells.values() if c.table_id == table_id]
-            cells = cite.cells_for(self.library, view.info, [(c.row, c.column) for c in bound])
-            cell_names = {(c.row, c.column): f"{c.label}, {c.period}" for c in bound}
+            cells = cite.cells_for(self.library, view.info, [(row, c.column) for c in bound for row in c.rows])
+            cell_names = {(row, c.column): f"{c.label}, {c.period}" for c in bound for row in c.rows}
             run.citations.append(cite.sql_citation(view.info, done.sql, done.result.columns, done.result.rows, cells,
                                                    names, cell_names))
         step = Step(subquery=subquery, chunk_ids=tuple(c.id for c in retrieved), sql=done.sql,

@@ -220,6 +220,8 @@ def _unit_phrases(text: str) -> list[str]:
             phrases.append(m.group(0))
         elif is_unit_only(inner) or len(inner.split()) <= 4:
             phrases.append(inner)
+        else:  # "($ in millions, except share and per share data)": the unit phrase inside a longer bracket
+            phrases.extend(f.group(0) for f in _UNIT_PHRASE.finditer(inner) if f.group("inner") is None)
     return phrases
 
 

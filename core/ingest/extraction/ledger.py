@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import pymupdf
 
@@ -505,18 +506,27 @@ def _continues(previous: _Row, label: str, words: list[Word], values: list[_Toke
 def _assign_sections(rows: list[_Row], label_left: float) -> None:
     """Every row's innermost heading, kept as a stack by indentation: a heading closes headings as deep
     as itself; a "Total ..."/"Net ..." row naming a heading closes it; a row set further left than a
-    heading has left it."""
+    heading has left it, and so has a row set as far left as a heading whose lines are indented under it
+    ("Inventories, net" over two indented lines, then "Prepaid expenses" back at its level)."""
     stack: list[_Row] = []
+    # the headings (by id) whose first line is set deeper than themselves: an item printed over its parts, which
+    # stands among the lines of a heading at its own level ("Current assets:") instead of closing it
+    indented = {id(row) for row, after in pairwise(rows)
+                if row.heading and _depth(after, label_left) > _depth(row, label_left) + 1.5}
     for row in rows:
         depth = _depth(row, label_left)
         if row.heading:
-            while stack and _depth(stack[-1], label_left) >= depth - 1.5:
+            while stack and _depth(stack[-1], label_left) >= depth - 1.5 and not (
+                    id(row) in indented and id(stack[-1]) not in indented
+                    and _depth(stack[-1], label_left) <= depth + 1.5):
                 stack.pop()
             if stack:
                 row.section, row.section_words = stack[-1].label.rstrip(":"), stack[-1].label_words
             stack.append(row)
             continue
-        while stack and depth < _depth(stack[-1], label_left) - 1.5:
+        while stack and (depth < _depth(stack[-1], label_left) - 1.5 or
+                         id(stack[-1]) in indented and depth <= _depth(stack[-1], label_left) + 1.5
+                         and _closed_heading(row, stack) is None):
             stack.pop()
         closed = _closed_heading(row, stack)
         if closed is not None:  # "Total current assets" ends "Current assets" and stands in it

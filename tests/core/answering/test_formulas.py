@@ -351,6 +351,37 @@ def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> Non
     assert fit("operating income", "Operating expenses") < MIN_FIT
 
 
+def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amount() -> None:
+    """"Inventories" printed with no figure over its two parts (and no total) is their sum, every part's cell read by
+    one SQL SUM; where the parts close with a total, that total is the line. An income statement that brackets its
+    cost of sales gives the cost as an amount to a measure's formula."""
+    balance = _view([("Current assets:", "", (None, None)), ("Cash", "Current assets", (410.0, 380.0)),
+                     ("Inventories", "Current assets", (None, None)), ("Raw materials", "Inventories", (310.0, 295.0)),
+                     ("Finished goods", "Inventories", (502.0, 488.0)), ("Prepaid expenses", "Current assets", (93.0, 90.0))],
+                    [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Consolidated Balance Sheets")
+    parents = {2: 1, 3: 1, 4: 3, 5: 3, 6: 1}
+    facts = tuple(RowFacts(row, 1 if parent == 1 else 2, parent, False, "") for row, parent in parents.items())
+    balance = dataclasses.replace(balance, info=dataclasses.replace(balance.info, row_facts=(RowFacts(1, 0, None, False, ""),
+                                                                                            *facts)))
+    income = _view([("Net sales", "", (5000.0, 4800.0)), ("Cost of sales", "", (-3650.0, -3500.0))],
+                   [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Consolidated Statements of Income",
+                   table_id=2)
+    (plan,) = plans_of(read("What were the days inventory outstanding in 2021?"))
+    cells = bind(plan, [balance, income], plan.formula)
+    inventories = cells["inventories_2021"]
+    assert inventories.parts == (4, 5) and inventories.value == 812.0
+    assert "SUM" in inventories.sql() and "Raw materials + Finished goods" in inventories.label
+    assert cells["cost_of_goods_sold_2021"].value == 3650.0 and cells["cost_of_goods_sold_2021"].absolute
+    closed = dataclasses.replace(balance.info, row_facts=(*balance.info.row_facts[:5], RowFacts(6, 2, 3, True, "")))
+    assert not [c for c in candidates("inventories", [2021], [dataclasses.replace(balance, info=closed)], "") if c.parts]
+    # a heading over an amount and its share of the total: no parts of one amount
+    shares = _view([("Revenue", "", (None,)), ("Product", "Revenue", (39080.0,)), ("Percentage of revenue", "Revenue", (75.3,))],
+                   [("y2021", "2021", 2021)])
+    shares = dataclasses.replace(shares, info=dataclasses.replace(shares.info, row_facts=(
+        RowFacts(1, 0, None, False, ""), RowFacts(2, 1, 1, False, ""), RowFacts(3, 1, 1, False, ""))))
+    assert not [c for c in candidates("revenue", [2021], [shares], "") if c.parts]
+
+
 def test_a_balance_at_a_date_is_the_closing_line_and_the_table_ranked_first_wins() -> None:
     rollforward = _view([("Goodwill, beginning of the year", "", (1769.4, 1710.3)),
                          ("Goodwill, end of the year", "", (2450.8, 1620.2))],
@@ -508,7 +539,7 @@ def test_an_outflow_is_read_as_the_amount_paid(report: tuple[Library, Figures]) 
     finally:
         runner.close()
     assert f"{question.answer:,.0f}" in answer.text
-    assert "paid out, printed in brackets" in answer.text
+    assert "printed in brackets, read without its sign" in answer.text
 
 
 def test_a_join_on_a_shared_department(report: tuple[Library, Figures]) -> None:

@@ -453,6 +453,31 @@ def test_a_wide_date_header_right_aligned_over_narrow_figures_heads_a_small_note
     assert table.rows[0] == ("", "December 31, 2019", "December 31, 2018")
 
 
+def test_an_item_printed_over_its_indented_parts_holds_only_them_and_stays_in_its_section() -> None:
+    """A balance sheet prints "Inventories" with no figure over two indented lines, then goes on at its level:
+    only the two are the item's parts; the lines after it, and the item itself, stand in "Current assets"."""
+    from core.ingest.extraction.ledger import read_ledgers
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [(60, "Current assets:", None), (60, "Cash", ("410", "380")), (60, "Receivables", ("1,204", "1,150")),
+             (60, "Inventories", None), (72, "Raw materials", ("310", "295")), (72, "Finished goods", ("502", "488")),
+             (60, "Prepaid expenses", ("93", "90")), (60, "Total current assets", ("2,519", "2,403")),
+             (60, "Non-current assets:", None), (60, "Goodwill", ("3,020", "3,020"))]
+    _right(page, 440, 100, "2021")
+    _right(page, 520, 100, "2020")
+    for i, (x, label, figures) in enumerate(lines):
+        y = 116 + i * 13
+        page.insert_text((x, y), label, fontsize=FONT_SIZE)
+        for right, figure in zip((440, 520), figures or (), strict=False):
+            _right(page, right, y, figure)
+    table, _box = read_ledgers(read_words(page), 1)[0]
+    sections = {row[0]: row[-1] for row in table.rows[table.header_rows:]}
+    assert sections["Raw materials"] == sections["Finished goods"] == "Inventories"
+    assert sections["Inventories"] == sections["Prepaid expenses"] == sections["Total current assets"] == "Current assets"
+    assert sections["Goodwill"] == "Non-current assets"
+
+
 def _right(page: pymupdf.Page, right: float, y: float, text: str, font: str = "helv") -> None:
     page.insert_text((right - pymupdf.get_text_length(text, fontname=font, fontsize=FONT_SIZE), y), text,
                      fontname=font, fontsize=FONT_SIZE)

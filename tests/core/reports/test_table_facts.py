@@ -66,6 +66,8 @@ def test_a_question_names_periods_as_people_write_them() -> None:
 def test_scale_lines_as_reports_print_them() -> None:
     assert scale_stated_in("(In millions, except per share data)") == "million"
     assert scale_stated_in("$'000") == "thousand"
+    # a long bracket after a statement's title: the unit phrase inside it
+    assert scale_stated_in("Consolidated Balance Sheets ($ in millions, except share and per share data)") == "million"
     assert scale_stated_in("(Rs. in crore)") == "crore"
     assert scale_stated_in("Revenue grew 5% to $3 million in the year, as the table below shows.") == ""
 
