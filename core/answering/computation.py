@@ -28,7 +28,7 @@ from models.types import Chunk
 
 MAX_DOCUMENTS = 2
 TABLES_PER_QUANTITY = 6
-EXTRA_TABLES = 2
+EXTRA_TABLES = 6
 """Tables per quantity from documents beyond the two the question's passages came from."""
 
 

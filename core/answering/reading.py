@@ -101,8 +101,12 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # "in how many member states did X reach 20%": the rows where it did, counted
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
-                           rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b")),
-    (kinds.FIGURES, r"\brespective(?:ly)?\b|\beach\s+of\s+(?:the\s+)?(?:years|periods)\b"),
+                           rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b"
+                           # "was revenue bigger in 2018 or in 2019": a choice between the periods, not yes or no
+                           rf"|^\s*(?:was|were|is|are|did)\b.*\b(?:{_SUPERLATIVE})\b.*{_P}\s*,?\s*or\s+(?:in\s+)?{_P}")),
+    (kinds.FIGURES, (r"\brespective(?:ly)?\b|\beach\s+of\s+(?:the\s+)?(?:years|periods)\b"
+                     # "current state tax: the 2018 and 2019 figures": one figure a period
+                     rf"|{_P}\s*(?:,|and|&)\s*{_P}\s+(?:figures|values|amounts|numbers)\b")),
     (kinds.TEXT, r"^\s*(?:why|describe|explain|define|who|where|from\s+where|when|list\s+the\s+reasons)\b"
                  r"|^\s*(?:is|are|was|were)\s+there\s+(?:any|an?)\b"
                  r"|^\s*what\s+(?:is|are|was|were)\s+(?:being\s+)?excluded\b"
@@ -150,7 +154,7 @@ _TOP_K = re.compile(rf"\b(?:top|bottom|first|last|largest|smallest|highest|lowes
 _LEAD = re.compile(
     r"^\s*(?:(?:so|and|then|now|ok(?:ay)?|please|also)\s*,?\s+)*"
     r"(?:(?:can|could|would)\s+you\s+(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|calculate|compute|find)\s+|"
-    r"(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|calculate|compute|find|determine|estimate|provide|identify|"
+    r"(?:please\s+)?(?:tell\s+me|give\s+me|show\s+me|give|show|calculate|compute|find|determine|estimate|provide|identify|"
     r"state|report|list|name)\s+|i\s+(?:want|need)\s+(?:to\s+know\s+)?)?"
     r"(?:(?:what|which)\s+(?:is|was|are|were|has\s+been|had\s+been|would\s+be|will\s+be)\s+|how\s+much\s+(?:is|was|are|were|"
     r"did|does|do|has|have|had)?\s*|how\s+many\s+(?:days|weeks|months|years|times)\s+(?:is|was)\s+|how\s+many\s+|what\s+|"
@@ -164,7 +168,7 @@ _PERIOD_TAIL = re.compile(
     rf"(?P<tail>(?:\s*,)?\s*(?:\b(?:from|between|for|in|during|over|across|as\s+(?:of|at)|at|on|of|by|since|through|"
     rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:both\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\s+(?:ended|ending)?\s*)?"
-    rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
+    rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and|or(?:\s+in)?|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
     rf"against|from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
     rf"(?:\s+year[\s-]+ends?(?:ed)?)?)*"
     rf"(?:\s*(?:,\s*)?(?:respectively|combined|altogether|in\s+total|together|year[\s-]+end|year[\s-]+ended|"
@@ -256,8 +260,14 @@ _HOW_MUCH_MORE = re.compile(
     r"(?:than|as\s+compared\s+(?:to|with)|compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+(?:that\s+(?:of|from|in)\s+)?"
     r"(?:the\s+)?(?P<b>.+?)\s*\??$",
     re.IGNORECASE)
+_FIGURES_OF = re.compile(
+    rf"^(?P<x>[^:]+?)\s*:\s*(?:the\s+)?(?P<ps>{_P}(?:\s*(?:,|and|&)\s*{_P})+)\s+(?:figures|values|amounts|numbers)\s*\??$"
+    rf"|^(?:the\s+)?(?P<ps2>{_P}(?:\s*(?:,|and|&)\s*{_P})+)\s+(?:figures|values|amounts|numbers)\s+(?:for|of)\s+(?:the\s+)?"
+    rf"(?P<x2>.+?)\s*\??$", re.IGNORECASE)
+"""A line's figures of several periods said around it ("current state tax: the 2018 and 2019 figures", "the 2018 and
+2019 values of X"): the line, in those periods."""
 _HOW_MUCH_CHANGE = re.compile(
-    r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+percent(?:age)?)(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
+    r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+(?:percent(?:age)?|%))(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
     r"points?))?\s+(?:did|does|do|has|have|had|would|will)\s+"
     r"(?:the\s+)?(?P<x>.+?)\s+(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
@@ -897,6 +907,7 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     clause = _STATEMENT_SAID.sub(lambda g: f" in {g.group('p')}" if g.group("p") else " ", clause)
     body = _LEAD.sub("", clause, count=1).strip()
     body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()
+    body = _FIGURES_OF.sub(lambda g: f"{g.group('x') or g.group('x2')} in {g.group('ps') or g.group('ps2')}", body)
     if kind == kinds.COUNT and frame == "count_rows" or kind == kinds.ROW_LABELS:
         return None, _query(clause, kind, frame), body
     if kind in (kinds.COLUMN_HEADERS, kinds.COUNT, kinds.YES_NO):
@@ -904,13 +915,16 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
         # "In which year was X highest?", "How many years did X exceed 5,000?", "Did X rise in 2019?": the
         # line these read is what is left once the frame, the criterion and the periods are taken out.
         subject = _criterion_free(_frame_free(clause))
-        inner = re.sub(rf"(?:\b(?:in|for|during|from|to|than|between|and|as\s+of|at|of|on|by|vs\.?|versus|over)\s+)*{_P}",
+        inner = re.sub(rf"(?:\b(?:in|for|during|from|to|than|between|and|or|as\s+of|at|of|on|by|vs\.?|versus|over)\s+)*{_P}",
                        " ", subject, flags=re.IGNORECASE)
         inner = " ".join(inner.split()).strip(" ,")
         return (_phrase(inner, periods, definitions) if inner.strip() else None), query, inner
     if re.match(r"^\s*how\s+many\b", clause, re.IGNORECASE):
         query = _query(clause, kind, frame)
         inner, years = _periods_tail(body, periods)
+        # "how many options were granted": the line is "options granted", as a statement of changes labels it
+        inner = re.sub(r"^(?P<n>[\w-]+(?:\s+[\w-]+)?)\s+(?:were|was|are|is|have\s+been|has\s+been|had\s+been)\s+"
+                       r"(?=[\w-]+(?:ed|en|ld|wn|ne)\b)", r"\g<n> ", inner, flags=re.IGNORECASE)
         return _with_periods(_phrase(inner, periods, definitions), years), query, inner
     measure, said = _parse(body, periods, definitions)
     named = _TRAILING_NAME.search(body)
@@ -987,6 +1001,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         ranked = re.search(rf"\b(?:{_SUPERLATIVE})\s+(?:number\s+of\s+|amount\s+of\s+|total\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
                            rf"\s+during\b|\?|$)", text, re.IGNORECASE)
         target = ranked.group("t") if ranked else ""
+        if re.fullmatch(r"(?:\s*\b(?:in|or|and|than|during|for)\b)*\s*", target):
+            target = ""  # "bigger in 2018 or in 2019": what is ranked is said before the comparative
         if not target:
             verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"
                              rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", text, re.IGNORECASE)
@@ -1309,7 +1325,9 @@ _CRITERION_WORDS = frozenset({
     "receive", "received", "invest", "invested", "incur", "incurred", "owe", "book", "sell", "sold", "buy", "raise",
     "return", "issue", "repurchase", "collect", "borrow", "lose", "post", "see", "carry", "show", "cover", "covered",
     "dollar", "fast", "quickly", "compounded", "compound", "two", "three", "four", "five", "each", "every",
-    "balance", "sheet", "statement", "statements", "income", "flow", "flows", "cash", "ends", "end"})
+    "balance", "sheet", "statement", "statements", "income", "flow", "flows", "cash", "ends", "end",
+    "go", "goes", "went", "gone", "up", "down", "move", "moved", "improve", "improved", "drop", "dropped",
+    "figures", "values", "amounts", "numbers"})
 
 
 _NAMED_WITH_OPERATORS = re.compile(

@@ -37,6 +37,15 @@ def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
      "change(line(operating income)) 2021-2022"),
     # the unit asked before the measure is the answer's, not part of the measure's name
     ("How many days was the cash conversion cycle in 2020?", "named(cash conversion cycle 2020)"),
+    # a change asked as a percentage with the sign, or with a phrasal verb
+    ("By what % did net deferred tax liabilities change from 2020 to 2021?",
+     "percent_change(line(net deferred tax liabilities)) 2020-2021"),
+    ("How much did adjusted segment profit go up from 2020 to 2021?", "change(line(adjusted segment profit)) 2020-2021"),
+    # "how many X were Y": the line a statement of changes prints as "X Y"
+    ("How many warrants were exercised in 2021?", "line(warrants exercised 2021)"),
+    # figures of several periods said around the line
+    ("Deferred state tax: the 2020 and 2021 figures", "line(Deferred state tax 2020-2021)"),
+    ("Give the 2020 and 2021 values of deferred state tax", "line(deferred state tax 2020-2021)"),
 ])
 def test_measures_are_composed_from_their_parts(question: str, described: str) -> None:
     assert tree(question) == described
@@ -79,6 +88,14 @@ def test_a_definition_the_question_gives_is_the_measure() -> None:
     assert reading.measure is not None and reading.measure.op == m.DEFINED
     (plan,) = plans_of(reading)
     assert plan.formula == "total_staff_costs_2022 / avg(headcount_2021, headcount_2022)" and plan.source == "defined"
+
+
+@pytest.mark.parametrize("question", ["Was total segment revenue bigger in 2020 or in 2021?",
+                                      "Were deferred tax assets higher in 2021 or 2020?"])
+def test_a_choice_between_two_periods_is_which_period_not_yes_or_no(question: str) -> None:
+    reading = read(question)
+    assert reading.kind == kinds.COLUMN_HEADERS and reading.years in ([2020, 2021], [2021, 2020])
+    assert reading.measure is not None and " or" not in reading.measure.words and reading.complete
 
 
 def test_a_definition_the_grammar_cannot_compile_falls_back_to_the_catalogue_s_and_says_so() -> None:
