@@ -168,7 +168,7 @@ _PERIOD_TAIL = re.compile(
     rf"(?P<tail>(?:\s*,)?\s*(?:\b(?:from|between|for|in|during|over|across|as\s+(?:of|at)|at|on|of|by|since|through|"
     rf"to|until|vs\.?|versus|compared\s+(?:to|with)|against|and)\s+)?(?:both\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?)\s+(?:ended|ending)?\s*)?"
-    rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and|or(?:\s+in)?|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
+    rf"(?:{_P})(?:\s+year[\s-]+ends?(?:ed)?)?(?:\s*(?:,|and(?:\s+in)?|or(?:\s+in)?|to|through|thru|-|\u2013|&|vs\.?|versus|compared\s+(?:to|with)|"
     rf"against|from|over|relative\s+to|as\s+well\s+as)\s*(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?\s+)?)?(?:{_P})"
     rf"(?:\s+year[\s-]+ends?(?:ed)?)?)*"
     rf"(?:\s*(?:,\s*)?(?:respectively|combined|altogether|in\s+total|together|year[\s-]+end|year[\s-]+ended|"
@@ -266,6 +266,13 @@ _FIGURES_OF = re.compile(
     rf"(?P<x2>.+?)\s*\??$", re.IGNORECASE)
 """A line's figures of several periods said around it ("current state tax: the 2018 and 2019 figures", "the 2018 and
 2019 values of X"): the line, in those periods."""
+_AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?\s*how\s+(?:much|many)\s+(?:was|were|is|are|did)\s+"
+                            r"(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
+""""On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total)."""
+_OPERATION_AFTER = re.compile(
+    r"^(?P<x>[^:]{3,80}?)\s*:\s*(?:the\s+)?(?P<op>(?:%|percent(?:age)?)\s+(?:change|increase|decrease|growth)|change|increase|"
+    r"decrease|growth|average|mean|total)\b(?P<rest>.*)$", re.IGNORECASE)
+"""The line first, then what to compute of it after a colon ("domestic discount rate: % change from 2018 to 2019")."""
 _HOW_MUCH_CHANGE = re.compile(
     r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+(?:percent(?:age)?|%))(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
     r"points?))?\s+(?:did|does|do|has|have|had|would|will)\s+"
@@ -500,6 +507,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     metadata): a question naming one is read with that name set aside as the issuer."""
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
+    text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
+                              f"{g.group('x')}", text)
     definitions = _definitions(text)
     sentences = _sentences(text)
     asking, around = _asking_clause(sentences, definitions)
@@ -522,6 +531,10 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
         definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
         clause = comma.group("head")
+    after = _OPERATION_AFTER.match(clause)
+    if after is not None and not re.search(r"\b(?:times|divided|plus|minus|multiplied)\b|[*/+]", after.group("rest")):
+        joiner = "of" if after.group("op").lower() in ("average", "mean", "total") else "in"
+        clause = f"{after.group('op')} {joiner} {after.group('x')}{after.group('rest')}"
     colon = re.match(r"^(?P<head>[^:?]{3,120}):\s+(?P<body>.+?)[\s?.]*$", clause)
     if colon and _ARITHMETIC.search(colon.group("body")) and len(colon.group("body").split()) >= 4:
         definitions.setdefault("it", _full_years(colon.group("body")))  # "DPO for 2020: average AP times 365, ..."
@@ -1145,6 +1158,15 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     catalogued = m.named(text)
     if catalogued is not None:
         return done(Measure(m.NAMED, catalogued))
+    # "the average X over the three fiscal years": over every period the line's table prints, not a ratio
+    every = _ALL_PERIODS.search(text)
+    if every is not None and every.start() > 0:
+        rest = text[: every.start()]
+        span = _count(every.group("n"))
+        if (g := _SUM_OVER.match(rest)) is not None:
+            return done(Measure(m.TOTAL, parts=(sub(g.group("x")),), span=span or -1))
+        if (g := _AVERAGE.match(rest)) is not None:
+            return done(Measure(m.AVERAGE, parts=(sub(g.group("x") or g.group("x2")),), span=span or -1))
     if (g := _CAGR.match(text)) is not None:
         x = g.group("x") or g.group("x2")
         return done(Measure(m.CAGR, parts=(sub(x),), span=_count(g.group("n") or g.group("n2"))))
@@ -1179,14 +1201,6 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         return done(Measure(m.SUM, parts=(sub(x), sub(y))))
     if own_years and len(own_years) >= 2 and (g := _SUM_OVER.match(text)) is not None and depth == 0:
         return replace(Measure(m.TOTAL, parts=(sub(g.group("x")),), periods=own_years), said=said)
-    every = _ALL_PERIODS.search(text)
-    if every is not None and every.start() > 0:
-        rest = text[: every.start()]
-        span = _count(every.group("n"))
-        if (g := _SUM_OVER.match(rest)) is not None:
-            return done(Measure(m.TOTAL, parts=(sub(g.group("x")),), span=span or -1))
-        if (g := _AVERAGE.match(rest)) is not None:
-            return done(Measure(m.AVERAGE, parts=(sub(g.group("x") or g.group("x2")),), span=span or -1))
     if (g := _SUM_OVER.match(text)) is not None and re.search(r"\b(?:sum|combined|aggregate)\b", text.split()[0], re.IGNORECASE):
         return done(Measure(m.TOTAL, parts=(sub(g.group("x")),)))
     if (g := _TOTAL_OF_PARTS.match(text)) is not None and not re.search(_P, text):
@@ -1327,7 +1341,7 @@ _CRITERION_WORDS = frozenset({
     "dollar", "fast", "quickly", "compounded", "compound", "two", "three", "four", "five", "each", "every",
     "balance", "sheet", "statement", "statements", "income", "flow", "flows", "cash", "ends", "end",
     "go", "goes", "went", "gone", "up", "down", "move", "moved", "improve", "improved", "drop", "dropped",
-    "figures", "values", "amounts", "numbers"})
+    "figures", "values", "amounts", "numbers", "across"})
 
 
 _NAMED_WITH_OPERATORS = re.compile(

@@ -46,6 +46,14 @@ def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
     # figures of several periods said around the line
     ("Deferred state tax: the 2020 and 2021 figures", "line(Deferred state tax 2020-2021)"),
     ("Give the 2020 and 2021 values of deferred state tax", "line(deferred state tax 2020-2021)"),
+    ("deferred state tax in 2020 and in 2021?", "line(deferred state tax 2020-2021)"),
+    # what to compute said after the line, or before the question
+    ("Foreign discount rate: % change from 2020 to 2021?", "percent_change(line(Foreign discount rate)) 2020-2021"),
+    ("Segment revenue: average over 2020 and 2021?", "average(line(Segment revenue)) 2020-2021"),
+    ("On average, how much were restructuring charges in 2020 and 2021?",
+     "average(line(restructuring charges)) 2020-2021"),
+    # "over the three years" is every period its table prints, not a divisor
+    ("Average dividend income over the three fiscal years?", "average(line(dividend income)) over 3 years"),
 ])
 def test_measures_are_composed_from_their_parts(question: str, described: str) -> None:
     assert tree(question) == described
