@@ -64,10 +64,11 @@ RANK_OVER_FIT = 0.2
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
 _OUTFLOW = re.compile(r"\b(purchases?|payments?|paid|repurchases?|repayments?|dividends?|additions?|capital\s+"
                       r"expenditures?|acquisitions?|used\s+(?:in|for))\b", re.IGNORECASE)
-_EXPENSE = re.compile(r"\b(?:costs?|expenses?|expenditures?)\b", re.IGNORECASE)
-_EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(income\)|\bgains?\b|\bbenefits?\b|\bcredits?\b",
-                         re.IGNORECASE)
-"""A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense")."""
+_EXPENSE = re.compile(r"\b(?:costs?|expenses?|expenditures?|provision\s+for|taxes)\b", re.IGNORECASE)
+_EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(income\)|\bgains?\b|\bbenefits?\b|\bcredits?\b"
+                         r"|\bbefore\b", re.IGNORECASE)
+"""A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense", "Income
+before income taxes")."""
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
 _NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
@@ -104,8 +105,8 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
-    if _part_of_a_name(quantity_words, have):
-        score *= 0.5  # "Depreciation" for depreciation and amortization: one part of what is asked
+    if _part_of_a_name(quantity_words, have) or _misses_the_item(quantity_words, have):
+        score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     return score
@@ -131,7 +132,8 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
     asked, names, _relevant = _wanted(quantity_words)
     covered = set(asked & have)
     for named, report, parts in names:
-        if named <= have or (all(have & part for part in parts) if parts else have & report):
+        # a name whose report wording is its own words ("income taxes") is covered by all of them, not by one
+        if named <= have or (all(have & part for part in parts) if parts else have & report and not report <= named):
             covered |= named
     return frozenset(covered)
 
@@ -142,6 +144,14 @@ def _part_of_a_name(quantity_words: str, label_words: set[str]) -> bool:
     return any(parts and named & label_words and not named <= label_words
                and not all(label_words & part for part in parts)
                for named, _report, parts in _wanted(quantity_words)[1])
+
+
+def _misses_the_item(quantity_words: str, label_words: set[str]) -> bool:
+    """The quantity names a line item with a common name ("income tax" in "income tax expense") that the label
+    does not name, though it shares a word with it: "Other expense (income), net" is no income tax."""
+    return any(not named <= label_words and label_words & named and not (label_words & (report - named))
+               and not (parts and all(label_words & part for part in parts))
+               for named, report, parts in _wanted(quantity_words)[1])
 
 
 def _named_by_parts(quantity_words: str, label_words: set[str]) -> bool:

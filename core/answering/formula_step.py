@@ -81,6 +81,7 @@ class FormulaSteps(AnswererBase):
                 run.measure_printed = True
                 return False
             plan = printed
+        printed_lookup = plan if plan.source == "lookup" and plan.alternatives else None
         self._stage(run, "computing", f"Computing {plan.measure or 'the formula'}")
         subquery = f"{plan.measure or 'Formula'}: {plan.formula}"
         def compute(tried: metrics.Plan) -> computation.Computation:
@@ -91,6 +92,11 @@ class FormulaSteps(AnswererBase):
                 done = computation.compute(tried, views, run.question, self.sql_runner,
                                            choose=lambda options: self._choose_rows(run, tried, options),
                                            exclude=exclude)
+                if tried is printed_lookup and any(
+                        binding.fit(tried.subject, c.label) < computation.PRINTED_FIT  # "Net UTB that would impact
+                        or tried.alternatives[0].percent and c.scale != "%"  # the tax rate"; a margin as an amount
+                        for c in done.cells.values()):
+                    raise LookupError(f"No line prints {tried.measure} itself, in its unit, for the period asked.")
                 found = checks.problems(done, views)
                 if not found:
                     return done

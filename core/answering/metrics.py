@@ -194,13 +194,15 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
 
 def printed_plan(plan: Plan) -> Plan | None:
     """The plan of looking the measure up where the report prints it as a line ("Free cash flow"), for the year the
-    plan computes it for; None where it names no printed name or no year."""
+    plan computes it for, with the measure's definition as the reading to try where no line prints it for that year;
+    None where it names no printed name or no year."""
     years = [q.year for q in plan.quantities if q.year is not None]
     if not plan.printed or not years:
         return None
     quantity = _quantity(plan.printed[0], max(years), whole=True)
-    return Plan(plan.printed[0], quantity.name, (quantity,), plan.percent, plan.decimals, "lookup", plan.printed[0],
-                scale=plan.scale)
+    # said in the unit its line is printed in: "Gross margin" may be an amount, "Gross margin (%)" a percentage
+    return Plan(plan.printed[0], quantity.name, (quantity,), False, plan.decimals, "lookup", plan.printed[0],
+                scale=plan.scale, alternatives=(plan,))
 
 
 def _bare(expression: str) -> str:

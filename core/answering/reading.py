@@ -715,12 +715,20 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
             notes.append(f"= {named} = {inner}")
             return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
-                     r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according)\b", inner, re.IGNORECASE) \
+                     r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according|"
+                     r"(?:on\s+)?(?:an?\s+)?(?:average|avg\.?|year[\s-]+end|ending|closing|opening)\b)", inner, re.IGNORECASE) \
                 or len(inner.split()) > 6:
-            notes.append(inner)
+            notes.append(inner)  # "(using ...)", "(average equity)": how, not what
             return " "
         return match.group(0)
-    return " ".join(_PARENTHESES.sub(aside, clause).split()), notes
+    clause = _PARENTHESES.sub(aside, clause)
+    # ", using average total assets" after what is asked: how to compute it, said as a clause of its own
+    method = re.search(r",\s*(?P<how>(?:using|based\s+on|taking|with)\s+(?:the\s+)?(?:an?\s+)?(?:average|avg\.?|year[\s-]+end|"
+                       r"ending|closing|opening)\b[^,;?]*)\s*(?=[?.]?\s*$)", clause, re.IGNORECASE)
+    if method is not None:
+        notes.append(method.group("how").strip())
+        clause = clause[: method.start()]
+    return " ".join(clause.split()), notes
 
 
 def _scale(text: str) -> str:

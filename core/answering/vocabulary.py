@@ -52,13 +52,15 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
     (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
-    (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus"),
+    (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus operations"),
     (_CASH_FROM_OPERATIONS, "operating activities"),
     # sibling lines that share a head word: interest expense is no operating expense, income tax no income
     (re.compile(r"\binterest\s+(?:expense|cost|charge)s?\b", re.IGNORECASE), "interest expense"),
     (re.compile(r"\boperating\s+(?:expenses|costs)\b|\bopex\b", re.IGNORECASE), "operating expenses"),
     (re.compile(r"\bincome\s+tax(?:es)?\b|\btax\s+expense\b|\bprovision\s+for\s+(?:income\s+)?taxes\b", re.IGNORECASE),
      "income taxes"),
+    (re.compile(r"\b(?:income|earnings|profit)\s+before\s+(?:income\s+)?tax(?:es|ation)?\b|\bpre[\s-]?tax\s+(?:income|"
+                r"earnings|profit)\b", re.IGNORECASE), "before taxes"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),

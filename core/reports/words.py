@@ -17,10 +17,12 @@ _SINGLE_DIGIT = re.compile(r"(?<![\w.])\d(?![\w.])")
 
 
 def fold(word: str) -> str:
-    """A word's singular as reports' plurals go: "inventories" -> "inventory", "assets" -> "asset"; "loss",
-    "gas" and short words stay."""
+    """A word's singular as reports' plurals go: "inventories" -> "inventory", "assets" -> "asset", "taxes" -> "tax",
+    "branches" -> "branch"; "loss", "gas" and short words stay."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith(("xes", "ches", "shes", "sses")) and len(word) > 4:  # "taxes" -> "tax", "expenses" stays below
+        return word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         return word[:-1]
     return word

@@ -349,6 +349,10 @@ def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> Non
     assert {cells[q.name].label for q in plan.quantities if "cogs" in q.name or "cost" in q.name} == {"Cost of sales"}
     assert fit("interest expense", "Operating expenses") < MIN_FIT <= fit("interest expense", "Interest expense, net")
     assert fit("operating income", "Operating expenses") < MIN_FIT
+    # a line item named by a common name is the label that names it, not one sharing a word with it
+    assert fit("income tax expense", "Other expense (income), net") < MIN_FIT <= fit("income tax expense",
+                                                                                   "Provision for income taxes")
+    assert fit("operating income", "Income from operations") >= fit("operating income", "Operating income") - 0.01
 
 
 def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amount() -> None:
@@ -934,3 +938,36 @@ def test_a_measure_is_named_as_the_question_spells_it() -> None:
     assert _as_asked("fcf", "What was Acme's FCF in 2020?") == "FCF"
     assert _as_asked("ebitda margin", "What was the EBITDA margin in 2021?") == "EBITDA margin"
     assert _as_asked("free cash flow", "What was Acme's FCF in 2020?") == "Free cash flow"
+
+
+def test_a_measure_a_report_prints_only_in_another_unit_or_in_passing_is_computed_by_its_definition(
+        tmp_path: Path) -> None:
+    """An income statement prints "Gross margin" as an amount and a tax note mentions "the effective tax rate" beside
+    a figure in millions: neither is the percentage asked, so code computes each by its definition, citing its
+    lines, with no model call."""
+    from tests.support.report_builder import Section, TableSpec, build_report
+
+    pdf = tmp_path / "statements.pdf"
+    header = [["", "2021", "2020"]]
+    income = TableSpec("Consolidated Statements of Income (in millions)", header, [
+        ["Net sales", "5,000", "4,600"], ["Cost of sales", "(3,200)", "(3,000)"], ["Gross margin", "1,800", "1,600"],
+        ["Operating income", "900", "760"], ["Income before income taxes", "800", "700"],
+        ["Provision for income taxes", "(176)", "(150)"], ["Net income", "624", "550"]], ruled=False)
+    note = TableSpec("Unrecognized tax benefits (in millions)", header, [
+        ["Gross UTB balance", "310", "290"], ["Net UTB that would impact the effective tax rate", "245", "230"]],
+        ruled=False)
+    build_report(pdf, "Example Corp Annual Report 2021", [Section("Statements of income", tables=[income]),
+                                                          Section("Income taxes", tables=[note])])
+    library = Library(tmp_path / "library.sqlite3")
+    assert Ingestor(library, HashEmbedder()).ingest_file(pdf).status == "added"
+    chat = ScriptedChat()
+    answerer, runner = _answerer(library, chat)
+    try:
+        margin = answerer.answer("What was the gross margin in 2021?")
+        rate = answerer.answer("What was the effective tax rate in 2021?")
+    finally:
+        runner.close()
+        library.close()
+    assert margin.value == "36%" and "1,800 / 5,000" in margin.text, margin.text
+    assert rate.value == "22%" and "176 / 800" in rate.text and "UTB" not in rate.text, rate.text
+    assert chat.calls == []

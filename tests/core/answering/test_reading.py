@@ -106,6 +106,14 @@ def test_a_choice_between_two_periods_is_which_period_not_yes_or_no(question: st
     assert reading.measure is not None and " or" not in reading.measure.words and reading.complete
 
 
+@pytest.mark.parametrize("question", ["What was the return on assets in FY2021, using average total assets?",
+                                      "Return on equity in 2021 (average equity)?"])
+def test_how_to_compute_said_after_the_measure_is_a_note_not_part_of_its_name(question: str) -> None:
+    reading = read(question)
+    assert reading.measure is not None and reading.measure.op == m.NAMED and reading.complete
+    assert any("average" in note for note in reading.notes)
+
+
 def test_a_definition_the_grammar_cannot_compile_falls_back_to_the_catalogue_s_and_says_so() -> None:
     reading = read("What was the cash conversion cycle in fiscal 2021: DIO + DSO - DPO, each on the average of the "
                    "two year-end balances, times 365?")
