@@ -424,6 +424,8 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
             if not found:
                 continue  # a line a definition adds only where the report prints it
         if not found:
+            found = _printed_apart(words, years, views, question, exclude)
+        if not found:
             raise LookupError(f"No table row for \u201c{quantities[0].words}\u201d in {', '.join(map(str, years))}.")
         distinct = list({c.key: c for c in found}.values())
         listed[words] = distinct
@@ -455,6 +457,34 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
             bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "line")
     return bound
+
+
+def _printed_apart(words: str, years: Sequence[int], views: Sequence[TableView], question: str,
+                   exclude: frozenset[tuple[int, int]]) -> list[Candidate]:
+    """A line named "A and B" that no row prints whole, printed as two lines of one table ("Depreciation" and
+    "Amortization of purchased intangibles" for depreciation and amortization): their sum, as one candidate."""
+    halves = re.split(r"\s+(?:and|&)\s+", words.strip(), flags=re.IGNORECASE)
+    said = translations(words)
+    if len(halves) != 2 and len(said) == 1 and len(said[0][1].split()) == 2 and len(parts_naming(words)) == 2:
+        halves = said[0][1].split()  # "D&A": the depreciation and the amortization reports print for it
+    if len(halves) != 2 or not all(1 <= len(h.split()) <= 3 for h in halves) or not years:
+        return []
+    found: list[Candidate] = []
+    for view in views:
+        picks = []
+        for half, other in (halves, halves[::-1]):
+            # each half a line of its own: not one that lists more items ("Amortization, impairment and other")
+            rows = [c for c in candidates(half, years, [view], question)
+                    if (view.info.id, c.row) not in exclude and not c.parts and not stems(other) & stems(c.label)
+                    and not re.search(r",|\band\b|&", _plain_label(c.label))]
+            if not rows:
+                break
+            picks.append(rows[0])
+        if len(picks) == 2 and picks[0].row != picks[1].row:
+            first, second = sorted(picks, key=lambda c: c.row)
+            found.append(Candidate(view, first.row, f"{first.label} + {second.label}",
+                                   min(c.score for c in picks), parts=(first.row, second.row)))
+    return sorted(found, key=lambda c: -c.score)
 
 
 def printed_years(words: str, views: Sequence[TableView], question: str) -> list[int]:
@@ -528,7 +558,7 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
         and scale != common else 1.0
     value = (abs(value) if outflow else value) * factor
     label = pick.label
-    if pick.parts:  # said with its parts, as the page prints them under it
+    if pick.parts and pick.row not in pick.parts:  # a heading said with its parts, as the page prints them under it
         labels = {choice.row: choice.label for choice in view.rows}
         label = f"{pick.label.rstrip(':')} ({' + '.join(labels.get(row, str(row)) for row in pick.parts)})"
     return BoundCell(name, view.name, view.info.id, pick.row, column, value, label, column_title(view, column),

@@ -386,6 +386,24 @@ def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amo
     assert not [c for c in candidates("revenue", [2021], [shares], "") if c.parts]
 
 
+def test_a_line_named_a_and_b_printed_as_two_lines_of_one_table_is_their_sum() -> None:
+    """A cash flow statement printing "Depreciation" and "Amortization of intangibles" apart gives EBITDA's
+    depreciation and amortization as their sum; a line listing more items ("Amortization, impairment and other")
+    is no part of it."""
+    cash = _view([("Net income", "", (500.0,)), ("Depreciation", "", (140.0,)),
+                  ("Amortization of intangibles", "", (12.0,)), ("Operating income", "", (700.0,))],
+                 [("y2021", "2021", 2021)], caption="Consolidated Statements of Cash Flows")
+    (plan,) = plans_of(read("What was EBITDA in 2021?"))
+    cells = bind(plan, [cash], "")
+    (amortized,) = [c for name, c in cells.items() if "depreciation" in name]
+    assert amortized.parts == (2, 3) and amortized.value == 152.0 and "Depreciation + Amortization" in amortized.label
+    listed = _view([("Depreciation", "", (140.0,)), ("Amortization, impairment and other", "", (30.0,)),
+                    ("Operating income", "", (700.0,))], [("y2021", "2021", 2021)],
+                   caption="Consolidated Statements of Cash Flows")
+    with pytest.raises(LookupError):
+        bind(plan, [listed], "")
+
+
 def test_a_balance_at_a_date_is_the_closing_line_and_the_table_ranked_first_wins() -> None:
     rollforward = _view([("Goodwill, beginning of the year", "", (1769.4, 1710.3)),
                          ("Goodwill, end of the year", "", (2450.8, 1620.2))],
