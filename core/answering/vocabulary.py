@@ -65,6 +65,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
+    (re.compile(r"\beps\b|\bearnings\s+per\s+(?:common\s+)?share\b", re.IGNORECASE), "earnings per share"),
     (_WORKING_CAPITAL, "current assets liabilities"),
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
