@@ -204,6 +204,11 @@ _CHANGE = re.compile(
 _SHARE = re.compile(
     r"^(?P<x>.+?)\s+(?:expressed\s+|stated\s+|measured\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|proportion|share|fraction|ratio)"
     r"\s+(?:of|to)\s+(?:the\s+)?(?P<y>.+)$"
+    # "what share of net sales in 2020 was cost of sales": the whole, then the part it was (two words or more)
+    r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
+    r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
+    r"(?!(?:made|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
+    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
@@ -1195,9 +1200,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
             return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
     if (g := _SHARE.match(text)) is not None:
-        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5")
+        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5") or g.group("x6")
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
-        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5")
+        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6")
         left, right = _share_periods(sub(x), sub(y))
         return done(Measure(m.SHARE, parts=(left, right)))
     if (g := _DIFFERENCE.match(text)) is not None:

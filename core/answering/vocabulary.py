@@ -69,6 +69,8 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_WORKING_CAPITAL, "current assets liabilities"),
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
+    # the debt due after a year: never its current portion, a sibling line
+    (re.compile(r"\blong[\s-]*term\s+(?:debt|borrowings?)\b", re.IGNORECASE), "long term debt borrowings"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
      "equity shareholders stockholders"),
 )

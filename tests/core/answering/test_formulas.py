@@ -354,6 +354,9 @@ def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> Non
                                                                                    "Provision for income taxes")
     assert fit("operating income", "Income from operations") >= fit("operating income", "Operating income") - 0.01
     assert covers("diluted eps", "Earnings per share - diluted")  # EPS is what statements print in words
+    # the debt due after a year is not its current portion
+    assert fit("long-term debt", "Current portion of long-term debt") < fit("long-term debt",
+                                                                           "Long-term debt, less current portion")
 
 
 def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amount() -> None:

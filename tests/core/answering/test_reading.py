@@ -52,6 +52,10 @@ def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
     ("Segment revenue: average over 2020 and 2021?", "average(line(Segment revenue)) 2020-2021"),
     ("On average, how much were restructuring charges in 2020 and 2021?",
      "average(line(restructuring charges)) 2020-2021"),
+    # the whole, then the part it was
+    ("What share of total revenue in 2021 was service revenue?",
+     "share(line(service revenue 2021), line(total revenue 2021))"),
+    ("What percentage of revenue was R&D in 2021?", "share(line(R&D 2021), line(revenue 2021)) 2021"),
     # "over the three years" is every period its table prints, not a divisor
     ("Average dividend income over the three fiscal years?", "average(line(dividend income)) over 3 years"),
 ])
