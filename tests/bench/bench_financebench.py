@@ -34,7 +34,7 @@ Reads ../shared/bench/financebench-dev (from the repository root); never copies 
    Modes default to tablerag alone for these sets.
 
 4. ``--retrieval``: no model. Every dev question searched in one library of every filing (``WORKDIR/shared``, as
-   ``--shared``; ``bench_ingest.py --filings --keep DIR`` makes the same one): page recall@1/5/10 of the hybrid
+   ``--shared``; ``bench_ingest.py --filings --keep DIR`` makes the same one): page recall@1/5/10/30 of the hybrid
    search and of the vectors alone inside the question's own filing, and of the hybrid search over the whole
    library (tests/bench/libraries.py ``retrieval_recall``). ``--float-embedder`` runs every part with the float
    graph an older Folio used; the same library is re-embedded when the other embedder meets it, so before and

@@ -24,7 +24,7 @@
    against the same gold; EM and F1 of originals and rewordings per half and per answer type. ``--first N``
    asks only the first N of each half. Modes default to tablerag alone.
 
-5. ``--retrieval``: no model; page recall@1/5/10 of the search alone for the sampled questions (the hybrid search and
+5. ``--retrieval``: no model; page recall@1/5/10/30 of the search alone for the sampled questions (the hybrid search and
    the vectors alone inside the gold context's PDF, the hybrid search over the whole library; tests/bench/libraries.py
    ``retrieval_recall``). ``--float-embedder`` runs every part with the float MiniLM graph an older Folio used; a
    kept ``--workdir`` library is re-embedded when the other embedder meets it, so before and after compare the same

@@ -86,11 +86,11 @@ def routing_before_model(library: Any, asked: Sequence[tuple[str, str]]) -> Rout
 
 
 def retrieval_recall(library: Any, embedder: Any, asked: Sequence[tuple[str, int, frozenset[int]]],
-                     ks: Sequence[int] = (1, 5, 10)) -> str:
+                     ks: Sequence[int] = (1, 5, 10, 30)) -> str:
     """Before any model call: for each (question, own document id, gold pages, 1-based), whether the hybrid search
     (BM25 and vectors, fused) and the vector search alone, inside the own document, put a chunk of a gold page among
-    their first k; and the hybrid search over the whole library (own document and gold page). Vectors another
-    embedder made are made again first (core.library.reembedding), and the seconds that took are printed."""
+    their first k (30: the candidates a search fuses); and both over the whole library (own document and gold
+    page). Vectors another embedder made are made again first (core.library.reembedding), and the seconds that took are printed."""
     from core.library.reembedding import reembed
     from core.library.store import load_chunks
     from core.search.retrieval import Retriever
@@ -101,7 +101,7 @@ def retrieval_recall(library: Any, embedder: Any, asked: Sequence[tuple[str, int
     retriever = Retriever(library.conn, embedder)
     deepest = max(ks)
     hits: dict[str, list[int]] = {"hybrid, own document": [0] * len(ks), "vectors alone, own document": [0] * len(ks),
-                                  "hybrid, whole library": [0] * len(ks)}
+                                  "hybrid, whole library": [0] * len(ks), "vectors alone, whole library": [0] * len(ks)}
     for question, document, gold in asked:
         rankings = {
             "hybrid, own document": [(c.document_id, c.page) for c in
@@ -109,6 +109,8 @@ def retrieval_recall(library: Any, embedder: Any, asked: Sequence[tuple[str, int
             "vectors alone, own document": [(c.document_id, c.page) for c in load_chunks(
                 library.conn, [v.chunk_id for v in retriever.vector(question, k=deepest, document_ids=[document])])],
             "hybrid, whole library": [(c.document_id, c.page) for c in retriever.search(question, k=deepest)],
+            "vectors alone, whole library": [(c.document_id, c.page) for c in load_chunks(
+                library.conn, [v.chunk_id for v in retriever.vector(question, k=deepest)])],
         }
         for name, ranking in rankings.items():
             for i, k in enumerate(ks):
