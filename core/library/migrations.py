@@ -298,7 +298,7 @@ def m009_tickers(conn: Connection) -> None:
 def m011_embedding_model_index(conn: Connection) -> None:
     """Every search asks whether some vectors were made by another embedder (core.library.reembedding): an index on
     the embedder's name answers that without reading every row."""
-    conn.execute("CREATE INDEX embeddings_model ON embeddings(model)")
+    conn.execute("CREATE INDEX IF NOT EXISTS embeddings_model ON embeddings(model)")
 
 
 MIGRATIONS: list[Callable[[Connection], None]] = [
