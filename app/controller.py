@@ -290,6 +290,22 @@ class Controller(QObject):
         job.ended.connect(self.documents_changed)
         return job
 
+    def update_vectors(self) -> Job | None:
+        """When the library holds vectors another embedder made (one made by an older Folio), make them again as a
+        job with progress that can be stopped (core.library.reembedding; what is done is kept); None when all are
+        current. Searching compares no vectors of two embedders meanwhile: a question waits for the rest."""
+        from core.library.reembedding import outdated_embeddings, reembed
+
+        embedder_factory = self._embedder_factory
+        if not outdated_embeddings(self.library.conn, embedder_factory().name):
+            return None
+
+        def work(ctx: JobContext, report: Report) -> int:
+            with wiring.open_library(self.library_dir) as library:
+                return reembed(library, embedder_factory(), ctx)
+
+        return self.write_runner.submit("reembed", work)
+
     @Slot(str, object)
     def _on_ingest_reported(self, kind: str, value: object) -> None:
         from core.ingest.ingestor import IngestResult

@@ -98,6 +98,7 @@ def run_gui(args: argparse.Namespace) -> int:
     # The model is checked and loaded in the background once the event loop runs, so the window's
     # first paint does not share the CPU with it; the status bar shows "loading" until it is ready.
     QTimer.singleShot(0, controller.check_model)
+    QTimer.singleShot(0, window.update_vectors)  # a library an older Folio made: its vectors made again, as a job
     try:
         if getattr(args, "screenshot", None):
             saved = take_screenshot(window, Path(args.screenshot), getattr(args, "ask", None),

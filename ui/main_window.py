@@ -356,6 +356,24 @@ class MainWindow(QMainWindow):
         job.ended.connect(stop.deleteLater)
         return job
 
+    @Slot()
+    def update_vectors(self) -> Job | None:
+        """A library made by an older Folio gets its search vectors made again by today's embedder, with its progress
+        in the status bar and a Stop button (what is done is kept; the rest is made when the library opens next)."""
+        job = self.controller.update_vectors()
+        if job is None:
+            return None
+        stop = QPushButton("Stop")
+        stop.clicked.connect(job.cancel)
+        self.statusBar().addWidget(stop)
+        job.progressed.connect(lambda event: self.statusBar().showMessage(event.message))
+        job.finished.connect(lambda made: self.statusBar().showMessage(f"Search vectors updated ({made:,}).", 8000))
+        job.failed.connect(lambda message, _: QMessageBox.warning(self, "Search vectors", message))
+        job.cancelled.connect(lambda: self.statusBar().showMessage(
+            "Stopped updating the search vectors; the rest are made when the library is opened again.", 8000))
+        job.ended.connect(stop.deleteLater)
+        return job
+
     @Slot(object)
     def _on_export_progressed(self, event: Any) -> None:
         if event.stage == "export":

@@ -51,6 +51,7 @@ from core.answering.table_step import TableSteps
 from core.answering.turns import answer_turn
 from core.errors import UserError
 from core.jobs import JobContext
+from core.library.reembedding import reembed
 from core.library.store import TableInfo
 from core.search.routing import Route, issuer_names, route_question, with_issuer_names
 from models.types import Answer, Chunk, Citation, ProgressEvent, Step, Usage
@@ -72,6 +73,7 @@ class Answerer(TableSteps, FormulaSteps):
         question = " ".join(question.split())
         if not question:
             raise UserError("The question is empty.")
+        reembed(self.library, self.retriever.embedder, ctx)  # vectors another embedder made, made again (once)
         named = with_issuer_names(question, self.library.document_metadata())
         if named != question:  # "GIS's capex": the issuer a filing registers that symbol for, by name
             answer = self.answer(named, ctx, on_token, on_step, documents, earlier)

@@ -44,6 +44,7 @@ from core.ingest.spreadsheets import (
 from core.ingest.staging import ChunkEmbedder, StagedDocument, StagedPage, heading_above, write_staged
 from core.jobs import JobContext
 from core.library.db import library_write_error
+from core.library.reembedding import reembed
 from core.library.store import Library
 from core.reports.document_title import document_title
 from models.protocols import Embedder
@@ -168,8 +169,10 @@ class Ingestor:
         passwords: dict[Path, str] | None = None,
         on_result: Callable[[IngestResult], None] | None = None,
     ) -> list[IngestResult]:
-        """Ingest every file; a bad file is reported and the rest go on. Cancelling stops the batch."""
+        """Ingest every file; a bad file is reported and the rest go on. Cancelling stops the batch. Vectors another
+        embedder made are made again first (core.library.reembedding), so the library keeps one vector space."""
         ctx = ctx or JobContext()
+        reembed(self.library, self.embedder, ctx)
         results: list[IngestResult] = []
         files = expand_paths(paths)
         self._in_batch = True

@@ -295,6 +295,12 @@ def m009_tickers(conn: Connection) -> None:
         refresh_metadata(conn, document_id)
 
 
+def m011_embedding_model_index(conn: Connection) -> None:
+    """Every search asks whether some vectors were made by another embedder (core.library.reembedding): an index on
+    the embedder's name answers that without reading every row."""
+    conn.execute("CREATE INDEX IF NOT EXISTS embeddings_model ON embeddings(model)")
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
     m006_table_facts,
@@ -302,6 +308,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     m008_unit_rows,
     m009_tickers,
     m010_scale_over_the_introduction,
+    m011_embedding_model_index,
 ]
 
 

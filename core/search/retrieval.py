@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from core.library.db import Connection
+from core.library.reembedding import check_embeddings
 from core.library.store import load_chunks
 from core.search.vector_index import VectorIndex, VectorSnapshot
 from models.protocols import Embedder
@@ -118,6 +119,12 @@ class Retriever:
         """The ``k`` chunks whose embeddings are nearest the query's (exact cosine similarity)."""
         return self._nearest_chunks(self._embed(query), k, self._scoped(document_ids))
 
+    def _vectors(self) -> VectorSnapshot:
+        """The library's vectors, once it is sure they are all the embedder's own (a query is never compared with
+        vectors of another embedder: ``OutdatedEmbeddings`` until core.library.reembedding has made them again)."""
+        check_embeddings(self.conn, self.embedder.name)
+        return self.vector_index.current(self.conn)
+
     def _embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
 
@@ -128,7 +135,7 @@ class Retriever:
 
     def _nearest_chunks(self, vector: np.ndarray, k: int, document_ids: Sequence[int] | None) -> list[Candidate]:
         allowed = set(document_ids) if document_ids else None
-        vectors = self.vector_index.current(self.conn)
+        vectors = self._vectors()
         among = self._embedding_ids(allowed)
         nearest = self.vector_index.search(vectors, vector, k * 2, among)
         return self._chunks_near(vectors, vector, k, allowed, nearest)
@@ -181,7 +188,7 @@ class Retriever:
         document_ids = self._scoped(document_ids, wide)
         fused: dict[int, float] = {}
         allowed = set(document_ids) if document_ids else None
-        vectors = self.vector_index.current(self.conn)
+        vectors = self._vectors()
         among = self._embedding_ids(allowed)
         # The query is embedded and its nearest vectors found on a worker thread while SQLite runs BM25
         # (onnxruntime, numpy and SQLite release the GIL); the worker touches no connection.

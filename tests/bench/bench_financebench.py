@@ -5,6 +5,7 @@
                                              [--shared] [--workdir DIR] [--out results.json]
     python tests/bench/bench_financebench.py --reworded [--half tune|heldout|both] [--first N] [--docs ...]
     python tests/bench/bench_financebench.py --unknown [--half tune|heldout|both] [--first N] [--docs ...]
+    python tests/bench/bench_financebench.py --retrieval [--workdir DIR] [--float-embedder]   # search only, no model
 
 Reads ../shared/bench/financebench-dev (from the repository root); never copies it.
 
@@ -31,6 +32,13 @@ Reads ../shared/bench/financebench-dev (from the repository root); never copies 
    (for a "cannot" gold: any figure) or other; printed per half, "cannot" golds apart from figure golds.
    ``--half`` picks the halves (default both; tune only while tuning), ``--first N`` asks only the first N.
    Modes default to tablerag alone for these sets.
+
+4. ``--retrieval``: no model. Every dev question searched in one library of every filing (``WORKDIR/shared``, as
+   ``--shared``; ``bench_ingest.py --filings --keep DIR`` makes the same one): page recall@1/5/10/30 of the hybrid
+   search and of the vectors alone inside the question's own filing, and of the hybrid search over the whole
+   library (tests/bench/libraries.py ``retrieval_recall``). ``--float-embedder`` runs every part with the float
+   graph an older Folio used; the same library is re-embedded when the other embedder meets it, so before and
+   after compare the same chunks.
 
 Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 cores: run it in the background.
 """
@@ -304,6 +312,21 @@ def open_library(directory: Path, members: Sequence[str], embedder: Any) -> tupl
     return library, ingested.pages, ingested.seconds
 
 
+def run_retrieval(args: argparse.Namespace) -> int:
+    """The search's page recall on every dev question, in one library of every filing (no model)."""
+    from libraries import bench_embedder, retrieval_recall
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_financebench_"))
+    embedder = bench_embedder(args.float_embedder)
+    library, _pages, _spent = open_library(workdir / "shared", sorted(p.stem for p in DATA.glob("*.pdf")), embedder)
+    ids = {d.file_name: d.id for d in library.documents()}
+    asked = [(q["question"], ids[f"{q['doc_name']}.pdf"], frozenset(e["evidence_page_num"] + 1 for e in q["evidence"]))
+             for q in read_questions() if f"{q['doc_name']}.pdf" in ids]
+    print(retrieval_recall(library, embedder, asked))
+    library.close()
+    return 0
+
+
 def answerers_for(library: Any, embedder: Any, chat: Any, modes: Sequence[str]) -> tuple[Any, dict[str, Any]]:
     """The SQL runner (close it after) and an answerer per mode over ``library``."""
     from app.wiring import make_retriever
@@ -407,6 +430,9 @@ def set_filter(rows: list[dict[str, Any]], args: argparse.Namespace) -> list[dic
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--line-items", action="store_true", help="only the line-item recall (no model, no ingestion)")
+    parser.add_argument("--retrieval", action="store_true", help="only the search's page recall (no model)")
+    parser.add_argument("--float-embedder", action="store_true",
+                        help="the float MiniLM graph of Folio before the int8 one (to compare on the same library)")
     parser.add_argument("--misses", action="store_true", help="list the line items not found")
     parser.add_argument("--modes", default=None, help="comma-separated (default tablerag,naive; tablerag for the sets)")
     parser.add_argument("--backend", default="embedded", choices=("auto", "embedded", "ollama"))
@@ -427,6 +453,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = args.reworded or args.unknown
     modes = [m.strip() for m in (args.modes or ("tablerag" if sets else "tablerag,naive")).split(",") if m.strip()]
 
+    if args.retrieval:
+        return run_retrieval(args)
     if not sets:
         items = [json.loads(line) for line in LINE_ITEMS.read_text(encoding="utf-8").splitlines() if line.strip()]
         started = time.perf_counter()
@@ -440,12 +468,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.line_items:
             return 0
 
+    from libraries import bench_embedder
+
     from app.chat_models import make_chat_model
-    from models.embedding import MiniLMEmbedder
 
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_financebench_"))
     workdir.mkdir(parents=True, exist_ok=True)
-    embedder = MiniLMEmbedder()
+    embedder = bench_embedder(args.float_embedder)
     chat = make_chat_model(args.backend)
     if sets:
         reports = []

@@ -18,6 +18,7 @@
    stage (page text, words, ledger reader, camelot, pymupdf tables, finishing tables, OCR, typing, chunking,
    embedding, SQLite write): the stages are timed where they run, so page analysis is kept in the child's own
    process for that run (no worker processes), and embedding, on threads beside it, overlaps the rest.
+   --keep DIR ingests into the library in DIR and keeps it (bench_financebench.py --retrieval searches it).
 4. --together: two `folio ingest`-like child processes add two different files into one library at the same
    moment: for each, whether it was added, its seconds, and the seconds it waited for the other's write.
 """
@@ -153,7 +154,8 @@ def _load() -> str:
 FILINGS = REPO.parent / "shared" / "bench" / "financebench-dev"
 
 
-def bench_filings(limit: int | None, names: str = "", stages: bool = False, workers: int | None = None) -> None:
+def bench_filings(limit: int | None, names: str = "", stages: bool = False, workers: int | None = None,
+                  keep: Path | None = None) -> None:
     files = [f for f in sorted(FILINGS.glob("*.pdf")) if not names or any(n in f.name for n in names.split(","))][:limit]
     if not files:
         print(f"The FinanceBench dev filings are not at {FILINGS}; nothing to ingest.")
@@ -163,7 +165,7 @@ def bench_filings(limit: int | None, names: str = "", stages: bool = False, work
     peaks = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
-            figures = _figures(_child(path, Path(tmp) / "lib", stages, workers))
+            figures = _figures(_child(path, keep or Path(tmp) / "lib", stages, workers))
             pages += figures["pages"]
             seconds += figures["seconds"]
             cpu += figures["cpu"]
@@ -303,10 +305,12 @@ def main() -> None:
     parser.add_argument("--stages", action="store_true", help="with --filings: seconds a page by stage")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="with --filings: page workers for every filing (default: the ingestor's own choice)")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="with --filings: ingest into the library in DIR and keep it (to search it afterwards)")
     parser.add_argument("--together", nargs=2, type=Path, metavar="PDF")
     args = parser.parse_args()
     if args.filings is not None:
-        bench_filings(args.filings or None, args.only, args.stages, args.workers)
+        bench_filings(args.filings or None, args.only, args.stages, args.workers, args.keep)
         return
     if args.together:
         bench_together(*args.together)

@@ -195,6 +195,12 @@ def real_vectors(library: Library) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
+def _embedder_of(library: Library) -> str:
+    """The embedder that made a library's vectors: synthetic vectors mixed from them are in its space (search refuses
+    vectors of two embedders, core.library.reembedding)."""
+    return str(library.conn.execute("SELECT model FROM embeddings ORDER BY id LIMIT 1").fetchone()[0])
+
+
 def grow(library: Library, target: int, rng: np.random.Generator, vectors_from: Path | None = None) -> float:
     """Add synthetic chunks (with vectors) under one synthetic document until the library holds ``target``;
     their vectors are made from the chunk vectors of ``vectors_from`` (another library), else of this one."""
@@ -205,10 +211,10 @@ def grow(library: Library, target: int, rng: np.random.Generator, vectors_from: 
     began = time.perf_counter()
     if vectors_from is not None:
         source = Library(vectors_from)
-        real = real_vectors(source)
+        real, model = real_vectors(source), _embedder_of(source)
         source.close()
     else:
-        real = real_vectors(library)
+        real, model = real_vectors(library), _embedder_of(library)
     conn.execute("BEGIN IMMEDIATE")
     row = conn.execute("SELECT id FROM documents WHERE sha256 = 'synthetic'").fetchone()
     if row is None:
@@ -238,8 +244,8 @@ def grow(library: Library, target: int, rng: np.random.Generator, vectors_from: 
         vectors = (real[rng.integers(0, len(real), n)] + 0.35 * real[rng.integers(0, len(real), n)]
                    + 0.04 * rng.standard_normal((n, EMBEDDING_DIMENSION))).astype(np.float32)
         first = conn.execute("SELECT COALESCE(MAX(id), 0) FROM embeddings").fetchone()[0] + 1
-        conn.executemany("INSERT INTO embeddings (id, content_hash, model) VALUES (?, ?, 'synthetic')",
-                         [(first + i, h) for i, h in enumerate(hashes)])
+        conn.executemany("INSERT INTO embeddings (id, content_hash, model) VALUES (?, ?, ?)",
+                         [(first + i, h, model) for i, h in enumerate(hashes)])
         conn.executemany("INSERT INTO embedding_vectors (rowid, embedding) VALUES (?, ?)",
                          [(first + i, vectors[i].tobytes()) for i in range(n)])
         print(f"    {start + n} chunks", flush=True)

@@ -2,7 +2,8 @@
 
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
                                       [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
-                                      [--types | --table-choice | --code-only]   (no model)
+                                      [--types | --table-choice | --code-only | --retrieval]   (no model)
+                                      [--float-embedder]
     python tests/bench/bench_tatqa.py --reworded [--half tune|heldout|both] [--first N] [--workdir DIR]
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
@@ -22,6 +23,12 @@
    original in the library of its seed's 120-question sample (``WORKDIR/seed<N>_n120``, reused), and scored
    against the same gold; EM and F1 of originals and rewordings per half and per answer type. ``--first N``
    asks only the first N of each half. Modes default to tablerag alone.
+
+5. ``--retrieval``: no model; page recall@1/5/10/30 of the search alone for the sampled questions (the hybrid search and
+   the vectors alone inside the gold context's PDF, the hybrid search over the whole library; tests/bench/libraries.py
+   ``retrieval_recall``). ``--float-embedder`` runs every part with the float MiniLM graph an older Folio used; a
+   kept ``--workdir`` library is re-embedded when the other embedder meets it, so before and after compare the same
+   chunks.
 
 Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 shared cores: run
 it in the background.
@@ -602,6 +609,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
     parser.add_argument("--per-type", type=int, default=0,
                         help="ask only the first K sampled questions of each gold answer type (0: all)")
+    parser.add_argument("--retrieval", action="store_true", help="only the search's page recall (no model)")
+    parser.add_argument("--float-embedder", action="store_true",
+                        help="the float MiniLM graph of Folio before the int8 one (to compare on the same library)")
     parser.add_argument("--code-only", action="store_true",
                         help="no model: the questions code alone answers (every model call fails), per gold type")
     parser.add_argument("--types", action="store_true",
@@ -627,16 +637,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import tempfile
 
+    from libraries import bench_embedder, retrieval_recall
+
     from app.chat_models import make_chat_model
     from app.wiring import make_retriever
     from core.answering import Answerer
     from core.sql.runner import SqlRunner
-    from models.embedding import MiniLMEmbedder
 
     data = json.loads(args.dataset.read_text(encoding="utf-8"))
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench_tatqa_"))
     workdir.mkdir(parents=True, exist_ok=True)
-    embedder = MiniLMEmbedder()
+    embedder = bench_embedder(args.float_embedder)
     if args.reworded:
         chat = make_chat_model(args.backend, ollama_model=args.ollama_model)
         print(run_reworded(args, data, workdir, embedder, chat, modes))
@@ -646,6 +657,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         asked = per_type(asked, args.per_type)
     library, placed = prepare_library(workdir, contexts, embedder, len(asked))
 
+    if args.retrieval:
+        ids = {d.file_name: d.id for d in library.documents()}
+        gold = [(question["question"], placed[context["table"]["uid"]]) for context, question in asked]
+        print(retrieval_recall(library, embedder, [(q, ids[doc.pdf], frozenset(doc.pages)) for q, doc in gold]))
+        library.close()
+        return 0
     if args.table_choice:
         print(table_choice_report(library, make_retriever(library, embedder), asked, placed))
         library.close()

@@ -36,13 +36,15 @@ def _check_library(library: Path) -> None:
 
 
 def test_the_second_process_says_the_file_is_being_added_and_exits_cleanly(tmp_path: Path) -> None:
-    pdf = prose_pdf(tmp_path / "minutes.pdf", pages=40)
+    # Long enough that the first is still at it when the second has started (Python and its imports take seconds):
+    # 40 pages were read and embedded before that once the embedder ran in int8.
+    pdf = prose_pdf(tmp_path / "minutes.pdf", pages=160)
     library = tmp_path / "library"
     first = _ingest(library, pdf)
     try:
         assert first.stderr is not None
         for line in first.stderr:  # the first holds the file once it reads pages
-            if "Page 1 of 40" in line:
+            if "Page 1 of 160" in line:
                 break
         second = _ingest(library, pdf)
         out, err = second.communicate(timeout=TIMEOUT)

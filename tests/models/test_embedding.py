@@ -1,11 +1,15 @@
-"""The real all-MiniLM-L6-v2 ONNX embedder (no fakes): shapes, unit length, meaning."""
+"""The real all-MiniLM-L6-v2 ONNX embedder (no fakes): shapes, unit length, meaning; its int8 graph, and its
+vectors beside the float graph's that an older Folio used."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from models.embedding import MiniLMEmbedder, find_model_files
+from tests.support.embedders import FloatMiniLMEmbedder
 
 pytestmark = pytest.mark.unit
 
@@ -13,6 +17,7 @@ pytestmark = pytest.mark.unit
 @pytest.fixture(scope="module")
 def embedder() -> MiniLMEmbedder:
     find_model_files()  # raises with a clear message if the set-up did not install the model
+    MiniLMEmbedder().model_file()  # and if it did not make the int8 model
     return MiniLMEmbedder()
 
 
@@ -57,3 +62,32 @@ def test_calls_from_two_threads_give_the_same_vectors(embedder: MiniLMEmbedder) 
     with ThreadPoolExecutor(2) as pool:
         halves = list(pool.map(embedder.embed, [texts[:12], texts[12:]]))
     assert np.allclose(np.vstack(halves), alone, atol=1e-5)
+
+
+def test_the_model_computes_in_int8(embedder: MiniLMEmbedder) -> None:
+    """The package's graph casts its int8 weights to float; the set-up's graph multiplies integers."""
+    import onnx
+
+    def ops(path: Path) -> set[str]:
+        return {node.op_type for node in onnx.load(str(path), load_external_data=False).graph.node}
+
+    assert "MatMulInteger" not in ops(find_model_files()[0])
+    assert {"MatMulInteger", "DynamicQuantizeLinear"} <= ops(embedder.model_file())
+    assert embedder.name != FloatMiniLMEmbedder.name  # other vectors, so another name in the library
+
+
+def test_int8_vectors_are_near_the_float_ones_on_report_text(embedder: MiniLMEmbedder, samples: Path) -> None:
+    import pymupdf
+
+    texts: list[str] = []
+    for pdf in sorted(samples.glob("*.pdf")):
+        with pymupdf.open(pdf) as doc:
+            if doc.needs_pass:
+                continue
+            texts += [" ".join(b[4].split()) for page in doc for b in page.get_text("blocks") if len(b[4].split()) >= 8]
+    assert len(texts) >= 40
+    new = embedder.embed(texts)
+    old = FloatMiniLMEmbedder().embed(texts)
+    assert np.allclose(np.linalg.norm(new, axis=1), 1.0, atol=1e-5)
+    cosine = np.sum(new * old, axis=1)
+    assert cosine.min() > 0.98 and cosine.mean() > 0.99

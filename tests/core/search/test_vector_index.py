@@ -87,7 +87,7 @@ def test_retriever_filters_by_document_even_when_the_others_are_nearer(tmp_path:
     far = _add_chunks(library, hash_embedder, "b" * 64, ["far away", "further"], _unit(rng, 2))
 
     class FixedEmbedder:
-        name = "fixed"
+        name = hash_embedder.name  # the library's embedder, asked with a fixed query vector
         dimension = EMBEDDING_DIMENSION
 
         def embed(self, texts):
