@@ -16,6 +16,7 @@ import ast
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from core.answering import formula
 from core.answering.binding import Chooser, bind, covers, fit, stems
@@ -80,9 +81,12 @@ def tables_beyond(wanted: Sequence[str], known: Sequence[TableView], search: Cal
 
 
 def _tables_found(words: str, search: Callable[[str], Sequence[Chunk]]) -> list[int]:
-    """The tables, best first, that search finds for a quantity's words and the words reports print for them."""
-    return [c.table_id for c in search(f"{words} {report_words(words)}".strip()) if c.kind == "table"
-            and c.table_id is not None]
+    """The tables, best first, that search finds for a quantity's words, and for them with the words reports print
+    for them, taken in turn (the report words find "Net sales" for revenue, but may drown a rare word asked)."""
+    queries = dict.fromkeys([words.strip(), f"{words} {report_words(words)}".strip()])
+    found = [[c.table_id for c in search(query) if c.kind == "table" and c.table_id is not None] for query in queries]
+    merged = [table for row in zip_longest(*found) for table in row if table is not None]
+    return list(dict.fromkeys(merged))
 
 
 PRINTED_FIT = 0.75
