@@ -51,6 +51,9 @@ _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b"
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
+_LISTING = frozenset({"list", "listed", "there", "shown", "show", "given", "named", "table", "reported", "included",
+                      "contain", "contains", "hold", "holds", "cover", "covered"})
+"""Words that ask how many rows a table has, and no more ("how many programs are listed")."""
 _COUNTING = frozenset({"number", "total", "amount", "average", "mean", "count"})
 """Words that say how a figure is taken ("the number of cattle"), which no header need print."""
 _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
@@ -254,9 +257,37 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     thresholds = _thresholds(view, reading, measured)
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
-    return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
-                     row_noun or noun, thresholds, change, change is not None and reading.percent, missing, whole,
-                     bool(row_noun))
+    planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
+                        query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
+                        missing, whole, bool(row_noun))
+    if _ignored_column(planned, asked - title, view.data_columns) is not None:
+        return None  # the question names a figure column the plan does not read: it asks something else of it
+    return planned
+
+
+def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """A data column the question names by a word no part of the plan took (not the columns read, the group,
+    the values kept, the table's title), which the plan leaves unread: "how many countries had all their cases of
+    unknown origin" counted without the Unknown (%) column, "how many programs had a budget of zero" counting every
+    program, "how many female students in the sample" counting the one row instead of reading its Sample figure.
+    Such a plan answers another question; None when every column the words name is read."""
+    read = [planned.target, planned.whole, *(t.column for t in planned.thresholds), *(m.column for m in planned.missing),
+            *(planned.change or ())]
+    names = {c.name for c in read if c is not None} | {c.column.name for c in planned.conditions}
+    names |= {c.name for c in (planned.group, planned.view.label_column) if c is not None}
+    taken = set().union(*(_header_tokens(_header(c)) for c in read if c is not None))
+    taken |= _tokens(_header(planned.group)) | _tokens(planned.noun)
+    taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in c.values))
+    left = {w for w in said - taken - _COUNTING - _VERBS if not w.isdigit()}
+    for column in columns:
+        if column.name not in names and _tokens(column.header) & left:
+            return column
+    if planned.operation == "count" and not (planned.conditions or planned.thresholds or planned.missing):
+        # a count of every row answers "how many programs are there", not "how many programs had a budget of zero"
+        rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING
+        if rest:
+            return planned.view.label_column or columns[0] if columns else None
+    return None
 
 
 _MORE_PARTS = re.compile(r"\bhow\s+(?:many|much)\s+(?P<more>more|fewer|less)\s+(?P<first>.+?)\s+than\s+(?P<second>.+?)\s*[?.]?\s*$",
@@ -424,12 +455,18 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
+_NUMBER_OF = re.compile(r"\b(?:numbers?|no\.|count|frequency)\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}[\w-]+", re.IGNORECASE)
+
+
 def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
     """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
     "Register of layoff notices", "departments" over a "Department" column); or, for the rows past a threshold ("in
     how many member states did X reach 20%"), the rows of an unheaded stub, which nothing names."""
     info = view.info
     said = " ".join([info.caption, info.heading, *(c.header or c.name for c in info.schema.columns)])
+    # "Number of member states where ...", a "Number of participants" column: the figures count them, the rows are
+    # something else
+    said = _NUMBER_OF.sub(" ", said)
     if _tokens(noun) & _tokens(said):
         return True
     label = view.label_column
@@ -708,11 +745,12 @@ def _where(plan: QueryPlan) -> str:
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
-    if label is not None and not any(c.column.name == label.name for c in plan.conditions):
+    if label is None or not any(c.column.name == label.name for c in plan.conditions):
         totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
         if totals:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
+
 
 
 def _group_expression(plan: QueryPlan) -> str:
