@@ -51,6 +51,13 @@ _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b"
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "no": 0, "none": 0, "zero": 0}
+"""Numbers a question writes as words ("exactly two reclassifications"), which a row label prints as figures."""
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(w for w in _NUMBER_WORDS if w not in ('no', 'none'))})\b", re.IGNORECASE)
+_ASKING = frozenset({"what", "how", "many", "much", "which", "who", "whom", "when", "where", "through", "from", "per",
+                     "there", "exactly"})
+"""Words that ask, or bound a span, and name nothing a plan must read."""
 _LISTING = frozenset({"list", "listed", "there", "shown", "show", "given", "named", "table", "reported", "included",
                       "contain", "contains", "hold", "holds", "cover", "covered"})
 """Words that ask how many rows a table has, and no more ("how many programs are listed")."""
@@ -163,7 +170,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     query = reading.query or _query_of(reading)
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
-    asked = _tokens(reading.text)
+    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower()) if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
     if _MORE_THAN.search(reading.text):
         # "how many more hectares of barley than of wheat": a difference of two figures
@@ -243,6 +250,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
+    if operation == "top" and change is None and len([v for v in distinct(group) if v not in (None, "")]) < 2:
+        return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
         return None  # "how many gardeners": the table's rows are no gardeners
@@ -278,14 +287,18 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     taken = set().union(*(_header_tokens(_header(c)) for c in read if c is not None))
     taken |= _tokens(_header(planned.group)) | _tokens(planned.noun)
     taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in c.values))
-    left = {w for w in said - taken - _COUNTING - _VERBS if not w.isdigit()}
+    label = planned.view.label_column
+    taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
+    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit()}
     for column in columns:
         if column.name not in names and _tokens(column.header) & left:
             return column
-    if planned.operation == "count" and not (planned.conditions or planned.thresholds or planned.missing):
-        # a count of every row answers "how many programs are there", not "how many programs had a budget of zero"
+    if planned.operation in ("count", "sum", "average") and not (planned.conditions or planned.thresholds or
+                                                              planned.missing):
+        # a count of every row answers "how many programs are there", not "how many programs had a budget of zero";
+        # a sum of every row is not that of the "exactly two" the question names
         rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING
-        if rest:
+        if len(rest) > (0 if planned.operation == "count" else 1):  # a word of the rows' own ("French retailers")
             return planned.view.label_column or columns[0] if columns else None
     return None
 
@@ -691,9 +704,12 @@ def _names_value(value: str, words: set[str], asked: set[str], common: set[str],
         return len(names)
     numbers = set(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", value))
     shared = "|".join(map(re.escape, sorted(common)))
-    if len(numbers) == 1 and shared and re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{next(iter(numbers))}\b", text,
-                                                re.IGNORECASE):
-        return 1
+    if len(numbers) == 1 and shared:
+        number = next(iter(numbers))
+        # "at station 12" for "Polling station 12: ..."; "exactly two reclassifications" for "2 reclassifications"
+        text = _NUMBER_WORD.sub(lambda w: str(_NUMBER_WORDS[w.group(0).lower()]), text)
+        if re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{number}\b|\b{number}\s+(?:{shared})", text, re.IGNORECASE):
+            return 1
     return 0
 
 
