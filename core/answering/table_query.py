@@ -250,7 +250,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
-    if operation == "top" and change is None and len([v for v in distinct(group) if v not in (None, "")]) < 2:
+    if operation == "top" and change is None and group is not None and \
+            len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
