@@ -170,7 +170,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     query = reading.query or _query_of(reading)
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
-    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower()) if w in _NUMBER_WORDS}
+    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
+                                     if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
     if _MORE_THAN.search(reading.text):
         # "how many more hectares of barley than of wheat": a difference of two figures
@@ -270,9 +271,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
                         query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
                         missing, whole, bool(row_noun))
-    if _ignored_column(planned, asked - title, view.data_columns) is not None:
-        return None  # the question names a figure column the plan does not read: it asks something else of it
+    if ignored_column(planned, reading) is not None:
+        return None  # the question names a column the plan does not read, or says more than it keeps
     return planned
+
+
+def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
+    """What a plan (code's or the model's) leaves of the question unread (``_ignored_column``), or None."""
+    view = planned.view
+    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
+                                     if w in _NUMBER_WORDS}
+    return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
 
 
 def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
