@@ -441,9 +441,28 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         return Composed(view, result.sql, result, count, (count,), sentence,
                         tuple((r.row, column.name) for r, _ in meeting))
     if answer.kind == types.COUNT:
+        if not _counts_the_rows(question, rows, view):
+            return None
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
+
+
+_NUMBER_OF = re.compile(r"\b(?:numbers?|no\.)\s+of\b", re.IGNORECASE)
+
+
+def _counts_the_rows(question: str, rows: Sequence[ops.RowChoice], view: ops.TableView) -> bool:
+    """Whether "how many" asks how many rows are listed: not where the question names one of the rows (it asks for
+    that row's figure: "how many visitors came to the museum") or a figure column by its whole header ("how many
+    women aged 60 and over" over a Women column), nor where the rows are themselves numbers of what is counted
+    ("Number of branches in the region", "Number of branches abroad")."""
+    asked = _tokens(question)
+    if any(_tokens(r.label) and _tokens(r.label) <= asked for r in rows):
+        return False
+    headers = [_tokens(c.header) - {"total"} for c in view.data_columns]
+    if any(words and words <= asked for words in headers):
+        return False
+    return not any(_NUMBER_OF.search(r.label) for r in rows)
 
 
 def yes_no(view: ops.TableView, reading: QuestionReading, run_sql: RunSql) -> Composed | None:

@@ -300,8 +300,11 @@ class Answerer(TableSteps, FormulaSteps):
 
         def repair(data: dict[str, Any] | None, exc: Exception) -> str:
             return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."
+        # the plan's task describes the one table it is over (columns, real values): the retrieved tables and
+        # passages would only lengthen the prompt (a third of the tokens) and slow the call
         answered, _error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
-                                              model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair)
+                                              model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
+                                              alone=True)
         if answered is None:
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])

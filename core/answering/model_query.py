@@ -36,8 +36,12 @@ Distinct = Callable[[ColumnSchema], list[Any]]
 
 OPERATIONS = ("value", "count", "sum", "average", "max", "min", "top", "list", "share")
 MAX_FILTERS = 3
-SHOWN_VALUES = 4
-"""Real values shown for each text column (the model chooses filters among the column's values, all of them)."""
+SHOWN_VALUES = 8
+"""Real values shown for each text column (the model chooses filters among the column's values, all of them); the
+plan is asked with this description alone, not the table's rows."""
+SHOWN_CHARS = 240
+SHOWN_FIGURES = 3
+"""Figures shown for each figure column: what it holds, in its format."""
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 TASK = (
@@ -104,8 +108,13 @@ def task(view: TableView, question: str, distinct: Distinct) -> str:
     for column in info.schema.columns:
         if column.name.startswith("_"):
             continue
-        values = [v for v in distinct(column) if v not in (None, "")][:SHOWN_VALUES]
-        shown = ", ".join(str(v) for v in values)
+        shown_values = SHOWN_VALUES if column.type.upper() == "TEXT" else SHOWN_FIGURES
+        values = [v for v in distinct(column) if v not in (None, "")][:shown_values]
+        shown = ", ".join(str(v) for v in values[:1])
+        for value in values[1:]:  # long labels: as many as a line of SHOWN_CHARS holds, the first always
+            if len(shown) + len(str(value)) > SHOWN_CHARS:
+                break
+            shown = f"{shown}, {value}"
         header = f" ({column.header})" if column.header and column.header != column.name else ""
         lines.append(f"- {column.name}{header}: {column.type.lower()}; e.g. {shown}")
     return "\n".join([TASK, *lines, f"QUESTION: {question}"])
@@ -148,8 +157,14 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     if operation in ("value", "share") and not conditions:
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
-    return table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
-                                 thresholds)
+    planned = table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
+                                    thresholds)
+    unread = table_query.ignored_column(planned, reading)
+    if unread is not None:
+        # the model's plan, like code's, must read what the question names: "how many days of notice" is no count
+        # of a register's rows
+        raise ValueError(f"the plan leaves part of the question unread (column {unread.name} or the rows it names).")
+    return planned
 
 
 def _columns(view: TableView, distinct: Distinct

@@ -276,7 +276,9 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
             text = unlabelled_row(len(choices) + 1, tuple(r[1:]), columns, label)
         if text.lower().startswith("total"):
             since_total = []
-        elif raw not in (None, ""):  # only labelled items add up to a total; a blank row may hold years
+        elif raw not in (None, "") or label is None:
+            # only labelled items add up to a total (a blank row may hold years), unless no row has a label (rows of
+            # years typed as numbers, whose "Total" row kept no word)
             since_total.append(tuple(r[1:]))
         where = r[1 + columns.index(section)] if section is not None else None
         if where and repeated[text] > 1:  # "Other - net [Cash flows from investing activities]"

@@ -51,6 +51,16 @@ _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b"
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "no": 0, "none": 0, "zero": 0}
+"""Numbers a question writes as words ("exactly two reclassifications"), which a row label prints as figures."""
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(w for w in _NUMBER_WORDS if w not in ('no', 'none'))})\b", re.IGNORECASE)
+_ASKING = frozenset({"what", "how", "many", "much", "which", "who", "whom", "when", "where", "through", "from", "per",
+                     "there", "exactly"})
+"""Words that ask, or bound a span, and name nothing a plan must read."""
+_LISTING = frozenset({"list", "listed", "there", "shown", "show", "given", "named", "table", "reported", "included",
+                      "contain", "contains", "hold", "holds", "cover", "covered"})
+"""Words that ask how many rows a table has, and no more ("how many programs are listed")."""
 _COUNTING = frozenset({"number", "total", "amount", "average", "mean", "count"})
 """Words that say how a figure is taken ("the number of cattle"), which no header need print."""
 _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilometres", "km2": "square kilometres",
@@ -160,7 +170,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     query = reading.query or _query_of(reading)
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
     numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
-    asked = _tokens(reading.text)
+    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
+                                     if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
     if _MORE_THAN.search(reading.text):
         # "how many more hectares of barley than of wheat": a difference of two figures
@@ -240,6 +251,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # ranking one-row groups by how many rows they have ranks nothing
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
+    if operation == "top" and change is None and group is not None and \
+            len([v for v in distinct(group) if v not in (None, "")]) < 2:
+        return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
     if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
         return None  # "how many gardeners": the table's rows are no gardeners
@@ -254,9 +268,49 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     thresholds = _thresholds(view, reading, measured)
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
-    return QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit), query.descending,
-                     row_noun or noun, thresholds, change, change is not None and reading.percent, missing, whole,
-                     bool(row_noun))
+    planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
+                        query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
+                        missing, whole, bool(row_noun))
+    if ignored_column(planned, reading) is not None:
+        return None  # the question names a column the plan does not read, or says more than it keeps
+    return planned
+
+
+def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
+    """What a plan (code's or the model's) leaves of the question unread (``_ignored_column``), or None."""
+    view = planned.view
+    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
+                                     if w in _NUMBER_WORDS}
+    return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
+
+
+def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """A data column the question names by a word no part of the plan took (not the columns read, the group,
+    the values kept, the table's title), which the plan leaves unread: "how many countries had all their cases of
+    unknown origin" counted without the Unknown (%) column, "how many programs had a budget of zero" counting every
+    program, "how many female students in the sample" counting the one row instead of reading its Sample figure.
+    Such a plan answers another question; None when every column the words name is read."""
+    read = [planned.target, planned.whole, *(t.column for t in planned.thresholds), *(m.column for m in planned.missing),
+            *(planned.change or ())]
+    names = {c.name for c in read if c is not None} | {c.column.name for c in planned.conditions}
+    names |= {c.name for c in (planned.group, planned.view.label_column) if c is not None}
+    taken = set().union(*(_header_tokens(_header(c)) for c in read if c is not None))
+    taken |= _tokens(_header(planned.group)) | _tokens(planned.noun)
+    taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in c.values))
+    label = planned.view.label_column
+    taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
+    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit()}
+    for column in columns:
+        if column.name not in names and _tokens(column.header) & left:
+            return column
+    if planned.operation in ("count", "sum", "average") and not (planned.conditions or planned.thresholds or
+                                                              planned.missing):
+        # a count of every row answers "how many programs are there", not "how many programs had a budget of zero";
+        # a sum of every row is not that of the "exactly two" the question names
+        rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING
+        if len(rest) > (0 if planned.operation == "count" else 1):  # a word of the rows' own ("French retailers")
+            return planned.view.label_column or columns[0] if columns else None
+    return None
 
 
 _MORE_PARTS = re.compile(r"\bhow\s+(?:many|much)\s+(?P<more>more|fewer|less)\s+(?P<first>.+?)\s+than\s+(?P<second>.+?)\s*[?.]?\s*$",
@@ -424,12 +478,18 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
+_NUMBER_OF = re.compile(r"\b(?:numbers?|no\.|count|frequency)\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}[\w-]+", re.IGNORECASE)
+
+
 def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
     """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
     "Register of layoff notices", "departments" over a "Department" column); or, for the rows past a threshold ("in
     how many member states did X reach 20%"), the rows of an unheaded stub, which nothing names."""
     info = view.info
     said = " ".join([info.caption, info.heading, *(c.header or c.name for c in info.schema.columns)])
+    # "Number of member states where ...", a "Number of participants" column: the figures count them, the rows are
+    # something else
+    said = _NUMBER_OF.sub(" ", said)
     if _tokens(noun) & _tokens(said):
         return True
     label = view.label_column
@@ -654,9 +714,12 @@ def _names_value(value: str, words: set[str], asked: set[str], common: set[str],
         return len(names)
     numbers = set(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", value))
     shared = "|".join(map(re.escape, sorted(common)))
-    if len(numbers) == 1 and shared and re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{next(iter(numbers))}\b", text,
-                                                re.IGNORECASE):
-        return 1
+    if len(numbers) == 1 and shared:
+        number = next(iter(numbers))
+        # "at station 12" for "Polling station 12: ..."; "exactly two reclassifications" for "2 reclassifications"
+        text = _NUMBER_WORD.sub(lambda w: str(_NUMBER_WORDS[w.group(0).lower()]), text)
+        if re.search(rf"\b(?:{shared})s?\s+(?:no\.?\s*|#\s*)?{number}\b|\b{number}\s+(?:{shared})", text, re.IGNORECASE):
+            return 1
     return 0
 
 
@@ -708,11 +771,12 @@ def _where(plan: QueryPlan) -> str:
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
-    if label is not None and not any(c.column.name == label.name for c in plan.conditions):
+    if label is None or not any(c.column.name == label.name for c in plan.conditions):
         totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
         if totals:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
+
 
 
 def _group_expression(plan: QueryPlan) -> str:

@@ -181,6 +181,17 @@ def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_tak
     assert found is not None and found.figure == "1,501"
 
 
+def test_of_several_figures_in_a_clause_the_one_its_words_name_is_taken_and_a_tie_is_none() -> None:
+    passages = [_passage("Among the members surveyed, 41.5% had visited the archive at some point in their "
+                         "membership and 12.2% had borrowed a book in the last year.")]
+    found = text_facts.stated_figure("What percentage of members had borrowed a book in the last year?", passages)
+    assert found is not None and found.figure == "12.2%"  # not the 41.5% the clause opens with
+    found = text_facts.stated_figure("What percentage of members had visited the archive?", passages)
+    assert found is not None and found.figure == "41.5%"
+    tied = [_passage("Of the members surveyed, 30% were over 60 and 25% were under 30.")]
+    assert text_facts.stated_figure("What percentage of the members were surveyed?", tied) is None
+
+
 def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
     passages = [_passage("Pension and benefit charges were $126 million in 2019, compared with $118 million in 2018.")]
     question = "What was the pension and benefit charges in 2019?"

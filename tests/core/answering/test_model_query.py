@@ -59,6 +59,14 @@ def test_a_value_the_column_does_not_hold_goes_back_with_the_values_it_does(regi
             target="employees_affected", filters=[{"column": "company", "value": "Osprey Mills"}]))
 
 
+def test_a_model_plan_that_leaves_the_question_unread_goes_back(register: Register) -> None:  # noqa: F811
+    # a count of every notice is no answer to how long a notice must run; the plan goes back for a repair
+    with pytest.raises(ValueError, match="unread"):
+        _plan(register, "How many weeks of warning must a closing plant give its workers?", _reply(operation="count"))
+    _planned, answered = _plan(register, "How many notices are listed?", _reply(operation="count"))
+    assert answered.value == str(len(register.rows))
+
+
 def test_a_largest_figure_asked_by_which_is_a_ranking_that_names_its_row(register: Register) -> None:  # noqa: F811
     totals: Counter[str] = Counter()
     for _, city, _, employees in register.rows:
@@ -74,11 +82,13 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
         totals[company] += employees
     asked_for: list[str] = []
 
-    def model(_messages: Any, schema: dict[str, Any] | None) -> Any:
+    def model(messages: Any, schema: dict[str, Any] | None) -> Any:
         properties = (schema or {}).get("properties", {})
         if "filters" in properties:
             asked_for.append("plan")
             assert "employees_affected" in properties["target"]["enum"]
+            # the plan is asked over its table's description alone: no retrieved tables or passages before it
+            assert len(messages) == 1 and messages[0].content.startswith(model_query.TASK), messages
             return _reply(operation="top", target="employees_affected", group="company")
         raise AssertionError(f"no other model call expected: {sorted(properties)}")
 

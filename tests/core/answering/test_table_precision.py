@@ -1,0 +1,174 @@
+"""Precision before coverage: a plan that leaves part of the question unread is not decided by code. A column the
+question names that the plan does not read, a count of every row where the question says more, rows that are
+themselves numbers of what is counted, a ranking over one label: each goes to the model (here: no answer) rather
+than into a wrong figure. And the general cases read right: a number written as a word names the row that prints
+it, a totals row under a column of years is not one more row. Tables drawn as ruled PDFs, ingested for real, asked
+with no model call (invented figures)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.answering import Answerer, table_query
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
+from core.answering.reading import read
+from core.library.store import Library
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
+from models.errors import ModelOutputError
+from models.types import Answer
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_answering_library import ScriptedChat
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
+
+pytestmark = pytest.mark.unit
+
+
+def ask_code_first(library: Library, question: str) -> Answer:
+    """``question`` over ``library`` where code may leave it to a model, which fails every call: what code decided
+    is the answer, what it did not is refused."""
+    def refuse(*_: object) -> str:
+        raise ModelOutputError("no model here")
+    runner = SqlRunner(library.path)
+    try:
+        return Answerer(library, Retriever(library.conn, HashEmbedder()), runner,
+                        ScriptedChat(fallback=refuse)).answer(question)
+    finally:
+        runner.close()
+
+# programme: grants (n), budget ($M)
+PROGRAMMES = {"Harbour Walls": (14, "2.5"), "Old Mill Roof": (3, "0"), "Chapel Windows": (9, "1.2"),
+              "Canal Locks": (5, "0"), "Bell Tower": (11, "0.8")}
+
+
+@pytest.fixture(scope="module")
+def grants(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Programme", "Grants (n)", "Budget ($M)"]] + [[name, str(n), budget]
+                                                         for name, (n, budget) in PROGRAMMES.items()]
+    library = drawn_library(tmp_path_factory.mktemp("grants"), "Table 4: Heritage Fund programmes, 2024", rows,
+                            [40, 220, 320, 420])
+    yield library
+    library.close()
+
+
+def test_a_count_that_leaves_a_named_column_unread_is_not_decided(grants: Library) -> None:
+    answer = ask_code_first(grants, "How many programmes had a budget of zero?")
+    assert answer.value != str(len(PROGRAMMES)), answer.text  # every programme counted, "budget of zero" unread
+    assert answer.value in ("", "2"), answer.text
+
+
+def test_a_count_of_every_row_answers_a_question_that_says_no_more(grants: Library) -> None:
+    answer = ask_without_model(grants, "How many programmes are listed?")
+    assert answer.value == str(len(PROGRAMMES)), answer.text
+
+
+def _plan(library: Library, question: str) -> table_query.QueryPlan | None:
+    (info,) = library.tables()
+    view = load_table_view(library, info)
+    runner = SqlRunner(library.path)
+    try:
+        return table_query.plan(view, read(question, []), distinct_values(runner.run, view))
+    finally:
+        runner.close()
+
+
+def test_a_plan_reading_no_column_the_question_names_is_none(grants: Library) -> None:
+    assert _plan(grants, "How many programmes had a budget of zero?") is None
+    planned = _plan(grants, "How many grants did the Bell Tower programme receive?")
+    assert planned is not None and planned.target is not None and planned.target.header.startswith("Grants")
+
+
+# visits: patients, share (%); a row of the total
+VISITS = [("0 visits", 120, 30.0), ("1 visit", 150, 37.5), ("2 visits", 90, 22.5), ("3 visits", 40, 10.0)]
+
+
+@pytest.fixture(scope="module")
+def visits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Visits in the year", "Patients", "Share (%)"]] + [[v, str(n), f"{s:.1f}"] for v, n, s in VISITS]
+    rows.append(["Total", str(sum(n for _, n, _ in VISITS)), "100.0"])
+    library = drawn_library(tmp_path_factory.mktemp("visits"), "Table 2: Patients by number of clinic visits", rows,
+                            [40, 220, 320, 420])
+    yield library
+    library.close()
+
+
+def test_a_number_written_as_a_word_names_the_row_that_prints_it(visits: Library) -> None:
+    answer = ask_code_first(visits, "How many patients made exactly two visits?")
+    assert answer.value in ("", "90"), answer.text  # that row's figure, never the sum of every row
+    planned = _plan(visits, "How many patients made exactly two visits?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("2 visits",)]
+
+
+def test_a_sum_of_every_row_is_not_that_of_the_rows_the_question_names(visits: Library) -> None:
+    planned = _plan(visits, "How many patients made exactly seven visits to the eastern wing?")
+    assert planned is None or planned.conditions, planned  # "seven", "eastern wing" unread: no sum of every row
+
+
+# year: thefts, fires; the totals row prints no word in the year column once typed
+YEARS = {2019: (410, 31), 2020: (388, 27), 2021: (402, 35), 2022: (371, 22)}
+
+
+@pytest.fixture(scope="module")
+def incidents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Year", "Thefts", "Fires"]] + [[str(y), str(t), str(f)] for y, (t, f) in YEARS.items()]
+    rows.append(["", str(sum(t for t, _ in YEARS.values())), str(sum(f for _, f in YEARS.values()))])
+    library = drawn_library(tmp_path_factory.mktemp("incidents"), "Table 5: Incidents reported on campus, 2019-22",
+                            rows, [40, 140, 240, 340])
+    yield library
+    library.close()
+
+
+def test_a_totals_row_under_a_column_of_years_is_not_added(incidents: Library) -> None:
+    answer = ask_without_model(incidents, "How many thefts were reported from 2019 through 2022?")
+    assert answer.value == f"{sum(t for t, _ in YEARS.values()):,}", answer.text
+    answer = ask_without_model(incidents, "What was the average number of fires reported from 2019 to 2022?")
+    assert answer.value == f"{sum(f for _, f in YEARS.values()) / len(YEARS):g}", answer.text
+
+
+@pytest.fixture(scope="module")
+def summary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "All banks surveyed", "Large banks"],
+            ["Number of regions in the survey", "17", "6"],
+            ["Number of regions where a bank closed branches", "9", "2"]]
+    library = drawn_library(tmp_path_factory.mktemp("summary"), "Summary of the branch survey", rows, [40, 300, 420, 520])
+    yield library
+    library.close()
+
+
+def test_rows_that_are_numbers_of_what_is_counted_are_not_counted(summary: Library) -> None:
+    answer = ask_code_first(summary, "In how many regions did a bank close branches?")
+    assert answer.value in ("", "9"), answer.text  # never "2 rows"
+
+
+@pytest.fixture(scope="module")
+def one_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Site", "Month", "Visitors"]] + [["Northfield", month, str(n)]
+                                              for month, n in (("January", 310), ("February", 295), ("March", 402))]
+    library = drawn_library(tmp_path_factory.mktemp("site"), "Table 1: Visitors by site and month", rows,
+                            [40, 200, 320, 420])
+    yield library
+    library.close()
+
+
+def test_a_ranking_over_one_label_ranks_nothing(one_site: Library) -> None:
+    assert _plan(one_site, "Which site had the most visitors?") is None
+
+
+@pytest.fixture(scope="module")
+def ages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Age group", "Men", "Women"], ["Under 20", "1,204", "1,187"], ["20-39", "2,310", "2,402"],
+            ["40-59", "2,115", "2,230"], ["60-79", "1,520", "1,796"], ["80+", "310", "522"]]
+    library = drawn_library(tmp_path_factory.mktemp("ages"), "Table 3: Residents of the district by age and sex",
+                            rows, [40, 200, 300, 400])
+    yield library
+    library.close()
+
+
+def test_a_column_named_with_rows_left_unread_is_no_count_and_no_sum_of_every_row(ages: Library) -> None:
+    answer = ask_code_first(ages, "How many women aged 60 and over lived in the district?")
+    # neither "5 rows are listed" nor every woman of the table: the rows aged 60 and over, or no figure
+    assert answer.value in ("", f"{1_796 + 522:,}"), answer.text
