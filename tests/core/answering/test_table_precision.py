@@ -45,14 +45,19 @@ PROGRAMMES = {"Harbour Walls": (14, "2.5"), "Old Mill Roof": (3, "0"), "Chapel W
               "Canal Locks": (5, "0"), "Bell Tower": (11, "0.8")}
 
 
+def _drawn(tmp_path_factory: pytest.TempPathFactory, title: str, rows: list[list[str]],
+           columns: list[float] | None = None) -> Iterator[Library]:
+    """A library of one table drawn under ``title``, its columns at ``columns`` (a label and two figures by default)."""
+    library = drawn_library(tmp_path_factory.mktemp("table"), title, rows, columns or [40, 220, 320, 420])
+    yield library
+    library.close()
+
+
 @pytest.fixture(scope="module")
 def grants(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Programme", "Grants (n)", "Budget ($M)"]] + [[name, str(n), budget]
                                                          for name, (n, budget) in PROGRAMMES.items()]
-    library = drawn_library(tmp_path_factory.mktemp("grants"), "Table 4: Heritage Fund programmes, 2024", rows,
-                            [40, 220, 320, 420])
-    yield library
-    library.close()
+    yield from _drawn(tmp_path_factory, "Table 4: Heritage Fund programmes, 2024", rows)
 
 
 def test_a_count_that_leaves_a_named_column_unread_is_not_decided(grants: Library) -> None:
@@ -90,10 +95,7 @@ VISITS = [("0 visits", 120, 30.0), ("1 visit", 150, 37.5), ("2 visits", 90, 22.5
 def visits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Visits in the year", "Patients", "Share (%)"]] + [[v, str(n), f"{s:.1f}"] for v, n, s in VISITS]
     rows.append(["Total", str(sum(n for _, n, _ in VISITS)), "100.0"])
-    library = drawn_library(tmp_path_factory.mktemp("visits"), "Table 2: Patients by number of clinic visits", rows,
-                            [40, 220, 320, 420])
-    yield library
-    library.close()
+    yield from _drawn(tmp_path_factory, "Table 2: Patients by number of clinic visits", rows)
 
 
 def test_a_number_written_as_a_word_names_the_row_that_prints_it(visits: Library) -> None:
@@ -116,10 +118,8 @@ YEARS = {2019: (410, 31), 2020: (388, 27), 2021: (402, 35), 2022: (371, 22)}
 def incidents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Year", "Thefts", "Fires"]] + [[str(y), str(t), str(f)] for y, (t, f) in YEARS.items()]
     rows.append(["", str(sum(t for t, _ in YEARS.values())), str(sum(f for _, f in YEARS.values()))])
-    library = drawn_library(tmp_path_factory.mktemp("incidents"), "Table 5: Incidents reported on campus, 2019-22",
+    yield from _drawn(tmp_path_factory, "Table 5: Incidents reported on campus, 2019-22",
                             rows, [40, 140, 240, 340])
-    yield library
-    library.close()
 
 
 def test_a_totals_row_under_a_column_of_years_is_not_added(incidents: Library) -> None:
@@ -134,9 +134,7 @@ def summary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["", "All banks surveyed", "Large banks"],
             ["Number of regions in the survey", "17", "6"],
             ["Number of regions where a bank closed branches", "9", "2"]]
-    library = drawn_library(tmp_path_factory.mktemp("summary"), "Summary of the branch survey", rows, [40, 300, 420, 520])
-    yield library
-    library.close()
+    yield from _drawn(tmp_path_factory, "Summary of the branch survey", rows, [40, 300, 420, 520])
 
 
 def test_rows_that_are_numbers_of_what_is_counted_are_not_counted(summary: Library) -> None:
@@ -148,10 +146,8 @@ def test_rows_that_are_numbers_of_what_is_counted_are_not_counted(summary: Libra
 def one_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Site", "Month", "Visitors"]] + [["Northfield", month, str(n)]
                                               for month, n in (("January", 310), ("February", 295), ("March", 402))]
-    library = drawn_library(tmp_path_factory.mktemp("site"), "Table 1: Visitors by site and month", rows,
+    yield from _drawn(tmp_path_factory, "Table 1: Visitors by site and month", rows,
                             [40, 200, 320, 420])
-    yield library
-    library.close()
 
 
 def test_a_ranking_over_one_label_ranks_nothing(one_site: Library) -> None:
@@ -162,10 +158,8 @@ def test_a_ranking_over_one_label_ranks_nothing(one_site: Library) -> None:
 def ages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Age group", "Men", "Women"], ["Under 20", "1,204", "1,187"], ["20-39", "2,310", "2,402"],
             ["40-59", "2,115", "2,230"], ["60-79", "1,520", "1,796"], ["80+", "310", "522"]]
-    library = drawn_library(tmp_path_factory.mktemp("ages"), "Table 3: Residents of the district by age and sex",
+    yield from _drawn(tmp_path_factory, "Table 3: Residents of the district by age and sex",
                             rows, [40, 200, 300, 400])
-    yield library
-    library.close()
 
 
 def test_a_column_named_with_rows_left_unread_is_no_count_and_no_sum_of_every_row(ages: Library) -> None:
