@@ -302,7 +302,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                         if score >= MIN_FIT:
                             found.append(Candidate(view, choice.row, choice.label, score + bonus, column.name))
                 continue
-            if not all(p < len(values) and is_number(values[p]) for p in positions):
+            if not _has_figures(view, choice.row, positions):
                 parts = _printed_as_parts(view, choice.row, positions)
                 if parts and covers(words, choice.label):
                     found.append(Candidate(view, choice.row, choice.label, fit(words, choice.label) + bonus, parts=parts))
@@ -339,6 +339,12 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     return found
 
 
+def _has_figures(view: TableView, row: int, positions: Sequence[int]) -> bool:
+    """Whether a row holds a figure in every column (by position) asked."""
+    values = view.values.get(row, ())
+    return all(p < len(values) and is_number(values[p]) for p in positions)
+
+
 def _printed_as_parts(view: TableView, row: int, positions: Sequence[int]) -> tuple[int, ...]:
     """The rows a heading with no figures stands over, where they are the line's parts: two or more lines, each with
     a figure in every column asked, none a total (a heading closed by its own total is read from that total)."""
@@ -348,11 +354,9 @@ def _printed_as_parts(view: TableView, row: int, positions: Sequence[int]) -> tu
     under = [f for f in facts if f.parent_row == row]
     if len(under) < 2 or any(f.is_total for f in under):
         return ()
-    labels = {choice.row: choice.label for choice in view.rows}
     for f in under:
-        values = view.values.get(f.row, ())
-        if not all(p < len(values) and is_number(values[p]) for p in positions) or \
-                _PERCENT_LABEL.search(labels.get(f.row, "")) or _PER_SHARE.search(labels.get(f.row, "")):
+        label = view.labels.get(f.row, "")
+        if not _has_figures(view, f.row, positions) or _PERCENT_LABEL.search(label) or _PER_SHARE.search(label):
             return ()  # a share or a per-share figure beside the amounts: no parts of one amount
     names = [c.name for c in view.info.schema.columns]
     scales = {view.cell_scale(f.row, names[p]) for f in under for p in positions}
@@ -559,8 +563,7 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     value = (abs(value) if outflow else value) * factor
     label = pick.label
     if pick.parts and pick.row not in pick.parts:  # a heading said with its parts, as the page prints them under it
-        labels = {choice.row: choice.label for choice in view.rows}
-        label = f"{pick.label.rstrip(':')} ({' + '.join(labels.get(row, str(row)) for row in pick.parts)})"
+        label = f"{pick.label.rstrip(':')} ({' + '.join(view.labels.get(row, str(row)) for row in pick.parts)})"
     return BoundCell(name, view.name, view.info.id, pick.row, column, value, label, column_title(view, column),
                      common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts)
 

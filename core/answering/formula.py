@@ -69,9 +69,8 @@ class BoundCell:
         return self.parts or (self.row,)
 
     def sql(self) -> str:
-        table, column = quote_identifier(self.table), quote_identifier(self.column)
-        read = f"(SELECT {column} FROM {table} WHERE _row = {self.row})" if not self.parts else \
-            f"(SELECT SUM({column}) FROM {table} WHERE _row IN ({', '.join(map(str, self.parts))}))"
+        read = rows_sum(self.table, self.column, self.parts) if self.parts else \
+            f"(SELECT {quote_identifier(self.column)} FROM {quote_identifier(self.table)} WHERE _row = {self.row})"
         read = f"abs({read})" if self.absolute else read
         return f"({read} * {self.factor!r})" if self.factor != 1.0 else read
 
@@ -217,9 +216,15 @@ def _column_sum(node: ast.BinOp, cells: Mapping[str, BoundCell]) -> str:
     if len(set(rows)) != len(rows) or any(c is None or (c.table, c.column) != (first.table, first.column)
                                           for c in bound):
         return ""
-    column = quote_identifier(first.column)
-    return (f"(SELECT SUM({column}) FROM {quote_identifier(first.table)} WHERE _row IN ({', '.join(map(str, rows))}) "
-            f"HAVING COUNT({column}) = {len(rows)})")
+    return rows_sum(first.table, first.column, rows)
+
+
+def rows_sum(table: str, column: str, rows: Sequence[int]) -> str:
+    """One column's figures in ``rows`` added up by SQL; NULL unless every row holds a figure (a missing line is no
+    zero)."""
+    quoted = quote_identifier(column)
+    return (f"(SELECT SUM({quoted}) FROM {quote_identifier(table)} WHERE _row IN ({', '.join(map(str, rows))}) "
+            f"HAVING COUNT({quoted}) = {len(rows)})")
 
 
 def filled(tree: ast.expr, shown: Mapping[str, str]) -> str:

@@ -144,7 +144,7 @@ class TableView:
         label_unit = self._label_unit(row)
         if label_unit is not None:
             return label_unit
-        if _PER_UNIT.search(self._labels.get(row, "")) and "%" not in text:
+        if _PER_UNIT.search(self.labels.get(row, "")) and "%" not in text:
             return ""  # "Dividends declared per common share" in a table "in millions, except per share data"
         scale = self.column_scale(name)
         header_says_percent = "%" in column.header or "percent" in column.header.lower()
@@ -154,7 +154,7 @@ class TableView:
         return scale
 
     @cached_property
-    def _labels(self) -> dict[int, str]:
+    def labels(self) -> dict[int, str]:
         """``_row`` -> the row's label, read once per view (``cell_scale`` asks it for every cell it scales)."""
         return {choice.row: choice.label for choice in self.rows}
 
@@ -162,7 +162,7 @@ class TableView:
         """The unit a row's label states for its own figures, overriding the table's: "ROFE (%)" and "Gross
         margin (%)" are percentages and "Sales per square metre ($)" is in dollars, in a table "$ MILLION"
         heads; None where the label states none."""
-        match = _LABEL_UNIT.search(self._labels.get(row, ""))
+        match = _LABEL_UNIT.search(self.labels.get(row, ""))
         if match is None:
             return None
         return "%" if match.group("percent") else ""
