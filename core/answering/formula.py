@@ -212,7 +212,7 @@ def _column_sum(node: ast.BinOp, cells: Mapping[str, BoundCell]) -> str:
         return ""
     first = bound[0]
     assert first is not None
-    rows = [c.row for c in bound if c is not None]
+    rows = [row for c in bound if c is not None for row in c.rows]
     if len(set(rows)) != len(rows) or any(c is None or (c.table, c.column) != (first.table, first.column)
                                           for c in bound):
         return ""

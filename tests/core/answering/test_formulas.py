@@ -18,6 +18,7 @@ import pytest
 
 from core.answering import Answerer, formula
 from core.answering.binding import MIN_FIT, Candidate, _apart, bind, candidates, covers, fit, year_columns
+from core.answering.formula import BoundCell
 from core.answering.metrics import over_periods, plan_for, plans_of
 from core.answering.operations import RowChoice, TableView
 from core.answering.reading import read
@@ -359,6 +360,11 @@ def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> Non
                                                                            "Long-term debt, less current portion")
 
 
+def cell_named(cells: dict[str, BoundCell], word: str) -> BoundCell:
+    """The bound cell whose name begins with ``word``."""
+    return next(c for name, c in cells.items() if name.startswith(word))
+
+
 def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amount() -> None:
     """"Inventories" printed with no figure over its two parts (and no total) is their sum, every part's cell read by
     one SQL SUM; where the parts close with a total, that total is the line. An income statement that brackets its
@@ -379,6 +385,13 @@ def test_a_line_printed_as_its_parts_is_their_sum_and_a_bracketed_cost_is_an_amo
     inventories = cells["inventories_2021"]
     assert inventories.parts == (4, 5) and inventories.value == 812.0
     assert "SUM" in inventories.sql() and "Raw materials + Finished goods" in inventories.label
+    # added to another line of its column, it is its parts that are added, never its heading's empty row
+    cells_of = bind(plans_of(read("What is the ratio in 2021? Define it as (cash + inventories) divided by "
+                                         "prepaid expenses."))[0], [balance], "")
+    summed = formula.to_sql(formula.parse("(a + b) / c"), {"a": cell_named(cells_of, "cash"),
+                                                          "b": cell_named(cells_of, "inventories"),
+                                                          "c": cell_named(cells_of, "prepaid")})
+    assert "_row IN (2, 4, 5)" in summed and "_row = 3" not in summed, summed
     assert cells["cost_of_goods_sold_2021"].value == 3650.0 and cells["cost_of_goods_sold_2021"].absolute
     closed = dataclasses.replace(balance.info, row_facts=(*balance.info.row_facts[:5], RowFacts(6, 2, 3, True, "")))
     assert not [c for c in candidates("inventories", [2021], [dataclasses.replace(balance, info=closed)], "") if c.parts]
