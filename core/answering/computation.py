@@ -105,6 +105,15 @@ def printed_measure(plan: Plan, views: Sequence[TableView]) -> bool:
     return False
 
 
+def prints_the_measure(lookup: Plan, done: Computation) -> bool:
+    """Whether the line a printed measure's lookup (``metrics.printed_plan``) bound prints that measure itself,
+    as ``printed_measure`` judges a label, and in its unit: not "Net UTB that would impact the effective tax rate",
+    nor an income statement's "Gross margin" amount for a margin asked in %."""
+    percent = any(p.percent for p in lookup.alternatives)
+    return all(fit(lookup.subject, c.label) >= PRINTED_FIT and not (percent and c.scale != "%")
+               for c in done.cells.values())
+
+
 def compute(plan: Plan, views: Sequence[TableView], question: str, runner: SqlRunner,
             choose: Chooser | None = None, exclude: frozenset[tuple[int, int]] = frozenset()) -> Computation:
     """Bind, compile, run and word a plan; raises LookupError (no row for a quantity) or FormulaError."""

@@ -92,10 +92,7 @@ class FormulaSteps(AnswererBase):
                 done = computation.compute(tried, views, run.question, self.sql_runner,
                                            choose=lambda options: self._choose_rows(run, tried, options),
                                            exclude=exclude)
-                if tried is printed_lookup and any(
-                        binding.fit(tried.subject, c.label) < computation.PRINTED_FIT  # "Net UTB that would impact
-                        or tried.alternatives[0].percent and c.scale != "%"  # the tax rate"; a margin as an amount
-                        for c in done.cells.values()):
+                if tried is printed_lookup and not computation.prints_the_measure(tried, done):
                     raise LookupError(f"No line prints {tried.measure} itself, in its unit, for the period asked.")
                 found = checks.problems(done, views)
                 if not found:

@@ -59,7 +59,7 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         composed = (QUERY, *composed)
     if plans:
         # A measure the question names or defines is computed by its definition or not at all: where a line of
-        # it binds to no row, the answer says which (``gives_up_on``), never a formula the model makes up.
+        # it binds to no row, the answer says which (``gives_up``), never a formula the model makes up.
         computed = (FORMULA, *composed)
         if QUERY not in computed and asked.measure is not None and asked.measure.op in (LINE, SHARE):
             # a line no statement prints under that name may be a cell found by its row and its column (a region's
