@@ -347,7 +347,7 @@ class MainWindow(QMainWindow):
         self.export_job = job
         stop = QPushButton("Stop export")
         stop.clicked.connect(job.cancel)
-        self.statusBar().addWidget(stop)
+        self.statusBar().addPermanentWidget(stop)  # a normal widget hides under the progress messages
         job.progressed.connect(self._on_export_progressed)
         job.finished.connect(lambda files: self.statusBar().showMessage(
             f"Saved {files[0] if len(files) == 1 else Path(path)}", 8000))
@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
             return None
         stop = QPushButton("Stop")
         stop.clicked.connect(job.cancel)
-        self.statusBar().addWidget(stop)
+        self.statusBar().addPermanentWidget(stop)
         job.progressed.connect(lambda event: self.statusBar().showMessage(event.message))
         job.finished.connect(lambda made: self.statusBar().showMessage(f"Search vectors updated ({made:,}).", 8000))
         job.failed.connect(lambda message, _: QMessageBox.warning(self, "Search vectors", message))

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QPushButton
 
 from app.paths import library_file
 from core.ingest.ingestor import Ingestor
@@ -29,6 +30,10 @@ def test_an_old_library_is_reembedded_when_the_window_opens_it(qtbot: Any, make_
     window.statusBar().messageChanged.connect(shown.append)
     job = window.update_vectors()
     assert job is not None
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Updating the search vectors"),
+                    timeout=20_000)
+    # the Stop button stays in view beside the progress messages
+    assert any(b.text() == "Stop" and not b.isHidden() for b in window.statusBar().findChildren(QPushButton))
     with qtbot.waitSignal(job.finished, timeout=60_000):
         pass
     assert any(m.startswith("Updating the search vectors") for m in shown)
