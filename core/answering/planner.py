@@ -66,6 +66,11 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
             # harvest: the region's row, the harvest column), or a share of rows ("what share came from the north")
             computed = (computed[0], QUERY, *computed[1:])
         return computed
+    if QUERY not in composed and asked.measure is not None and asked.measure.op == LINE and \
+            not spans_statements(asked):
+        # a figure no statement's line names ("the market share of brand X in 1997"): a cell found by its row and
+        # its column, before the answer is composed from whatever the table holds
+        return (QUERY, *composed)
     return composed
 
 

@@ -176,7 +176,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if _MORE_THAN.search(reading.text):
         # "how many more hectares of barley than of wheat": a difference of two figures
         return _difference(view, reading, text_columns, numbers, title, distinct)
-    if query is None:
+    if query is None or _of_another_year(view, reading, distinct):
         return None
     target_words = query.target
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
@@ -204,6 +204,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
+    if target is not None:
+        target = _of_the_year_asked(target, numbers, reading)
+        if target is None:
+            return None  # the column the words name prints another year than the one asked, and none prints it
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
     # in Zuidmeer": the Barley Production column, the Zuidmeer row)
     used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
@@ -216,10 +220,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     operation = _operation(query, target, group, reading)
     if operation is None:
         return None
-    if operation == "count" and target is None and query.group:
+    if operation == "count" and target is None:
         # "how many franchisees were there in Germany": a column counts them ("number of franchisees 1994"), of the
         # row named, not the rows
-        counted = _distinctive_column(query.group, numbers, title, reading)
+        counted = _distinctive_column(query.group, numbers, title, reading) if query.group else None
+        if counted is None and conditions and _names_rows_once(conditions, view):
+            # "how many students aged 18-19 were enrolled" over enrolment by age group: counting the rows named
+            # would give 1; the figure that counts them is the table's column of counts (of the year asked)
+            counted = _only_number(numbers, reading) or _only_count(view, numbers, reading)
         if counted is not None and conditions:
             target, operation = counted, "sum"
     if operation == "value":
@@ -579,6 +587,51 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
+def _of_another_year(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSchema], list[Any]]) -> bool:
+    """A table whose title prints its year (or span of years), of which the question asks another, and which prints
+    the year asked nowhere else (no column of it, no row or date of it): "how many attended in 2003" is not read
+    off "Participation in 2004"."""
+    asked = {p.year for p in reading.periods if p.year}
+    if not asked:
+        return False
+    info = view.info
+    title = f"{info.caption} {info.heading}"
+    printed = {int(y) for y in _YEAR_IN_HEADER.findall(title)}
+    for first, last in _YEAR_SPAN.findall(title):  # "2001 to 2005", "2012-13"
+        end = int(last) if len(last) == 4 else int(first) // 100 * 100 + int(last)
+        printed |= set(range(int(first), end + 1))
+    if not printed or printed & asked:
+        return False
+    cells = " ".join(c.header for c in info.schema.columns)
+    cells += " " + " ".join(str(v) for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
+                            for v in distinct(c)[:MAX_DISTINCT] if v not in (None, ""))
+    return not {int(y) for y in _YEAR_IN_HEADER.findall(cells)} & asked
+
+
+_YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*(?:-|\u2013|/|to|through|until)\s*((?:19|20)\d{2}|\d{2})\b", re.IGNORECASE)
+
+
+def _of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
+                       reading: QuestionReading) -> ColumnSchema | None:
+    """The column of the year the question asks, among those whose headers say the same words as ``target``'s
+    ("market share (1996)", "market share (1997)": which one, the question's year says, not the order of the
+    columns); ``target`` when the question names no year or its header prints none; None when it prints another
+    year and no column of the same words prints the year asked."""
+    asked = {str(p.year) for p in reading.periods if p.year}
+    printed = set(_YEAR_IN_HEADER.findall(target.header))
+    if not asked or not printed or printed & asked:
+        return target
+    words = _tokens(_YEAR_IN_HEADER.sub(" ", target.header))
+    for column in numbers:
+        if set(_YEAR_IN_HEADER.findall(column.header)) & asked and \
+                _tokens(_YEAR_IN_HEADER.sub(" ", column.header)) == words:
+            return column
+    return None
+
+
+_YEAR_IN_HEADER = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
 def _distinctive_column(words: str, columns: Sequence[ColumnSchema], title: set[str],
                         reading: QuestionReading) -> ColumnSchema | None:
     """Where no header names enough of the words: the column whose header names every word the table's title does
@@ -744,6 +797,15 @@ def _only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: Quest
         return None
     counts = [c for c in numbers if view.column_scale(c.name) != "percent" and "%" not in c.header]
     return counts[0] if len(counts) == 1 else None
+
+
+def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
+    """Whether the conditions keep rows by the table's label column, where every row has a label of its own (age
+    groups, programmes, countries): such rows are what the figures are about, so counting them counts the names."""
+    label = view.label_column
+    labels = [r.label for r in view.rows if r.label]
+    return label is not None and all(c.column.name == label.name and not c.dated for c in conditions) and \
+        bool(labels) and len(labels) == len(set(labels))
 
 
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:

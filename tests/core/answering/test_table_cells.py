@@ -1,0 +1,92 @@
+"""A figure read off a table that is no financial statement: the cell of the row the question names and of the column
+of the year it asks, answered by code with no model call; never a cell of another year. Tables drawn as ruled PDFs,
+ingested for real, asked with no model call (invented names and figures)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.library.store import Library
+from tests.core.answering.test_table_precision import ask_code_first
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
+
+pytestmark = pytest.mark.unit
+
+# brand: share of sales in volume (%), 2021 and 2022
+BRANDS = {"Hollowell": ("12.5", "11.8"), "Pine & Co": ("8.1", "9.4"), "Brackett": ("6.3", "7.0")}
+
+
+def _drawn(tmp_path_factory: pytest.TempPathFactory, title: str, rows: list[list[str]],
+           columns: list[float]) -> Iterator[Library]:
+    library = drawn_library(tmp_path_factory.mktemp("table"), title, rows, columns)
+    yield library
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def brands(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Brand", "Share in volume (2021)", "Share in volume (2022)"]] + \
+        [[name, *shares] for name, shares in BRANDS.items()]
+    yield from _drawn(tmp_path_factory, "Table 3: Leading tea brands, shares in volume", rows, [40, 200, 360, 520])
+
+
+def test_a_cell_is_read_by_its_row_and_the_column_of_the_year_asked(brands: Library) -> None:
+    answer = ask_without_model(brands, "What was Brackett's share in volume in 2022?")
+    assert answer.value.rstrip("%") == "7.0" or answer.value.rstrip("%") == "7", answer.text
+    answer = ask_without_model(brands, "What was the volume share of Pine & Co in 2021?")
+    assert answer.value.rstrip("%") == "8.1", answer.text
+
+
+def test_a_year_no_column_prints_is_not_read_off_another_year(brands: Library) -> None:
+    answer = ask_code_first(brands, "What was Hollowell's share in volume in 2019?")
+    assert answer.value == "", answer.text
+
+
+# age band: pupils enrolled, share (%); a totals row
+BANDS = {"5-7": (41_200, 30.1), "8-10": (52_900, 38.6), "11-13": (42_800, 31.3)}
+
+
+@pytest.fixture(scope="module")
+def enrolment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Age", "Enrolment", "%"]] + [[band, f"{n:,}", f"{s:.1f}"] for band, (n, s) in BANDS.items()]
+    rows.append(["Total", f"{sum(n for n, _ in BANDS.values()):,}", "100.0"])
+    yield from _drawn(tmp_path_factory, "Table 2: Pupils enrolled by age band, autumn 2023", rows,
+                      [40, 160, 300, 400])
+
+
+def test_how_many_of_a_row_named_is_its_count_not_one_row(enrolment: Library) -> None:
+    answer = ask_without_model(enrolment, "How many pupils aged 8-10 were enrolled in autumn 2023?")
+    assert answer.value == "52,900", answer.text
+
+
+# item: attendance by year, one row; and a table of one year that prints the same item
+YEARLY = {2019: 4_120, 2020: 3_880, 2021: 4_410}
+
+
+@pytest.fixture(scope="module")
+def yearly(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", *map(str, YEARLY)], ["Attending evening classes", *(f"{n:,}" for n in YEARLY.values())]]
+    yield from _drawn(tmp_path_factory, "Table 8: Number of persons attending evening classes, 2019 to 2021", rows,
+                      [40, 240, 320, 400, 480])
+
+
+def test_how_many_in_a_year_reads_the_column_of_that_year(yearly: Library) -> None:
+    answer = ask_without_model(yearly, "How many persons were attending evening classes in 2020?")
+    assert answer.value == "3,880", answer.text
+
+
+@pytest.fixture(scope="module")
+def one_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Course", "Number of participants", "Women (%)"], ["Evening classes", "5,120", "61.0"],
+            ["Summer school", "2,340", "48.0"]]
+    yield from _drawn(tmp_path_factory, "Table 7: Participation in adult education in 2022", rows,
+                      [40, 200, 360, 460])
+
+
+def test_a_table_of_one_year_does_not_answer_for_another(one_year: Library) -> None:
+    assert ask_without_model(one_year, "How many persons attended evening classes in 2022?").value == "5,120"
+    answer = ask_code_first(one_year, "How many persons attended evening classes in 2021?")
+    assert answer.value == "", answer.text
