@@ -301,6 +301,8 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
         said = {d.id: len(words_of(d.metadata.issuer) & scope.words) for d in named}
         named = [d for d in named if said[d.id] == max(said.values())]
     summary = _subject_scores(scope, index)
+    if named and not _written_in_capitals(named, question) and _words_of_many(named, documents, index):
+        named = []  # "education" in lower case, among reports on schooling, names no "Ministry of Education"
     share = NAMED_SHARE if _written_as_names(named, question) else ABOUT_SHARE
     if named and not _among_the_subjects_leaders(named, summary, share):
         # An issuer's words written in another sense ("tell us" and reports filed as "us-007.pdf", "education"
@@ -367,6 +369,8 @@ MAX_ABOUT = 3
 NAMED_SHARE = 0.1
 """An issuer written as a name ("US", "Adobe") names its documents unless they score under this share of the
 best document for what the question is about (words that are no name must reach ``ABOUT_SHARE``)."""
+COMMON_NAME_DOCUMENTS = 3
+"""An issuer's name that this many documents of other issuers use is a plain word unless written as a name."""
 ALIKE_SHARE = 0.8
 """When more than ``MAX_ABOUT`` documents score this share of the best one's or more, the question's subject fits
 them alike: the whole library is searched rather than an arbitrary few of them."""
@@ -376,10 +380,22 @@ def _written_as_names(named: Sequence[RoutedDocument], question: str) -> bool:
     """Whether the question writes the words of an issuer it names as a name ("US", "Education", "3M"); a question
     written all in lower case may mean any word as a name."""
     tokens = re.findall(r"[\w&]+", question)
-    if all(t == t.lower() for t in tokens[1:]):
-        return True
-    written = set().union(*(words_of(t) for t in tokens if t != t.lower() or any(ch.isdigit() for ch in t)))
+    return all(t == t.lower() for t in tokens[1:]) or _written_in_capitals(named, question)
+
+
+def _written_in_capitals(named: Sequence[RoutedDocument], question: str) -> bool:
+    """Whether the question writes every word of one of the issuers named with a capital or a digit ("Education")."""
+    written = set().union(*(words_of(t) for t in re.findall(r"[\w&]+", question)
+                            if t != t.lower() or any(ch.isdigit() for ch in t)))
     return any(_issuer_names(d) <= written for d in named)
+
+
+def _words_of_many(named: Sequence[RoutedDocument], documents: Sequence[RoutedDocument], index: SubjectIndex) -> bool:
+    """Whether the words of the issuers named are plain words many other issuers' documents use too ("education"
+    for a "Ministry of Education" among reports on schooling): written in lower case, they name no one."""
+    issuers = {d.metadata.issuer for d in named}
+    others = {d.id for d in documents if d.metadata.issuer not in issuers}
+    return all(len(index.documents_using(_issuer_names(d)) & others) >= COMMON_NAME_DOCUMENTS for d in named)
 
 
 def _among_the_subjects_leaders(named: Sequence[RoutedDocument], scores: Mapping[int, float], share: float) -> bool:

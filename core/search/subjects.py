@@ -99,6 +99,15 @@ class SubjectIndex:
         return {int(i): float(s) for i, s in rows if s > 0}
 
 
+    def documents_using(self, terms: Iterable[str]) -> set[int]:
+        """The documents whose profile uses every one of ``terms``."""
+        query = " AND ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
+        if not query:
+            return set()
+        with self._lock:
+            return {int(i) for (i,) in self._conn.execute("SELECT rowid FROM profile WHERE profile MATCH ?", (query,))}
+
+
 def document_profiles(library: Library, ids: Collection[int] | None = None) -> dict[int, DocumentProfile]:
     """The profiles of the documents ``ids`` (None: all) but what their metadata says (``core.search.routing``
     adds the file name, issuer, type and summary)."""

@@ -160,3 +160,26 @@ def test_an_issuers_words_used_in_another_sense_give_way_to_what_the_question_is
     # Written as a name it names those documents; of them, the one about what is asked (not the latest one).
     assert route("How many deaths from stroke were there in the US?", documents).document_ids == (2,)
     assert route("How many hospital beds did Birch County have in the US in 2011?", documents).document_ids == (3,)
+
+
+def test_an_issuers_name_that_is_a_plain_word_of_many_documents_names_none_in_lower_case() -> None:
+    from core.reports.document_metadata import DocumentMetadata
+    from core.search.routing import RoutedDocument, route
+
+    def doc(i: int, issuer: str, captions: str, labels: str) -> RoutedDocument:
+        return RoutedDocument(i, f"doc{i}.pdf", DocumentMetadata(issuer=issuer, doc_type="report", fiscal_year=2020),
+                              DocumentProfile(title=issuer, captions=captions, labels=labels))
+
+    documents = [doc(1, "Ministry of Schooling", "Schooling budget by type of schooling",
+                     "Distance schooling grants Evening schooling grants Teacher pay"),
+                 doc(2, "Northshire Council", "Evening schooling courses: participants and women (%)",
+                     "Evening schooling Distance schooling Summer schooling"),
+                 doc(3, "Westvale Council", "Pupils in schooling by age", "Age 5 Age 6"),
+                 doc(4, "Eastmoor Trust", "Adult schooling places", "Weekend schooling"),
+                 doc(5, "Southport Board", "Harbour dues", "Trawler Ferry")]
+    # "schooling" in lower case is what the question is about, which four issuers' documents say: it names no
+    # issuer, and the document about participants in distance schooling comes first
+    routed = route("Which type of distance schooling had the most participants?", documents)
+    assert routed.document_ids is not None and routed.document_ids[0] == 2, routed
+    # written as the issuer's name, it names the Ministry
+    assert route("What did the Ministry of Schooling spend on teacher pay?", documents).document_ids == (1,)
