@@ -441,8 +441,8 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         return Composed(view, result.sql, result, count, (count,), sentence,
                         tuple((r.row, column.name) for r, _ in meeting))
     if answer.kind == types.COUNT:
-        if not _counts_the_rows(question, rows, view):
-            return None
+        if not _counts_the_rows(question, rows, view) or rule.kind in ("above", "below", "negative", "positive"):
+            return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")

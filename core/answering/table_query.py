@@ -268,9 +268,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     percents = [c for c in numbers if _is_percent(view, c)]
-    measured = target or _best_column(" ".join(sorted(asked - used)), numbers, title, whole_header=True) or \
+    # a threshold in % ("more than 60% of participants female") is over a column of percentages, whatever other
+    # column the rest of the words name ("Number of participants")
+    candidates = percents if reading.criterion.kind in ("above", "below") and reading.criterion.scale == "%" and \
+        percents else numbers
+    measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
-        _only_number(numbers, reading) or _only_count(view, numbers, reading)
+        _only_number(candidates, reading) or _only_count(view, numbers, reading)
     if reading.criterion.kind in ("above", "below") and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
@@ -289,7 +293,16 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     view = planned.view
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
+    if any(_is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
+        # "more than 60% of participants were female", "what percentage of course participants were women": what the
+        # percentages are of is said, not another column to read
+        asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
     return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
+
+
+_PERCENT_OF = re.compile(r"(?:\d\s*%|\b(?:per\s*cent|percent(?:age)?|share|proportion))\s+of\s+(?:the\s+|all\s+|their\s+)?"
+                         r"([\w-]+)(?:(?:\s+[\w-]+){0,4}?\s+([\w-]+)\s+(?:were|was|are|is|who|that|had|have)\b)?",
+                         re.IGNORECASE)
 
 
 def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[ColumnSchema]) -> ColumnSchema | None:

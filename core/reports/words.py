@@ -16,9 +16,15 @@ _WORD = re.compile(r"[a-z0-9]+")
 _SINGLE_DIGIT = re.compile(r"(?<![\w.])\d(?![\w.])")
 
 
+_SAME_AS = {"women": "female", "woman": "female", "men": "male", "people": "person", "children": "child"}
+"""Irregular plurals, and the words statistics tables print for them in headers ("Females (%)" for "women")."""
+
+
 def fold(word: str) -> str:
     """A word's singular as reports' plurals go: "inventories" -> "inventory", "assets" -> "asset", "taxes" -> "tax",
-    "branches" -> "branch"; "loss", "gas" and short words stay."""
+    "branches" -> "branch"; "loss", "gas" and short words stay; "women" -> "female", "people" -> "person"."""
+    if word in _SAME_AS:
+        return _SAME_AS[word]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("xes", "ches", "shes", "sses")) and len(word) > 4:  # "taxes" -> "tax", "expenses" stays below

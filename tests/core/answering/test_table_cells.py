@@ -90,3 +90,28 @@ def test_a_table_of_one_year_does_not_answer_for_another(one_year: Library) -> N
     assert ask_without_model(one_year, "How many persons attended evening classes in 2022?").value == "5,120"
     answer = ask_code_first(one_year, "How many persons attended evening classes in 2021?")
     assert answer.value == "", answer.text
+
+
+# course: participants, women (%); a totals row
+COURSES = {"Evening classes": (5_120, 61.0), "Summer school": (2_340, 48.0), "Distance learning": (3_905, 72.5),
+           "Weekend workshops": (1_210, 66.0)}
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "Number of participants", "Females (%)"]] + \
+        [[name, f"{n:,}", f"{w:.1f}"] for name, (n, w) in COURSES.items()]
+    rows.append(["Total", f"{sum(n for n, _ in COURSES.values()):,}", "61.6"])
+    yield from _drawn(tmp_path_factory, "Table 4: Participants in adult education courses", rows, [40, 200, 360, 460])
+
+
+def test_a_threshold_in_percent_is_over_the_column_of_percentages(courses: Library) -> None:
+    answer = ask_without_model(courses, "In how many types of course were more than 65% of participants female?")
+    assert answer.value == "2", answer.text  # distance learning, weekend workshops; never the totals row
+
+
+def test_women_are_read_in_a_column_of_females(courses: Library) -> None:
+    answer = ask_without_model(courses, "What percentage of distance learning participants were women?")
+    assert answer.value.rstrip("%") == "72.5", answer.text
+    answer = ask_without_model(courses, "Which course had the highest share of women?")
+    assert "Distance learning" in answer.text and "72.5" in answer.text, answer.text
