@@ -178,7 +178,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return _difference(view, reading, text_columns, numbers, title, distinct)
     if query is None or _of_another_year(view, reading, distinct):
         return None
-    target_words = query.target
+    target_words = _with_acronyms(query.target, view.info.schema.columns)
+    asked |= _tokens(_with_acronyms(reading.text, view.info.schema.columns))
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)) \
@@ -232,6 +233,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             target, operation = counted, "sum"
     if operation == "value":
         target = target or _only_number(numbers, reading)
+        rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
+        if not conditions and view.label_column is not None and len(rows) == 1 and \
+                _tokens(rows[0].label) & _tokens(reading.text):
+            # a table of one row ("Turnover in FFr. millions" under "Roast coffee", "Instant coffee") that the
+            # question names by a word of it: the row is the one asked
+            conditions = [Condition(view.label_column, (rows[0].label,), rows[0].label)]
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
     if operation in ("sum", "average", "max", "min", "share") and target is None:
@@ -495,6 +502,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
         *(_tokens(str(v)) for c in conditions for v in c.values))
+    read = [c for c in (target, whole, view.label_column) if c is not None]
+    named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named) <= len(said) // 4
 
@@ -598,6 +607,32 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
         if shared and len(shared) * 2 >= enough:
             scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
     return max(scored, key=lambda s: s[:4])[4] if scored else None
+
+
+def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
+    """The acronyms the table's headers print ("Signed TA (EURm)") that ``text`` spells out ("signed technical
+    assistance"), each with the words that spell it: a header's word in capitals of two to five letters, the initials
+    of as many consecutive words of the text."""
+    words = _WORDS.findall(text.lower())
+    initials = "".join(w[0] for w in words)
+    found = {}
+    for acronym in sorted({a for c in columns for a in _ACRONYM.findall(c.header)}):
+        at = initials.find(acronym.lower())
+        while at >= 0:
+            if all(len(w) > 2 for w in words[at:at + len(acronym)]):
+                found[acronym] = " ".join(words[at:at + len(acronym)])
+                break
+            at = initials.find(acronym.lower(), at + 1)
+    return found
+
+
+def _with_acronyms(text: str, columns: Sequence[ColumnSchema]) -> str:
+    """``text`` with the acronyms of the headers it spells out added (``_acronyms``)."""
+    found = _acronyms(text, columns)
+    return f"{text} {' '.join(found)}" if found else text
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 
 
 def _of_another_year(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSchema], list[Any]]) -> bool:

@@ -115,3 +115,25 @@ def test_women_are_read_in_a_column_of_females(courses: Library) -> None:
     assert answer.value.rstrip("%") == "72.5", answer.text
     answer = ask_without_model(courses, "Which course had the highest share of women?")
     assert "Distance learning" in answer.text and "72.5" in answer.text, answer.text
+
+
+@pytest.fixture(scope="module")
+def one_row(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Product", "Green tea", "Black tea"], ["Sales in EUR thousands", "1,840", "4,215"]]
+    yield from _drawn(tmp_path_factory, "Table 5: Sales of tea in Belgium, 2021", rows, [40, 240, 360, 480])
+
+
+def test_a_table_of_one_row_is_read_by_the_column_asked(one_row: Library) -> None:
+    answer = ask_without_model(one_row, "What were the sales of green tea in Belgium in 2021?")
+    assert answer.value.replace("€", "").split()[0] in ("1,840", "1.84"), answer.text
+
+
+@pytest.fixture(scope="module")
+def acronyms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Partner country", "Approved TA (EURm)"], ["Kestria", "4.10"], ["Lomavia", "12.75"], ["Total", "16.85"]]
+    yield from _drawn(tmp_path_factory, "Table 2: Programme commitments by partner", rows, [40, 240, 400])
+
+
+def test_a_header_acronym_is_named_by_the_words_it_stands_for(acronyms: Library) -> None:
+    answer = ask_without_model(acronyms, "How much approved technical assistance did Lomavia receive?")
+    assert "12.75" in answer.value, answer.text
