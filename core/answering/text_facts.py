@@ -80,6 +80,7 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
         return None
     years = set(YEAR_WORD.findall(question))
     wants_percent = bool(re.search(r"percent|%|proportion|share of", question, re.IGNORECASE))
+    printed = {_number(f) for f in _figures(question)} - {None}
     found: list[StatedFigure] = []
     for chunk in passages:
         if chunk.kind != "text":
@@ -92,6 +93,8 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
                 figures = _figures(clause)
                 if wants_percent:
                     figures = [f for f in figures if re.search(r"%|per\s?cent", f, re.IGNORECASE)]
+                # a figure the question itself prints ("a member aged 65") says which, not what is asked
+                figures = [f for f in figures if _number(f) not in printed]
                 if not figures:
                     continue
                 coverage = len(asked & ops.words(clause)) / len(asked)

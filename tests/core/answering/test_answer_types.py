@@ -227,3 +227,11 @@ def test_a_row_is_named_with_its_section_heading() -> None:
     assert found is not None and (found.label, found.row) == ("Amortization", 1)
     total = match_row(view, "What were the net deferred income tax liabilities in 2019?")
     assert total is not None and total.label == "Net deferred income tax liabilities"
+
+
+def test_a_figure_the_question_prints_is_not_its_answer() -> None:
+    passages = [_passage("Under the 2022 mortality assumptions a retired woman aged 60 is expected to live 31.4 "
+                         "more years.")]
+    found = text_facts.stated_figure("Under the 2022 mortality assumptions, how many more years is a retired woman "
+                                     "aged 60 expected to live?", passages)
+    assert found is not None and found.figure == "31.4", found
