@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.answering import operations as ops
-from core.answering.measures import LINE, SHARE
+from core.answering.measures import CHANGE, LINE, PERCENT_CHANGE, SHARE
 from core.answering.metrics import Plan
 from core.answering.reading import QuestionReading
 
@@ -61,7 +61,8 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # A measure the question names or defines is computed by its definition or not at all: where a line of
         # it binds to no row, the answer says which (``gives_up``), never a formula the model makes up.
         computed = (FORMULA, *composed)
-        if QUERY not in computed and asked.measure is not None and asked.measure.op in (LINE, SHARE):
+        if QUERY not in computed and asked.measure is not None and asked.measure.op in (LINE, SHARE, CHANGE,
+                                                                                          PERCENT_CHANGE):
             # a line no statement prints under that name may be a cell found by its row and its column (a region's
             # harvest: the region's row, the harvest column), or a share of rows ("what share came from the north")
             computed = (computed[0], QUERY, *computed[1:])

@@ -176,6 +176,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if _MORE_THAN.search(reading.text):
         # "how many more hectares of barley than of wheat": a difference of two figures
         return _difference(view, reading, text_columns, numbers, title, distinct)
+    if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
+        return _change_of_a_row(view, reading, text_columns, asked, distinct)
     if query is None or _of_another_year(view, reading, distinct):
         return None
     target_words = _with_acronyms(query.target, view.info.schema.columns)
@@ -375,6 +377,33 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
         return None
     conditions = _conditions(rest, reading, text_columns, distinct, exclude={sides[0][0].column.name})
     return QueryPlan(view, "difference", target, tuple(conditions), versus=(sides[0][0], sides[1][0]), descending=more)
+
+
+_FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"
+                   r"lose|lost|reduc(?:e|ed|tion))\b", re.IGNORECASE)
+
+
+def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema], asked: set[str],
+                     distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """"by how much did polytechnic participants grow from 2000 to 2004", "by how many points did brand X's share
+    fall between 1996 and 1997" over a table whose rows are items and whose columns are years: the row the question
+    names, its figure in the newer year's column less the older's (in percent of the older for a percentage
+    change; the older less the newer where the question asks how much it fell). The rest of the measure's words
+    must be the table's (its title, the years' headers)."""
+    columns = _change_columns(view, reading)
+    if columns is None:
+        return None
+    older, newer = columns
+    used = _tokens(f"{_header(older)} {_header(newer)}")
+    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=set())
+    if len(conditions) != 1 or len(conditions[0].values) != 1:
+        return None
+    percent = reading.measure is not None and reading.measure.op == m.PERCENT_CHANGE
+    if not _accounts_for(reading, view, newer, conditions, older):
+        return None
+    fell = not percent and bool(_FALL.search(reading.text))
+    first, second = (older, newer) if fell else (newer, older)
+    return QueryPlan(view, "change", first, tuple(conditions), whole=second, percent=percent, descending=not fell)
 
 
 def _ranked_row(text: str, group: str, view: TableView) -> str:
@@ -915,7 +944,7 @@ def compile_sql(plan: QueryPlan) -> str:
         a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
-    if plan.operation in ("share", "difference") and plan.whole is not None:
+    if plan.operation in ("share", "difference", "change") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({quote_identifier(plan.whole.name)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share":
@@ -1018,6 +1047,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
     if plan.operation == "difference":
         return _difference_answer(plan, result, kept, where, title, run_sql)
+    if plan.operation == "change":
+        return _change_answer(plan, result, kept, title)
     if plan.operation == "share" and plan.whole is not None:
         assert target is not None
         first, second, _ = rows[0]
@@ -1144,6 +1175,36 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
     word = "more" if gap >= 0 else "fewer"
     sentence = f"{shown} {word}: {sides[0]} less {sides[1]}{where} ({title})"
     return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
+
+
+def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], title: str) -> QueryAnswer:
+    """A row's change between two period columns: "Polytechnics: up 1,556 from 20,527 (2000) to 22,083 (2004)"."""
+    view, first_column, second_column = plan.view, plan.target, plan.whole
+    assert first_column is not None and second_column is not None
+    first, second, _ = result.rows[0]
+    if first is None or second is None or len(kept) != 1:
+        raise NoAnswer(f"{plan.describe()}: the row's two figures are not both printed.")
+    older, newer = (first, second) if not plan.descending else (second, first)
+    older_column, newer_column = (first_column, second_column) if not plan.descending else (second_column, first_column)
+    scale = view.column_scale(first_column.name)
+    if plan.percent:
+        if not older:
+            raise NoAnswer(f"{plan.describe()}: no change in percent of zero.")
+        change = (newer - older) * 100.0 / abs(older)
+        shown = f"{format_number(change)}%"
+    else:
+        gap = first - second
+        if _is_percent(view, first_column):  # a change of a percentage is in points, not a percent of anything
+            shown = f"{format_number(gap)} percentage points"
+        else:
+            shown = amount(view, abs(gap), scale) if gap >= 0 else f"-{amount(view, abs(gap), scale)}"
+    direction = "fell" if newer < older else "rose" if newer > older else "was unchanged"
+    named = ", ".join(str(v) for c in plan.conditions for v in c.values)
+    sentence = (f"{named}: {shown} ({direction} from {amount(view, older, scale)} in "
+                f"{older_column.header or older_column.name} to {amount(view, newer, scale)} in "
+                f"{newer_column.header or newer_column.name}; {title})")
+    cells = tuple((r, c.name) for r in kept for c in (older_column, newer_column))
+    return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
 
 
 def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:

@@ -14,8 +14,9 @@ pytestmark = pytest.mark.unit
 @pytest.mark.parametrize(("question", "expected"), [
     # a measure the question names: code binds it by its definition, else the answer type (no model-made formula)
     ("What is the FY2020 working capital ratio?", (planning.FORMULA, planning.COMPOSE)),
-    # a plain shape over a line: code binds it, else the loop looks it up (no model-made formula)
-    ("What was the change in revenue from 2018 to 2019?", (planning.FORMULA, planning.COMPOSE)),
+    # a plain shape over a line: code binds it, else a row of a table whose columns are the years, else the loop looks
+    # it up (no model-made formula)
+    ("What was the change in revenue from 2018 to 2019?", (planning.FORMULA, planning.QUERY, planning.COMPOSE)),
     # lines the question names: code binds them; where two statements are named, else the model composes one
     (("Taking figures from the balance sheet and from the cash flow statement, what is the ratio of capex to total "
       "assets in 2021?"),

@@ -137,3 +137,31 @@ def acronyms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_header_acronym_is_named_by_the_words_it_stands_for(acronyms: Library) -> None:
     answer = ask_without_model(acronyms, "How much approved technical assistance did Lomavia receive?")
     assert "12.75" in answer.value, answer.text
+
+
+# course type: participants in 2018, 2020, 2022
+TYPES = {"Evening classes": (4_210, 4_505, 4_890), "Apprenticeships": (12_300, 11_840, 11_020)}
+
+
+@pytest.fixture(scope="module")
+def by_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "2018", "2020", "2022"]] + [[name, *(f"{n:,}" for n in figures)] for name, figures in TYPES.items()]
+    yield from _drawn(tmp_path_factory, "Table 6: Number of participants in vocational training, 2018 to 2022", rows,
+                      [40, 200, 300, 400, 500])
+
+
+def test_a_rows_change_between_two_year_columns(by_year: Library) -> None:
+    answer = ask_without_model(by_year, "By how much did the number of evening classes participants grow from 2018 "
+                                        "to 2022?")
+    assert answer.value == "680", answer.text
+    answer = ask_without_model(by_year, "By how much did apprenticeships participants fall between 2020 and 2022?")
+    assert answer.value == "820", answer.text  # how much it fell: the older less the newer
+    answer = ask_without_model(by_year, "What was the percentage change in apprenticeships participants from 2018 to "
+                                        "2022?")
+    assert answer.value == "-10.41%", answer.text
+
+
+def test_a_change_of_a_percentage_is_in_points(brands: Library) -> None:
+    answer = ask_without_model(brands, "By how many percentage points did Hollowell's share in volume fall between "
+                                       "2021 and 2022?")
+    assert answer.value == "0.7 percentage points", answer.text
