@@ -132,7 +132,13 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
                # "which of the leading retailers had a share below 15%": the rows that had, named
                r"|^\s*which\s+of\s+the\s+(?:[\w-]+\s+){1,4}?(?:had|has|have|saw|received|recorded|reported|was|were|"
-               r"is|are)\b")),
+               r"is|are)\b"
+               # "in which courses were more than half of the participants women": any plural noun asked for, then
+               # its verb; the rows that were, named
+               rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
+               r"(?:had|have|were|are|did|do)\b"
+               rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
+               r"(?:where|that|which|whose|with|in\s+which)\b")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
@@ -507,6 +513,15 @@ def topic_of(text: str) -> frozenset[str]:
 # -- reading ---------------------------------------------------------------------------------------------------
 
 
+_FRACTIONS = {"half": "50", "a half": "50", "one half": "50", "a third": "33.3", "one third": "33.3",
+              "two thirds": "66.7", "a quarter": "25", "one quarter": "25", "three quarters": "75"}
+_FRACTION_THRESHOLD = re.compile(
+    r"\b((?:more|greater|higher|less|fewer|lower)\s+than|at\s+(?:least|most)|over|under|above|below)\s+"
+    r"(" + "|".join(sorted((k.replace(" ", r"\s+") for k in _FRACTIONS), key=len, reverse=True)) + r")\s+of\b",
+    re.IGNORECASE)
+"""A threshold said as a fraction ("more than half of the cases"): read as the percentage it is ("more than 50%")."""
+
+
 def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     """The question read by the grammar. ``issuers`` are names the library knows (from its documents'
     metadata): a question naming one is read with that name set aside as the issuer."""
@@ -514,6 +529,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{g.group('x')}", text)
+    text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
     definitions = _definitions(text)
     sentences = _sentences(text)
     asking, around = _asking_clause(sentences, definitions)

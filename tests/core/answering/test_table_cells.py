@@ -165,3 +165,8 @@ def test_a_change_of_a_percentage_is_in_points(brands: Library) -> None:
     answer = ask_without_model(brands, "By how many percentage points did Hollowell's share in volume fall between "
                                        "2021 and 2022?")
     assert answer.value == "0.7 percentage points", answer.text
+
+
+def test_a_threshold_said_as_a_fraction_is_its_percentage(courses: Library) -> None:
+    answer = ask_without_model(courses, "In which courses were more than half of the participants female?")
+    assert set(answer.value.split("; ")) == {"Evening classes", "Distance learning", "Weekend workshops"}, answer.text
