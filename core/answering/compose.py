@@ -445,6 +445,8 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
+    if rule.kind in ("above", "below"):
+        return None  # "which courses were over 50%": every row listed would leave the threshold unread
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
 
 

@@ -88,6 +88,8 @@ _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?
                r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
                r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
                r"names?|members?|persons?|people)")
+_PAST_A_THRESHOLD = (r".*\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
+                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d")
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -134,11 +136,11 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                r"|^\s*which\s+of\s+the\s+(?:[\w-]+\s+){1,4}?(?:had|has|have|saw|received|recorded|reported|was|were|"
                r"is|are)\b"
                # "in which courses were more than half of the participants women": any plural noun asked for, then
-               # its verb; the rows that were, named
+               # its verb, and a threshold: the rows past it, named
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
-               r"(?:had|have|were|are|did|do)\b"
+               rf"(?:had|have|were|are|did|do)\b(?={_PAST_A_THRESHOLD})"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
-               r"(?:where|that|which|whose|with|in\s+which)\b")),
+               rf"(?:where|that|which|whose|with|in\s+which)\b(?={_PAST_A_THRESHOLD})")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
