@@ -290,7 +290,7 @@ class Answerer(TableSteps, FormulaSteps):
         if view.info.periods and asked.query is None:
             return None  # a statement's lines over periods: the loop's operation steps read those
         distinct = distinct_values(self.sql_runner.run, view)
-        if not model_query.plannable(view) or not model_query.about_the_table(run.question, view, distinct):
+        if not model_query.plannable(view, distinct) or not model_query.about_the_table(run.question, view, distinct):
             return None
         self._stage(run, "computing", "Planning a query over the table's rows")
 

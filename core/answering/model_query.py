@@ -54,11 +54,11 @@ TASK = (
     "the question. Reply with JSON.")
 
 
-def plannable(view: TableView) -> bool:
+def plannable(view: TableView, distinct: Distinct) -> bool:
     """A plan needs a text column (what a filter or a group names) and a figure column; a table without one
     leaves the schema an empty choice, which no grammar can constrain."""
-    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
-    return bool(text) and any(c.type.upper() != "TEXT" for c in view.data_columns)
+    text, numbers, _dated = _columns(view, distinct)
+    return bool(text) and bool(numbers)
 
 
 def about_the_table(question: str, view: TableView, distinct: Distinct) -> bool:
@@ -170,8 +170,10 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
 def _columns(view: TableView, distinct: Distinct
              ) -> tuple[list[ColumnSchema], list[ColumnSchema], list[ColumnSchema]]:
     """The table's text columns, figure columns and the text columns that hold dates."""
-    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
-    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
+    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"] + \
+        table_query.leading_figure_columns(view, distinct)  # "3212 (50.6%)": figures, read before the bracket
+    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
+            and c not in numbers]
     dated = [c for c in text if table_query.dates_of(distinct(c))]
     return text, numbers, dated
 

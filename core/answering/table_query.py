@@ -169,7 +169,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
     text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
-    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"]
+    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"] + leading_figure_columns(view, distinct)
+    text_columns = [c for c in text_columns if c not in numbers]
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
@@ -233,6 +234,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             counted = _only_number(numbers, reading) or _only_count(view, numbers, reading)
         if counted is not None and conditions:
             target, operation = counted, "sum"
+        elif query.group and (headed := _best_column(query.group, numbers, whole_header=True)) is not None and \
+                not _is_percent(view, headed):
+            # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
+            target, operation = headed, "sum"
     if operation == "value":
         target = target or _only_number(numbers, reading)
         rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
@@ -905,7 +910,7 @@ def _literal(value: Any) -> str:
 
 def _where(plan: QueryPlan) -> str:
     parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
-    parts += [f"{quote_identifier(t.column.name)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
+    parts += [f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
               for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
@@ -916,6 +921,31 @@ def _where(plan: QueryPlan) -> str:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
 
+
+
+def leading_figure_columns(view: TableView, distinct: Callable[[ColumnSchema], list[Any]]) -> list[ColumnSchema]:
+    """Text columns every value of which is a figure with its share in brackets ("3212 (50.6%)", "101(20.4%)"), as
+    statistics tables print counts: the figure is read (``figure_sql``), the cell cited as printed."""
+    found = []
+    for column in view.data_columns:
+        if column.type.upper() != "TEXT":
+            continue
+        values = [str(v) for v in distinct(column)[:MAX_DISTINCT] if v not in (None, "")]
+        if len(values) >= 2 and all(_FIGURE_AND_SHARE.fullmatch(v) for v in values):
+            found.append(column)
+    return found
+
+
+_FIGURE_AND_SHARE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*\(\s*-?\d[\d.,]*\s*%?\s*\)\s*")
+
+
+def figure_sql(column: ColumnSchema) -> str:
+    """The SQL of a column's figures: the column itself, or for a text column of figures with their shares in
+    brackets (``leading_figure_columns``) the figure before the bracket."""
+    name = quote_identifier(column.name)
+    if column.type.upper() != "TEXT":
+        return name
+    return f"CAST(REPLACE(TRIM(SUBSTR({name}, 1, INSTR({name}, '(') - 1)), ',', '') AS REAL)"
 
 
 def _group_expression(plan: QueryPlan) -> str:
@@ -931,7 +961,7 @@ def compile_sql(plan: QueryPlan) -> str:
     """The plan as one SQLite statement."""
     table = quote_identifier(plan.view.name)
     where = _where(plan)
-    target = quote_identifier(plan.target.name) if plan.target is not None else None
+    target = figure_sql(plan.target) if plan.target is not None else None
     order = "DESC" if plan.descending else "ASC"
     if plan.operation == "count":
         return f"SELECT COUNT(*) AS count FROM {table}{where}"
@@ -945,7 +975,7 @@ def compile_sql(plan: QueryPlan) -> str:
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
     if plan.operation in ("share", "difference", "change") and plan.whole is not None:
-        return (f"SELECT SUM({target}) AS first, SUM({quote_identifier(plan.whole.name)}) AS second, COUNT(*) AS rows "
+        return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share":
         kept = " AND ".join(f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})"
@@ -958,7 +988,7 @@ def compile_sql(plan: QueryPlan) -> str:
         return f"SELECT {group} AS item, MIN(_row) AS first FROM {table}{where} GROUP BY item ORDER BY first"
     # top: groups ranked by their total, or rows by their value when each group is one row
     if plan.change is not None:
-        older, newer = (quote_identifier(c.name) for c in plan.change)
+        older, newer = (figure_sql(c) for c in plan.change)
         value = f"({newer} - {older}) * 100.0 / NULLIF({older}, 0)" if plan.percent else f"{newer} - {older}"
         both = f"{newer} IS NOT NULL AND {older} IS NOT NULL"
         return (f"SELECT {group} AS item, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"

@@ -170,3 +170,22 @@ def test_a_change_of_a_percentage_is_in_points(brands: Library) -> None:
 def test_a_threshold_said_as_a_fraction_is_its_percentage(courses: Library) -> None:
     answer = ask_without_model(courses, "In which courses were more than half of the participants female?")
     assert set(answer.value.split("; ")) == {"Evening classes", "Distance learning", "Weekend workshops"}, answer.text
+
+
+# school: pupils (share), staff (share), as statistics tables print counts
+SCHOOLS = {"Northgate": (1_204, 41.2, 88, 39.6), "Southfield": (962, 32.9, 71, 32.0), "Westbrook": (756, 25.9, 63, 28.4)}
+
+
+@pytest.fixture(scope="module")
+def schools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["School", "Pupils", "Staff"]] + [[name, f"{p} ({ps}%)", f"{s}({ss}%)"]
+                                              for name, (p, ps, s, ss) in SCHOOLS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2.1: Pupils and staff by school", rows, [40, 200, 340, 480])
+
+
+def test_a_figure_printed_with_its_share_in_brackets_is_read_as_the_figure(schools: Library) -> None:
+    assert ask_without_model(schools, "How many pupils does Southfield have?").value == "962"
+    answer = ask_without_model(schools, "Which school had the fewest staff?")
+    assert "Westbrook" in answer.text and "63" in answer.text, answer.text
+    answer = ask_without_model(schools, "How many pupils are there in total?")
+    assert answer.value == "2,922", answer.text
