@@ -203,6 +203,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     group_of: dict[Any, str] = {}
     if dated:
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
+        if group is None and _DATE_WORDS[query.group.lower()] == "year":
+            # "in which year were the most burglaries reported" over rows of years (a column of 2005, 2006, ...)
+            group = _year_column(numbers, distinct)
+            numbers = [c for c in numbers if c is not group]
+            target = target if target is not group else None
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
@@ -755,6 +760,16 @@ def _date_group(unit: str, columns: Sequence[ColumnSchema],
         if values and len(dated) >= max(2, 0.8 * len(parsed)):
             return column, {v: date_label(d, unit) for v, d in dated.items()}
     return None, {}
+
+
+def _year_column(numbers: Sequence[ColumnSchema], distinct: Callable[[ColumnSchema], list[Any]]) -> ColumnSchema | None:
+    """A column of whole numbers that are all years (2005, 2006, ...): the rows' years."""
+    for column in numbers:
+        values = [v for v in distinct(column) if v not in (None, "")]
+        if column.type.upper() == "INTEGER" and len(values) >= 2 and \
+                all(isinstance(v, int) and 1800 <= v <= 2100 for v in values):
+            return column
+    return None
 
 
 def date_label(day: date, unit: str) -> str:

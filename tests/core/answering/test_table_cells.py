@@ -189,3 +189,21 @@ def test_a_figure_printed_with_its_share_in_brackets_is_read_as_the_figure(schoo
     assert "Westbrook" in answer.text and "63" in answer.text, answer.text
     answer = ask_without_model(schools, "How many pupils are there in total?")
     assert answer.value == "2,922", answer.text
+
+
+# year: thefts, fires; rows of years, and a totals row whose year cell is empty
+INCIDENTS = {2016: (412, 30), 2017: (455, 41), 2018: (398, 37)}
+
+
+@pytest.fixture(scope="module")
+def incident_years(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "Thefts", "Fires"]] + [[str(y), str(t), str(f)] for y, (t, f) in INCIDENTS.items()]
+    rows.append(["", str(sum(t for t, _ in INCIDENTS.values())), str(sum(f for _, f in INCIDENTS.values()))])
+    yield from _drawn(tmp_path_factory, "Table 3: Incidents on the estate by year, 2016-18", rows, [40, 140, 240, 340])
+
+
+def test_which_year_over_rows_of_years_ranks_the_rows(incident_years: Library) -> None:
+    answer = ask_without_model(incident_years, "In which year were the most fires reported?")
+    assert answer.value == "2017", answer.text
+    answer = ask_without_model(incident_years, "In which year were the fewest thefts reported?")
+    assert answer.value == "2018", answer.text
