@@ -101,7 +101,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    r"|^\s*how\s+many\s+(?:line\s+items?|rows?|columns?|tables?|entries|records)\b"
                    r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b"
                    # "in how many member states did X reach 20%": the rows where it did, counted
-                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b")),
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b"
+                   # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b"
                            # "was revenue bigger in 2018 or in 2019": a choice between the periods, not yes or no

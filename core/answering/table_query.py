@@ -185,8 +185,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     asked |= _tokens(_with_acronyms(reading.text, view.info.schema.columns))
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
-    target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)) \
-        if target_words else None
+    target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
+              or _named_by_own_words(target_words, numbers)) if target_words else None
     if target is None and target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE):
         # "the total budget of the Department of Posts" where no header says budget: the table's total column
         # ("Total Plan & Non-Plan"), the grand one where several are ("Plan Total", "Non-Plan Total")
@@ -292,6 +292,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     candidates = percents if reading.criterion.kind in ("above", "below") and reading.criterion.scale == "%" and \
         percents else numbers
     measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
+        _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
     if reading.criterion.kind in ("above", "below") and measured is None:
@@ -312,6 +313,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     view = planned.view
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
+    if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
+        asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
     if any(_is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
         # "more than 60% of participants were female", "what percentage of course participants were women": what the
         # percentages are of is said, not another column to read
@@ -319,6 +322,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
 
 
+_COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
+                         r"above|below|over|under|exceed(?:ed|s|ing)?)\b", re.IGNORECASE)
 _PERCENT_OF = re.compile(r"(?:\d\s*%|\b(?:per\s*cent|percent(?:age)?|share|proportion))\s+of\s+(?:the\s+|all\s+|their\s+)?"
                          r"([\w-]+)(?:(?:\s+[\w-]+){0,4}?\s+([\w-]+)\s+(?:were|was|are|is|who|that|had|have)\b)?",
                          re.IGNORECASE)
@@ -717,6 +722,19 @@ def _of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
 
 
 _YEAR_IN_HEADER = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def _named_by_own_words(words: str, columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """The one column whose own header words (those the other columns' headers do not all share: "Never" under a
+    heading "Frequency of substance abuse" printed over every column) the words all name; None when none or
+    several."""
+    if len(columns) < 2:
+        return None
+    headers = [_tokens(_YEAR_IN_HEADER.sub(" ", c.header)) for c in columns]
+    shared = set.intersection(*headers)
+    wanted = _tokens(words)
+    named = [c for c, have in zip(columns, headers, strict=True) if (own := have - shared) and own <= wanted]
+    return named[0] if len(named) == 1 else None
 
 
 def _distinctive_column(words: str, columns: Sequence[ColumnSchema], title: set[str],

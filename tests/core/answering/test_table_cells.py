@@ -207,3 +207,23 @@ def test_which_year_over_rows_of_years_ranks_the_rows(incident_years: Library) -
     assert answer.value == "2017", answer.text
     answer = ask_without_model(incident_years, "In which year were the fewest thefts reported?")
     assert answer.value == "2018", answer.text
+
+
+# drink: share of pupils by how often (%), the word every header prints ("drunk") naming no column
+DRINKS = {"Energy drinks": (12.5, 20.1, 67.4), "Cola": (30.2, 41.0, 28.8), "Iced tea": (4.1, 8.7, 87.2),
+          "Sports drinks": (6.0, 9.5, 84.5)}
+
+
+@pytest.fixture(scope="module")
+def drinks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Drink", "Drunk weekly", "Drunk sometimes", "Drunk never"]] + \
+        [[name, *(f"{v:.1f}" for v in shares)] for name, shares in DRINKS.items()]
+    yield from _drawn(tmp_path_factory, "Table 3.2: How often pupils drink sweet drinks (%)", rows,
+                      [40, 180, 300, 420, 540])
+
+
+def test_a_column_is_named_by_its_own_words_under_a_shared_heading(drinks: Library) -> None:
+    answer = ask_without_model(drinks, "Which drink had the lowest share of pupils who never drink it?")
+    assert "Cola" in answer.text and "28.8" in answer.text, answer.text
+    answer = ask_without_model(drinks, "For how many drinks did more than 80% of pupils say they never drink them?")
+    assert answer.value == "2", answer.text
