@@ -243,6 +243,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                 not _is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
+    if operation == "sum" and query.operation in ("how_many", "lookup") and _named_twice(conditions, view):
+        return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
         target = target or _only_number(numbers, reading)
         rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
@@ -923,6 +925,22 @@ def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
         bool(labels) and len(labels) == len(set(labels))
 
 
+def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
+    """Whether the only conditions keep rows by labels each printed on more than one row of two tables of one layout
+    read as one ("Humanities" in the women's and in the men's, each table with its total), so that the rows kept
+    are not one figure's."""
+    label = view.label_column
+    if label is None or not conditions or any(c.column.name != label.name for c in conditions):
+        return False
+    labels = [_REPEAT_MARK.sub("", r.label) for r in view.rows]  # "Humanities (#2)": the second row so labelled
+    # two tables, each with its totals row (a register repeats its names too, but has one total at most)
+    stacked = sum(1 for label in labels if _TOTAL_ROW.search(label)) >= 2
+    return stacked and all(labels.count(str(v)) > 1 for c in conditions for v in c.values)
+
+
+_REPEAT_MARK = re.compile(r"\s*\(#\d+\)$")
+
+
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
     """The figure column a question means when it names none: the only one, or the one of the year asked."""
     if len(numbers) == 1:
@@ -964,11 +982,15 @@ def leading_figure_columns(view: TableView, distinct: Callable[[ColumnSchema], l
         if column.type.upper() != "TEXT":
             continue
         values = [str(v) for v in distinct(column)[:MAX_DISTINCT] if v not in (None, "")]
-        if len(values) >= 2 and all(_FIGURE_AND_SHARE.fullmatch(v) for v in values):
+        shared = sum(bool(_FIGURE_AND_SHARE.fullmatch(v)) for v in values)
+        # a totals row prints its figure alone ("340"): the others print their shares
+        if shared >= 2 and shared * 3 >= len(values) * 2 and \
+                all(_FIGURE_AND_SHARE.fullmatch(v) or _PLAIN_FIGURE.fullmatch(v) for v in values):
             found.append(column)
     return found
 
 
+_PLAIN_FIGURE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*")
 _FIGURE_AND_SHARE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*\(\s*-?\d[\d.,]*\s*%?\s*\)\s*")
 
 
@@ -978,7 +1000,8 @@ def figure_sql(column: ColumnSchema) -> str:
     name = quote_identifier(column.name)
     if column.type.upper() != "TEXT":
         return name
-    return f"CAST(REPLACE(TRIM(SUBSTR({name}, 1, INSTR({name}, '(') - 1)), ',', '') AS REAL)"
+    return (f"CAST(REPLACE(TRIM(CASE WHEN INSTR({name}, '(') > 0 THEN SUBSTR({name}, 1, INSTR({name}, '(') - 1) "
+            f"ELSE {name} END), ',', '') AS REAL)")
 
 
 def _group_expression(plan: QueryPlan) -> str:

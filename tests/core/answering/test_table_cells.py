@@ -227,3 +227,15 @@ def test_a_column_is_named_by_its_own_words_under_a_shared_heading(drinks: Libra
     assert "Cola" in answer.text and "28.8" in answer.text, answer.text
     answer = ask_without_model(drinks, "For how many drinks did more than 80% of pupils say they never drink them?")
     assert answer.value == "2", answer.text
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Faculty", "Sample"], ["Arts", "40 (25.0%)"], ["Law", "120 (75.0%)"], ["Total", "160"],
+            ["Arts", "22 (31.4%)"], ["Law", "48 (68.6%)"], ["Total", "70"]]
+    yield from _drawn(tmp_path_factory, "Table 2: Women, men in the sample by faculty", rows, [40, 200, 360])
+
+
+def test_a_row_named_in_each_of_two_stacked_tables_is_no_sum_of_both(stacked: Library) -> None:
+    answer = ask_code_first(stacked, "How many women from the Arts faculty were in the sample?")
+    assert answer.value != "62", answer.text  # 40 + 22: the women's and the men's rows added
