@@ -243,7 +243,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                 not _is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
-    if operation == "sum" and query.operation in ("how_many", "lookup") and _named_twice(conditions, view):
+    if operation == "sum" and query.operation in ("how_many", "lookup") and _named_twice(conditions, view) and \
+            not re.search(r"\b(?:total|in\s+all)\b", reading.text, re.IGNORECASE) and not _SEVERAL.search(reading.text):
         return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
         target = target or _only_number(numbers, reading)
