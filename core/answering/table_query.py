@@ -227,6 +227,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
     operation = _operation(query, target, group, reading)
+    statistic = _statistic_column(reading.text, numbers)
+    if statistic is not None and target in (None, statistic) and len(conditions) == 1 and \
+            len(conditions[0].values) == 1 and group is None:
+        # "the maximum number of children" over summary statistics (Mean, Min, Max of each variable): the Max cell
+        # of the row named, not a ranking
+        operation, target = "value", statistic
     if operation is None:
         return None
     if operation == "count" and target is None:
@@ -845,6 +851,9 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         common = _common_words(values)
         for value in values:
             count = _names_value(str(value), _tokens(str(value)) - LEGAL_WORDS - common, asked, common, reading.text)
+            if not count and _UNIT_ASIDE.search(str(value)):  # "Household income (Euro/month)": its unit aside
+                plain = _UNIT_ASIDE.sub(" ", str(value))
+                count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common, asked, common, reading.text)
             if count:
                 matched.append((count, value))
         if not matched:
@@ -924,6 +933,29 @@ def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
     labels = [r.label for r in view.rows if r.label]
     return label is not None and all(c.column.name == label.name and not c.dated for c in conditions) and \
         bool(labels) and len(labels) == len(set(labels))
+
+
+_STATISTICS = (
+    (re.compile(r"\b(?:maximum|max|highest|largest)\b", re.IGNORECASE), re.compile(r"max(?:imum)?\.?", re.IGNORECASE)),
+    (re.compile(r"\b(?:minimum|min|lowest|smallest)\b", re.IGNORECASE), re.compile(r"min(?:imum)?\.?", re.IGNORECASE)),
+    (re.compile(r"\b(?:mean|average)\b", re.IGNORECASE), re.compile(r"mean|average|avg\.?", re.IGNORECASE)),
+    (re.compile(r"\bmedian\b", re.IGNORECASE), re.compile(r"median", re.IGNORECASE)),
+    (re.compile(r"\bstandard\s+deviation\b", re.IGNORECASE), re.compile(r"std\.?\s*dev\.?|standard\s+deviation|s\.?d\.?",
+                                                                    re.IGNORECASE)),
+)
+_UNIT_ASIDE = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _statistic_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """In a table of summary statistics (columns headed Mean, Std. Dev., Min, Max), the one column whose whole header
+    is the statistic the question asks ("the maximum number of children": Max); None where the question asks none
+    or no header is only that."""
+    for asked, header in _STATISTICS:
+        if asked.search(text):
+            found = [c for c in numbers if header.fullmatch(c.header.strip())]
+            if len(found) == 1:
+                return found[0]
+    return None
 
 
 def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:

@@ -239,3 +239,16 @@ def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_row_named_in_each_of_two_stacked_tables_is_no_sum_of_both(stacked: Library) -> None:
     answer = ask_code_first(stacked, "How many women from the Arts faculty were in the sample?")
     assert answer.value != "62", answer.text  # 40 + 22: the women's and the men's rows added
+
+
+@pytest.fixture(scope="module")
+def summary_statistics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Variable", "Mean", "Std. Dev.", "Min", "Max"], ["Age of the farmer", "47.2", "11.3", "19", "84"],
+            ["Farm size (hectares)", "31.6", "22.9", "2", "410"], ["Number of cattle", "58.4", "40.1", "0", "612"]]
+    yield from _drawn(tmp_path_factory, "Table A1: Summary statistics of the 1,204 farms surveyed", rows,
+                      [40, 200, 280, 360, 440, 520])
+
+
+def test_a_statistic_of_a_variable_is_read_from_its_column(summary_statistics: Library) -> None:
+    assert ask_without_model(summary_statistics, "What was the maximum number of cattle on a farm?").value == "612"
+    assert ask_without_model(summary_statistics, "What was the mean farm size of the farms surveyed?").value == "31.6"
