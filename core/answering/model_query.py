@@ -146,6 +146,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         raise ValueError("the question asks which rows rank first: use operation top with a group and a target.")
     if wanted == "top" and reading.query is not None and reading.query.limit > 1:
         limit = reading.query.limit  # "which three": the question's own count
+    if operation == "top" and reading.criterion.kind in ("max", "min"):
+        descending = reading.criterion.kind == "max"  # "the smallest sample": the question's word, not the model's
     if operation in ("top", "list") and group is not None:
         # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
         conditions = tuple(c for c in conditions if c.column.name != group.name)

@@ -76,6 +76,15 @@ def test_a_largest_figure_asked_by_which_is_a_ranking_that_names_its_row(registe
     assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0]
 
 
+def test_the_direction_of_a_ranking_is_the_question_s_not_the_model_s(register: Register) -> None:  # noqa: F811
+    totals: Counter[str] = Counter()
+    for _, city, _, employees in register.rows:
+        totals[city] += employees
+    planned, answered = _plan(register, "Which city had the fewest employees affected?", _reply(
+        operation="top", target="employees_affected", group="city", descending=True))
+    assert not planned.descending and answered.value == min(totals, key=lambda c: (totals[c], c))
+
+
 def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(register: Register) -> None:  # noqa: F811
     totals: Counter[str] = Counter()
     for company, _, _, employees in register.rows:
