@@ -131,6 +131,12 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     target = by_name.get(str(reply.get("target") or ""))
     if target is not None and target not in numbers:
         raise ValueError(f"target {target.name!r} is no figure column.")
+    if target is not None:
+        # of columns that differ by their year only, the year the question asks (the model's may be another)
+        of_year = table_query.of_the_year_asked(target, numbers, reading)
+        if of_year is None:
+            raise ValueError(f"target {target.name!r} is of another year than the question asks.")
+        target = of_year
     asked = stems(reading.text)
     # a filter on a value the question does not name is the model's own addition: left out, not run
     conditions = tuple(c for f in reply.get("filters") or () if (c := _condition(f, by_name, text, distinct, asked)))

@@ -214,7 +214,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
     if target is not None:
-        target = _of_the_year_asked(target, numbers, reading)
+        target = of_the_year_asked(target, numbers, reading)
         if target is None:
             return None  # the column the words name prints another year than the one asked, and none prints it
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
@@ -712,7 +712,7 @@ def _of_another_year(view: TableView, reading: QuestionReading, distinct: Callab
 _YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*(?:-|\u2013|/|to|through|until)\s*((?:19|20)\d{2}|\d{2})\b", re.IGNORECASE)
 
 
-def _of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
+def of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
                        reading: QuestionReading) -> ColumnSchema | None:
     """The column of the year the question asks, among those whose headers say the same words as ``target``'s
     ("market share (1996)", "market share (1997)": which one, the question's year says, not the order of the

@@ -19,6 +19,7 @@ from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
+from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.unit
@@ -113,3 +114,19 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     assert f"{totals.most_common(1)[0][1]:,}" in answer.text
     cited = next(c for c in answer.citations if c.sql)
     assert len(cited.cells) == sum(1 for r in register.rows if r[0] == answer.value)
+
+
+def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
+    runner = SqlRunner(brands.path)
+    view = load_table_view(brands, next(iter(brands.tables())))
+    distinct = distinct_values(runner.run, view)
+    reading = read("What was the share in volume of Brackett in 2022?")
+    try:
+        column_2021 = next(c.name for c in view.data_columns if "2021" in c.header)
+        planned = model_query.from_model(_reply(operation="value", target=column_2021,
+                                                filters=[{"column": view.label_column.name, "value": "Brackett"}]),
+                                         view, reading, distinct)
+        assert "2022" in planned.target.header
+        assert table_query.execute(planned, reading, runner.run).value.rstrip("%") in ("7.0", "7")
+    finally:
+        runner.close()
