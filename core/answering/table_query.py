@@ -131,6 +131,9 @@ class QueryPlan:
     ``target`` that of the part."""
     per_row: bool = False
     """For "which company's notice affected the most": the rows ranked one by one, each named by its group."""
+    columns: tuple[ColumnSchema, ...] = ()
+    """For a "sum" across columns ("the combined turnover of butter, margarine and low fat products" over a row of
+    Butter, Margarine, Low fat products): every column added, ``target`` the first."""
     versus: tuple[Condition, Condition] | None = None
     """For a "difference" of two rows' figures in one column ("how many more yes votes than no votes"): the rows
     of the first figure and of the second; for one of two columns over the same rows (``target`` less ``whole``),
@@ -262,6 +265,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             conditions = [Condition(view.label_column, (rows[0].label,), rows[0].label)]
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
+    across = _columns_named(reading, [c for c in numbers if not _is_percent(view, c)]) \
+        if operation == "sum" and _SEVERAL.search(reading.text) else []
+    if len(across) >= 2:
+        # the items are the table's columns: one row's figures added across them
+        rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
+        if not conditions and len(rows) == 1 and view.label_column is not None:
+            conditions = [Condition(view.label_column, (rows[0].label,), rows[0].label)]
+        if not conditions:
+            return None
+        planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
+        return planned if ignored_column(planned, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
@@ -345,7 +359,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     program, "how many female students in the sample" counting the one row instead of reading its Sample figure.
     Such a plan answers another question; None when every column the words name is read."""
     read = [planned.target, planned.whole, *(t.column for t in planned.thresholds), *(m.column for m in planned.missing),
-            *(planned.change or ())]
+            *(planned.change or ()), *planned.columns]
     names = {c.name for c in read if c is not None} | {c.column.name for c in planned.conditions}
     names |= {c.name for c in (planned.group, planned.view.label_column) if c is not None}
     taken = set().union(*(_header_tokens(_header(c)) for c in read if c is not None))
@@ -958,6 +972,16 @@ def _statistic_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchem
     return None
 
 
+def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
+    """The figure columns the question names each by its whole header (units and years aside), in the table's
+    order: "butter, margarine and low fat products" over Butter, Margarine, Low fat products."""
+    asked = _tokens(reading.text)
+    words = {c.name: _tokens(_YEAR_IN_HEADER.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
+    named = [c for c in numbers if words[c.name] and words[c.name] <= asked]
+    # each names an item of its own ("butter", "margarine"), not only what they all are ("turnover")
+    return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
+
+
 def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the only conditions keep rows by labels each printed on more than one row of two tables of one layout
     read as one ("Humanities" in the women's and in the men's, each table with its total), so that the rows kept
@@ -1056,6 +1080,9 @@ def compile_sql(plan: QueryPlan) -> str:
         return f"SELECT COUNT(*) AS count FROM {table}{where}"
     if plan.operation == "value":
         return f"SELECT {target} AS value, _row FROM {table}{where} ORDER BY _row LIMIT 2"
+    if plan.operation == "sum" and plan.columns:
+        added = " + ".join(f"COALESCE({figure_sql(c)}, 0)" for c in plan.columns)
+        return f"SELECT SUM({added}) AS value, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
@@ -1146,6 +1173,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, counted = rows[0][0], int(rows[0][1] or 0)
         if value is None or not counted:
             raise NoAnswer(f"{plan.describe()}: no figure in the rows kept.")
+        if plan.columns:
+            return _across_answer(plan, result, value, kept, reading, title)
         if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
             raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
         if plan.operation == "sum" and counted == 1 and _SEVERAL.search(reading.text):
@@ -1294,6 +1323,22 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
     word = "more" if gap >= 0 else "fewer"
     sentence = f"{shown} {word}: {sides[0]} less {sides[1]}{where} ({title})"
     return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
+
+
+def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequence[int], reading: QuestionReading,
+                   title: str) -> QueryAnswer:
+    """The figures of the row kept added across the columns named: "8,249: Butter 6,028 + Margarine 1,385 + ..."."""
+    view = plan.view
+    if len(kept) != 1:
+        raise NoAnswer(f"{plan.describe()}: the columns are added for one row, and {len(kept)} were kept.")
+    (row,) = kept
+    position = {c.name: view.column_position(c.name) for c in plan.columns}
+    parts = [f"{c.header or c.name} {_figure(view, c, view.values[row][position[c.name]], reading)}"
+             for c in plan.columns]
+    shown = _figure(view, plan.columns[0], value, reading)
+    named = ", ".join(str(v) for c in plan.conditions for v in c.values)
+    sentence = f"{shown} in all: {' + '.join(parts)} ({named}; {title})"
+    return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((row, c.name) for c in plan.columns), {})
 
 
 def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], title: str) -> QueryAnswer:

@@ -252,3 +252,9 @@ def summary_statistics(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lib
 def test_a_statistic_of_a_variable_is_read_from_its_column(summary_statistics: Library) -> None:
     assert ask_without_model(summary_statistics, "What was the maximum number of cattle on a farm?").value == "612"
     assert ask_without_model(summary_statistics, "What was the mean farm size of the farms surveyed?").value == "31.6"
+
+
+def test_a_combined_figure_of_columns_named_adds_the_row_across_them(one_row: Library) -> None:
+    answer = ask_without_model(one_row, "What were the combined sales of green tea and black tea in Belgium in 2021?")
+    assert answer.value.replace("€", "").split()[0] in ("6,055", "6.055"), answer.text
+    assert "Green tea" in answer.text and "Black tea" in answer.text, answer.text
