@@ -169,7 +169,8 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
         expression, quantities = _tree(measure, main, definitions, printed_first)
         expression = _bare(expression)
         tree = formula.parse(expression)
-        if reading.percent and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) \
+        if (reading.percent or measure.op == m.DEFINED and m.named(measure.words) in m.SAID_IN_PERCENT) \
+                and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) \
                 and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
             # a ratio of two amounts asked "in %" ("debt to capital, in %"): said as a percentage
             expression = f"({expression}) * 100"

@@ -63,7 +63,10 @@ _INSTRUCTION = re.compile(
 _SCALE_ASKED = re.compile(
     r"\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
     r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?"
-    r"|\(\s*(?:usd|us\$|\$)\s*(?P<scale2>thousands?|millions?|billions?|mn|bn|m|b|k)\s*\)", re.IGNORECASE)
+    r"|\(\s*(?:usd|us\$|\$)\s*(?P<scale2>thousands?|millions?|billions?|mn|bn|m|b|k)\s*\)"
+    r"|\b(?:in|into)\s+(?:usd|us\$|\$)\s*(?P<scale4>mn|bn|m|b|k)\b"
+    r"|,\s*(?:in\s+)?(?:usd|us\$|\$)\s*(?P<scale3>thousands?|millions?|billions?|mn|bn|m|b|k)\b(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+"""The scale asked: "in $ millions", "in $m", "($m)", or after a comma at the end ("MMM FCF in 2018, $ millions?")."""
 _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
                             r"(?!\s+of\b)\)?", re.IGNORECASE)
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
@@ -74,7 +77,11 @@ _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:ans
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
 _K = r"(\d{1,2}(?![\d.,%])|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
-_PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
+_PARENTHESES = re.compile(r"\s*\(((?:[^()]|\([^()]*\))*)\)")
+"""A bracket, with brackets inside it one deep ("((cash + receivables) / current liabilities)")."""
+_AFTER_A_PERIOD = re.compile(r"(?:\b(?:19|20)\d\d|\bFY\s?'?\d{2}|\b(?:19|20)\d\d\s*(?:to|-|through)\s*(?:19|20)?\d\d)\s*$",
+                             re.IGNORECASE)
+"""A bracket after a year says how or which, never part of a line's name ("R&D in 2020 (research and engineering)")."""
 
 # -- the asking clause's frame ---------------------------------------------------------------------------------
 
@@ -514,6 +521,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{g.group('x')}", text)
+    text = _retold(text)
     definitions = _definitions(text)
     sentences = _sentences(text)
     asking, around = _asking_clause(sentences, definitions)
@@ -528,6 +536,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     for note in notes:  # a formula in brackets after a name is how to compute what it names
         if note.startswith("= "):
             named, _, formula_words = note[2:].partition(" = ")
+            named = _PERIOD_END_SAID.sub("", named)  # "quick ratio at FY2017 year end (= ...)": the quick ratio's
             for key in (_names_of(named) if named else ["it"]):
                 definitions.setdefault(key, _full_years(formula_words))
     notes = [n for n in notes if not n.startswith("= ")]
@@ -581,6 +590,45 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
     return replace(reading, unused=_unused(reading, marked, periods))
+
+
+_BASE_VERB = {"rose": "rise", "grew": "grow", "fell": "fall", "increased": "increase", "decreased": "decrease",
+              "declined": "decline", "dropped": "drop", "changed": "change", "improved": "improve", "moved": "move"}
+_VERB_FIRST = re.compile(rf"^\s*(?P<x>[^,?;:]+?)\s+(?P<v>{'|'.join(_BASE_VERB)})\s+(?:by\s+)?how\s+much\b(?P<rest>.*)$",
+                         re.IGNORECASE)
+""""Net income rose how much in 2021?": the verb before "how much"."""
+_EITHER_WAY = re.compile(
+    r"^\s*did\s+(?P<x>.+?)\s+(?:rise|grow|increase|go\s+up|improve)\s+or\s+(?:fall|decline|decrease|drop|go\s+down|shrink)\b"
+    r"(?P<rest>[^?]*?)\s*,?\s*(?:and\s+)?(?:by\s+)?how\s+much\b(?P<tail>.*)$", re.IGNORECASE)
+""""Did X rise or fall in 2017 vs 2016, and by how much?": the change, whose sign says which."""
+_SPENT_MORE = re.compile(
+    r"^\s*(?P<how>(?:by\s+)?how\s+much)\s+(?P<cmp>more|less)\s+(?:did|does|do|has|have|had)\s+(?P<s>.+?)\s+"
+    r"(?:spend|spent|pay|paid|invest|invested)\s+(?:on|in|for)\s+(?P<x>.+?)\s+than\s+(?:(?:it|they|he|she)\s+(?:did\s+)?)?"
+    r"(?:on|in|for)?\s*(?P<y>.+)$", re.IGNORECASE)
+""""How much more did Acme spend on SG&A than on R&D?": how much more one line was than another."""
+_SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
+_MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen)"
+                                 r"\s+year-over-year\b", re.IGNORECASE)
+
+
+def _retold(text: str) -> str:
+    """The frames people type retold in the frames the grammar reads: "y/y" is "year-over-year" (and after a verb
+    of change, the change from the year before, which the verb already says); "X rose how much" is "how much did X
+    rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
+    Y" asks how much more X was than Y."""
+    text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    verb_first = _VERB_FIRST.match(text)
+    if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
+        text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"
+    either = _EITHER_WAY.match(text)
+    if either is not None:
+        text = f"By how much did {either.group('x')} change{either.group('rest').rstrip(' ,')}{either.group('tail')}"
+    spent = _SPENT_MORE.match(text)
+    if spent is not None:
+        owner = spent.group("s").strip()
+        owner = owner if owner.lower() in ("it", "they", "the company") else f"{owner}'s"
+        text = f"{spent.group('how')} {spent.group('cmp')} was {owner} {spent.group('x')} than {spent.group('y')}"
+    return _MOVED_YEAR_ON_YEAR.sub(lambda g: g.group("v"), text)
 
 
 def _sentences(text: str) -> list[str]:
@@ -702,6 +750,10 @@ def _strip_instructions(clause: str) -> str:
     return " ".join(clause.split()).strip(" ,;")
 
 
+_PERIOD_END_SAID = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:fiscal\s+)?(?:year|FY\s?\d{2,4}|"
+                              r"(?:19|20)\d\d)(?:[\s-]+end)?$", re.IGNORECASE)
+
+
 def _without_asides(clause: str) -> tuple[str, list[str]]:
     """Asides in brackets that say how (``notes``: "(using total cash dividends paid ...)"), taken out; a
     bracket that is part of a name ("Other income (expense), net", "(DPO)") stays."""
@@ -718,6 +770,9 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
             named = _plain(re.sub(r"\s+(?:in|for|during|of)\s+(?:fiscal\s+(?:year\s+)?|FY\s?)?\d{2,4}$|\s+(?:FY\s?)?\d{2,4}$", "",
                                   before.group("name"))) if before else ""
             notes.append(f"= {named} = {inner}")
+            return " "
+        if _AFTER_A_PERIOD.search(clause[: match.start()]):
+            notes.append(inner)
             return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
                      r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according|"
@@ -740,7 +795,7 @@ def _scale(text: str) -> str:
     match = _SCALE_ASKED.search(text)
     if match is None:
         return ""
-    word = (match.group("scale") or match.group("scale2") or "").lower()
+    word = (match.group("scale") or match.group("scale2") or match.group("scale3") or match.group("scale4") or "").lower()
     return {"k": "thousand", "mn": "million", "m": "million", "bn": "billion", "b": "billion"}.get(word, word.rstrip("s"))
 
 
@@ -972,11 +1027,24 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
     if "it" in definitions:  # "Use 365 times average AP over COGS": how to compute what is asked, whatever it is
         return Measure(m.DEFINED, measure.said or "it", body=definitions["it"], said=measure.said,
                        periods=measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ()))
+    if measure.op == m.NAMED and (own := _own_definition(measure.words, definitions)) is not None:
+        # "ROA (net earnings / total assets)": the question's definition of a catalogue measure, not the textbook's
+        return Measure(m.DEFINED, measure.words, body=own, said=measure.said, periods=measure.periods)
     if any(leaf.op == m.NAMED for leaf in measure.leaves()):
         return measure  # a catalogue measure whose parts the question defines ("CCC; DPO = ..."): they feed it
     name, body = next(iter(definitions.items()))
     periods = measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ())
     return Measure(m.DEFINED, name, body=body, said=measure.said, periods=periods)
+
+
+def _own_definition(name: str, definitions: dict[str, str]) -> str | None:
+    """The body of a definition the question gives of the catalogue measure ``name``, named by any of its names at
+    the end of the definition's name ("acme dividend payout ratio", "the roa"), else None."""
+    for key, body in definitions.items():
+        words = key.split()
+        if any(m.named(" ".join(words[start:])) == name for start in range(len(words))):
+            return body
+    return None
 
 
 def _frame_free(clause: str) -> str:
@@ -1360,7 +1428,7 @@ _CRITERION_WORDS = frozenset({
 _NAMED_WITH_OPERATORS = re.compile(
     r"\bper\s+(?:ordinary\s+|common\s+|diluted\s+|basic\s+)?(?:share|unit|employee|day|tonne|ton|barrel|head|capita|"
     r"square|hour|month|year|customer|subscriber|user|store|resident|pupil)s?\b|\bshare[\s-]+(?:based|options?|price|"
-    r"capital|premium|repurchases?|awards?|units?|count)\b|\bweighted[\s-]+average\b|\baverage\s+(?:price|rate|cost|"
+    r"capital|premium|repurchases?|buy[\s-]?backs?|awards?|units?|count)\b|\bweighted[\s-]+average\b|\baverage\s+(?:price|rate|cost|"
     r"balance|number|age|remaining|exercise|selling|interest)\b|\bexchange\s+rate\b|\bchange\s+in\s+(?:fair\s+value|"
     r"accounting|estimate)|\bbetween\s+\d|\b(?:1|one|two|three|four|five)\s*(?:to|-)\s*(?:\d|one|two|three|four|five)"
     r"|\bless\s+than\b|\bdue\s+(?:to|in)\b|\brelated\s+to\b|\bprior\s+to\b|\bup\s+to\b|\bcontributed\s+to\b|"

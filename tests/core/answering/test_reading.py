@@ -231,3 +231,59 @@ def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(questio
 def test_a_slash_in_a_signed_line_name_is_no_ratio(question: str, formula: str) -> None:
     (plan,) = plans_of(read(question))
     assert plan.formula == formula
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    # "y/y" after a verb of change: the change from the year before, which the verb already says
+    ("By what % did Northwind's marketing expense grow y/y in FY2019?", "percent_change(line(marketing expense)) 2019"),
+    ("What was the YoY change in Northwind's net income in 2020?", "percent_change(line(net income)) 2020"),
+    # the verb before "how much"
+    ("Northwind's net income fell how much in fiscal 2020, in %?", "percent_change(line(net income)) 2020"),
+    ("Net income rose how much in 2021?", "change(line(Net income)) 2021"),
+    # "did X rise or fall ..., and by how much": the change, whose sign says which
+    ("Did Northwind's revenue rise or fall in FY21 vs FY20, and by how much in $m?", "change(line(revenue)) 2020-2021"),
+    # "how much more did A spend on X than on Y": how much more X was than Y
+    ("How much more did Northwind spend on advertising than on rent in 2019?",
+     "difference(line(advertising 2019), line(rent 2019))"),
+])
+def test_frames_people_type_are_read_as_the_grammar_reads_them(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_scale_said_after_a_comma_or_as_a_symbol_is_the_scale_not_a_line() -> None:
+    reading = read("Northwind FCF in 2020, $ millions?", ("Northwind",))
+    assert reading.scale == "million" and reading.measure is not None
+    assert reading.measure.describe() == "named(free cash flow 2020)"
+    assert read("Northwind sales in $bn for 2021").scale == "billion"
+    assert read("What was the change in revenue in $m from 2020 to 2021?").scale == "million"
+
+
+def test_a_definition_the_question_gives_of_a_catalogue_measure_replaces_the_textbook_one() -> None:
+    # "ROA (net earnings / total assets)": ending assets as asked, not the textbook's average
+    plans = plans_of(read("Northwind ROA 2021 (net earnings / total assets)?", ("Northwind",)))
+    assert len(plans) == 1
+    assert plans[0].formula == "(net_earnings_2021 / total_assets_2021) * 100" and plans[0].percent
+    payout = plans_of(read("Northwind dividend payout ratio for 2020 (dividends per share / diluted EPS)?",
+                           ("Northwind",)))
+    assert payout[0].formula == "(dividends_per_share_2020 / diluted_eps_2020) * 100"
+
+
+def test_returns_and_payout_ratios_are_said_in_percent() -> None:
+    for question in ("What was the return on equity in 2021?", "ROA for FY2020?", "payout ratio in 2019?"):
+        plans = plans_of(read(question))
+        assert len(plans) == 1 and plans[0].percent, question
+        assert plans[0].formula.endswith("* 100"), plans[0].formula
+    # a ratio the textbooks say as a ratio stays one
+    assert not plans_of(read("What was the current ratio in 2021?"))[0].percent
+
+
+def test_a_bracket_after_a_year_says_how_and_nested_brackets_define_whole() -> None:
+    # a bracket after a period is never part of a line's name
+    assert tree("Northwind marketing as % of sales in 2020 (advertising and promotion)?", ("Northwind",)) == \
+        "share(line(marketing 2020), line(sales 2020)) 2020"
+    # a definition in brackets with brackets inside it is the whole definition, of the measure named before it
+    reading = read("Northwind cash ratio at FY2021 year end ((cash + marketable securities) / current liabilities), 2 dp",
+                   ("Northwind",))
+    plans = plans_of(reading)
+    assert len(plans) == 1
+    assert plans[0].formula == "(cash_2021 + marketable_securities_2021) / current_liabilities_2021"
