@@ -79,7 +79,7 @@ _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNO
 _PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
-_PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 
 
 def stems(text: str) -> set[str]:
@@ -135,7 +135,16 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
         # a name whose report wording is its own words ("income taxes") is covered by all of them, not by one
         if named <= have or (all(have & part for part in parts) if parts else have & report and not report <= named):
             covered |= named
+    if any(named <= covered and not report & _NOT_SPENT for named, report, _parts in names):
+        # "R&D expense", "capex spend": the item named by its common name; the noun after it says what kind of
+        # amount it is, which its label need not print ("Research and development")
+        covered |= (asked & _AMOUNT_NOUNS) - {word for named, _report, _parts in names for word in named}
     return frozenset(covered)
+
+
+_AMOUNT_NOUNS = frozenset(stems("expense spend spending outlay"))
+_NOT_SPENT = frozenset(stems("revenue sales earnings profit surplus assets equity liabilities receivables inventories"))
+"""Report words of items that are not spent: "revenue spending" names no line."""
 
 
 def _part_of_a_name(quantity_words: str, label_words: set[str]) -> bool:

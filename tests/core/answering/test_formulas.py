@@ -1006,3 +1006,20 @@ def test_a_measure_a_report_prints_only_in_another_unit_or_in_passing_is_compute
     assert margin.value == "36%" and "1,800 / 5,000" in margin.text, margin.text
     assert rate.value == "22%" and "176 / 800" in rate.text and "UTB" not in rate.text, rate.text
     assert chat.calls == []
+
+
+def test_common_names_of_lines_people_type_meet_the_labels_reports_print() -> None:
+    # "sales" alone is revenue; cost of sales and sales and marketing are other lines
+    assert covers("sales", "Revenue") and fit("sales", "Revenue") == 1.0
+    assert fit("sales", "Cost of sales") < fit("sales", "Revenue") / 2
+    assert fit("sales", "Sales and marketing") < fit("sales", "Revenue")
+    assert not covers("cost of sales", "Revenue")
+    # share buybacks are purchases of the company's own stock, never of property nor the treasury stock balance
+    assert covers("share buybacks", "Repurchases of common shares")
+    assert fit("share buybacks", "Treasury stock, at cost") == 0.0
+    assert fit("stock buyback", "Purchases of property and equipment") == 0.0
+    # "R&D expense": the item by its common name; the label need not print "expense"
+    assert covers("R&D expense", "Research and development")
+    assert not covers("R&D expense", "Total operating expenses")
+    # EPS is a per-share figure: the per-share label, not a total that shares a word
+    assert fit("diluted EPS", "Earnings per share - diluted") > fit("diluted EPS", "Retained earnings")
