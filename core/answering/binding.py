@@ -192,6 +192,8 @@ def _plain_label(label: str) -> str:
     plain = re.sub(r"\s*\(#\d+\)$", "", plain)
     plain = re.sub(r"\s*\((?:notes?|see)\b[^)]*\)|\s*\(\d+\)|\s*\([a-z]\)", "", plain, flags=re.IGNORECASE)
     plain = re.sub(r",\s*net\s*$", "", plain, flags=re.IGNORECASE)
+    # "Trade receivables, net of allowances for doubtful accounts of $9 and $8, respectively": what is deducted
+    plain = re.sub(r",?\s+\(?net\s+of\b.*$", "", plain, flags=re.IGNORECASE) or plain
     # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the
     # share of noncontrolling (minority) interests is another line and keeps its words.
     return re.sub(r"\s+attributable\s+to\b(?!.*\b(?:non-?controlling|minority|redeemable)\b).*$", "", plain,

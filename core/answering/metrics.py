@@ -175,6 +175,9 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
             # a ratio of two amounts asked "in %" ("debt to capital, in %"): said as a percentage
             expression = f"({expression}) * 100"
             tree = formula.parse(expression)
+        if reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure):
+            expression = f"({expression}) * 100"  # a margin's change in points, said in basis points
+            tree = formula.parse(expression)
     except (formula.FormulaError, ValueError, RecursionError):
         return None
     unique = tuple({q.name: q for q in quantities}.values())
@@ -183,7 +186,9 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
     source = _source(measure)
     subject = measure.words if measure.op in (m.NAMED, m.DEFINED) else (measure.parts[0].words if source == "line"
                                                                        else name)
-    plan = Plan(name, expression, unique, formula.is_percent(tree), reading.decimals, source, subject, tree=measure,
+    in_bps = reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure)
+    plan = Plan(f"{name} in basis points" if in_bps else name, expression, unique,
+                formula.is_percent(tree) and not in_bps, reading.decimals, source, subject, tree=measure,
                 printed=_printed(measure), scale=reading.scale)
     alternatives = [_split(plan, measure, main, definitions)]
     if printed_first:  # the printed line first; where the report prints none, the measure's definition
@@ -191,6 +196,11 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
         alternatives.append(replace(plan, formula=_bare(defined),
                                     quantities=tuple({q.name: q for q in defined_quantities}.values())))
     return replace(plan, alternatives=tuple(a for a in alternatives if a is not None))
+
+
+def _is_percent_change(measure: Measure) -> bool:
+    """A change of a percentage (a margin, a share): its points, not a change of an amount."""
+    return bool(measure.parts) and measure.parts[0].op == m.SHARE
 
 
 def printed_plan(plan: Plan) -> Plan | None:

@@ -74,6 +74,7 @@ _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:ans
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
                        r"|(?:\bto\s+)?\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
                        re.IGNORECASE)
+_BASIS_POINTS = re.compile(r",?\s*\b(?:(?:in|as)\s+)?(?:bps|basis\s+points?)\b", re.IGNORECASE)
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
 _K = r"(\d{1,2}(?![\d.,%])|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
@@ -423,6 +424,8 @@ class QuestionReading:
     kind follows only from the measure (a lookup of a line, a computed measure)."""
     frame: str = ""
     """The frame of the asking clause that settled the kind ("count_periods", "count_rows", "labels", ...), or ""."""
+    basis_points: bool = False
+    """It wants a change of a percentage in basis points ("in bps"): points times 100."""
     compares: bool = False
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
@@ -530,6 +533,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     scale = _scale(f"{asking} {said_around}")
     decimals = _decimals(text)
     percent = bool(_PERCENT_ASKED.search(f"{asking} {said_around}"))
+    basis_points = bool(_BASIS_POINTS.search(f"{asking} {said_around}"))
     issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
 
     clause, notes = _without_asides(_strip_instructions(asking))
@@ -583,7 +587,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
         decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
         subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
-        notes=tuple(notes), settled=settled, frame=frame,
+        notes=tuple(notes), settled=settled, frame=frame, basis_points=basis_points,
         compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!,;:"))) or bool(re.search(
             r"\bexceed(?:s|ed)?\b.*\bby\b|\bdifference\s+between\b|\bby\s+how\s+much\b(?!\s+(?:percent|%))|"
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
@@ -606,6 +610,10 @@ _SPENT_MORE = re.compile(
     r"(?:spend|spent|pay|paid|invest|invested)\s+(?:on|in|for)\s+(?P<x>.+?)\s+than\s+(?:(?:it|they|he|she)\s+(?:did\s+)?)?"
     r"(?:on|in|for)?\s*(?P<y>.+)$", re.IGNORECASE)
 """"How much more did Acme spend on SG&A than on R&D?": how much more one line was than another."""
+_MOVED_NOUN = re.compile(
+    r"^(?P<lead>.*?\b(?:what\s+(?:is|was)\s+)?)(?:the\s+)?(?P<x>(?:[\w&'\u2019.-]+\s+){0,4}?(?:margin|rate|ratio|share|yield|return))"
+    r"\s+(?:expansion|contraction|compression|improvement|deterioration|erosion)\b(?P<rest>.*)$", re.IGNORECASE)
+""""Operating margin expansion in 2021 vs 2020": the change in the margin (its sign says which way it moved)."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -623,6 +631,9 @@ def _retold(text: str) -> str:
     either = _EITHER_WAY.match(text)
     if either is not None:
         text = f"By how much did {either.group('x')} change{either.group('rest').rstrip(' ,')}{either.group('tail')}"
+    moved = _MOVED_NOUN.match(text)
+    if moved is not None:
+        text = f"{moved.group('lead')}the change in {moved.group('x')}{moved.group('rest')}"
     spent = _SPENT_MORE.match(text)
     if spent is not None:
         owner = spent.group("s").strip()
@@ -741,6 +752,7 @@ def _strip_instructions(clause: str) -> str:
     """The asking clause without the unit, scale and rounding it asks for (kept in their fields)."""
     clause = _DECIMALS.sub(" ", clause)
     clause = _SCALE_ASKED.sub(" ", clause)
+    clause = _BASIS_POINTS.sub(" ", clause)
     clause = re.sub(r"\(\s*(?:in\s+)?(?:units\s+of\s+)?(?:percents?|%|percentage)\s*(?:,?\s*(?:and\s+)?)?\)", " ", clause,
                     flags=re.IGNORECASE)
     clause = re.sub(r"\(\s*(?:as\s+a\s+)?(?:%|percent(?:age)?)\s*\)", " ", clause, flags=re.IGNORECASE)

@@ -1023,3 +1023,9 @@ def test_common_names_of_lines_people_type_meet_the_labels_reports_print() -> No
     assert not covers("R&D expense", "Total operating expenses")
     # EPS is a per-share figure: the per-share label, not a total that shares a word
     assert fit("diluted EPS", "Earnings per share - diluted") > fit("diluted EPS", "Retained earnings")
+
+
+def test_what_a_label_says_is_deducted_is_not_part_of_its_name() -> None:
+    label = "Accounts receivable, net of allowances for doubtful accounts of $1,204 and $998, respectively"
+    assert covers("receivables", label) and fit("receivables", label) > MIN_FIT
+    assert fit("allowances for doubtful accounts", label) < fit("receivables", label)

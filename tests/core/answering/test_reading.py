@@ -287,3 +287,16 @@ def test_a_bracket_after_a_year_says_how_and_nested_brackets_define_whole() -> N
     plans = plans_of(reading)
     assert len(plans) == 1
     assert plans[0].formula == "(cash_2021 + marketable_securities_2021) / current_liabilities_2021"
+
+
+def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> None:
+    reading = read("Northwind's gross margin compression in 2020 vs 2019, in bps?", ("Northwind",))
+    assert reading.basis_points and reading.measure is not None
+    assert reading.measure.describe() == "change(share(named(gross profit), line(revenue))) 2019-2020"
+    plan = plans_of(reading)[0]
+    assert plan.formula.endswith(" * 100") and not plan.percent and plan.measure.endswith("in basis points")
+    # in percentage points: the change of the margins as they are
+    points = plans_of(read("By how many percentage points did the gross margin change from 2019 to 2020?"))[0]
+    assert not points.formula.endswith(") * 100")
+    # an amount's change asked in bps is no change of a percentage: not multiplied
+    assert not plans_of(read("What was the change in revenue from 2019 to 2020 in bps?"))[0].formula.endswith(") * 100")
