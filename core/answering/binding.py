@@ -109,7 +109,19 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
+    if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
+        score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
     return score
+
+
+def _not_that_total(label: str, have: set[str], relevant: frozenset[str]) -> bool:
+    """For a quantity asked as a total ("total liabilities"): a label that is no total and names more than the
+    quantity ("Accrued liabilities"), or a total of the quantity and something else ("Total liabilities and
+    equity" for total liabilities, or for total equity)."""
+    if not _TOTAL.search(label):
+        return not have <= relevant
+    joined = re.split(r"\s+(?:and|&)\s+", _plain_label(label), maxsplit=1)
+    return len(joined) == 2 and any(not (stems(part) - {"total"}) & relevant for part in joined)
 
 
 def covers(quantity_words: str, label: str) -> bool:
@@ -143,7 +155,7 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
 
 
 _AMOUNT_NOUNS = frozenset(stems("expense spend spending outlay"))
-_NOT_SPENT = frozenset(stems("revenue sales earnings profit surplus assets equity liabilities receivables inventories"))
+_NOT_SPENT = frozenset(stems("revenue earnings profit surplus assets equity liabilities receivables inventories"))
 """Report words of items that are not spent: "revenue spending" names no line."""
 
 

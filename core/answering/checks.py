@@ -10,6 +10,7 @@ still marked unchecked until a passage confirms it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,7 +48,28 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
             found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
     found.extend(_one_cell_for_two_periods(done))
     found.extend(_wrong_statement(done, views))
+    found.extend(_tax_effects(done, views))
     return found
+
+
+_DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
+_TAX_WORDS = re.compile(r"\btax(?:es|ation)?\b", re.IGNORECASE)
+
+
+def _tax_effects(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """A value read from a table of deferred tax assets and liabilities for a quantity that names no tax: its lines
+    ("Capitalized research and development expenditures") are tax effects of items, not the items' amounts."""
+    by_id = {v.info.id: v for v in views}
+    out = []
+    for cell in done.cells.values():
+        quantity = next((q for q in done.plan.quantities if q.name == cell.name), None)
+        view = by_id.get(cell.table_id)
+        if quantity is None or view is None or _TAX_WORDS.search(quantity.words):
+            continue
+        if _DEFERRED_TAX.search(f"{view.info.caption} {view.info.heading} {view.info.name}"):
+            out.append(Problem(f"{quantity.words} was read from {view.info.caption or view.name}, a table of deferred "
+                               "tax effects, not of the amounts themselves", frozenset({(cell.table_id, cell.row)})))
+    return out
 
 
 def _one_cell_for_two_periods(done: Computation) -> list[Problem]:

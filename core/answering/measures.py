@@ -134,7 +134,7 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("payables turnover", "accounts payable turnover", "payable turnover"),
      "cost of goods sold / (average accounts payable between FY{p} and FY{y})"),
     (("retention ratio", "plowback ratio"), "(net income - dividends paid) / net income"),
-    (("payout ratio", "dividend payout ratio"), "dividends paid / net income * 100"),
+    (("payout ratio", "dividend payout ratio", "dividend payout", "payout"), "dividends paid / net income * 100"),
     (("ebitda", "unadjusted ebitda"), "operating income + depreciation and amortization"),
     (("ebit",), "operating income"),
     (("return on assets", "roa", "return on total assets"),

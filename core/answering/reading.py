@@ -602,7 +602,7 @@ _VERB_FIRST = re.compile(rf"^\s*(?P<x>[^,?;:]+?)\s+(?P<v>{'|'.join(_BASE_VERB)})
                          re.IGNORECASE)
 """"Net income rose how much in 2021?": the verb before "how much"."""
 _EITHER_WAY = re.compile(
-    r"^\s*did\s+(?P<x>.+?)\s+(?:rise|grow|increase|go\s+up|improve)\s+or\s+(?:fall|decline|decrease|drop|go\s+down|shrink)\b"
+    r"^\s*did\s+(?P<x>.+?)\s+(?:rise|grow|increase|go\s+up|improve)\s+or\s+(?:fall|decline|decrease|drop|(?:go\s+)?down|shrink)\b"
     r"(?P<rest>[^?]*?)\s*,?\s*(?:and\s+)?(?:by\s+)?how\s+much\b(?P<tail>.*)$", re.IGNORECASE)
 """"Did X rise or fall in 2017 vs 2016, and by how much?": the change, whose sign says which."""
 _SPENT_MORE = re.compile(
@@ -614,6 +614,11 @@ _MOVED_NOUN = re.compile(
     r"^(?P<lead>.*?\b(?:what\s+(?:is|was)\s+)?)(?:the\s+)?(?P<x>(?:[\w&'\u2019.-]+\s+){0,4}?(?:margin|rate|ratio|share|yield|return))"
     r"\s+(?:expansion|contraction|compression|improvement|deterioration|erosion)\b(?P<rest>.*)$", re.IGNORECASE)
 """"Operating margin expansion in 2021 vs 2020": the change in the margin (its sign says which way it moved)."""
+_SHARE_TAKEN = re.compile(
+    r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
+    r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
+    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$", re.IGNORECASE)
+""""What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?": the part as a % of the whole."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -625,6 +630,14 @@ def _retold(text: str) -> str:
     rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
     Y" asks how much more X was than Y."""
     text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    text = re.sub(r"(?:(?<=^)|(?<=[^\d\s]\s)|(?<=[^\d\s]))%(?=\s+of\b)", "percentage", text)
+    taken = _SHARE_TAKEN.match(text)
+    if taken is not None:
+        part = taken.group("y") or taken.group("y2")
+        when = re.search(r"\s+(?:in|for|during|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
+        if when is not None:  # the period after the part is the whole's too: said last
+            part = part[: when.start()]
+        text = f"What was {part} as a percentage of {taken.group('x')}{when.group(0) if when else ''}{taken.group('rest')}"
     verb_first = _VERB_FIRST.match(text)
     if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
         text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"
@@ -643,7 +656,9 @@ def _retold(text: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z(\"'])", text) if s.strip()]
+    """Sentences: after a full stop before a capital, or after a question mark whatever follows ("... in FY18? answer
+    in $ millions")."""
+    return [s for s in re.split(r"(?<=[.!])\s+(?=[A-Z(\"'])|(?<=\?)\s+(?=\S)", text) if s.strip()]
 
 
 _STRONG_ASK = re.compile(
@@ -762,6 +777,9 @@ def _strip_instructions(clause: str) -> str:
     return " ".join(clause.split()).strip(" ,;")
 
 
+_DATE_AFTER = re.compile(r"\s+(?:at|as\s+of|on|for|in|ended|ending)\s+(?:the\s+)?(?:(?:fiscal\s+)?year\s+(?:end(?:ed|ing)?\s+)?)?"
+                         r"(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?\d{2,4}$", re.IGNORECASE)
+"""A date or year said after a measure's name ("debt to equity at May 31, 2021"): not part of the name."""
 _PERIOD_END_SAID = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:fiscal\s+)?(?:year|FY\s?\d{2,4}|"
                               r"(?:19|20)\d\d)(?:[\s-]+end)?$", re.IGNORECASE)
 
@@ -778,7 +796,7 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
             notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")
             return " "
         if _ARITHMETIC.search(inner) and len(inner.split()) >= 3:  # "free cash flow (CFO minus capex)"
-            before = _NAMED_BEFORE.search(clause[: match.start()])
+            before = _NAMED_BEFORE.search(_DATE_AFTER.sub("", clause[: match.start()]))
             named = _plain(re.sub(r"\s+(?:in|for|during|of)\s+(?:fiscal\s+(?:year\s+)?|FY\s?)?\d{2,4}$|\s+(?:FY\s?)?\d{2,4}$", "",
                                   before.group("name"))) if before else ""
             notes.append(f"= {named} = {inner}")

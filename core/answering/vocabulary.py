@@ -51,6 +51,8 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bgross\s+profit\b", re.IGNORECASE), "gross profit margin"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
+    (re.compile(r"\bs\s*&\s*m\b", re.IGNORECASE), "sales marketing"),
+    (re.compile(r"\bops\b", re.IGNORECASE), "operations"),
     # "sales" alone is revenue; "cost of sales", "sales and marketing" and "sales tax" are other lines
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b|(?<!\bcost\sof\s)(?<!\bcosts\sof\s)\bsales\b"
                 r"(?!\s+(?:and|&)\s+marketing|\s+tax)", re.IGNORECASE), "revenues revenue sales"),

@@ -1029,3 +1029,13 @@ def test_what_a_label_says_is_deducted_is_not_part_of_its_name() -> None:
     label = "Accounts receivable, net of allowances for doubtful accounts of $1,204 and $998, respectively"
     assert covers("receivables", label) and fit("receivables", label) > MIN_FIT
     assert fit("allowances for doubtful accounts", label) < fit("receivables", label)
+
+
+def test_a_total_asked_is_bound_to_that_total_only() -> None:
+    assert fit("total liabilities", "Accrued liabilities") < MIN_FIT
+    assert fit("total liabilities", "Total liabilities and shareholders' equity") < MIN_FIT
+    assert fit("total equity", "Total liabilities and equity") < fit("total equity", "Total shareholders' equity")
+    assert fit("total revenue", "Revenues") == 1.0 and fit("total liabilities", "Total liabilities") == 1.0
+    # abbreviations people type
+    assert covers("S&M spend", "Sales and marketing")
+    assert covers("pretax earnings from continuing ops", "Earnings from continuing operations before income taxes")

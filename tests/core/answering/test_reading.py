@@ -300,3 +300,23 @@ def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> N
     assert not points.formula.endswith(") * 100")
     # an amount's change asked in bps is no change of a percentage: not multiplied
     assert not plans_of(read("What was the change in revenue from 2019 to 2020 in bps?"))[0].formula.endswith(") * 100")
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("What % of Northwind's 2022 net sales came from services?", "share(line(services 2022), line(net sales 2022))"),
+    ("What share of revenues did Northwind spend on R&D in fiscal 2021?",
+     "share(line(R&D 2021), line(revenues 2021)) 2021"),
+    ("What share of Northwind's 2021 sales did marketing take?", "share(line(marketing 2021), line(sales 2021))"),
+    ("Did Northwind's total assets go up or down in 2019 vs 2018, and by how much ($m)?",
+     "change(line(total assets)) 2018-2019"),
+    ("how much did Northwind pay in dividends in FY19? answer in $ millions", "line(dividends 2019)"),
+    ("Northwind dividend payout FY22 (dividends paid / net earnings)", "defined(payout ratio 2022)"),
+])
+def test_more_frames_people_type(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_date_after_a_measure_is_not_part_of_the_name_its_bracket_defines() -> None:
+    plans = plans_of(read("Northwind debt-to-equity at June 30, 2021 (long-term debt / shareholders' equity)",
+                          ("Northwind",)))
+    assert plans[0].formula == "long_term_debt_2021 / shareholders_equity_2021"
