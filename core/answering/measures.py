@@ -202,6 +202,13 @@ def named(phrase: str) -> str | None:
     return _ALIASES.get(_key(phrase))
 
 
+def named_at_end(phrase: str) -> str | None:
+    """The catalogue's name for a measure a phrase ends with, its whole name or a name after words about whose it is
+    ("acme dividend payout ratio" -> "payout ratio"), else None."""
+    words = _key(phrase).split()
+    return next((_ALIASES[key] for start in range(len(words)) if (key := " ".join(words[start:])) in _ALIASES), None)
+
+
 PART_WORDS = r"(?:(?:operating|reportable|business)\s+)?(?:segment|division|business|unit|region|brand)s?"
 """The words that say a name is a part of the company ("the Pet segment", "the Europe region")."""
 

@@ -68,7 +68,7 @@ _SCALE_ASKED = re.compile(
     r"|,\s*(?:in\s+)?(?:usd|us\$|\$)\s*(?P<scale3>thousands?|millions?|billions?|mn|bn|m|b|k)\b(?=\s*[?.!]?\s*$)", re.IGNORECASE)
 """The scale asked: "in $ millions", "in $m", "($m)", or after a comma at the end ("MMM FCF in 2018, $ millions?")."""
 _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
-                            r"(?!\s+of\b)\)?", re.IGNORECASE)
+                            r"(?!\s+of\b)\)?|,\s*%\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
                        r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
@@ -617,10 +617,13 @@ _MOVED_NOUN = re.compile(
 _SHARE_TAKEN = re.compile(
     r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
     r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
-    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$", re.IGNORECASE)
-""""What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?": the part as a % of the whole."""
+    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
+    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:went|goes|go|"
+    r"(?:was|were)\s+(?:spent|used|paid))\s+(?:to|on|into|for|as)\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$", re.IGNORECASE)
+""""What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
+to cost of sales?": the part as a % of the whole."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
-_MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen)"
+_MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
 
 
@@ -630,14 +633,15 @@ def _retold(text: str) -> str:
     rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
     Y" asks how much more X was than Y."""
     text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
-    text = re.sub(r"(?:(?<=^)|(?<=[^\d\s]\s)|(?<=[^\d\s]))%(?=\s+of\b)", "percentage", text)
+    text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
     taken = _SHARE_TAKEN.match(text)
     if taken is not None:
-        part = taken.group("y") or taken.group("y2")
+        part = taken.group("y") or taken.group("y2") or taken.group("y3")
+        whole, rest = taken.group("x") or taken.group("x3"), taken.group("rest") or taken.group("rest3") or ""
         when = re.search(r"\s+(?:in|for|during|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
         if when is not None:  # the period after the part is the whole's too: said last
             part = part[: when.start()]
-        text = f"What was {part} as a percentage of {taken.group('x')}{when.group(0) if when else ''}{taken.group('rest')}"
+        text = f"What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
     verb_first = _VERB_FIRST.match(text)
     if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
         text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"
@@ -772,13 +776,15 @@ def _strip_instructions(clause: str) -> str:
                     flags=re.IGNORECASE)
     clause = re.sub(r"\(\s*(?:as\s+a\s+)?(?:%|percent(?:age)?)\s*\)", " ", clause, flags=re.IGNORECASE)
     clause = re.sub(r"\(\s*(?:and\s+)?\)", " ", clause)
+    clause = re.sub(r",\s*%\s*(?=[?.!]?\s*$)", " ", clause)  # "revenue growth in 2022, %?"
     clause = re.sub(r"\b(?:in|as\s+a)\s+(?:units\s+of\s+)?(?:percents?|%)(?=\s*(?:\?|$|,|\band\b))", " ", clause,
                     flags=re.IGNORECASE)
     return " ".join(clause.split()).strip(" ,;")
 
 
-_DATE_AFTER = re.compile(r"\s+(?:at|as\s+of|on|for|in|ended|ending)\s+(?:the\s+)?(?:(?:fiscal\s+)?year\s+(?:end(?:ed|ing)?\s+)?)?"
-                         r"(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?\d{2,4}$", re.IGNORECASE)
+_DATE_AFTER = re.compile(r"(?:\s+(?:at|as\s+of|on|for|in|ended|ending)(?:\s+the)?(?:\s+end\s+of)?(?:\s+the)?"
+                         r"(?:\s+(?:fiscal|financial))?(?:\s+year(?:\s+end(?:ed|ing)?)?)?)?\s+(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?"
+                         r"\d{2,4}$", re.IGNORECASE)
 """A date or year said after a measure's name ("debt to equity at May 31, 2021"): not part of the name."""
 _PERIOD_END_SAID = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:fiscal\s+)?(?:year|FY\s?\d{2,4}|"
                               r"(?:19|20)\d\d)(?:[\s-]+end)?$", re.IGNORECASE)
@@ -1070,11 +1076,7 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
 def _own_definition(name: str, definitions: dict[str, str]) -> str | None:
     """The body of a definition the question gives of the catalogue measure ``name``, named by any of its names at
     the end of the definition's name ("acme dividend payout ratio", "the roa"), else None."""
-    for key, body in definitions.items():
-        words = key.split()
-        if any(m.named(" ".join(words[start:])) == name for start in range(len(words))):
-            return body
-    return None
+    return next((body for key, body in definitions.items() if m.named_at_end(key) == name), None)
 
 
 def _frame_free(clause: str) -> str:

@@ -38,7 +38,8 @@ _DEPRECIATION = re.compile(r"\bd\s*&\s*a\b|\bdepreciation(?:,?\s+(?:depletion\s+
 _CASH_FROM_OPERATIONS = re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE)
 _WORKING_CAPITAL = re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE)
 _BUYBACK = re.compile(r"\b(?:share|stock)\s+(?:buy[\s-]?backs?|repurchases?)\b|\bbuy[\s-]?backs?\b", re.IGNORECASE)
-_CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+long[\s-]*term\s+debt\b", re.IGNORECASE)
+_CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+(?:long[\s-]*term\s+debt|ltd)\b"
+                           r"|\bcurrent\s+ltd\b", re.IGNORECASE)
 
 # Line items: a name people use -> the words reports print for it (added to the question's words). Only
 # distinctive words: generic ones ("total", "net", "cash") would favour every table that has a total line.
@@ -52,6 +53,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
     (re.compile(r"\bs\s*&\s*m\b", re.IGNORECASE), "sales marketing"),
+    (re.compile(r"\bg\s*&\s*a\b", re.IGNORECASE), "general administrative"),
     (re.compile(r"\bops\b", re.IGNORECASE), "operations"),
     # "sales" alone is revenue; "cost of sales", "sales and marketing" and "sales tax" are other lines
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b|(?<!\bcost\sof\s)(?<!\bcosts\sof\s)\bsales\b"
@@ -77,7 +79,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
     # the debt due after a year: never its current portion, a sibling line
-    (re.compile(r"\blong[\s-]*term\s+(?:debt|borrowings?)\b", re.IGNORECASE), "long term debt borrowings"),
+    (re.compile(r"\blong[\s-]*term\s+(?:debt|borrowings?)\b|(?<!current\s)\bltd\b", re.IGNORECASE), "long term debt borrowings"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
      "equity shareholders stockholders"),
 )

@@ -1039,3 +1039,10 @@ def test_a_total_asked_is_bound_to_that_total_only() -> None:
     # abbreviations people type
     assert covers("S&M spend", "Sales and marketing")
     assert covers("pretax earnings from continuing ops", "Earnings from continuing operations before income taxes")
+
+
+def test_abbreviations_of_debt_and_expense_lines() -> None:
+    assert covers("current LTD", "Current portion of long-term debt")
+    assert fit("current LTD", "Total current assets") < MIN_FIT and fit("current LTD", "Long-term debt") < MIN_FIT
+    assert covers("LTD", "Long-term debt")
+    assert covers("G&A", "General and administrative")

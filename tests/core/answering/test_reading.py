@@ -320,3 +320,24 @@ def test_a_date_after_a_measure_is_not_part_of_the_name_its_bracket_defines() ->
     plans = plans_of(read("Northwind debt-to-equity at June 30, 2021 (long-term debt / shareholders' equity)",
                           ("Northwind",)))
     assert plans[0].formula == "long_term_debt_2021 / shareholders_equity_2021"
+
+
+def test_a_definition_naming_a_printed_measure_reads_the_printed_line_first() -> None:
+    (plan,) = plans_of(read("What was Northwind's opex in 2022 (SG&A plus R&D), $m?", ("Northwind",)))
+    assert plan.formula == "selling_general_and_administrative_expen_2022 + r_d_2022"
+    # where the report prints no SG&A line, the textbook's parts of it
+    assert [a.formula for a in plan.alternatives] == [
+        "(sales_and_marketing_expenses_2022 + general_and_administrative_expenses_2022) + r_d_2022"]
+    # a label's ", net" in a definition is no operand; the date after the name is no part of it
+    (debt,) = plans_of(read("Northwind debt to equity at end of 2021 (long-term debt, net / total equity)", ("Northwind",)))
+    assert debt.formula == "long_term_debt_2021 / total_equity_2021"
+
+
+def test_growth_asked_with_a_bare_percent_sign_and_a_share_that_went_to_a_line() -> None:
+    assert tree("Northwind revenue growth y/y in fiscal 2022, %?", ("Northwind",)) == \
+        "percent_change(line(revenue)) 2022"
+    assert tree("What share of Northwind's FY19 net sales went to cost of sales?", ("Northwind",)) == \
+        "share(line(cost of sales 2019), line(net sales 2019))"
+    # a measure said in percent, its definition given after the issuer's name
+    plans = plans_of(read("Unknownco dividend payout ratio for fiscal 2019 (dividends per share / diluted EPS)?"))
+    assert plans[0].percent and plans[0].formula == "(dividends_per_share_2019 / diluted_eps_2019) * 100"
