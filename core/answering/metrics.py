@@ -195,7 +195,8 @@ def _said_as_asked(reading: QuestionReading, measure: Measure, expression: str) 
     or a measure said in percent whoever defines it, times 100; a margin's change asked in basis points, its
     points times 100."""
     tree = formula.parse(expression)
-    if (reading.percent or measure.op == m.DEFINED and m.named_at_end(measure.words) in m.SAID_IN_PERCENT) \
+    if (reading.percent or measure.op == m.DEFINED and (m.named_at_end(measure.words) in m.SAID_IN_PERCENT
+                                                        or re.search(r"\bmargins?$", measure.words, re.IGNORECASE))) \
             and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
         expression = f"({expression}) * 100"
     if reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure):
@@ -523,7 +524,7 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
                            optional=marked.group(1) is not None)
         return quantity.name, [quantity]
     lowered = phrase.lower()
-    if printed_first and depth == 0 and (catalogued := m.named(lowered)) in m.PRINTED_FIRST:
+    if printed_first and depth == 0 and lowered not in definitions and (catalogued := m.named(lowered)) in m.PRINTED_FIRST:
         quantity = _quantity(catalogued, year, whole=True)  # "SG&A" in a question's own definition: the printed line
         return quantity.name, [quantity]
     nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)

@@ -216,7 +216,7 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
     r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
     r"(?!(?:made|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
-    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
+    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
@@ -546,6 +546,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     notes = [n for n in notes if not n.startswith("= ")]
     comma = _COMMA_FORMULA.match(clause)
     if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
+            and not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE) \
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
         definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
         clause = comma.group("head")
@@ -618,8 +619,9 @@ _SHARE_TAKEN = re.compile(
     r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
     r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
     r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
-    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:went|goes|go|"
-    r"(?:was|were)\s+(?:spent|used|paid))\s+(?:to|on|into|for|as)\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$", re.IGNORECASE)
+    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:(?:was|were)\s+(?:spent|"
+    r"used|paid)\s+(?:to|on|into|for|as)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$",
+    re.IGNORECASE)
 """"What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
 to cost of sales?": the part as a % of the whole."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
@@ -633,6 +635,10 @@ def _retold(text: str) -> str:
     rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
     Y" asks how much more X was than Y."""
     text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    text = re.sub(r"\bincl\.?(?=\s)", "including", re.sub(r"\bexcl\.?(?=\s)", "excluding", text, flags=re.IGNORECASE),
+                  flags=re.IGNORECASE)
+    if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
+        text = re.sub(r"(?<=[A-Za-z])\s+\+\s+(?=[A-Za-z])", " plus ", text)
     text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
     taken = _SHARE_TAKEN.match(text)
     if taken is not None:
@@ -1068,7 +1074,10 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
         return Measure(m.DEFINED, measure.words, body=own, said=measure.said, periods=measure.periods)
     if any(leaf.op == m.NAMED for leaf in measure.leaves()):
         return measure  # a catalogue measure whose parts the question defines ("CCC; DPO = ..."): they feed it
-    name, body = next(iter(definitions.items()))
+    # the definition no other one uses: "operating margin (EBIT / revenues), where EBIT = ..." defines the margin
+    top = [(n, b) for n, b in definitions.items() if n != "it" and not any(
+        re.search(rf"(?<![\w&]){re.escape(n)}(?![\w&])", other, re.IGNORECASE) for k, other in definitions.items() if k != n)]
+    name, body = top[0] if top else next(iter(definitions.items()))
     periods = measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ())
     return Measure(m.DEFINED, name, body=body, said=measure.said, periods=periods)
 
@@ -1347,7 +1356,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
             left, right = _share_periods(sub(x), sub(y))
             if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
-                    r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE):
+                    r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE) \
+                    or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)):
+                # "total liabilities to total assets": two totals, never one line's name
                 return done(Measure(m.RATIO, parts=(left, right)))
     return done(m.line(re.sub(_P, " ", text).strip(), said))
 

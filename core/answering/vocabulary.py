@@ -92,7 +92,8 @@ HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|buy[\s-]?backs?|proceeds)\b",
                 re.IGNORECASE), "cash_flows"),
     (re.compile(r"\b(?:assets?|liabilit(?:y|ies)|inventor(?:y|ies)|receivables?|payables?|equity|pp\s*&\s*e|ppne|"
-                r"property|goodwill|debt|borrowings)\b", re.IGNORECASE), "balance_sheet"),
+                r"property|goodwill|debt|borrowings|short[\s-]*term\s+investments|marketable\s+securities)\b"
+                r"|^\s*cash(?:\s+and\s+(?:cash\s+)?equivalents)?\s*$", re.IGNORECASE), "balance_sheet"),
     (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
      "income"),
 )

@@ -1046,3 +1046,10 @@ def test_abbreviations_of_debt_and_expense_lines() -> None:
     assert fit("current LTD", "Total current assets") < MIN_FIT and fit("current LTD", "Long-term debt") < MIN_FIT
     assert covers("LTD", "Long-term debt")
     assert covers("G&A", "General and administrative")
+
+
+def test_cash_and_short_term_investments_are_balances() -> None:
+    from core.answering.vocabulary import home_statement
+    assert home_statement("cash") == "balance_sheet" and home_statement("short-term investments") == "balance_sheet"
+    assert home_statement("purchases of short-term investments") == "cash_flows"
+    assert home_statement("cash paid for interest") != "balance_sheet"

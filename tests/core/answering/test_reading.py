@@ -341,3 +341,19 @@ def test_growth_asked_with_a_bare_percent_sign_and_a_share_that_went_to_a_line()
     # a measure said in percent, its definition given after the issuer's name
     plans = plans_of(read("Unknownco dividend payout ratio for fiscal 2019 (dividends per share / diluted EPS)?"))
     assert plans[0].percent and plans[0].formula == "(dividends_per_share_2019 / diluted_eps_2019) * 100"
+
+
+def test_symbols_abbreviations_and_the_definition_no_other_uses() -> None:
+    assert tree("Northwind cash + short-term investments at FY17 year end, in $ thousands", ("Northwind",)) == \
+        "sum(line(cash 2017), line(short-term investments 2017)) 2017"
+    assert tree("Northwind total liabilities to total assets at end of 2020, %", ("Northwind",)) == \
+        "ratio(line(total liabilities 2020), line(total assets 2020)) 2020"
+    assert tree("What portion of Northwind's 2018 total assets was intangible assets, net?", ("Northwind",)) == \
+        "share(line(intangible assets, net 2018), line(total assets 2018))"
+    # the margin the bracket defines, over the EBIT the "where" clause defines; said in percent
+    (plan,) = plans_of(read("Northwind operating margin FY21 (EBIT / revenues), where EBIT = income before taxes + "
+                            "net interest expense", ("Northwind",)))
+    assert plan.formula == "((income_before_taxes_2021 + net_interest_expense_2021) / revenues_2021) * 100"
+    (incl,) = plans_of(read("Northwind FCF conversion FY20 (free cash flow / net earnings incl. minority interests)",
+                            ("Northwind",)))
+    assert "net_earnings_including_minority_inter" in incl.formula
