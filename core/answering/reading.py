@@ -546,10 +546,10 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     notes = [n for n in notes if not n.startswith("= ")]
     comma = _COMMA_FORMULA.match(clause)
     if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
-            and not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE) \
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
-        definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
-        clause = comma.group("head")
+        if not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
+            definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
+        clause = comma.group("head")  # ", where EBIT = ...": a definition of its own name, read with the others
     after = _OPERATION_AFTER.match(clause)
     if after is not None and not re.search(r"\b(?:times|divided|plus|minus|multiplied)\b|[*/+]", after.group("rest")):
         joiner = "of" if after.group("op").lower() in ("average", "mean", "total") else "in"

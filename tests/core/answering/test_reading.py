@@ -357,3 +357,9 @@ def test_symbols_abbreviations_and_the_definition_no_other_uses() -> None:
     (incl,) = plans_of(read("Northwind FCF conversion FY20 (free cash flow / net earnings incl. minority interests)",
                             ("Northwind",)))
     assert "net_earnings_including_minority_inter" in incl.formula
+
+
+def test_a_name_defined_after_a_comma_is_a_part_of_the_measure() -> None:
+    (plan,) = plans_of(read("Northwind debt/equity at the end of FY20, with debt = notes payable + long-term debt",
+                            ("Northwind",)))
+    assert plan.formula == "(notes_payable_2020 + long_term_debt_2020) / equity_2020"
