@@ -101,6 +101,9 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
+    elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
+            and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
+        score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):

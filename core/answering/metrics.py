@@ -284,7 +284,7 @@ def _printed(measure: Measure) -> tuple[str, ...]:
     names: list[str] = []
     if measure.op == m.NAMED:
         names.append(measure.words)
-    if measure.said and measure.op != m.LINE:
+    if measure.said and measure.op not in (m.LINE, m.DEFINED):  # a measure the question defines is computed as defined
         names.append(measure.said)
     return tuple(dict.fromkeys(n for n in names if n))
 

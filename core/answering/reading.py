@@ -581,6 +581,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     if measure is not None and measure.op == m.CHANGE and _PERCENT_ASKED.search(f"{asking} {said_around}") \
             and not re.search(r"\bpoints?\b", text, re.IGNORECASE):
         measure = replace(measure, op=m.PERCENT_CHANGE)  # "how much did X grow in 2022, in %?"
+    if measure is not None and measure.op == m.PERCENT_CHANGE and scale and not percent \
+            and not re.search(r"percent|%|\bgrowth\b|\brate\b", asking, re.IGNORECASE):
+        measure = replace(measure, op=m.CHANGE)  # "the y/y change in X, in $m": an amount, not a percentage
     kind, several = _final_kind(kind, several, measure, query, marked)
     doubts = _doubts(measure)
     reading = QuestionReading(
@@ -813,7 +816,7 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
                                   before.group("name"))) if before else ""
             notes.append(f"= {named} = {inner}")
             return " "
-        if _AFTER_A_PERIOD.search(clause[: match.start()]):
+        if _AFTER_A_PERIOD.search(clause[: match.start()]) and len(inner.split()) > 1:
             notes.append(inner)
             return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"

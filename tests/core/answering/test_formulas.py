@@ -1053,3 +1053,8 @@ def test_cash_and_short_term_investments_are_balances() -> None:
     assert home_statement("cash") == "balance_sheet" and home_statement("short-term investments") == "balance_sheet"
     assert home_statement("purchases of short-term investments") == "cash_flows"
     assert home_statement("cash paid for interest") != "balance_sheet"
+
+
+def test_eps_is_read_only_from_a_per_share_line() -> None:
+    assert fit("EPS", "Earnings before interest and taxes") < MIN_FIT
+    assert fit("EPS", "Diluted earnings per share") > MIN_FIT

@@ -363,3 +363,14 @@ def test_a_name_defined_after_a_comma_is_a_part_of_the_measure() -> None:
     (plan,) = plans_of(read("Northwind debt/equity at the end of FY20, with debt = notes payable + long-term debt",
                             ("Northwind",)))
     assert plan.formula == "(notes_payable_2020 + long_term_debt_2020) / equity_2020"
+
+
+def test_a_year_on_year_change_asked_in_an_amount_is_an_amount() -> None:
+    assert tree("What was the y/y change in Northwind's R&D spend in 2022, in $m?", ("Northwind",)) == \
+        "change(line(R&D spend)) 2022"
+    assert tree("What was the year-over-year change in Northwind's R&D spend in 2022?", ("Northwind",)) == \
+        "percent_change(line(R&D spend)) 2022"
+    # a measure the question defines is computed as defined, not looked up under its name
+    (plan,) = plans_of(read("Northwind total debt at end of 2021 (current maturities + long-term debt, net), $m",
+                            ("Northwind",)))
+    assert plan.printed == () and plan.formula == "current_maturities_2021 + long_term_debt_2021"
