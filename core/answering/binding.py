@@ -79,7 +79,7 @@ _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNO
 _PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
-_PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 
 
 def stems(text: str) -> set[str]:
@@ -101,6 +101,9 @@ def fit(quantity_words: str, label: str) -> float:
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
+    elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
+            and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
+        score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
@@ -109,7 +112,19 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
     if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
+    if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
+        score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
     return score
+
+
+def _not_that_total(label: str, have: set[str], relevant: frozenset[str]) -> bool:
+    """For a quantity asked as a total ("total liabilities"): a label that is no total and names more than the
+    quantity ("Accrued liabilities"), or a total of the quantity and something else ("Total liabilities and
+    equity" for total liabilities, or for total equity)."""
+    if not _TOTAL.search(label):
+        return not have <= relevant
+    joined = re.split(r"\s+(?:and|&)\s+", _plain_label(label), maxsplit=1)
+    return len(joined) == 2 and any(not (stems(part) - {"total"}) & relevant for part in joined)
 
 
 def covers(quantity_words: str, label: str) -> bool:
@@ -135,7 +150,16 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
         # a name whose report wording is its own words ("income taxes") is covered by all of them, not by one
         if named <= have or (all(have & part for part in parts) if parts else have & report and not report <= named):
             covered |= named
+    if any(named <= covered and not report & _NOT_SPENT for named, report, _parts in names):
+        # "R&D expense", "capex spend": the item named by its common name; the noun after it says what kind of
+        # amount it is, which its label need not print ("Research and development")
+        covered |= (asked & _AMOUNT_NOUNS) - {word for named, _report, _parts in names for word in named}
     return frozenset(covered)
+
+
+_AMOUNT_NOUNS = frozenset(stems("expense spend spending outlay"))
+_NOT_SPENT = frozenset(stems("revenue earnings profit surplus assets equity liabilities receivables inventories"))
+"""Report words of items that are not spent: "revenue spending" names no line."""
 
 
 def _part_of_a_name(quantity_words: str, label_words: set[str]) -> bool:
@@ -183,6 +207,8 @@ def _plain_label(label: str) -> str:
     plain = re.sub(r"\s*\(#\d+\)$", "", plain)
     plain = re.sub(r"\s*\((?:notes?|see)\b[^)]*\)|\s*\(\d+\)|\s*\([a-z]\)", "", plain, flags=re.IGNORECASE)
     plain = re.sub(r",\s*net\s*$", "", plain, flags=re.IGNORECASE)
+    # "Trade receivables, net of allowances for doubtful accounts of $9 and $8, respectively": what is deducted
+    plain = re.sub(r",?\s+\(?net\s+of\b.*$", "", plain, flags=re.IGNORECASE) or plain
     # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the
     # share of noncontrolling (minority) interests is another line and keeps its words.
     return re.sub(r"\s+attributable\s+to\b(?!.*\b(?:non-?controlling|minority|redeemable)\b).*$", "", plain,

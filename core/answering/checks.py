@@ -10,6 +10,7 @@ still marked unchecked until a passage confirms it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,7 +48,42 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
             found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
     found.extend(_one_cell_for_two_periods(done))
     found.extend(_wrong_statement(done, views))
+    found.extend(_not_the_amounts(done, views))
     return found
+
+
+# Tables whose lines are not the company's own amounts, and the words of a quantity that asks for them all the same.
+_NOT_THE_AMOUNTS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
+    (re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE), re.compile(r"\btax(?:es|ation)?\b", re.IGNORECASE),
+     "a table of deferred tax effects, not of the amounts themselves"),
+    (re.compile(r"\bjoint\s+ventures?\b|\bequity[\s-]+method\s+investees?\b|\bunconsolidated\s+(?:affiliates|entities|"
+                r"subsidiaries)\b", re.IGNORECASE),
+     re.compile(r"\bjoint\s+ventures?\b|\binvestees?\b|\baffiliates?\b|\bunconsolidated\b", re.IGNORECASE),
+     "a table of other entities' figures (joint ventures, investees), not the company's own"),
+    (re.compile(r"\b(?:summari[sz]ed\s+|selected\s+)?quarterly\s+(?:financial\s+)?(?:data|results|information|"
+                r"financial\s+data)\b", re.IGNORECASE), re.compile(r"\bquarter|\bq[1-4]\b", re.IGNORECASE),
+     "a table of quarterly figures, not the year's"),
+)
+
+
+def _not_the_amounts(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """A value read from a table whose lines are not the company's own amounts, for a quantity that does not ask
+    for them: a table of deferred tax assets and liabilities ("Capitalized research and development expenditures"
+    is a tax effect), the combined figures of joint ventures ("Gross margin" of the ventures)."""
+    by_id = {v.info.id: v for v in views}
+    out = []
+    for cell in done.cells.values():
+        quantity = next((q for q in done.plan.quantities if q.name == cell.name), None)
+        view = by_id.get(cell.table_id)
+        if quantity is None or view is None:
+            continue
+        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        for table, asked, said in _NOT_THE_AMOUNTS:
+            if table.search(title) and not asked.search(quantity.words):
+                out.append(Problem(f"{quantity.words} was read from {view.info.caption or view.name}, {said}",
+                                   frozenset({(cell.table_id, cell.row)})))
+                break
+    return out
 
 
 def _one_cell_for_two_periods(done: Computation) -> list[Problem]:

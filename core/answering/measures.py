@@ -134,13 +134,13 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("payables turnover", "accounts payable turnover", "payable turnover"),
      "cost of goods sold / (average accounts payable between FY{p} and FY{y})"),
     (("retention ratio", "plowback ratio"), "(net income - dividends paid) / net income"),
-    (("payout ratio", "dividend payout ratio"), "dividends paid / net income"),
+    (("payout ratio", "dividend payout ratio", "dividend payout", "payout"), "dividends paid / net income * 100"),
     (("ebitda", "unadjusted ebitda"), "operating income + depreciation and amortization"),
     (("ebit",), "operating income"),
     (("return on assets", "roa", "return on total assets"),
-     "net income / (average total assets between FY{p} and FY{y})"),
+     "net income / (average total assets between FY{p} and FY{y}) * 100"),
     (("return on equity", "roe", "return on shareholders equity", "return on stockholders equity"),
-     "net income / (average total equity between FY{p} and FY{y})"),
+     "net income / (average total equity between FY{p} and FY{y}) * 100"),
     (("effective tax rate",), "income tax expense / income before income taxes * 100"),
     (("equity multiplier", "financial leverage ratio"), "total assets / total equity"),
     (("interest coverage", "interest coverage ratio", "times interest earned"), "operating income / interest expense"),
@@ -167,7 +167,7 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("capex intensity", "capital intensity"), "capital expenditure / revenue * 100"),
     (("net debt",), "total debt - cash and cash equivalents"),
     (("capital employed",), "total assets - total current liabilities"),
-    (("return on capital employed", "roce"), "operating income / capital employed"),
+    (("return on capital employed", "roce"), "operating income / capital employed * 100"),
     (("debt to capital", "debt-to-capital", "debt to capital ratio", "debt-to-capital ratio"),
      "total debt / (total debt + total equity)"),
     (("gearing", "net gearing"), "net debt / total equity"),
@@ -175,6 +175,11 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
 _ALIASES: dict[str, str] = {alias: names[0] for names, _ in _DEFINITIONS for alias in names}
 CATALOGUE: dict[str, str] = {names[0]: body for names, body in _DEFINITIONS}
 """A measure's name -> its definition in the formula grammar."""
+
+SAID_IN_PERCENT = frozenset({"payout ratio", "return on assets", "return on equity", "return on capital employed",
+                             "effective tax rate", "r&d intensity", "capex intensity"})
+"""Measures said in percent, whoever defines them ("a payout ratio of 67.6%"): a definition the question gives
+of one ("dividends per share / diluted EPS") is said in percent too."""
 
 NOT_COMPUTED = frozenset({"ebit"})
 """Names that are only another name of a line ("EBIT" is operating income): looked up, not computed."""
@@ -195,6 +200,13 @@ def _key(phrase: str) -> str:
 def named(phrase: str) -> str | None:
     """The catalogue's name for a measure named by the whole ``phrase`` ("FCF" -> "free cash flow"), else None."""
     return _ALIASES.get(_key(phrase))
+
+
+def named_at_end(phrase: str) -> str | None:
+    """The catalogue's name for a measure a phrase ends with, its whole name or a name after words about whose it is
+    ("acme dividend payout ratio" -> "payout ratio"), else None."""
+    words = _key(phrase).split()
+    return next((_ALIASES[key] for start in range(len(words)) if (key := " ".join(words[start:])) in _ALIASES), None)
 
 
 PART_WORDS = r"(?:(?:operating|reportable|business)\s+)?(?:segment|division|business|unit|region|brand)s?"

@@ -166,14 +166,10 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
             return None  # no period named: which column is meant is the tables' to say, in the loop's steps
         nested = measure.leaves() if measure.parts else []  # a measure named alone: printed_measure sees to it
         printed_first = any(leaf.op == m.NAMED and leaf.words in m.PRINTED_FIRST for leaf in nested)
+        if measure.op == m.DEFINED:  # "opex (SG&A plus R&D)": a printed measure its definition names, as printed
+            printed_first = _tree(measure, main, definitions, True)[0] != _tree(measure, main, definitions)[0]
         expression, quantities = _tree(measure, main, definitions, printed_first)
-        expression = _bare(expression)
-        tree = formula.parse(expression)
-        if reading.percent and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) \
-                and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
-            # a ratio of two amounts asked "in %" ("debt to capital, in %"): said as a percentage
-            expression = f"({expression}) * 100"
-            tree = formula.parse(expression)
+        expression, tree = _said_as_asked(reading, measure, _bare(expression))
     except (formula.FormulaError, ValueError, RecursionError):
         return None
     unique = tuple({q.name: q for q in quantities}.values())
@@ -182,14 +178,35 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
     source = _source(measure)
     subject = measure.words if measure.op in (m.NAMED, m.DEFINED) else (measure.parts[0].words if source == "line"
                                                                        else name)
-    plan = Plan(name, expression, unique, formula.is_percent(tree), reading.decimals, source, subject, tree=measure,
+    in_bps = reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure)
+    plan = Plan(f"{name} in basis points" if in_bps else name, expression, unique,
+                formula.is_percent(tree) and not in_bps, reading.decimals, source, subject, tree=measure,
                 printed=_printed(measure), scale=reading.scale)
     alternatives = [_split(plan, measure, main, definitions)]
     if printed_first:  # the printed line first; where the report prints none, the measure's definition
         defined, defined_quantities = _tree(measure, main, definitions)
-        alternatives.append(replace(plan, formula=_bare(defined),
+        alternatives.append(replace(plan, formula=_said_as_asked(reading, measure, _bare(defined))[0],
                                     quantities=tuple({q.name: q for q in defined_quantities}.values())))
     return replace(plan, alternatives=tuple(a for a in alternatives if a is not None))
+
+
+def _said_as_asked(reading: QuestionReading, measure: Measure, expression: str) -> tuple[str, ast.expr]:
+    """The formula in the unit asked, and its tree: a ratio of two amounts asked "in %" ("debt to capital, in %")
+    or a measure said in percent whoever defines it, times 100; a margin's change asked in basis points, its
+    points times 100."""
+    tree = formula.parse(expression)
+    if (reading.percent or measure.op == m.DEFINED and (m.named_at_end(measure.words) in m.SAID_IN_PERCENT
+                                                        or re.search(r"\bmargins?$", measure.words, re.IGNORECASE))) \
+            and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
+        expression = f"({expression}) * 100"
+    if reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure):
+        expression = f"({expression}) * 100"
+    return expression, formula.parse(expression)
+
+
+def _is_percent_change(measure: Measure) -> bool:
+    """A change of a percentage (a margin, a share): its points, not a change of an amount."""
+    return bool(measure.parts) and measure.parts[0].op == m.SHARE
 
 
 def printed_plan(plan: Plan) -> Plan | None:
@@ -267,7 +284,7 @@ def _printed(measure: Measure) -> tuple[str, ...]:
     names: list[str] = []
     if measure.op == m.NAMED:
         names.append(measure.words)
-    if measure.said and measure.op != m.LINE:
+    if measure.said and measure.op not in (m.LINE, m.DEFINED):  # a measure the question defines is computed as defined
         names.append(measure.said)
     return tuple(dict.fromkeys(n for n in names if n))
 
@@ -334,7 +351,7 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         expression, found = _expression(body, own, definitions)
         return f"({expression})", found
     if op == m.DEFINED:
-        expression, found = _expression(measure.body, own, definitions)
+        expression, found = _expression(measure.body, own, definitions, printed_first=printed_first)
         return f"({expression})", found
     if op == m.PERCENT_CHANGE and len(measure.parts) == 2:  # "the percentage difference between X and Y"
         (first, first_q), (second, second_q) = (_tree(p, own, definitions, printed_first) for p in measure.parts)
@@ -429,8 +446,10 @@ _TRAILING_YEAR = re.compile(rf"^(.+?)\s+(?:in|for|of|at)?\s*{_YEAR}$", re.IGNORE
 _SKIP_PHRASE = re.compile(r"^(?:the|a|an|and|of|ratio|here)$", re.IGNORECASE)
 
 
-def _expression(body: str, year: int | None, definitions: dict[str, str], depth: int = 0) -> tuple[str, list[Quantity]]:
-    """A definition in words as a formula over quantity names, for ``year`` (None: each quantity's own)."""
+def _expression(body: str, year: int | None, definitions: dict[str, str], depth: int = 0,
+                printed_first: bool = False) -> tuple[str, list[Quantity]]:
+    """A definition in words as a formula over quantity names, for ``year`` (None: each quantity's own). With
+    ``printed_first``, a measure the definition names that reports usually print ("SG&A") is that line."""
     if depth > 4:
         raise ValueError("definitions name each other in a circle")
     if year is not None:
@@ -440,6 +459,8 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
     body = re.sub(r"(?<=[A-Za-z])\s+\((?![^()]*[-+*/])[^()]*\)", "", body)  # "EBIT (operating income)": a gloss
     text = _AVERAGE_IN_BRACKETS.sub(lambda g: f"average {g.group('x')} between FY{g.group('a')} and FY{g.group('b')}",
                                     _over_the_rest(body))
+    # "long-term debt, net / total equity": the line as its label prints it, whose ", net" is no operand
+    text = re.sub(r",\s+net(?=\s*(?:[-+*/)]|\b(?:divided|over|plus|minus|less|times)\b|$))", "", text, flags=re.IGNORECASE)
     text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
                   flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
     for pattern, symbol in _OPERATOR_WORDS:
@@ -456,7 +477,7 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
             continue
         if _SKIP_PHRASE.match(token):
             continue
-        expression, found = _phrase(token, year, definitions, depth)
+        expression, found = _phrase(token, year, definitions, depth, printed_first)
         out.append(expression)
         quantities.extend(found)
     return " ".join(out).replace("( ", "(").replace(" )", ")").replace(" ,", ","), quantities
@@ -492,7 +513,8 @@ def _tokens(text: str) -> list[str]:
     return merged
 
 
-def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: int) -> tuple[str, list[Quantity]]:
+def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: int,
+            printed_first: bool = False) -> tuple[str, list[Quantity]]:
     """One phrase between operators: a quantity (maybe with its year), an average or change over two
     years, or the name of another definition (expanded in place)."""
     phrase = phrase.strip().strip(".").strip()
@@ -502,6 +524,9 @@ def _phrase(phrase: str, year: int | None, definitions: dict[str, str], depth: i
                            optional=marked.group(1) is not None)
         return quantity.name, [quantity]
     lowered = phrase.lower()
+    if printed_first and depth == 0 and lowered not in definitions and (catalogued := m.named(lowered)) in m.PRINTED_FIRST:
+        quantity = _quantity(catalogued, year, whole=True)  # "SG&A" in a question's own definition: the printed line
+        return quantity.name, [quantity]
     nested = definitions.get(lowered) or _defined_as(lowered, definitions) or _catalog_body(lowered)
     if nested is not None and nested.lower() != lowered:
         expression, found = _expression(nested, year, definitions, depth + 1)

@@ -63,18 +63,26 @@ _INSTRUCTION = re.compile(
 _SCALE_ASKED = re.compile(
     r"\b(?:in|into)\s+(?:units\s+of\s+)?(?:(?:usd|us\$|\$|eur|gbp|dollars?|euros?|pounds?|us\s+dollars?)\s+)?"
     r"(?P<scale>thousands?|millions?|billions?|mn|bn|k)\b(?:\s+of\s+(?:us\s+)?(?:dollars|usd|euros?))?"
-    r"|\(\s*(?:usd|us\$|\$)\s*(?P<scale2>thousands?|millions?|billions?|mn|bn|m|b|k)\s*\)", re.IGNORECASE)
+    r"|\(\s*(?:usd|us\$|\$)\s*(?P<scale2>thousands?|millions?|billions?|mn|bn|m|b|k)\s*\)"
+    r"|\b(?:in|into)\s+(?:usd|us\$|\$)\s*(?P<scale4>mn|bn|m|b|k)\b"
+    r"|,\s*(?:in\s+)?(?:usd|us\$|\$)\s*(?P<scale3>thousands?|millions?|billions?|mn|bn|m|b|k)\b(?=\s*[?.!]?\s*$)", re.IGNORECASE)
+"""The scale asked: "in $ millions", "in $m", "($m)", or after a comma at the end ("MMM FCF in 2018, $ millions?")."""
 _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percentages?|%)|as\s+(?:a\s+)?(?:%|percent(?:age)?))"
-                            r"(?!\s+of\b)\)?", re.IGNORECASE)
+                            r"(?!\s+of\b)\)?|,\s*%\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
                        r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
                        r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
                        r"|(?:\bto\s+)?\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
                        re.IGNORECASE)
+_BASIS_POINTS = re.compile(r",?\s*\b(?:(?:in|as)\s+)?(?:bps|basis\s+points?)\b", re.IGNORECASE)
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
 _K = r"(\d{1,2}(?![\d.,%])|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)"
-_PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
+_PARENTHESES = re.compile(r"\s*\(((?:[^()]|\([^()]*\))*)\)")
+"""A bracket, with brackets inside it one deep ("((cash + receivables) / current liabilities)")."""
+_AFTER_A_PERIOD = re.compile(r"(?:\b(?:19|20)\d\d|\bFY\s?'?\d{2}|\b(?:19|20)\d\d\s*(?:to|-|through)\s*(?:19|20)?\d\d)\s*$",
+                             re.IGNORECASE)
+"""A bracket after a year says how or which, never part of a line's name ("R&D in 2020 (research and engineering)")."""
 
 # -- the asking clause's frame ---------------------------------------------------------------------------------
 
@@ -218,7 +226,7 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
     r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
     r"(?!(?:made|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
-    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
+    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
@@ -426,6 +434,8 @@ class QuestionReading:
     kind follows only from the measure (a lookup of a line, a computed measure)."""
     frame: str = ""
     """The frame of the asking clause that settled the kind ("count_periods", "count_rows", "labels", ...), or ""."""
+    basis_points: bool = False
+    """It wants a change of a percentage in basis points ("in bps"): points times 100."""
     compares: bool = False
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
@@ -534,6 +544,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{g.group('x')}", text)
     text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
+    text = _retold(text)
     definitions = _definitions(text)
     sentences = _sentences(text)
     asking, around = _asking_clause(sentences, definitions)
@@ -542,20 +553,23 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     scale = _scale(f"{asking} {said_around}")
     decimals = _decimals(text)
     percent = bool(_PERCENT_ASKED.search(f"{asking} {said_around}"))
+    basis_points = bool(_BASIS_POINTS.search(f"{asking} {said_around}"))
     issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
 
     clause, notes = _without_asides(_strip_instructions(asking))
     for note in notes:  # a formula in brackets after a name is how to compute what it names
         if note.startswith("= "):
             named, _, formula_words = note[2:].partition(" = ")
+            named = _PERIOD_END_SAID.sub("", named)  # "quick ratio at FY2017 year end (= ...)": the quick ratio's
             for key in (_names_of(named) if named else ["it"]):
                 definitions.setdefault(key, _full_years(formula_words))
     notes = [n for n in notes if not n.startswith("= ")]
     comma = _COMMA_FORMULA.match(clause)
     if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
-        definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
-        clause = comma.group("head")
+        if not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
+            definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
+        clause = comma.group("head")  # ", where EBIT = ...": a definition of its own name, read with the others
     after = _OPERATION_AFTER.match(clause)
     if after is not None and not re.search(r"\b(?:times|divided|plus|minus|multiplied)\b|[*/+]", after.group("rest")):
         joiner = "of" if after.group("op").lower() in ("average", "mean", "total") else "in"
@@ -587,6 +601,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     if measure is not None and measure.op == m.CHANGE and _PERCENT_ASKED.search(f"{asking} {said_around}") \
             and not re.search(r"\bpoints?\b", text, re.IGNORECASE):
         measure = replace(measure, op=m.PERCENT_CHANGE)  # "how much did X grow in 2022, in %?"
+    if measure is not None and measure.op == m.PERCENT_CHANGE and scale and not percent \
+            and not re.search(r"percent|%|\bgrowth\b|\brate\b", asking, re.IGNORECASE):
+        measure = replace(measure, op=m.CHANGE)  # "the y/y change in X, in $m": an amount, not a percentage
     kind, several = _final_kind(kind, several, measure, query, marked)
     doubts = _doubts(measure)
     reading = QuestionReading(
@@ -594,7 +611,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
         decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
         subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
-        notes=tuple(notes), settled=settled, frame=frame,
+        notes=tuple(notes), settled=settled, frame=frame, basis_points=basis_points,
         compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!,;:"))) or bool(re.search(
             r"\bexceed(?:s|ed)?\b.*\bby\b|\bdifference\s+between\b|\bby\s+how\s+much\b(?!\s+(?:percent|%))|"
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
@@ -603,8 +620,78 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     return replace(reading, unused=_unused(reading, marked, periods))
 
 
+_BASE_VERB = {"rose": "rise", "grew": "grow", "fell": "fall", "increased": "increase", "decreased": "decrease",
+              "declined": "decline", "dropped": "drop", "changed": "change", "improved": "improve", "moved": "move"}
+_VERB_FIRST = re.compile(rf"^\s*(?P<x>[^,?;:]+?)\s+(?P<v>{'|'.join(_BASE_VERB)})\s+(?:by\s+)?how\s+much\b(?P<rest>.*)$",
+                         re.IGNORECASE)
+""""Net income rose how much in 2021?": the verb before "how much"."""
+_EITHER_WAY = re.compile(
+    r"^\s*did\s+(?P<x>.+?)\s+(?:rise|grow|increase|go\s+up|improve)\s+or\s+(?:fall|decline|decrease|drop|(?:go\s+)?down|shrink)\b"
+    r"(?P<rest>[^?]*?)\s*,?\s*(?:and\s+)?(?:by\s+)?how\s+much\b(?P<tail>.*)$", re.IGNORECASE)
+""""Did X rise or fall in 2017 vs 2016, and by how much?": the change, whose sign says which."""
+_SPENT_MORE = re.compile(
+    r"^\s*(?P<how>(?:by\s+)?how\s+much)\s+(?P<cmp>more|less)\s+(?:did|does|do|has|have|had)\s+(?P<s>.+?)\s+"
+    r"(?:spend|spent|pay|paid|invest|invested)\s+(?:on|in|for)\s+(?P<x>.+?)\s+than\s+(?:(?:it|they|he|she)\s+(?:did\s+)?)?"
+    r"(?:on|in|for)?\s*(?P<y>.+)$", re.IGNORECASE)
+""""How much more did Acme spend on SG&A than on R&D?": how much more one line was than another."""
+_MOVED_NOUN = re.compile(
+    r"^(?P<lead>.*?\b(?:what\s+(?:is|was)\s+)?)(?:the\s+)?(?P<x>(?:[\w&'\u2019.-]+\s+){0,4}?(?:margin|rate|ratio|share|yield|return))"
+    r"\s+(?:expansion|contraction|compression|improvement|deterioration|erosion)\b(?P<rest>.*)$", re.IGNORECASE)
+""""Operating margin expansion in 2021 vs 2020": the change in the margin (its sign says which way it moved)."""
+_SHARE_TAKEN = re.compile(
+    r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
+    r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
+    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
+    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:(?:was|were)\s+(?:spent|"
+    r"used|paid)\s+(?:to|on|into|for|as)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$",
+    re.IGNORECASE)
+""""What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
+to cost of sales?": the part as a % of the whole."""
+_SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
+_MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
+                                 r"\s+year-over-year\b", re.IGNORECASE)
+
+
+def _retold(text: str) -> str:
+    """The frames people type retold in the frames the grammar reads: "y/y" is "year-over-year" (and after a verb
+    of change, the change from the year before, which the verb already says); "X rose how much" is "how much did X
+    rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
+    Y" asks how much more X was than Y."""
+    text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    text = re.sub(r"\bincl\.?(?=\s)", "including", re.sub(r"\bexcl\.?(?=\s)", "excluding", text, flags=re.IGNORECASE),
+                  flags=re.IGNORECASE)
+    if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
+        text = re.sub(r"(?<=[A-Za-z])\s+\+\s+(?=[A-Za-z])", " plus ", text)
+    text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
+    taken = _SHARE_TAKEN.match(text)
+    if taken is not None:
+        part = taken.group("y") or taken.group("y2") or taken.group("y3")
+        whole, rest = taken.group("x") or taken.group("x3"), taken.group("rest") or taken.group("rest3") or ""
+        when = re.search(r"\s+(?:in|for|during|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
+        if when is not None:  # the period after the part is the whole's too: said last
+            part = part[: when.start()]
+        text = f"What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+    verb_first = _VERB_FIRST.match(text)
+    if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
+        text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"
+    either = _EITHER_WAY.match(text)
+    if either is not None:
+        text = f"By how much did {either.group('x')} change{either.group('rest').rstrip(' ,')}{either.group('tail')}"
+    moved = _MOVED_NOUN.match(text)
+    if moved is not None:
+        text = f"{moved.group('lead')}the change in {moved.group('x')}{moved.group('rest')}"
+    spent = _SPENT_MORE.match(text)
+    if spent is not None:
+        owner = spent.group("s").strip()
+        owner = owner if owner.lower() in ("it", "they", "the company") else f"{owner}'s"
+        text = f"{spent.group('how')} {spent.group('cmp')} was {owner} {spent.group('x')} than {spent.group('y')}"
+    return _MOVED_YEAR_ON_YEAR.sub(lambda g: g.group("v"), text)
+
+
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z(\"'])", text) if s.strip()]
+    """Sentences: after a full stop before a capital, or after a question mark whatever follows ("... in FY18? answer
+    in $ millions")."""
+    return [s for s in re.split(r"(?<=[.!])\s+(?=[A-Z(\"'])|(?<=\?)\s+(?=\S)", text) if s.strip()]
 
 
 _STRONG_ASK = re.compile(
@@ -713,13 +800,23 @@ def _strip_instructions(clause: str) -> str:
     """The asking clause without the unit, scale and rounding it asks for (kept in their fields)."""
     clause = _DECIMALS.sub(" ", clause)
     clause = _SCALE_ASKED.sub(" ", clause)
+    clause = _BASIS_POINTS.sub(" ", clause)
     clause = re.sub(r"\(\s*(?:in\s+)?(?:units\s+of\s+)?(?:percents?|%|percentage)\s*(?:,?\s*(?:and\s+)?)?\)", " ", clause,
                     flags=re.IGNORECASE)
     clause = re.sub(r"\(\s*(?:as\s+a\s+)?(?:%|percent(?:age)?)\s*\)", " ", clause, flags=re.IGNORECASE)
     clause = re.sub(r"\(\s*(?:and\s+)?\)", " ", clause)
+    clause = re.sub(r",\s*%\s*(?=[?.!]?\s*$)", " ", clause)  # "revenue growth in 2022, %?"
     clause = re.sub(r"\b(?:in|as\s+a)\s+(?:units\s+of\s+)?(?:percents?|%)(?=\s*(?:\?|$|,|\band\b))", " ", clause,
                     flags=re.IGNORECASE)
     return " ".join(clause.split()).strip(" ,;")
+
+
+_DATE_AFTER = re.compile(r"(?:\s+(?:at|as\s+of|on|for|in|ended|ending)(?:\s+the)?(?:\s+end\s+of)?(?:\s+the)?"
+                         r"(?:\s+(?:fiscal|financial))?(?:\s+year(?:\s+end(?:ed|ing)?)?)?)?\s+(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?"
+                         r"\d{2,4}$", re.IGNORECASE)
+"""A date or year said after a measure's name ("debt to equity at May 31, 2021"): not part of the name."""
+_PERIOD_END_SAID = re.compile(r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:fiscal\s+)?(?:year|FY\s?\d{2,4}|"
+                              r"(?:19|20)\d\d)(?:[\s-]+end)?$", re.IGNORECASE)
 
 
 def _without_asides(clause: str) -> tuple[str, list[str]]:
@@ -734,10 +831,13 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
             notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")
             return " "
         if _ARITHMETIC.search(inner) and len(inner.split()) >= 3:  # "free cash flow (CFO minus capex)"
-            before = _NAMED_BEFORE.search(clause[: match.start()])
+            before = _NAMED_BEFORE.search(_DATE_AFTER.sub("", clause[: match.start()]))
             named = _plain(re.sub(r"\s+(?:in|for|during|of)\s+(?:fiscal\s+(?:year\s+)?|FY\s?)?\d{2,4}$|\s+(?:FY\s?)?\d{2,4}$", "",
                                   before.group("name"))) if before else ""
             notes.append(f"= {named} = {inner}")
+            return " "
+        if _AFTER_A_PERIOD.search(clause[: match.start()]) and len(inner.split()) > 1:
+            notes.append(inner)
             return " "
         if re.match(r"^(?:using|based\s+on|from|as\s+reported|as\s+shown|i\.e\.|e\.g\.|excluding|including|see|which|"
                      r"that|or\s+exact|rounded|answer|expressed|in\s+the|per\s+the|according|"
@@ -760,7 +860,7 @@ def _scale(text: str) -> str:
     match = _SCALE_ASKED.search(text)
     if match is None:
         return ""
-    word = (match.group("scale") or match.group("scale2") or "").lower()
+    word = (match.group("scale") or match.group("scale2") or match.group("scale3") or match.group("scale4") or "").lower()
     return {"k": "thousand", "mn": "million", "m": "million", "bn": "billion", "b": "billion"}.get(word, word.rstrip("s"))
 
 
@@ -992,11 +1092,23 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
     if "it" in definitions:  # "Use 365 times average AP over COGS": how to compute what is asked, whatever it is
         return Measure(m.DEFINED, measure.said or "it", body=definitions["it"], said=measure.said,
                        periods=measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ()))
+    if measure.op == m.NAMED and (own := _own_definition(measure.words, definitions)) is not None:
+        # "ROA (net earnings / total assets)": the question's definition of a catalogue measure, not the textbook's
+        return Measure(m.DEFINED, measure.words, body=own, said=measure.said, periods=measure.periods)
     if any(leaf.op == m.NAMED for leaf in measure.leaves()):
         return measure  # a catalogue measure whose parts the question defines ("CCC; DPO = ..."): they feed it
-    name, body = next(iter(definitions.items()))
+    # the definition no other one uses: "operating margin (EBIT / revenues), where EBIT = ..." defines the margin
+    top = [(n, b) for n, b in definitions.items() if n != "it" and not any(
+        re.search(rf"(?<![\w&]){re.escape(n)}(?![\w&])", other, re.IGNORECASE) for k, other in definitions.items() if k != n)]
+    name, body = top[0] if top else next(iter(definitions.items()))
     periods = measure.periods or next((leaf.periods for leaf in measure.leaves() if leaf.periods), ())
     return Measure(m.DEFINED, name, body=body, said=measure.said, periods=periods)
+
+
+def _own_definition(name: str, definitions: dict[str, str]) -> str | None:
+    """The body of a definition the question gives of the catalogue measure ``name``, named by any of its names at
+    the end of the definition's name ("acme dividend payout ratio", "the roa"), else None."""
+    return next((body for key, body in definitions.items() if m.named_at_end(key) == name), None)
 
 
 def _frame_free(clause: str) -> str:
@@ -1267,7 +1379,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
             left, right = _share_periods(sub(x), sub(y))
             if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
-                    r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE):
+                    r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE) \
+                    or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)):
+                # "total liabilities to total assets": two totals, never one line's name
                 return done(Measure(m.RATIO, parts=(left, right)))
     return done(m.line(re.sub(_P, " ", text).strip(), said))
 
@@ -1380,7 +1494,7 @@ _CRITERION_WORDS = frozenset({
 _NAMED_WITH_OPERATORS = re.compile(
     r"\bper\s+(?:ordinary\s+|common\s+|diluted\s+|basic\s+)?(?:share|unit|employee|day|tonne|ton|barrel|head|capita|"
     r"square|hour|month|year|customer|subscriber|user|store|resident|pupil)s?\b|\bshare[\s-]+(?:based|options?|price|"
-    r"capital|premium|repurchases?|awards?|units?|count)\b|\bweighted[\s-]+average\b|\baverage\s+(?:price|rate|cost|"
+    r"capital|premium|repurchases?|buy[\s-]?backs?|awards?|units?|count)\b|\bweighted[\s-]+average\b|\baverage\s+(?:price|rate|cost|"
     r"balance|number|age|remaining|exercise|selling|interest)\b|\bexchange\s+rate\b|\bchange\s+in\s+(?:fair\s+value|"
     r"accounting|estimate)|\bbetween\s+\d|\b(?:1|one|two|three|four|five)\s*(?:to|-)\s*(?:\d|one|two|three|four|five)"
     r"|\bless\s+than\b|\bdue\s+(?:to|in)\b|\brelated\s+to\b|\bprior\s+to\b|\bup\s+to\b|\bcontributed\s+to\b|"

@@ -37,7 +37,9 @@ _DEPRECIATION = re.compile(r"\bd\s*&\s*a\b|\bdepreciation(?:,?\s+(?:depletion\s+
                            re.IGNORECASE)
 _CASH_FROM_OPERATIONS = re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE)
 _WORKING_CAPITAL = re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE)
-_CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+long[\s-]*term\s+debt\b", re.IGNORECASE)
+_BUYBACK = re.compile(r"\b(?:share|stock)\s+(?:buy[\s-]?backs?|repurchases?)\b|\bbuy[\s-]?backs?\b", re.IGNORECASE)
+_CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+(?:long[\s-]*term\s+debt|ltd)\b"
+                           r"|\bcurrent\s+ltd\b", re.IGNORECASE)
 
 # Line items: a name people use -> the words reports print for it (added to the question's words). Only
 # distinctive words: generic ones ("total", "net", "cash") would favour every table that has a total line.
@@ -50,7 +52,12 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bgross\s+profit\b", re.IGNORECASE), "gross profit margin"),
     (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
-    (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b", re.IGNORECASE), "revenues sales"),
+    (re.compile(r"\bs\s*&\s*m\b", re.IGNORECASE), "sales marketing"),
+    (re.compile(r"\bg\s*&\s*a\b", re.IGNORECASE), "general administrative"),
+    (re.compile(r"\bops\b", re.IGNORECASE), "operations"),
+    # "sales" alone is revenue; "cost of sales", "sales and marketing" and "sales tax" are other lines
+    (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b|(?<!\bcost\sof\s)(?<!\bcosts\sof\s)\bsales\b"
+                r"(?!\s+(?:and|&)\s+marketing|\s+tax)", re.IGNORECASE), "revenues revenue sales"),
     (re.compile(r"\bnet\s+(?:income|profit|earnings)\b|\bbottom\s+line\b", re.IGNORECASE), "earnings profit surplus"),
     (re.compile(r"\boperating\s+(?:income|profit)\b|\bebit\b", re.IGNORECASE), "operating income profit earnings surplus operations"),
     (_CASH_FROM_OPERATIONS, "operating activities"),
@@ -65,12 +72,14 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
+    # a company buying its own shares back: "Purchases of treasury stock", "Repurchases of common stock"
+    (_BUYBACK, "purchases repurchases treasury stock common shares"),
     (re.compile(r"\beps\b|\bearnings\s+per\s+(?:common\s+)?share\b", re.IGNORECASE), "earnings per share"),
     (_WORKING_CAPITAL, "current assets liabilities"),
     (_SHORT_TERM_DEBT, "notes payable commercial paper short term borrowings debt"),
     (_CURRENT_DEBT, "current portion maturities long term debt"),
     # the debt due after a year: never its current portion, a sibling line
-    (re.compile(r"\blong[\s-]*term\s+(?:debt|borrowings?)\b", re.IGNORECASE), "long term debt borrowings"),
+    (re.compile(r"\blong[\s-]*term\s+(?:debt|borrowings?)\b|(?<!current\s)\bltd\b", re.IGNORECASE), "long term debt borrowings"),
     (re.compile(r"\bshare\s*holders'?\s+equity\b|\bstockholders'?\s+equity\b|\bbook\s+value\b", re.IGNORECASE),
      "equity shareholders stockholders"),
 )
@@ -80,10 +89,11 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
 # statement, cash movements in the cash-flow statement (which also lists changes in the balances).
 HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:cash\s+from\s+operations|operating\s+cash\s+flow|operating\s+activities|investing|financing|"
-                r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|proceeds)\b",
+                r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|buy[\s-]?backs?|proceeds)\b",
                 re.IGNORECASE), "cash_flows"),
     (re.compile(r"\b(?:assets?|liabilit(?:y|ies)|inventor(?:y|ies)|receivables?|payables?|equity|pp\s*&\s*e|ppne|"
-                r"property|goodwill|debt|borrowings)\b", re.IGNORECASE), "balance_sheet"),
+                r"property|goodwill|debt|borrowings|short[\s-]*term\s+investments|marketable\s+securities)\b"
+                r"|^\s*cash(?:\s+and\s+(?:cash\s+)?equivalents)?\s*$", re.IGNORECASE), "balance_sheet"),
     (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
      "income"),
 )
@@ -107,6 +117,9 @@ NAMED_BY_PARTS: tuple[tuple[re.Pattern[str], tuple[frozenset[str], ...]], ...] =
     (_WORKING_CAPITAL, (frozenset({"working", "current", "quick"}), frozenset({"capital", "ratio"}))),
     # depreciation and amortization together: "Depreciation" alone leaves the amortization out
     (_DEPRECIATION, (frozenset({"depreciation", "d&a"}), frozenset({"amortization", "amortisation", "d&a"}))),
+    # shares bought back: the act and the shares, never "Purchases of property" nor "Treasury stock" (a balance)
+    (_BUYBACK, (frozenset({"purchase", "repurchase", "buyback", "buy", "acquired"}),
+                frozenset({"treasury", "stock", "share", "common", "buyback"}))),
     # the part of long-term debt due within a year
     (_CURRENT_DEBT, (frozenset({"current"}), frozenset({"portion", "maturity"}), frozenset({"debt", "borrowing"}))),
 )

@@ -5,6 +5,7 @@
                                              [--shared] [--workdir DIR] [--out results.json]
     python tests/bench/bench_financebench.py --reworded [--half tune|heldout|both] [--first N] [--docs ...]
     python tests/bench/bench_financebench.py --unknown [--half tune|heldout|both] [--first N] [--docs ...]
+    python tests/bench/bench_financebench.py --probe [--first N] [--docs ...]
     python tests/bench/bench_financebench.py --retrieval [--workdir DIR] [--float-embedder]   # search only, no model
 
 Reads ../shared/bench/financebench-dev (from the repository root); never copies it.
@@ -30,6 +31,8 @@ Reads ../shared/bench/financebench-dev (from the repository root); never copies 
    catalogue may not hold (``data/financebench_unknown_measures_*.jsonl``), each answer classed as the right
    figure, "cannot compute" naming the part the filing lacks, "cannot compute" naming nothing, a wrong figure
    (for a "cannot" gold: any figure) or other; printed per half, "cannot" golds apart from figure golds.
+   ``--probe``: 40 questions on measures and wordings no other set asks, 8 of them to be refused
+   (``data/financebench_probe.jsonl``, tune data), classed as ``--unknown`` classes its answers.
    ``--half`` picks the halves (default both; tune only while tuning), ``--first N`` asks only the first N.
    Modes default to tablerag alone for these sets.
 
@@ -391,9 +394,11 @@ def run_reworded(args: argparse.Namespace, workdir: Path, embedder: Any, chat: A
             + question_sets.table(header, rows, first=20, width=18))
 
 
-def run_unknown(args: argparse.Namespace, workdir: Path, embedder: Any, chat: Any, modes: list[str]) -> str:
-    """The unknown-measure questions, asked on the filing each names; per half, what the answers did."""
-    items = set_filter(question_sets.load("financebench_unknown_measures", args.half), args)
+def run_unknown(args: argparse.Namespace, workdir: Path, embedder: Any, chat: Any, modes: list[str],
+                name: str = "financebench_unknown_measures") -> str:
+    """The questions of set ``name`` (the unknown measures, or the probe, whose lines have the same fields), asked
+    on the filing each names; per half, what the answers did."""
+    items = set_filter(question_sets.load(name, args.half), args)
 
     def judge(item: dict[str, Any], reply: Reply) -> tuple[dict[str, Any], str]:
         verdict = classify_unknown(item, reply.text, reply.value, reply.status) if not reply.error else OTHER
@@ -411,7 +416,7 @@ def run_unknown(args: argparse.Namespace, workdir: Path, embedder: Any, chat: An
                 if verdicts:
                     rows.append([f"{mode} {half} {gold_kind}", len(verdicts),
                                  *(verdicts.count(v) for v in (RIGHT, CANNOT_NAMED, CANNOT_UNNAMED, WRONG, OTHER))])
-    return (f"FinanceBench dev filings, questions on measures a catalogue may not hold, model {chat.name}\n"
+    return (f"FinanceBench dev filings, {name}, model {chat.name}\n"
             "(for figure golds a \"cannot\" names no part the filing lacks: it is counted, not right; for \"cannot\" "
             "golds every figure is wrong)\n" + question_sets.table(header, rows, first=28, width=17))
 
@@ -443,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
     parser.add_argument("--reworded", action="store_true", help="the reworded metrics questions beside their originals")
     parser.add_argument("--unknown", action="store_true", help="the questions on measures a catalogue may not hold")
+    parser.add_argument("--probe", action="store_true",
+                        help="the probe: measures and wordings no other set asks, and questions to refuse (tune only)")
     parser.add_argument("--half", default="both", choices=("tune", "heldout", "both"),
                         help="halves of --reworded / --unknown to ask (default both)")
     parser.add_argument("--first", type=int, default=0, help="ask only the first N questions of --reworded / --unknown")
@@ -450,7 +457,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (DATA / "questions.jsonl").is_file():
         print(f"FinanceBench dev data not found at {DATA}; nothing to measure.", file=sys.stderr)
         return 2
-    sets = args.reworded or args.unknown
+    if args.probe:
+        args.half = "tune"
+    sets = args.reworded or args.unknown or args.probe
     modes = [m.strip() for m in (args.modes or ("tablerag" if sets else "tablerag,naive")).split(",") if m.strip()]
 
     if args.retrieval:
@@ -482,6 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             reports.append(run_reworded(args, workdir, embedder, chat, modes))
         if args.unknown:
             reports.append(run_unknown(args, workdir, embedder, chat, modes))
+        if args.probe:
+            reports.append(run_unknown(args, workdir, embedder, chat, modes, name="financebench_probe"))
         print()
         print("\n\n".join(reports))
         return 0

@@ -28,10 +28,18 @@ def halves(choice: str) -> tuple[str, ...]:
 def load(name: str, choice: str) -> list[dict[str, Any]]:
     """The lines of set ``name`` (``financebench_reworded``, ...) in the halves ``choice`` names, tune first."""
     rows: list[dict[str, Any]] = []
+    single = DATA_DIR / f"{name}.jsonl"
     for half in halves(choice):
         path = DATA_DIR / f"{name}_{half}.jsonl"
-        rows.extend(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        if single.is_file():  # a set kept in one file (the probe): its lines name their half
+            rows.extend(r for r in _lines(single) if r.get("half") == half)
+        else:
+            rows.extend(_lines(path))
     return rows
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[Any]], first: int = 30, width: int = 18) -> str:

@@ -79,3 +79,36 @@ def test_a_line_as_a_percentage_of_itself_a_year_before_may_pass_100() -> None:
     question = "What is the 2019 backlog expressed as a percentage of the 2018 backlog?"
     done = _computed(question, [view], 146.65)
     assert done.plan.measure.startswith("backlog") and problems(done, [view]) == []
+
+
+def test_a_line_read_from_a_table_of_deferred_tax_effects_is_turned_down() -> None:
+    income = _view([("Revenues", "", (9000.0,)), ("Cost of sales", "", (5000.0,))], [("y2021", "2021", 2021)],
+                   caption="Consolidated Statements of Income", table_id=1)
+    taxes = _view([("Capitalized research and development expenditures", "", (120.0,)), ("Inventories", "", (40.0,))],
+                  [("y2021", "2021", 2021)], caption="Deferred tax assets and liabilities comprise the following", table_id=2)
+    done = _computed("What was R&D as a percentage of revenues in 2021?", [income, taxes], 1.33)
+    assert any("deferred tax effects" in p.said and p.rows == {(2, 1)} for p in problems(done, [income, taxes]))
+    # a quantity that names a tax may be read there
+    asked = _computed("What was the deferred tax on inventories as a percentage of revenues in 2021?", [income, taxes], 0.4)
+    assert not any("deferred tax effects" in p.said for p in problems(asked, [income, taxes]))
+
+
+def test_a_line_read_from_a_table_of_joint_ventures_figures_is_turned_down() -> None:
+    income = _view([("Net sales", "", (9000.0,)), ("Cost of sales", "", (5000.0,)), ("Gross profit", "", (4000.0,))],
+                   [("y2021", "2021", 2021)], caption="Consolidated Statements of Earnings", table_id=1)
+    ventures = _view([("Net sales", "", (1500.0,)), ("Gross margin", "", (600.0,))], [("y2021", "2021", 2021)],
+                     caption="Summary combined financial information for the joint ventures", table_id=2)
+    done = _computed("What was the gross profit as a % of net sales in 2021?", [income, ventures], 40.0)
+    assert not any("other entities" in p.said for p in problems(done, [income, ventures]))  # the statement's own lines
+    chosen = dataclasses.replace(done, cells={n: dataclasses.replace(c, table_id=2) for n, c in done.cells.items()})
+    assert any("other entities" in p.said for p in problems(chosen, [income, ventures]))
+
+
+def test_a_line_read_from_a_table_of_quarterly_data_is_turned_down_for_a_year() -> None:
+    income = _view([("Net sales", "", (9000.0,)), ("Cost of sales", "", (5000.0,))], [("y2021", "2021", 2021)],
+                   caption="Consolidated Statements of Earnings", table_id=1)
+    quarters = _view([("Net sales", "", (2300.0,)), ("Gross margin", "", (800.0,))], [("y2021", "2021", 2021)],
+                     caption="Summarized quarterly data for fiscal 2021 follows", table_id=2)
+    done = _computed("What was the gross profit as a % of net sales in 2021?", [income, quarters], 34.8)
+    chosen = dataclasses.replace(done, cells={n: dataclasses.replace(c, table_id=2) for n, c in done.cells.items()})
+    assert any("quarterly figures" in p.said for p in problems(chosen, [income, quarters]))

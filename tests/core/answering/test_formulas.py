@@ -1006,3 +1006,55 @@ def test_a_measure_a_report_prints_only_in_another_unit_or_in_passing_is_compute
     assert margin.value == "36%" and "1,800 / 5,000" in margin.text, margin.text
     assert rate.value == "22%" and "176 / 800" in rate.text and "UTB" not in rate.text, rate.text
     assert chat.calls == []
+
+
+def test_common_names_of_lines_people_type_meet_the_labels_reports_print() -> None:
+    # "sales" alone is revenue; cost of sales and sales and marketing are other lines
+    assert covers("sales", "Revenue") and fit("sales", "Revenue") == 1.0
+    assert fit("sales", "Cost of sales") < fit("sales", "Revenue") / 2
+    assert fit("sales", "Sales and marketing") < fit("sales", "Revenue")
+    assert not covers("cost of sales", "Revenue")
+    # share buybacks are purchases of the company's own stock, never of property nor the treasury stock balance
+    assert covers("share buybacks", "Repurchases of common shares")
+    assert fit("share buybacks", "Treasury stock, at cost") == 0.0
+    assert fit("stock buyback", "Purchases of property and equipment") == 0.0
+    # "R&D expense": the item by its common name; the label need not print "expense"
+    assert covers("R&D expense", "Research and development")
+    assert not covers("R&D expense", "Total operating expenses")
+    # EPS is a per-share figure: the per-share label, not a total that shares a word
+    assert fit("diluted EPS", "Earnings per share - diluted") > fit("diluted EPS", "Retained earnings")
+
+
+def test_what_a_label_says_is_deducted_is_not_part_of_its_name() -> None:
+    label = "Accounts receivable, net of allowances for doubtful accounts of $1,204 and $998, respectively"
+    assert covers("receivables", label) and fit("receivables", label) > MIN_FIT
+    assert fit("allowances for doubtful accounts", label) < fit("receivables", label)
+
+
+def test_a_total_asked_is_bound_to_that_total_only() -> None:
+    assert fit("total liabilities", "Accrued liabilities") < MIN_FIT
+    assert fit("total liabilities", "Total liabilities and shareholders' equity") < MIN_FIT
+    assert fit("total equity", "Total liabilities and equity") < fit("total equity", "Total shareholders' equity")
+    assert fit("total revenue", "Revenues") == 1.0 and fit("total liabilities", "Total liabilities") == 1.0
+    # abbreviations people type
+    assert covers("S&M spend", "Sales and marketing")
+    assert covers("pretax earnings from continuing ops", "Earnings from continuing operations before income taxes")
+
+
+def test_abbreviations_of_debt_and_expense_lines() -> None:
+    assert covers("current LTD", "Current portion of long-term debt")
+    assert fit("current LTD", "Total current assets") < MIN_FIT and fit("current LTD", "Long-term debt") < MIN_FIT
+    assert covers("LTD", "Long-term debt")
+    assert covers("G&A", "General and administrative")
+
+
+def test_cash_and_short_term_investments_are_balances() -> None:
+    from core.answering.vocabulary import home_statement
+    assert home_statement("cash") == "balance_sheet" and home_statement("short-term investments") == "balance_sheet"
+    assert home_statement("purchases of short-term investments") == "cash_flows"
+    assert home_statement("cash paid for interest") != "balance_sheet"
+
+
+def test_eps_is_read_only_from_a_per_share_line() -> None:
+    assert fit("EPS", "Earnings before interest and taxes") < MIN_FIT
+    assert fit("EPS", "Diluted earnings per share") > MIN_FIT

@@ -231,3 +231,146 @@ def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(questio
 def test_a_slash_in_a_signed_line_name_is_no_ratio(question: str, formula: str) -> None:
     (plan,) = plans_of(read(question))
     assert plan.formula == formula
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    # "y/y" after a verb of change: the change from the year before, which the verb already says
+    ("By what % did Northwind's marketing expense grow y/y in FY2019?", "percent_change(line(marketing expense)) 2019"),
+    ("What was the YoY change in Northwind's net income in 2020?", "percent_change(line(net income)) 2020"),
+    # the verb before "how much"
+    ("Northwind's net income fell how much in fiscal 2020, in %?", "percent_change(line(net income)) 2020"),
+    ("Net income rose how much in 2021?", "change(line(Net income)) 2021"),
+    # "did X rise or fall ..., and by how much": the change, whose sign says which
+    ("Did Northwind's revenue rise or fall in FY21 vs FY20, and by how much in $m?", "change(line(revenue)) 2020-2021"),
+    # "how much more did A spend on X than on Y": how much more X was than Y
+    ("How much more did Northwind spend on advertising than on rent in 2019?",
+     "difference(line(advertising 2019), line(rent 2019))"),
+])
+def test_frames_people_type_are_read_as_the_grammar_reads_them(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_scale_said_after_a_comma_or_as_a_symbol_is_the_scale_not_a_line() -> None:
+    reading = read("Northwind FCF in 2020, $ millions?", ("Northwind",))
+    assert reading.scale == "million" and reading.measure is not None
+    assert reading.measure.describe() == "named(free cash flow 2020)"
+    assert read("Northwind sales in $bn for 2021").scale == "billion"
+    assert read("What was the change in revenue in $m from 2020 to 2021?").scale == "million"
+
+
+def test_a_definition_the_question_gives_of_a_catalogue_measure_replaces_the_textbook_one() -> None:
+    # "ROA (net earnings / total assets)": ending assets as asked, not the textbook's average
+    plans = plans_of(read("Northwind ROA 2021 (net earnings / total assets)?", ("Northwind",)))
+    assert len(plans) == 1
+    assert plans[0].formula == "(net_earnings_2021 / total_assets_2021) * 100" and plans[0].percent
+    payout = plans_of(read("Northwind dividend payout ratio for 2020 (dividends per share / diluted EPS)?",
+                           ("Northwind",)))
+    assert payout[0].formula == "(dividends_per_share_2020 / diluted_eps_2020) * 100"
+
+
+def test_returns_and_payout_ratios_are_said_in_percent() -> None:
+    for question in ("What was the return on equity in 2021?", "ROA for FY2020?", "payout ratio in 2019?"):
+        plans = plans_of(read(question))
+        assert len(plans) == 1 and plans[0].percent, question
+        assert plans[0].formula.endswith("* 100"), plans[0].formula
+    # a ratio the textbooks say as a ratio stays one
+    assert not plans_of(read("What was the current ratio in 2021?"))[0].percent
+
+
+def test_a_bracket_after_a_year_says_how_and_nested_brackets_define_whole() -> None:
+    # a bracket after a period is never part of a line's name
+    assert tree("Northwind marketing as % of sales in 2020 (advertising and promotion)?", ("Northwind",)) == \
+        "share(line(marketing 2020), line(sales 2020)) 2020"
+    # a definition in brackets with brackets inside it is the whole definition, of the measure named before it
+    reading = read("Northwind cash ratio at FY2021 year end ((cash + marketable securities) / current liabilities), 2 dp",
+                   ("Northwind",))
+    plans = plans_of(reading)
+    assert len(plans) == 1
+    assert plans[0].formula == "(cash_2021 + marketable_securities_2021) / current_liabilities_2021"
+
+
+def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> None:
+    reading = read("Northwind's gross margin compression in 2020 vs 2019, in bps?", ("Northwind",))
+    assert reading.basis_points and reading.measure is not None
+    assert reading.measure.describe() == "change(share(named(gross profit), line(revenue))) 2019-2020"
+    plan = plans_of(reading)[0]
+    assert plan.formula.endswith(" * 100") and not plan.percent and plan.measure.endswith("in basis points")
+    # in percentage points: the change of the margins as they are
+    points = plans_of(read("By how many percentage points did the gross margin change from 2019 to 2020?"))[0]
+    assert not points.formula.endswith(") * 100")
+    # an amount's change asked in bps is no change of a percentage: not multiplied
+    assert not plans_of(read("What was the change in revenue from 2019 to 2020 in bps?"))[0].formula.endswith(") * 100")
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("What % of Northwind's 2022 net sales came from services?", "share(line(services 2022), line(net sales 2022))"),
+    ("What share of revenues did Northwind spend on R&D in fiscal 2021?",
+     "share(line(R&D 2021), line(revenues 2021)) 2021"),
+    ("What share of Northwind's 2021 sales did marketing take?", "share(line(marketing 2021), line(sales 2021))"),
+    ("Did Northwind's total assets go up or down in 2019 vs 2018, and by how much ($m)?",
+     "change(line(total assets)) 2018-2019"),
+    ("how much did Northwind pay in dividends in FY19? answer in $ millions", "line(dividends 2019)"),
+    ("Northwind dividend payout FY22 (dividends paid / net earnings)", "defined(payout ratio 2022)"),
+])
+def test_more_frames_people_type(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_date_after_a_measure_is_not_part_of_the_name_its_bracket_defines() -> None:
+    plans = plans_of(read("Northwind debt-to-equity at June 30, 2021 (long-term debt / shareholders' equity)",
+                          ("Northwind",)))
+    assert plans[0].formula == "long_term_debt_2021 / shareholders_equity_2021"
+
+
+def test_a_definition_naming_a_printed_measure_reads_the_printed_line_first() -> None:
+    (plan,) = plans_of(read("What was Northwind's opex in 2022 (SG&A plus R&D), $m?", ("Northwind",)))
+    assert plan.formula == "selling_general_and_administrative_expen_2022 + r_d_2022"
+    # where the report prints no SG&A line, the textbook's parts of it
+    assert [a.formula for a in plan.alternatives] == [
+        "(sales_and_marketing_expenses_2022 + general_and_administrative_expenses_2022) + r_d_2022"]
+    # a label's ", net" in a definition is no operand; the date after the name is no part of it
+    (debt,) = plans_of(read("Northwind debt to equity at end of 2021 (long-term debt, net / total equity)", ("Northwind",)))
+    assert debt.formula == "long_term_debt_2021 / total_equity_2021"
+
+
+def test_growth_asked_with_a_bare_percent_sign_and_a_share_that_went_to_a_line() -> None:
+    assert tree("Northwind revenue growth y/y in fiscal 2022, %?", ("Northwind",)) == \
+        "percent_change(line(revenue)) 2022"
+    assert tree("What share of Northwind's FY19 net sales went to cost of sales?", ("Northwind",)) == \
+        "share(line(cost of sales 2019), line(net sales 2019))"
+    # a measure said in percent, its definition given after the issuer's name
+    plans = plans_of(read("Unknownco dividend payout ratio for fiscal 2019 (dividends per share / diluted EPS)?"))
+    assert plans[0].percent and plans[0].formula == "(dividends_per_share_2019 / diluted_eps_2019) * 100"
+
+
+def test_symbols_abbreviations_and_the_definition_no_other_uses() -> None:
+    assert tree("Northwind cash + short-term investments at FY17 year end, in $ thousands", ("Northwind",)) == \
+        "sum(line(cash 2017), line(short-term investments 2017)) 2017"
+    assert tree("Northwind total liabilities to total assets at end of 2020, %", ("Northwind",)) == \
+        "ratio(line(total liabilities 2020), line(total assets 2020)) 2020"
+    assert tree("What portion of Northwind's 2018 total assets was intangible assets, net?", ("Northwind",)) == \
+        "share(line(intangible assets, net 2018), line(total assets 2018))"
+    # the margin the bracket defines, over the EBIT the "where" clause defines; said in percent
+    (plan,) = plans_of(read("Northwind operating margin FY21 (EBIT / revenues), where EBIT = income before taxes + "
+                            "net interest expense", ("Northwind",)))
+    assert plan.formula == "((income_before_taxes_2021 + net_interest_expense_2021) / revenues_2021) * 100"
+    (incl,) = plans_of(read("Northwind FCF conversion FY20 (free cash flow / net earnings incl. minority interests)",
+                            ("Northwind",)))
+    assert "net_earnings_including_minority_inter" in incl.formula
+
+
+def test_a_name_defined_after_a_comma_is_a_part_of_the_measure() -> None:
+    (plan,) = plans_of(read("Northwind debt/equity at the end of FY20, with debt = notes payable + long-term debt",
+                            ("Northwind",)))
+    assert plan.formula == "(notes_payable_2020 + long_term_debt_2020) / equity_2020"
+
+
+def test_a_year_on_year_change_asked_in_an_amount_is_an_amount() -> None:
+    assert tree("What was the y/y change in Northwind's R&D spend in 2022, in $m?", ("Northwind",)) == \
+        "change(line(R&D spend)) 2022"
+    assert tree("What was the year-over-year change in Northwind's R&D spend in 2022?", ("Northwind",)) == \
+        "percent_change(line(R&D spend)) 2022"
+    # a measure the question defines is computed as defined, not looked up under its name
+    (plan,) = plans_of(read("Northwind total debt at end of 2021 (current maturities + long-term debt, net), $m",
+                            ("Northwind",)))
+    assert plan.printed == () and plan.formula == "current_maturities_2021 + long_term_debt_2021"
