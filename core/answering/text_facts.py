@@ -181,6 +181,12 @@ class Reconciled:
     """The passage's figure, to be cited."""
 
 
+_ASKS_A_FIGURE = re.compile(r"^\s*(?:how\s+(?:many|much)|what\s+(?:percentage|share|proportion|number)\s+of)\b",
+                            re.IGNORECASE)
+"""A question whose answer is a figure, even where its words are the text's ("how many holdings did the survey
+cover")."""
+
+
 def reconcile(question: str, kind: str, text: str, value: str, status: str, table_words: str,
               passages: Sequence[Chunk]) -> Reconciled | None:
     """The answer to a figure question (``kind`` "lookup" or "computed") given what ``passages`` state
@@ -189,7 +195,9 @@ def reconcile(question: str, kind: str, text: str, value: str, status: str, tabl
     answers. When they differ, the one naming the question's subject more closely is given (the table's
     by its row label and header, ``table_words``) and the answer is flagged as a conflict; a computed
     figure gives way only to a passage stating the very share asked for (``states_share``)."""
-    if kind not in ("lookup", "computed") or status in ("checked", "text"):
+    figure_asked = kind in ("lookup", "computed") or kind == "text" and (status == "refused" or not value) and \
+        bool(_ASKS_A_FIGURE.search(question))
+    if not figure_asked or status in ("checked", "text"):
         return None
     stated = stated_figure(question, passages)
     if stated is None or (value and same_figure(stated.figure, value)):

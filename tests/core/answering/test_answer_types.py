@@ -235,3 +235,13 @@ def test_a_figure_the_question_prints_is_not_its_answer() -> None:
     found = text_facts.stated_figure("Under the 2022 mortality assumptions, how many more years is a retired woman "
                                      "aged 60 expected to live?", passages)
     assert found is not None and found.figure == "31.4", found
+
+
+def test_a_figure_asked_in_the_text_s_words_is_the_figure_the_text_states() -> None:
+    passages = [_passage("Estimates are provisional and based on the spring crop survey of 1,250 farms in the county.")]
+    fixed = text_facts.reconcile("How many farms did the spring crop survey cover?", "text", "", "", "refused", "",
+                                 passages)
+    assert fixed is not None and fixed.value == "1,250" and fixed.status == "text"
+    # a passage answer the model already gave stands
+    assert text_facts.reconcile("How many farms did the spring crop survey cover?", "text", "It covered 1,250 farms.",
+                                "1,250", "text", "", passages) is None
