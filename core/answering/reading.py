@@ -200,14 +200,16 @@ _PERCENT_CHANGE = re.compile(
 _CHANGE = re.compile(
     r"^(?:(?P<nominal>nominal|net|absolute|total)\s+)?(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
     r"drop|movement|variance|variation)(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for|between)\s+(?:the\s+)?(?P<x>.+)$"
-    r"|^(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
+    r"|^(?!(?:.*\s)?rates?\s+of\s)(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
+"""A change in a line ("the change in X", "X increase"). "The rate of salary increase" (of compensation, of price
+increase) is a line of its own, an assumption a pension note prints, not a change in a rate."""
 _SHARE = re.compile(
     r"^(?P<x>.+?)\s+(?:expressed\s+|stated\s+|measured\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|proportion|share|fraction|ratio)"
     r"\s+(?:of|to)\s+(?:the\s+)?(?P<y>.+)$"
     # "what share of net sales in 2020 was cost of sales": the whole, then the part it was (two words or more)
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
     r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
-    r"(?!(?:made|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
+    r"(?!(?:made|comprised|composed|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
     r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
@@ -215,7 +217,7 @@ _SHARE = re.compile(
     r"(?:went\s+(?:to|on|into)|was\s+spent\s+on|came\s+from|(?:was|were)\s+(?:paid\s+(?:to|as|in)|used\s+(?:for|on)))\s+"
     r"(?:the\s+)?(?P<x4>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
-    r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
+    r"(?:made\s+up\s+of|(?:comprised|composed)\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
     r"(?:the\s+)?(?P<x3>.+))$"
     # "the percentage of the cases (that) were imported", "the share of employees affected by closures": the part is

@@ -78,6 +78,9 @@ def test_a_composed_measure_compiles_with_every_part_for_its_period() -> None:
     ("How much cash was there at December 31, 2020?", [2020], ["December 31, 2020"]),
     ("What were sales in Q2 2023?", [2023], ["Q2 2023"]),
     ("What is the 2024-25 budget for parks?", [2025], ["FY2025"]),
+    # a fiscal year written with both years in full, split by a slash, ends in the later one; a dash is a range
+    ("How much did freight income change in 2020/2021 from 2019/2020?", [2021, 2020], ["FY2021", "FY2020"]),
+    ("What were fees over 2019-2021?", [2019, 2021], ["2019", "2021"]),
 ])
 def test_periods_are_read_as_people_write_them(question: str, years: list[int], labels: list[str]) -> None:
     reading = read(question)
@@ -231,3 +234,24 @@ def test_a_margin_of_a_part_of_the_company_reads_every_line_of_that_part(questio
 def test_a_slash_in_a_signed_line_name_is_no_ratio(question: str, formula: str) -> None:
     (plan,) = plans_of(read(question))
     assert plan.formula == formula
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the change in the assumed rate of wage increase from 2020 to 2021?",
+     "(assumed_rate_of_wage_increase_2021) - (assumed_rate_of_wage_increase_2020)"),
+    ("What was the average rate of pension increase over 2020 and 2021?",
+     "avg(rate_of_pension_increase_2020, rate_of_pension_increase_2021)"),
+    # a line followed by "increase" is still the change in that line
+    ("What was the freight cost increase from 2020 to 2021?", "(freight_cost_2021) - (freight_cost_2020)"),
+])
+def test_a_rate_of_increase_is_a_line_not_a_change_in_a_rate(question: str, formula: str) -> None:
+    """Pension notes print assumptions such as "Rate of salary increase": a line of its own, never a change of
+    "rate of salary" nested in the change asked."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
+
+
+@pytest.mark.parametrize("verb", ["made up of", "comprised of", "composed of"])
+def test_the_share_of_a_whole_said_as_what_it_is_made_of(verb: str) -> None:
+    assert tree(f"What percentage of the total fleet cost is {verb} fuel in 2021?") == \
+        "share(line(fuel 2021), line(total fleet cost 2021)) 2021"
