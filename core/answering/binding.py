@@ -261,6 +261,8 @@ class Candidate:
     """For a quantity asked without a year: the column that names it ("Budget"), else None (the years')."""
     parts: tuple[int, ...] = ()
     """The rows that make up a line printed as its parts (a heading with no figure over them), else ()."""
+    exact: bool = False
+    """The label (with its section's heading, where that names the line) holds the quantity's words and no other."""
 
     @property
     def key(self) -> str:
@@ -318,7 +320,8 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if score >= MIN_FIT:
                 if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
                     score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
-                found.append(Candidate(view, choice.row, choice.label, score + bonus))
+                exact = whole and _names_exactly(words, choice.label, sections.get(choice.row, ""))
+                found.append(Candidate(view, choice.row, choice.label, score + bonus, exact=exact))
     # Where the document has primary statements that print the item, they are its source: a note or a
     # hedging table repeating a fragment of it ("in earnings") is not.
     # Another document's statement is no reason to pass over this document's note.
@@ -332,11 +335,20 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         # same line).
         rank = {view.info.id: i for i, view in enumerate(views)}
         best = max(c.score for c in found)
-        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, rank.get(c.view.info.id, 0), -c.score,
+        # Among those, a label naming the line exactly ("Other" under "Deferred tax assets" for "other deferred
+        # tax assets") goes before one that names more ("Accrued expenses and other"), whatever the table's rank.
+        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, not c.exact, rank.get(c.view.info.id, 0), -c.score,
                                   c.view.info.page, c.row))
     else:
         found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
     return found
+
+
+def _names_exactly(words: str, label: str, section: str) -> bool:
+    """The label, alone or read with its section's heading, holds every word of the quantity and no other."""
+    asked = stems(words)
+    label_words = stems(_plain_label(label))
+    return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
 
 
 def _has_figures(view: TableView, row: int, positions: Sequence[int]) -> bool:
@@ -500,7 +512,13 @@ def printed_years(words: str, views: Sequence[TableView], question: str) -> list
                         if p.period.fiscal_year and not p.period.quarter}, reverse=True)
         if len(years) < 2:
             continue
-        rows = sorted((r for r in view.rows if covers(words, r.label)), key=lambda r: -fit(words, r.label))
+        sections = {f.row: f.section for f in view.info.row_facts}
+        # "Other for deferred tax assets": a label named exactly with its section's heading ("Other" under "Deferred
+        # tax assets") is the line too, after labels that name it alone
+        named = [(fit(words, r.label), r) for r in view.rows if covers(words, r.label)]
+        named += [(fit(words, f"{r.label} {sections.get(r.row, '')}"), r) for r in view.rows
+                  if not covers(words, r.label) and sections.get(r.row) and _names_exactly(words, r.label, sections[r.row])]
+        rows = [r for _score, r in sorted(named, key=lambda item: -item[0])]
         for row in rows:
             values = view.values.get(row.row, ())
             printed = [y for y in years if (c := year_column(view, y, question)) is not None

@@ -17,7 +17,17 @@ from typing import Any
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import MIN_FIT, Candidate, _apart, bind, candidates, covers, fit, year_columns
+from core.answering.binding import (
+    MIN_FIT,
+    Candidate,
+    _apart,
+    bind,
+    candidates,
+    covers,
+    fit,
+    printed_years,
+    year_columns,
+)
 from core.answering.formula import BoundCell
 from core.answering.metrics import over_periods, plan_for, plans_of
 from core.answering.operations import RowChoice, TableView
@@ -338,6 +348,26 @@ def test_a_label_names_a_line_with_its_section_heading() -> None:
     found = candidates("cash used operating activities", [2018, 2019], [view], "", whole=True)
     assert [c.label for c in found] == ["Operating activities"]
     assert not candidates("deferred tax liabilities", [2018, 2019], [view], "", whole=True)
+
+
+def test_a_label_naming_the_line_exactly_goes_before_one_naming_more_in_a_table_ranked_higher() -> None:
+    """Two tables print a line the question names whole: "Accrued charges and other" under "Deferred tax assets" in
+    the table search ranked first, "Other" under the same heading in the next. The label that names the line and
+    nothing more is the one asked about; and a change asked with no period reads the years that table prints."""
+    wider = _view([("Accrued charges and other", "Deferred tax assets", (71.0, 68.0)),
+                   ("Patents", "Deferred tax assets", (12.0, 11.0))],
+                  [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
+    exact = _view([("Pension costs", "Deferred tax assets", (140.0, 133.0)),
+                   ("Other", "Deferred tax assets", (47.0, 45.0)),
+                   ("Other", "Deferred tax liabilities", (-9.0, -8.0))],
+                  [("y2022", "2022", 2022), ("y2021", "2021", 2021)], table_id=2)
+    found = candidates("other deferred tax assets", [2021], [wider, exact], "", whole=True)
+    assert (found[0].view.info.id, found[0].label, found[0].exact) == (2, "Other", True)
+    assert not found[1].exact
+    # no period asked: the years the table printing the line exactly (with its heading) prints, newest first
+    assert printed_years("other deferred tax assets", [exact], "") == [2022, 2021]
+    # a label that names the line only together with more words than it is no source of its years
+    assert printed_years("other deferred tax assets", [wider], "") == []
 
 
 def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> None:
