@@ -226,6 +226,10 @@ def _column_group(view: TableView, column: str) -> frozenset[str]:
 _PERCENT_COLUMN = re.compile(r"%|percent|pct|\bshare\b|of\s+total|of\s+(?:net\s+)?(?:sales|revenues?)", re.IGNORECASE)
 
 
+_EXCEPT = re.compile(r"\bexcept\b[^)]*", re.IGNORECASE)
+"""What a scale note leaves out ("(In thousands, except percentages)"): words about other columns, not this one."""
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
     data = {c.name for c in view.data_columns}
     found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
@@ -234,7 +238,7 @@ def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
         digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
         dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}")
                  and not re.search(r"change|vs\.?|variance|growth", f"{c.name} {c.header}", re.IGNORECASE)]
-        found = [c.name for c in dated if not re.search(r"%|percent", f"{c.name} {c.header}", re.IGNORECASE)]
+        found = [c.name for c in dated if not re.search(r"%|percent", _EXCEPT.sub(" ", c.header or c.name), re.IGNORECASE)]
         if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"
             found = [dated[0].name]
     if len(found) > 1 and question:

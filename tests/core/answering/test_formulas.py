@@ -338,6 +338,15 @@ def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
     assert year_columns(view, [2019]) == ["y2019"]
 
 
+def test_a_scale_note_excepting_percentages_does_not_make_a_column_a_percent() -> None:
+    """"2020 Amount (In thousands, except percentages)" is the year's amount; "2020 % of revenue" beside it is not."""
+    view = _view([("Licences", "", (6480.0, 9.0, 3545.0, 5.0))],
+                 [("amount", "2021 Amount (In thousands, except", 0), ("pct_2021", "2021 % of revenue", 0),
+                  ("percentages", "2020 Amount (In thousands, except percentages)", 0), ("pct_2020", "2020 % of revenue", 0)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=()))
+    assert year_columns(view, [2020, 2021]) == ["percentages", "amount"]
+
+
 def test_a_label_names_a_line_with_its_section_heading() -> None:
     """"Operating activities" under "Net cash (used in) provided by:" is the cash used in operating
     activities; "Other" under "Deferred tax liabilities:" names none of the asked words and is not them."""
