@@ -10,6 +10,8 @@ from typing import Any
 
 from core.answering import citations as cite
 from core.answering import table_query
+from core.answering.answer_types import ROW_LABELS
+from core.answering.compose import misses_the_heading
 from core.answering.operations import TableView
 from core.answering.reading import QuestionReading
 from core.errors import UserError
@@ -54,6 +56,8 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
     read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``)."""
     for view in _of_the_year_asked(views, reading):
+        if reading.kind == ROW_LABELS and misses_the_heading(view, reading.text):
+            continue  # "the items under deferred tax liabilities": not a table without that heading
         try:
             planned = table_query.plan(view, reading, distinct_values(run_sql, view))
             if planned is None:
