@@ -250,3 +250,21 @@ def test_items_under_a_heading_come_only_from_a_table_that_prints_that_heading()
     assert [r.label for r in item_rows(balances, question)] == ["Software development", "Prepaid costs"]
     # a question naming no heading lists any table's items
     assert not misses_the_heading(charge, "What are the components of the tax charge?")
+
+
+def test_a_question_for_the_years_is_not_answered_with_a_list_of_the_table_s_items() -> None:
+    """"Which years are shown?" over a table of items: a query listing the row labels answers another question;
+    over a table whose rows are periods ("April 2021", "May 2021"), listing or ranking them is the answer."""
+    from core.answering.query_step import _lists_rows_for_periods
+    from core.answering.table_query import QueryPlan
+    from tests.core.answering.test_formulas import _view
+
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    items = _view([("Freight", "", (5.0, 4.0)), ("Fuel", "", (3.0, 2.0))], columns)
+    months = _view([("April 1 - April 30, 2021", "", (12.0, None)), ("May 1 - May 31, 2021", "", (9.0, None))], columns)
+    years = read("Which financial years are covered by the table?")
+    assert years.kind == types.COLUMN_HEADERS
+    assert _lists_rows_for_periods(QueryPlan(items, "list", None, group=items.label_column), years)
+    assert not _lists_rows_for_periods(QueryPlan(months, "top", None, group=months.label_column), years)
+    assert not _lists_rows_for_periods(QueryPlan(items, "list", None, group=items.label_column),
+                                       read("Which items are shown in the table?"))
