@@ -198,7 +198,8 @@ _PERCENT_CHANGE = re.compile(
     r"|^(?P<x2>.+?)\s+(?:(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)|growth\s+rate|growth)$",
     re.IGNORECASE)
 _CHANGE = re.compile(
-    r"^(?:(?P<nominal>nominal|net|absolute|total)\s+)?(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
+    r"^(?:(?P<nominal>nominal|net|absolute|total)\s+|(?P<part>global|domestic|international|foreign|worldwide)\s+)?"
+    r"(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
     r"drop|movement|variance|variation)(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for|between)\s+(?:the\s+)?(?P<x>.+)$"
     r"|^(?!(?:.*\s)?rates?\s+of\s)(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
 """A change in a line ("the change in X", "X increase"). "The rate of salary increase" (of compensation, of price
@@ -1195,6 +1196,8 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         return done(Measure(m.PERCENT_CHANGE, parts=(sub(g.group("x") or g.group("x2")),)))
     if (g := _CHANGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
+        if g.group("part"):  # "the global change in Tamil films": the films under the global heading
+            x = f"{g.group('part')} {x}"
         if g.group("x") and re.search(r"\bbetween\b", text[: g.start("x")], re.IGNORECASE) and re.search(r"\band\b", x):
             pass  # "the difference between X and Y": two lines, read below
         else:

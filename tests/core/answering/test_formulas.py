@@ -26,6 +26,7 @@ from core.answering.binding import (
     covers,
     fit,
     printed_years,
+    row_sections,
     year_columns,
 )
 from core.answering.formula import BoundCell
@@ -336,6 +337,23 @@ def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
                   ("y2018_net", "Net additions (losses) August 31, 2018 (1)", 2018)])
     assert year_columns(view, [2018, 2019]) == ["y2018_net", "y2019_net"]
     assert year_columns(view, [2019]) == ["y2019"]
+
+
+def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:
+    """A table printing the same items under "Global (all markets)", then "Domestic only" (headings with no figures),
+    with no sections stored: "global cargo flights" is the first block's line; a label fragment begun in lower case
+    ("revenue" under "Total cost of") continues a label and heads nothing."""
+    view = _view([("Global (all markets)", "", (None, None)), ("Cargo flights", "", (14.0, 11.0)),
+                  ("Passenger flights", "", (40.0, 38.0)), ("Domestic only", "", (None, None)),
+                  ("Cargo flights", "", (6.0, 5.0)), ("Total cost of", "", (70.0, 60.0)), ("revenue", "", (None, None)),
+                  ("Total", "", (130.0, 114.0))],
+                 [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, row_facts=()))
+    assert row_sections(view) == {2: "Global (all markets)", 3: "Global (all markets)", 5: "Domestic only",
+                                  6: "Domestic only", 8: "Domestic only"}
+    found = candidates("global cargo flights", [2020, 2021], [view], "", whole=True)
+    assert (found[0].row, found[0].label) == (2, "Cargo flights")
+    assert not candidates("total revenue", [2020, 2021], [view], "", whole=True)
 
 
 def test_a_scale_note_excepting_percentages_does_not_make_a_column_a_percent() -> None:

@@ -255,3 +255,15 @@ def test_a_rate_of_increase_is_a_line_not_a_change_in_a_rate(question: str, form
 def test_the_share_of_a_whole_said_as_what_it_is_made_of(verb: str) -> None:
     assert tree(f"What percentage of the total fleet cost is {verb} fuel in 2021?") == \
         "share(line(fuel 2021), line(total fleet cost 2021)) 2021"
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What is the global increase / (decrease) in the cargo flights from 2020 to 2021?",
+     "(global_cargo_flights_2021) - (global_cargo_flights_2020)"),
+    ("What was the domestic change in ticket sales from 2020 to 2021?",
+     "(domestic_ticket_sales_2021) - (domestic_ticket_sales_2020)"),
+])
+def test_a_change_said_of_a_part_of_the_business_keeps_the_part_in_the_line(question: str, formula: str) -> None:
+    """"The global change in X" is the change in X under the table's global heading, not a ratio or a lookup."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
