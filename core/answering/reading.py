@@ -320,7 +320,7 @@ _OPERATOR_WORDS = frozenset({"per", "over", "margin", "margins", "ratio", "conve
 """Words that make a measure of its neighbours: left inside a line's words, the grammar did not compose them."""
 _LINE_NOISE = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her|our|this|that|these|those|company(?:'s|\u2019s)?|firm(?:'s|\u2019s)?|group(?:'s|\u2019s)?|"
-    r"reported|total\s+value\s+of|value\s+of|amount\s+of|figure\s+for|number\s+of\s+the|level\s+of|balance\s+of|"
+    r"reported|total\s+value\s+of|values?\s+of|amounts?\s+of|figures?\s+(?:for|of)|number\s+of\s+the|level\s+of|balance\s+of|"
     r"unadjusted|gaap|overall|respective|year[\s-]+end(?:ed)?|end\s+of\s+(?:the\s+)?year|"
     r"(?:amount|value|figure|balance)\s+(?:for|in))\s+)+|(?:(?<!carrying)(?<!principal)(?<!notional)(?<!face)(?<!recoverable)"
     r"(?<!contractual)(?<!nominal)(?<!gross)(?<!net)(?<!total)(?<!fair)(?<!book)(?<!market)(?<!residual)(?<!present)"

@@ -207,6 +207,11 @@ def test_a_line_asked_in_several_periods_as_figures_is_one_lookup_a_period() -> 
     plans = plans_of(read("What are the respective cash-settled awards in 2019 and 2018?"))
     assert [p.formula for p in plans] == ["cash_settled_awards_2019", "cash_settled_awards_2018"]
     assert all(p.quantities[0].words == "cash-settled awards" for p in plans)
+    # "the respective values of the firm's X", "the respective amounts of X": the line is X
+    for question in ("What are the respective values of the firm's landing fees in 2020 and 2021?",
+                     "What are the respective amounts of landing fees in 2020 and 2021?"):
+        plans = plans_of(read(question))
+        assert [p.formula for p in plans] == ["landing_fees_2020", "landing_fees_2021"], question
 
 
 @pytest.mark.parametrize(("question", "formula"), [
