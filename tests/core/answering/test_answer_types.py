@@ -171,6 +171,17 @@ def test_a_figure_a_passage_states_outright() -> None:
     assert text_facts.same_figure("51.3%", "51.30%") and not text_facts.same_figure("51.3%", "2,986.24%")
 
 
+def test_a_day_of_a_date_followed_by_a_comma_is_no_figure_even_before_a_unit_word() -> None:
+    """A table flattened into a passage: "Year Ended June 30, Percent Change ... Freight costs $1,310 4% 2%" states
+    no 30%; the figures are those printed after the label."""
+    passages = [_passage("Year Ended June 30, Percent Change (Dollars in millions) 2021 Actual Constant 2020 "
+                         "Freight costs $1,310 4% 2% $1,262")]
+    found = text_facts.stated_figure("Freight costs: by what percent did they move, as reported and at constant "
+                                     "currency?", passages)
+    assert found is None or found.figure != "30, Percent"
+    assert "30, Percent" not in text_facts._figures(passages[0].text)
+
+
 def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_taken() -> None:
     passages = [_passage("Our research and development staff grew by 119 employees, from 1,501 "
                          "employees at June 30, 2018 to 1,620 employees at June 30, 2019.")]

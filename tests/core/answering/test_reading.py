@@ -263,7 +263,7 @@ def test_the_share_of_a_whole_said_as_what_it_is_made_of(verb: str) -> None:
 
 
 @pytest.mark.parametrize(("question", "formula"), [
-    ("What is the global increase / (decrease) in the cargo flights from 2020 to 2021?",
+    ("Tell me the global increase/(decrease) of cargo flights between 2020 and 2021.",
      "(global_cargo_flights_2021) - (global_cargo_flights_2020)"),
     ("What was the domestic change in ticket sales from 2020 to 2021?",
      "(domestic_ticket_sales_2021) - (domestic_ticket_sales_2020)"),
