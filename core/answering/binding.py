@@ -349,9 +349,12 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
 
 
 def _names_exactly(words: str, label: str, section: str) -> bool:
-    """The label, alone or read with its section's heading, holds every word of the quantity and no other."""
+    """The label, alone or read with its section's heading, holds every word of the quantity and no other ("the
+    total X": a label that says total)."""
     asked = stems(words)
     label_words = stems(_plain_label(label))
+    if _TOTAL.match(words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
+        return False
     return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
 
 

@@ -391,6 +391,13 @@ def test_a_label_naming_the_line_exactly_goes_before_one_naming_more_in_a_table_
     found = candidates("other deferred tax assets", [2021], [wider, exact], "", whole=True)
     assert (found[0].view.info.id, found[0].label, found[0].exact) == (2, "Other", True)
     assert not found[1].exact
+    # "the total X" is named exactly by a label that says total, not by "X" in a table ranked higher
+    net = _view([("Net deferred tax assets", "", (90.0, 80.0))], [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
+                table_id=3)
+    totals = _view([("Total net deferred tax assets", "", (70.0, 75.0))], [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
+                   table_id=4)
+    found = candidates("total net deferred tax assets", [2021], [net, totals], "", whole=True)
+    assert [(c.view.info.id, c.exact) for c in found] == [(4, True), (3, False)]
     # no period asked: the years the table printing the line exactly (with its heading) prints, newest first
     assert printed_years("other deferred tax assets", [exact], "") == [2022, 2021]
     # a label that names the line only together with more words than it is no source of its years
