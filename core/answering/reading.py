@@ -79,6 +79,8 @@ _PARENTHESES = re.compile(r"\s*\(([^()]*)\)")
 # -- the asking clause's frame ---------------------------------------------------------------------------------
 
 _TIME = r"(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?|months?|dates?)(?:\(s\))?"
+_OF_THE_TIMES = rf"(?:of\s+the\s+)?{_TIME}(?:\s+(?:shown|presented|listed|reported|in\s+the\s+table))?"
+"""The periods a count is over: "years", "of the years shown", "quarters in the table"."""
 _SUPERLATIVE = (r"highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|peak|"
                 r"higher|lower|larger|smaller|greater|bigger|fewer|fewest|less|more")
 _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?|countries|country|regions?|segments?|"
@@ -92,7 +94,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
                   r"|\bwhat\s+is\s+(?:the|this)\s+table\s+(?:about|showing)\b|\b(?:title|subject)\s+of\s+(?:the|this)\s+table\b")),
-    ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\b"),
+    ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\b"),
     ("count_rows", (rf"^\s*how\s+many\s+(?:(?:different|distinct|separate|unique)\s+)?{_LABEL_NOUN}\b(?:\s+of\b|\s+(?:are|were)"
                    rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
                    r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
@@ -992,7 +994,7 @@ def _defining(measure: Measure, definitions: dict[str, str]) -> Measure:
 def _frame_free(clause: str) -> str:
     text = re.sub(rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\s*(?:(?:is|was|are|were|"
                   rf"did|does|do|has|have|had)\s+)?", "", clause, flags=re.IGNORECASE)
-    text = re.sub(rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\s+(?:(?:is|was|are|were|did|does|do|has|have|had)\s+)?", "", text,
+    text = re.sub(rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\s+(?:(?:is|was|are|were|did|does|do|has|have|had)\s+)?", "", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"^\s*when\s+(?:was|were|did)\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\s+", "", text, flags=re.IGNORECASE)

@@ -286,3 +286,13 @@ def test_a_line_asked_in_periods_listed_one_after_another_is_a_figure_a_period(q
                                                                                formulas: list[str]) -> None:
     reading = read(question)
     assert reading.kind == kind and [p.formula for p in plans_of(reading)] == formulas
+
+
+@pytest.mark.parametrize("question", ["In how many of the years shown were landing fees above $2.5 million?",
+                                      "How many of the quarters in the table had landing fees above $2.5 million?",
+                                      "How many years did landing fees exceed $2.5 million?"])
+def test_a_count_of_the_periods_shown_past_a_threshold(question: str) -> None:
+    reading = read(question)
+    assert reading.kind == kinds.COUNT and reading.measure is not None
+    assert reading.measure.describe() == "line(landing fees)"
+    assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == ("above", 2.5, "million")
