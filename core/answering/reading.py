@@ -868,10 +868,6 @@ def _criterion(marked: str) -> Criterion:
     return Criterion()
 
 
-_LISTED_PERIODS = re.compile(rf"{_P}\s*(?:,|and|&)\s*(?:(?:in|for)\s+)?(?:the\s+)?(?:fiscal\s+)?{_P}", re.IGNORECASE)
-"""Periods listed one after another ("in 2018 and in 2019", "2018, 2019"), not a span ("2018 to 2019")."""
-
-
 def _final_kind(kind: str, several: bool, measure: Measure | None, query: TableQuery | None,
                 marked: str) -> tuple[str, bool]:
     if kind:
@@ -880,9 +876,6 @@ def _final_kind(kind: str, several: bool, measure: Measure | None, query: TableQ
         return (kinds.COMPUTED if query.operation not in ("lookup", "how_many") else kinds.LOOKUP), False
     if measure is None:
         return kinds.LOOKUP, False
-    if measure.op == m.LINE and len(set(measure.periods)) >= 2 and _LISTED_PERIODS.search(marked) \
-            and not re.search(r"\b(?:between|from|total|sum|combined|altogether)\b", re.sub(_P, " ", marked), re.IGNORECASE):
-        return kinds.FIGURES, True  # "what was X in 2018 and 2019": a figure for each period, never one of them
     return (kinds.LOOKUP if measure.op == m.LINE else kinds.COMPUTED), False
 
 

@@ -274,20 +274,6 @@ def test_a_change_said_of_a_part_of_the_business_keeps_the_part_in_the_line(ques
     assert plan.formula == formula
 
 
-@pytest.mark.parametrize(("question", "kind", "formulas"), [
-    # one line in periods listed one after another: a figure for each
-    ("landing fees in 2020 and in 2021?", kinds.FIGURES, ["landing_fees_2020", "landing_fees_2021"]),
-    ("How much were landing fees in fiscal 2020 and fiscal 2021?", kinds.FIGURES, ["landing_fees_2020", "landing_fees_2021"]),
-    # a total, a span or one period is no such list
-    ("What were the total landing fees in 2020 and 2021?", kinds.COMPUTED, ["sum(landing_fees_2020, landing_fees_2021)"]),
-    ("What were landing fees in 2021?", kinds.LOOKUP, ["landing_fees_2021"]),
-])
-def test_a_line_asked_in_periods_listed_one_after_another_is_a_figure_a_period(question: str, kind: str,
-                                                                               formulas: list[str]) -> None:
-    reading = read(question)
-    assert reading.kind == kind and [p.formula for p in plans_of(reading)] == formulas
-
-
 @pytest.mark.parametrize("question", ["In how many of the years shown were landing fees above $2.5 million?",
                                       "How many of the quarters in the table had landing fees above $2.5 million?",
                                       "How many years did landing fees exceed $2.5 million?"])
