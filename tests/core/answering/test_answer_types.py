@@ -279,4 +279,3 @@ def test_a_row_is_named_with_its_section_heading() -> None:
     assert found is not None and (found.label, found.row) == ("Amortization", 1)
     total = match_row(view, "What were the net deferred income tax liabilities in 2019?")
     assert total is not None and total.label == "Net deferred income tax liabilities"
-
