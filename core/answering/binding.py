@@ -252,6 +252,10 @@ def _column_group(view: TableView, column: str) -> frozenset[str]:
 _PERCENT_COLUMN = re.compile(r"%|percent|pct|\bshare\b|of\s+total|of\s+(?:net\s+)?(?:sales|revenues?)", re.IGNORECASE)
 
 
+_EXCEPT = re.compile(r"\bexcept\b[^)]*", re.IGNORECASE)
+"""What a scale note leaves out ("(In thousands, except percentages)"): words about other columns, not this one."""
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
     data = {c.name for c in view.data_columns}
     found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
@@ -260,7 +264,7 @@ def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
         digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
         dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}")
                  and not re.search(r"change|vs\.?|variance|growth", f"{c.name} {c.header}", re.IGNORECASE)]
-        found = [c.name for c in dated if not re.search(r"%|percent", f"{c.name} {c.header}", re.IGNORECASE)]
+        found = [c.name for c in dated if not re.search(r"%|percent", _EXCEPT.sub(" ", c.header or c.name), re.IGNORECASE)]
         if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"
             found = [dated[0].name]
     if len(found) > 1 and question:
@@ -287,6 +291,8 @@ class Candidate:
     """For a quantity asked without a year: the column that names it ("Budget"), else None (the years')."""
     parts: tuple[int, ...] = ()
     """The rows that make up a line printed as its parts (a heading with no figure over them), else ()."""
+    exact: bool = False
+    """The label (with its section's heading, where that names the line) holds the quantity's words and no other."""
 
     @property
     def key(self) -> str:
@@ -310,7 +316,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         columns = year_columns(view, years, question)
         if any(c is None for c in columns):
             continue
-        sections = {f.row: f.section for f in view.info.row_facts} if whole else {}
+        sections = row_sections(view) if whole else {}
         group = " ".join(sorted(set().union(*(_column_group(view, c) for c in columns if c)))) if whole else ""
         positions = [view.column_position(c) for c in columns if c is not None]
         title = f"{view.info.caption} {view.info.heading} {view.info.name}"
@@ -344,7 +350,8 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if score >= MIN_FIT:
                 if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
                     score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
-                found.append(Candidate(view, choice.row, choice.label, score + bonus))
+                exact = whole and _names_exactly(words, choice.label, sections.get(choice.row, ""))
+                found.append(Candidate(view, choice.row, choice.label, score + bonus, exact=exact))
     # Where the document has primary statements that print the item, they are its source: a note or a
     # hedging table repeating a fragment of it ("in earnings") is not.
     # Another document's statement is no reason to pass over this document's note.
@@ -358,10 +365,40 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         # same line).
         rank = {view.info.id: i for i, view in enumerate(views)}
         best = max(c.score for c in found)
-        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, rank.get(c.view.info.id, 0), -c.score,
+        # Among those, a label naming the line exactly ("Other" under "Deferred tax assets" for "other deferred
+        # tax assets") goes before one that names more ("Accrued expenses and other"), whatever the table's rank.
+        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, not c.exact, rank.get(c.view.info.id, 0), -c.score,
                                   c.view.info.page, c.row))
     else:
         found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
+    return found
+
+
+def _names_exactly(words: str, label: str, section: str) -> bool:
+    """The label, alone or read with its section's heading, holds every word of the quantity and no other ("the
+    total X": a label that says total)."""
+    asked = stems(words)
+    label_words = stems(_plain_label(label))
+    if _TOTAL.match(words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
+        return False
+    return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
+
+
+def row_sections(view: TableView) -> dict[int, str]:
+    """Each row's section heading: as stored at ingestion; where none was stored, the label of the nearest row
+    above it that holds no figure ("Global (India and International)" over "Hindi films" and "Tamil films"), not a
+    fragment of a wrapped label ("revenue" under "Total cost of")."""
+    stored = {f.row: f.section for f in view.info.row_facts}
+    if any(stored.values()):
+        return stored
+    found: dict[int, str] = {}
+    heading = ""
+    for choice in view.rows:
+        if not any(is_number(v) for v in view.values.get(choice.row, ())[1:]):
+            if choice.label[:1].isupper():  # a line begun in lower case continues the label above it
+                heading = re.sub(r"\s*\(#\d+\)$", "", choice.label).rstrip(":")
+        elif heading:
+            found[choice.row] = heading
     return found
 
 
@@ -526,7 +563,13 @@ def printed_years(words: str, views: Sequence[TableView], question: str) -> list
                         if p.period.fiscal_year and not p.period.quarter}, reverse=True)
         if len(years) < 2:
             continue
-        rows = sorted((r for r in view.rows if covers(words, r.label)), key=lambda r: -fit(words, r.label))
+        sections = row_sections(view)
+        # "Other for deferred tax assets": a label named exactly with its section's heading ("Other" under "Deferred
+        # tax assets") is the line too, after labels that name it alone
+        named = [(fit(words, r.label), r) for r in view.rows if covers(words, r.label)]
+        named += [(fit(words, f"{r.label} {sections.get(r.row, '')}"), r) for r in view.rows
+                  if not covers(words, r.label) and sections.get(r.row) and _names_exactly(words, r.label, sections[r.row])]
+        rows = [r for _score, r in sorted(named, key=lambda item: -item[0])]
         for row in rows:
             values = view.values.get(row.row, ())
             printed = [y for y in years if (c := year_column(view, y, question)) is not None

@@ -374,6 +374,23 @@ def asked_noun(question: str) -> str:
     return "" if noun in _GENERIC_NOUNS or noun in STOPWORDS else noun
 
 
+_UNDER = re.compile(r"\b(?:under|within|listed\s+under)\s+(?:the\s+)?(?P<h>.+?)(?:\s+(?:in|of)\s+the\s+table)?\s*\??$",
+                    re.IGNORECASE)
+"""A label question naming the heading its items stand under ("what are the components under current assets")."""
+
+
+def misses_the_heading(view: ops.TableView, question: str) -> bool:
+    """The question lists the items under a heading ("the components under deferred tax liabilities") that the table
+    prints as no section, heading row (one without figures) or label's marked section: its rows are other things."""
+    under = _UNDER.search(question)
+    heading = _tokens(under.group("h")) if under is not None else set()
+    if not heading:
+        return False
+    titles = [f.section for f in view.info.row_facts] + [r.label for r in view.rows if not _has_values(view, r)] + \
+        [m.group(1) for r in view.rows if (m := re.search(r"\[([^\]]+)\]$", r.label))]
+    return not any(_tokens(t) and heading <= _tokens(t) for t in titles)
+
+
 def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     """The rows a label question lists: the table's items holding figures, without totals, unlabelled
     rows or repeats ("(#2)"); narrowed to the rows of the section the question names ("types of
@@ -383,6 +400,8 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     asked = _tokens(question)
     heading = next((i for i, r in enumerate(view.rows) if not _has_values(view, r) and _tokens(r.label)
                     and _tokens(r.label) <= asked), None)
+    if heading is None and misses_the_heading(view, question):
+        return []  # "the items under deferred tax liabilities": a table with no such heading lists other things
     section = view.rows
     if heading is not None:  # "components under deferred tax assets": the rows below that heading, to the next
         below = []

@@ -144,8 +144,10 @@ class TableView:
         label_unit = self._label_unit(row)
         if label_unit is not None:
             return label_unit
-        if _PER_UNIT.search(self.labels.get(row, "")) and "%" not in text:
-            return ""  # "Dividends declared per common share" in a table "in millions, except per share data"
+        if (_PER_UNIT.search(self.labels.get(row, "")) or _PER_UNIT.search(column.header)) and "%" not in text:
+            # "Dividends declared per common share" in a table "in millions, except per share data"; a column
+            # "Cash dividend per share 2019" beside columns of totals in thousands
+            return ""
         scale = self.column_scale(name)
         header_says_percent = "%" in column.header or "percent" in column.header.lower()
         if scale == "%" and not header_says_percent and re.search(r"\d", text):

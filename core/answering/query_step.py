@@ -10,11 +10,14 @@ from typing import Any
 
 from core.answering import citations as cite
 from core.answering import table_query
+from core.answering.answer_types import COLUMN_HEADERS, ROW_LABELS
+from core.answering.compose import misses_the_heading
 from core.answering.operations import TableView
 from core.answering.reading import QuestionReading
 from core.errors import UserError
 from core.library.db import quote_identifier
 from core.library.store import Library
+from core.reports.values import find_periods
 from core.sql.runner import SqlResult
 from models.types import Citation, ColumnSchema, Step
 
@@ -54,9 +57,11 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
     read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``)."""
     for view in _of_the_year_asked(views, reading):
+        if reading.kind == ROW_LABELS and misses_the_heading(view, reading.text):
+            continue  # "the items under deferred tax liabilities": not a table without that heading
         try:
             planned = table_query.plan(view, reading, distinct_values(run_sql, view))
-            if planned is None:
+            if planned is None or _lists_rows_for_periods(planned, reading):
                 continue
             answered = table_query.execute(planned, reading, run_sql)
         except (table_query.NoAnswer, UserError, ValueError) as exc:
@@ -65,6 +70,16 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
         step, citation = step_of(reading, answered, library, names, chunk_ids)
         return step, citation, answered
     return None
+
+
+def _lists_rows_for_periods(planned: table_query.QueryPlan, reading: QuestionReading) -> bool:
+    """"Which years does the table show": a plan listing the table's row labels answers another question, where
+    those are items, not periods (a table of repurchases by month lists periods)."""
+    view, label = planned.view, planned.view.label_column
+    by_label = planned.group is None or label is not None and planned.group.name == label.name
+    dated = sum(1 for r in view.rows if find_periods(r.label)) * 2 >= len(view.rows) > 0
+    return reading.kind == COLUMN_HEADERS and planned.operation in ("list", "top") and not planned.group_of \
+        and by_label and not dated
 
 
 def step_of(reading: QuestionReading, answered: table_query.QueryAnswer, library: Library, names: cite.SourceNames,

@@ -87,6 +87,8 @@ _AFTER_A_PERIOD = re.compile(r"(?:\b(?:19|20)\d\d|\bFY\s?'?\d{2}|\b(?:19|20)\d\d
 # -- the asking clause's frame ---------------------------------------------------------------------------------
 
 _TIME = r"(?:fiscal\s+|financial\s+|calendar\s+)?(?:years?|periods?|quarters?|months?|dates?)(?:\(s\))?"
+_OF_THE_TIMES = rf"(?:of\s+the\s+)?{_TIME}(?:\s+(?:shown|presented|listed|reported|in\s+the\s+table))?"
+"""The periods a count is over: "years", "of the years shown", "quarters in the table"."""
 _SUPERLATIVE = (r"highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|peak|"
                 r"higher|lower|larger|smaller|greater|bigger|fewer|fewest|less|more")
 _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?|countries|country|regions?|segments?|"
@@ -102,7 +104,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
                   r"|\bwhat\s+is\s+(?:the|this)\s+table\s+(?:about|showing)\b|\b(?:title|subject)\s+of\s+(?:the|this)\s+table\b")),
-    ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\b"),
+    ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\b"),
     ("count_rows", (rf"^\s*how\s+many\s+(?:(?:different|distinct|separate|unique)\s+)?{_LABEL_NOUN}\b(?:\s+of\b|\s+(?:are|were)"
                    rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
                    r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
@@ -216,24 +218,28 @@ _PERCENT_CHANGE = re.compile(
     r"|^(?P<x2>.+?)\s+(?:(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth)|growth\s+rate|growth)$",
     re.IGNORECASE)
 _CHANGE = re.compile(
-    r"^(?:(?P<nominal>nominal|net|absolute|total)\s+)?(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
+    r"^(?:(?P<nominal>nominal|net|absolute|total)\s+|(?P<part>global|domestic|international|foreign|worldwide)\s+)?"
+    r"(?P<verb>change|increase|decrease|decline|difference|growth|rise|fall|"
     r"drop|movement|variance|variation)(?:\s*/\s*\(?(?:increase|decrease)\)?)?\s+(?:in|of|for|between)\s+(?:the\s+)?(?P<x>.+)$"
-    r"|^(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
+    r"|^(?!(?:.*\s)?rates?\s+of\s)(?P<x2>.+?)\s+(?:change|increase|decrease|movement)$", re.IGNORECASE)
+"""A change in a line ("the change in X", "X increase"). "The rate of salary increase" (of compensation, of price
+increase) is a line of its own, an assumption a pension note prints, not a change in a rate."""
 _SHARE = re.compile(
     r"^(?P<x>.+?)\s+(?:expressed\s+|stated\s+|measured\s+)?as\s+(?:a\s+)?(?:%|percent(?:age)?|proportion|share|fraction|ratio)"
     r"\s+(?:of|to)\s+(?:the\s+)?(?P<y>.+)$"
     # "what share of net sales in 2020 was cost of sales": the whole, then the part it was (two words or more)
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
     r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
-    r"(?!(?:made|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|used|paid|"
-    r"allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
+    r"(?!(?:made|comprised|composed|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|"
+    r"used|paid|allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?"
+    r"(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
     r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
     r"(?:went\s+(?:to|on|into)|was\s+spent\s+on|came\s+from|(?:was|were)\s+(?:paid\s+(?:to|as|in)|used\s+(?:for|on)))\s+"
     r"(?:the\s+)?(?P<x4>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
-    r"(?:made\s+up\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
+    r"(?:made\s+up\s+of|(?:comprised|composed)\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
     r"(?:the\s+)?(?P<x3>.+))$"
     # "the percentage of the cases (that) were imported", "the share of employees affected by closures": the part is
@@ -335,7 +341,7 @@ _OPERATOR_WORDS = frozenset({"per", "over", "margin", "margins", "ratio", "conve
 """Words that make a measure of its neighbours: left inside a line's words, the grammar did not compose them."""
 _LINE_NOISE = re.compile(
     r"^(?:(?:the|a|an|its|their|his|her|our|this|that|these|those|company(?:'s|\u2019s)?|firm(?:'s|\u2019s)?|group(?:'s|\u2019s)?|"
-    r"reported|total\s+value\s+of|value\s+of|amount\s+of|figure\s+for|number\s+of\s+the|level\s+of|balance\s+of|"
+    r"reported|total\s+value\s+of|values?\s+of|amounts?\s+of|figures?\s+(?:for|of)|number\s+of\s+the|level\s+of|balance\s+of|"
     r"unadjusted|gaap|overall|respective|year[\s-]+end(?:ed)?|end\s+of\s+(?:the\s+)?year|"
     r"(?:amount|value|figure|balance)\s+(?:for|in))\s+)+|(?:(?<!carrying)(?<!principal)(?<!notional)(?<!face)(?<!recoverable)"
     r"(?<!contractual)(?<!nominal)(?<!gross)(?<!net)(?<!total)(?<!fair)(?<!book)(?<!market)(?<!residual)(?<!present)"
@@ -1114,7 +1120,7 @@ def _own_definition(name: str, definitions: dict[str, str]) -> str | None:
 def _frame_free(clause: str) -> str:
     text = re.sub(rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\s*(?:(?:is|was|are|were|"
                   rf"did|does|do|has|have|had)\s+)?", "", clause, flags=re.IGNORECASE)
-    text = re.sub(rf"^\s*(?:in\s+)?how\s+many\s+{_TIME}\s+(?:(?:is|was|are|were|did|does|do|has|have|had)\s+)?", "", text,
+    text = re.sub(rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\s+(?:(?:is|was|are|were|did|does|do|has|have|had)\s+)?", "", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"^\s*when\s+(?:was|were|did)\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\s+", "", text, flags=re.IGNORECASE)
@@ -1325,6 +1331,8 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         return done(Measure(m.PERCENT_CHANGE, parts=(sub(g.group("x") or g.group("x2")),)))
     if (g := _CHANGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
+        if g.group("part"):  # "the global change in Tamil films": the films under the global heading
+            x = f"{g.group('part')} {x}"
         if g.group("x") and re.search(r"\bbetween\b", text[: g.start("x")], re.IGNORECASE) and re.search(r"\band\b", x):
             pass  # "the difference between X and Y": two lines, read below
         else:

@@ -24,9 +24,10 @@ MIN_COVERAGE = 0.8
 """Share of the question's subject words a clause must name to state the answer outright."""
 _CLAUSE = re.compile(r"(?<=[.;:])\s+|,\s+(?:and|while|whereas|but|compared)\s+|\s+compared\s+(?:to|with)\s+")
 _STATED = re.compile(
-    r"(?:(?:US|A|C)?[$\u20ac\u00a3\u00a5]\s?)?(?<![\w.])-?\d[\d,]*(?:\.\d+)?"
+    r"(?:(?:US|A|C)?[$\u20ac\u00a3\u00a5]\s?)?(?<![\w.])-?\d(?:[\d,]*\d)?(?:\.\d+)?"
     r"(?:\s?(?:%|per\s?cent|percent)|\s(?:thousand|million|billion)s?\b|\s?(?:m|bn|k)\b|p\b)?",
     re.IGNORECASE)
+"""A figure as a passage prints it, with its unit; a comma after it ends it ("May 31, Percent Change" states no 31%)."""
 _ASKING = frozenset(ops.words(
     "much many amount value figure number total what which was were is are the company company's group "
     "percentage percent proportion share rate level balance"))

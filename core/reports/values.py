@@ -479,7 +479,9 @@ _QUARTER_OF_YEAR = re.compile(
 _YEAR_THEN_QUARTER = re.compile(rf"\b(?:fiscal\s+(?:year\s+)?|FY\s?'?)?(\d{{2}}|{YEAR_DIGITS})\s+(first|second|third|fourth|"
                                 rf"Q[1-4])(?:\s+(?:fiscal\s+)?quarter)?\b", re.IGNORECASE)
 _SHORT_FISCAL = re.compile(r"\bF(?:Y)?\s?'?(\d{2})\b(?!\s*(?:%|percent|months?|days?|weeks?))", re.IGNORECASE)
-_FISCAL_SPAN = re.compile(rf"\b({YEAR_DIGITS})\s?[/\u2013-]\s?(\d{{2}})\b(?![\d/])")
+_FISCAL_SPAN = re.compile(rf"\b({YEAR_DIGITS})(?:\s?[/\u2013-]\s?(\d{{2}})|\s?/\s?({YEAR_DIGITS}))\b(?![\d/])")
+"""A fiscal year printed as a span: "2019-20", "2019/20"; with two full years only a slash ("2018/2019"), since
+"2017-2019" is a range of years."""
 
 
 @dataclass(frozen=True)
@@ -520,7 +522,7 @@ def _month_number(name: str) -> int:
 def find_periods(text: str) -> list[PeriodMention]:
     """Every period a text names, in order, each once where it is said: fiscal years in any of the ways people
     write them ("FY2019", "FY19", "F19", "FY '19", "fiscal 2019", "fiscal year 2019", "2019 fiscal year"), a
-    fiscal year printed as a span ("2019-20", "2019/20": it ends in 2020), dates ("December 31, 2018", "31
+    fiscal year printed as a span ("2019-20", "2019/20", "2019/2020": it ends in 2020), dates ("December 31, 2018", "31
     March 2020", "August 2015"), quarters ("Q2 2023", "2Q23", "the second quarter of fiscal 2024") and bare
     years. A span of two full years ("2017-2019") is two mentions: a range is for the reader of the
     question to see."""
@@ -556,7 +558,7 @@ def find_periods(text: str) -> list[PeriodMention]:
     for m in _SHORT_FISCAL.finditer(text):
         add(m, _full_year(m.group(1)), fiscal=True)
     for m in _FISCAL_SPAN.finditer(text):
-        first, last = int(m.group(1)), _span_end(m.group(1), m.group(2))
+        first, last = int(m.group(1)), _span_end(m.group(1), m.group(2) or m.group(3))
         if last == first + 1:
             add(m, last, fiscal=True)
     for m in YEAR_WORD.finditer(text):

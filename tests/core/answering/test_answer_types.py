@@ -128,6 +128,47 @@ def test_label_answers_list_the_rows_without_the_total(report: ReportFixture) ->
     assert answer.parts == ("Roads", "Parks", "Schools", "Libraries") and answer.answer_type == types.ROW_LABELS
 
 
+def test_items_under_a_heading_come_only_from_a_table_that_prints_that_heading() -> None:
+    """"The components under deferred tax liabilities": a table printing that heading lists the rows beneath it;
+    a table of other things (the current and deferred parts of a tax charge) lists nothing, for code or a query."""
+    from core.answering.compose import item_rows, misses_the_heading
+    from tests.core.answering.test_formulas import _view
+
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    charge = _view([("Current: Federal", "", (41.0, 38.0)), ("Current: State", "", (9.0, 7.0)),
+                    ("Deferred: Federal", "", (-4.0, 3.0))], columns)
+    balances = _view([("Deferred tax assets", "", (None, None)), ("Accrued rebates", "Deferred tax assets", (18.0, 15.0)),
+                      ("Leases", "Deferred tax assets", (22.0, 25.0)),
+                      ("Deferred tax liabilities", "", (None, None)),
+                      ("Software development", "Deferred tax liabilities", (-31.0, -27.0)),
+                      ("Prepaid costs", "Deferred tax liabilities", (-6.0, -5.0)),
+                      ("Total deferred tax liabilities", "Deferred tax liabilities", (-37.0, -32.0))], columns, table_id=2)
+    question = "Which items are listed under deferred tax liabilities in the table?"
+    assert misses_the_heading(charge, question) and item_rows(charge, question) == []
+    assert not misses_the_heading(balances, question)
+    assert [r.label for r in item_rows(balances, question)] == ["Software development", "Prepaid costs"]
+    # a question naming no heading lists any table's items
+    assert not misses_the_heading(charge, "What are the components of the tax charge?")
+
+
+def test_a_question_for_the_years_is_not_answered_with_a_list_of_the_table_s_items() -> None:
+    """"Which years are shown?" over a table of items: a query listing the row labels answers another question;
+    over a table whose rows are periods ("April 2021", "May 2021"), listing or ranking them is the answer."""
+    from core.answering.query_step import _lists_rows_for_periods
+    from core.answering.table_query import QueryPlan
+    from tests.core.answering.test_formulas import _view
+
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    items = _view([("Freight", "", (5.0, 4.0)), ("Fuel", "", (3.0, 2.0))], columns)
+    months = _view([("April 1 - April 30, 2021", "", (12.0, None)), ("May 1 - May 31, 2021", "", (9.0, None))], columns)
+    years = read("Which financial years are covered by the table?")
+    assert years.kind == types.COLUMN_HEADERS
+    assert _lists_rows_for_periods(QueryPlan(items, "list", None, group=items.label_column), years)
+    assert not _lists_rows_for_periods(QueryPlan(months, "top", None, group=months.label_column), years)
+    assert not _lists_rows_for_periods(QueryPlan(items, "list", None, group=items.label_column),
+                                       read("Which items are shown in the table?"))
+
+
 def test_counts_of_rows_and_of_periods(report: ReportFixture) -> None:  # noqa: F811
     answer = make(report, ScriptedChat()).answer("How many departments are there in the budget?")
     assert (answer.value, answer.answer_type) == ("4", types.COUNT)
@@ -169,6 +210,17 @@ def test_a_figure_a_passage_states_outright() -> None:
                                     passages) is None
     assert text_facts.stated_figure("What were the pension and benefit charges in 2019?", passages) is None
     assert text_facts.same_figure("51.3%", "51.30%") and not text_facts.same_figure("51.3%", "2,986.24%")
+
+
+def test_a_day_of_a_date_followed_by_a_comma_is_no_figure_even_before_a_unit_word() -> None:
+    """A table flattened into a passage: "Year Ended June 30, Percent Change ... Freight costs $1,310 4% 2%" states
+    no 30%; the figures are those printed after the label."""
+    passages = [_passage("Year Ended June 30, Percent Change (Dollars in millions) 2021 Actual Constant 2020 "
+                         "Freight costs $1,310 4% 2% $1,262")]
+    found = text_facts.stated_figure("Freight costs: by what percent did they move, as reported and at constant "
+                                     "currency?", passages)
+    assert found is None or found.figure != "30, Percent"
+    assert "30, Percent" not in text_facts._figures(passages[0].text)
 
 
 def test_of_several_figures_in_a_clause_the_one_stated_for_the_year_asked_is_taken() -> None:

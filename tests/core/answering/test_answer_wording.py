@@ -202,3 +202,15 @@ def test_a_statement_whose_scale_is_not_stated_says_so_and_one_figure_never_adds
     assert "add up to" not in one and "2,511" in one
     counted = words(view(), "count", [("Culture", "be_2014_15"), ("Coal", "be_2014_15")], [(2,)])
     assert "have a value" not in counted and "2 cells hold a figure: Culture and Coal" in counted
+
+
+def test_a_column_of_figures_per_share_is_in_units_whatever_the_table_s_scale() -> None:
+    """A table in thousands with a column "Dividend per share (dollars) 2021" beside the totals: its figures are
+    dollars a share, never thousands; the totals keep the table's scale."""
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("total_2021", "REAL", "Total paid 2021"),
+               ColumnSchema("per_share_2021", "REAL", "Dividend per share (dollars) 2021"))
+    info = TableInfo(1, 1, "r.pdf", "r_p1_dividends", 1, 1, (0.0, 0.0, 1.0, 1.0), "Dividends (in thousands)", "",
+                     "", 1, 1, "test", TableSchema(1, "r_p1_dividends", "r.pdf", 1, columns))
+    v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Ordinary dividends", 1),),
+                      {1: ("Ordinary dividends", 51200.0, 0.64)}, "thousand", {}, "dollars")
+    assert v.cell_scale(1, "per_share_2021") == "" and v.cell_scale(1, "total_2021") == "thousand"

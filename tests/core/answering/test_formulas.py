@@ -17,7 +17,18 @@ from typing import Any
 import pytest
 
 from core.answering import Answerer, formula
-from core.answering.binding import MIN_FIT, Candidate, _apart, bind, candidates, covers, fit, year_columns
+from core.answering.binding import (
+    MIN_FIT,
+    Candidate,
+    _apart,
+    bind,
+    candidates,
+    covers,
+    fit,
+    printed_years,
+    row_sections,
+    year_columns,
+)
 from core.answering.formula import BoundCell
 from core.answering.metrics import over_periods, plan_for, plans_of
 from core.answering.operations import RowChoice, TableView
@@ -328,6 +339,32 @@ def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
     assert year_columns(view, [2019]) == ["y2019"]
 
 
+def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:
+    """A table printing the same items under "Global (all markets)", then "Domestic only" (headings with no figures),
+    with no sections stored: "global cargo flights" is the first block's line; a label fragment begun in lower case
+    ("revenue" under "Total cost of") continues a label and heads nothing."""
+    view = _view([("Global (all markets)", "", (None, None)), ("Cargo flights", "", (14.0, 11.0)),
+                  ("Passenger flights", "", (40.0, 38.0)), ("Domestic only", "", (None, None)),
+                  ("Cargo flights", "", (6.0, 5.0)), ("Total cost of", "", (70.0, 60.0)), ("revenue", "", (None, None)),
+                  ("Total", "", (130.0, 114.0))],
+                 [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, row_facts=()))
+    assert row_sections(view) == {2: "Global (all markets)", 3: "Global (all markets)", 5: "Domestic only",
+                                  6: "Domestic only", 8: "Domestic only"}
+    found = candidates("global cargo flights", [2020, 2021], [view], "", whole=True)
+    assert (found[0].row, found[0].label) == (2, "Cargo flights")
+    assert not candidates("total revenue", [2020, 2021], [view], "", whole=True)
+
+
+def test_a_scale_note_excepting_percentages_does_not_make_a_column_a_percent() -> None:
+    """"2020 Amount (In thousands, except percentages)" is the year's amount; "2020 % of revenue" beside it is not."""
+    view = _view([("Licences", "", (6480.0, 9.0, 3545.0, 5.0))],
+                 [("amount", "2021 Amount (In thousands, except", 0), ("pct_2021", "2021 % of revenue", 0),
+                  ("percentages", "2020 Amount (In thousands, except percentages)", 0), ("pct_2020", "2020 % of revenue", 0)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=()))
+    assert year_columns(view, [2020, 2021]) == ["percentages", "amount"]
+
+
 def test_a_label_names_a_line_with_its_section_heading() -> None:
     """"Operating activities" under "Net cash (used in) provided by:" is the cash used in operating
     activities; "Other" under "Deferred tax liabilities:" names none of the asked words and is not them."""
@@ -338,6 +375,33 @@ def test_a_label_names_a_line_with_its_section_heading() -> None:
     found = candidates("cash used operating activities", [2018, 2019], [view], "", whole=True)
     assert [c.label for c in found] == ["Operating activities"]
     assert not candidates("deferred tax liabilities", [2018, 2019], [view], "", whole=True)
+
+
+def test_a_label_naming_the_line_exactly_goes_before_one_naming_more_in_a_table_ranked_higher() -> None:
+    """Two tables print a line the question names whole: "Accrued charges and other" under "Deferred tax assets" in
+    the table search ranked first, "Other" under the same heading in the next. The label that names the line and
+    nothing more is the one asked about; and a change asked with no period reads the years that table prints."""
+    wider = _view([("Accrued charges and other", "Deferred tax assets", (71.0, 68.0)),
+                   ("Patents", "Deferred tax assets", (12.0, 11.0))],
+                  [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
+    exact = _view([("Pension costs", "Deferred tax assets", (140.0, 133.0)),
+                   ("Other", "Deferred tax assets", (47.0, 45.0)),
+                   ("Other", "Deferred tax liabilities", (-9.0, -8.0))],
+                  [("y2022", "2022", 2022), ("y2021", "2021", 2021)], table_id=2)
+    found = candidates("other deferred tax assets", [2021], [wider, exact], "", whole=True)
+    assert (found[0].view.info.id, found[0].label, found[0].exact) == (2, "Other", True)
+    assert not found[1].exact
+    # "the total X" is named exactly by a label that says total, not by "X" in a table ranked higher
+    net = _view([("Net deferred tax assets", "", (90.0, 80.0))], [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
+                table_id=3)
+    totals = _view([("Total net deferred tax assets", "", (70.0, 75.0))], [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
+                   table_id=4)
+    found = candidates("total net deferred tax assets", [2021], [net, totals], "", whole=True)
+    assert [(c.view.info.id, c.exact) for c in found] == [(4, True), (3, False)]
+    # no period asked: the years the table printing the line exactly (with its heading) prints, newest first
+    assert printed_years("other deferred tax assets", [exact], "") == [2022, 2021]
+    # a label that names the line only together with more words than it is no source of its years
+    assert printed_years("other deferred tax assets", [wider], "") == []
 
 
 def test_two_names_of_one_line_item_share_its_row_but_siblings_never_do() -> None:

@@ -78,6 +78,9 @@ def test_a_composed_measure_compiles_with_every_part_for_its_period() -> None:
     ("How much cash was there at December 31, 2020?", [2020], ["December 31, 2020"]),
     ("What were sales in Q2 2023?", [2023], ["Q2 2023"]),
     ("What is the 2024-25 budget for parks?", [2025], ["FY2025"]),
+    # a fiscal year written with both years in full, split by a slash, ends in the later one; a dash is a range
+    ("How much did freight income change in 2020/2021 from 2019/2020?", [2021, 2020], ["FY2021", "FY2020"]),
+    ("What were fees over 2019-2021?", [2019, 2021], ["2019", "2021"]),
 ])
 def test_periods_are_read_as_people_write_them(question: str, years: list[int], labels: list[str]) -> None:
     reading = read(question)
@@ -204,6 +207,11 @@ def test_a_line_asked_in_several_periods_as_figures_is_one_lookup_a_period() -> 
     plans = plans_of(read("What are the respective cash-settled awards in 2019 and 2018?"))
     assert [p.formula for p in plans] == ["cash_settled_awards_2019", "cash_settled_awards_2018"]
     assert all(p.quantities[0].words == "cash-settled awards" for p in plans)
+    # "the respective values of the firm's X", "the respective amounts of X": the line is X
+    for question in ("What are the respective values of the firm's landing fees in 2020 and 2021?",
+                     "What are the respective amounts of landing fees in 2020 and 2021?"):
+        plans = plans_of(read(question))
+        assert [p.formula for p in plans] == ["landing_fees_2020", "landing_fees_2021"], question
 
 
 @pytest.mark.parametrize(("question", "formula"), [
@@ -374,3 +382,46 @@ def test_a_year_on_year_change_asked_in_an_amount_is_an_amount() -> None:
     (plan,) = plans_of(read("Northwind total debt at end of 2021 (current maturities + long-term debt, net), $m",
                             ("Northwind",)))
     assert plan.printed == () and plan.formula == "current_maturities_2021 + long_term_debt_2021"
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the change in the assumed rate of wage increase from 2020 to 2021?",
+     "(assumed_rate_of_wage_increase_2021) - (assumed_rate_of_wage_increase_2020)"),
+    ("What was the average rate of pension increase over 2020 and 2021?",
+     "avg(rate_of_pension_increase_2020, rate_of_pension_increase_2021)"),
+    # a line followed by "increase" is still the change in that line
+    ("What was the freight cost increase from 2020 to 2021?", "(freight_cost_2021) - (freight_cost_2020)"),
+])
+def test_a_rate_of_increase_is_a_line_not_a_change_in_a_rate(question: str, formula: str) -> None:
+    """Pension notes print assumptions such as "Rate of salary increase": a line of its own, never a change of
+    "rate of salary" nested in the change asked."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
+
+
+@pytest.mark.parametrize("verb", ["made up of", "comprised of", "composed of"])
+def test_the_share_of_a_whole_said_as_what_it_is_made_of(verb: str) -> None:
+    assert tree(f"What percentage of the total fleet cost is {verb} fuel in 2021?") == \
+        "share(line(fuel 2021), line(total fleet cost 2021)) 2021"
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("Tell me the global increase/(decrease) of cargo flights between 2020 and 2021.",
+     "(global_cargo_flights_2021) - (global_cargo_flights_2020)"),
+    ("What was the domestic change in ticket sales from 2020 to 2021?",
+     "(domestic_ticket_sales_2021) - (domestic_ticket_sales_2020)"),
+])
+def test_a_change_said_of_a_part_of_the_business_keeps_the_part_in_the_line(question: str, formula: str) -> None:
+    """"The global change in X" is the change in X under the table's global heading, not a ratio or a lookup."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
+
+
+@pytest.mark.parametrize("question", ["In how many of the years shown were landing fees above $2.5 million?",
+                                      "How many of the quarters in the table had landing fees above $2.5 million?",
+                                      "How many years did landing fees exceed $2.5 million?"])
+def test_a_count_of_the_periods_shown_past_a_threshold(question: str) -> None:
+    reading = read(question)
+    assert reading.kind == kinds.COUNT and reading.measure is not None
+    assert reading.measure.describe() == "line(landing fees)"
+    assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == ("above", 2.5, "million")
