@@ -14,6 +14,12 @@ the grouping (a column the question names, or the month or year of a date column
 no count of one for "how many in total", no figure that is only the first row) and words it for what was asked:
 "Acme Corp: 6 rows, 78 Employees Affected in all"; "December 2015 had the most Employees Affected: 1,234". Every
 row a condition kept is cited.
+
+Statistics tables print their figures in a few more shapes, read here too: a row's figure in the column of the year
+asked ("market share (1997)"), or its change between two year columns; items that are the table's columns, added
+across one row ("butter, margarine and low fat products"); counts printed with their shares ("3212 (50.6%)"), read
+before the bracket; summary statistics by variable (Mean, Std. Dev., Min, Max), the statistic asked read from its
+column; rows that are years ("in which year were the most burglaries reported").
 """
 
 from __future__ import annotations
