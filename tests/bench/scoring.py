@@ -186,8 +186,9 @@ def split_spans(text: str, keep: Sequence[str] = ()) -> list[str]:
 
 def labels_match(spans: Iterable[str], golds: Sequence[str]) -> bool:
     """The spans name every gold label and nothing else (sets: order and repeats aside); spans without a
-    letter (a figure beside its label) are not items."""
-    spans = [s for s in spans if re.search(r"[A-Za-z]", s)]
+    letter (a figure beside its label) are not items, unless the labels themselves are figures ("20-29", an age
+    group; "2014", a year) and the span names one."""
+    spans = [s for s in spans if re.search(r"[A-Za-z]", s) or any(label_matches(s, g) for g in golds)]
     return (all(any(label_matches(s, g) for s in spans) for g in golds)
             and all(any(label_matches(s, g) for g in golds) for s in spans))
 
