@@ -334,6 +334,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                         missing, whole, bool(row_noun))
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
+    if planned.operation in ("sum", "count") and _AVERAGE_ASKED.search(reading.text):
+        return None  # "on average, how many employees did a notice affect": no total and no count is an average
     return planned
 
 
@@ -459,6 +461,7 @@ def _ranked_row(text: str, group: str, view: TableView) -> str:
 
 
 _PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
+_AVERAGE_ASKED = re.compile(r"\b(?:on\s+average|average|mean)\b", re.IGNORECASE)
 _AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person|household|holding))\b", re.IGNORECASE)
 _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 

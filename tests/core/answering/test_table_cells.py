@@ -258,3 +258,8 @@ def test_a_combined_figure_of_columns_named_adds_the_row_across_them(one_row: Li
     answer = ask_without_model(one_row, "What were the combined sales of green tea and black tea in Belgium in 2021?")
     assert answer.value.replace("€", "").split()[0] in ("6,055", "6.055"), answer.text
     assert "Green tea" in answer.text and "Black tea" in answer.text, answer.text
+
+
+def test_an_average_asked_is_never_answered_with_a_total_or_a_count(schools: Library) -> None:
+    answer = ask_code_first(schools, "On average, how many pupils did a school have?")
+    assert answer.value not in ("2,922", "3"), answer.text  # the total or the count of schools is no average
