@@ -410,6 +410,14 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
     only_first, only_second = first - shared, second - shared
     unit = _tokens(said.group("first").split()[0]) if said.group("first").split() else set()
     columns = [_best_column(" ".join(sorted(side | unit | shared)), numbers, title) for side in (only_first, only_second)]
+    if columns[0] is not None and columns[1] is not None and only_second:
+        # "more black females than males": the second side says only what differs; of the columns its words name,
+        # the one that shares the most of the first's header ("Non-Hispanic black Male", not "... white Male")
+        first_header = _header_tokens(_header(columns[0]))
+        fitting = [c for c in numbers if c is not columns[0] and only_second <= _header_tokens(_header(c))]
+        if fitting:
+            columns[1] = max(fitting, key=lambda c: (len(_header_tokens(_header(c)) & first_header),
+                                                     -numbers.index(c)))
     rest = _tokens(reading.text) - first - second
     more = said.group("more").lower() == "more"
     if columns[0] is not None and columns[1] is not None and columns[0].name != columns[1].name:

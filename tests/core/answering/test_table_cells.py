@@ -263,3 +263,16 @@ def test_a_combined_figure_of_columns_named_adds_the_row_across_them(one_row: Li
 def test_an_average_asked_is_never_answered_with_a_total_or_a_count(schools: Library) -> None:
     answer = ask_code_first(schools, "On average, how many pupils did a school have?")
     assert answer.value not in ("2,922", "3"), answer.text  # the total or the count of schools is no average
+
+
+@pytest.fixture(scope="module")
+def by_region_and_sex(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Age", "Rural north Male", "Rural north Female", "Rural south Male", "Rural south Female"],
+            ["Under 40", "1,200", "1,310", "2,050", "2,240"], ["40 and over", "980", "1,120", "1,730", "1,905"],
+            ["All", "2,180", "2,430", "3,780", "4,145"]]
+    yield from _drawn(tmp_path_factory, "Table 4: Residents by age, region and sex", rows, [40, 160, 260, 360, 460, 560])
+
+
+def test_the_second_side_of_a_difference_keeps_what_the_first_says_of_it(by_region_and_sex: Library) -> None:
+    answer = ask_without_model(by_region_and_sex, "How many more rural south females than males were there in all?")
+    assert answer.value == "365", answer.text  # south Female less south Male, not less north Male
