@@ -282,6 +282,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
         planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
         return planned if ignored_column(planned, reading) is None else None
+    if operation == "share" and target is None and conditions and reading.measure is not None and \
+            reading.measure.op == m.SHARE and len(leaves := reading.measure.leaves()) == 2 and \
+            (whole := leaves[1].words.split()) and _names_the_rows(whole[-1], view) and \
+            _best_column(leaves[1].words, numbers, title) is None:
+        # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
+        # the whole's own noun ("notices") is what the rows are
+        counted = QueryPlan(view, "share", None, tuple(conditions), noun=leaves[1].words)
+        return counted if ignored_column(counted, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
@@ -1114,8 +1122,10 @@ def compile_sql(plan: QueryPlan) -> str:
         kept = " AND ".join(f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})"
                             for c in plan.conditions) or "1"
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
-        return (f"SELECT SUM(CASE WHEN {kept} THEN {target} END) * 100.0 / SUM({target}) AS share, "
-                f"SUM(CASE WHEN {kept} THEN {target} END) AS part, SUM({target}) AS whole FROM {table}{everything}")
+        each = target or "1"  # no target: a share of the rows themselves
+        total = f"SUM({target})" if target else "COUNT(*)"
+        return (f"SELECT SUM(CASE WHEN {kept} THEN {each} END) * 100.0 / {total} AS share, "
+                f"SUM(CASE WHEN {kept} THEN {each} END) AS part, {total} AS whole FROM {table}{everything}")
     group = _group_expression(plan)
     if plan.operation == "list":
         return f"SELECT {group} AS item, MIN(_row) AS first FROM {table}{where} GROUP BY item ORDER BY first"
@@ -1228,8 +1238,14 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         cells = tuple((r, c.name) for r in kept for c in (part_column, whole_column))
         return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
     if plan.operation == "share":
-        assert target is not None
         share, part, whole = rows[0]
+        if target is None:  # a share of the rows: "44.79% of the notices: 43 of 96 where Type Layoff"
+            if share is None or not part:
+                raise NoAnswer(f"{plan.describe()}: no row kept.")
+            shown = f"{format_number(share)}%"
+            sentence = f"{shown} of the {plan.noun}: {int(part):,} of {int(whole):,}{where} ({title})"
+            cells = tuple((r, c.column.name) for r in kept for c in plan.conditions)
+            return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
         if share is None:
             raise NoAnswer(f"{plan.describe()}: nothing to share.")
         if len({f.section for f in view.info.row_facts if f.section}) > 1:

@@ -130,3 +130,10 @@ def test_a_year_every_row_is_in_filters_nothing_and_a_month_reads_as_one(registe
     in_month = sum(1 for r in register.rows if (r[2].year, r[2].month) == (month.year, month.month))
     assert answer.value == str(in_month), answer.text
     assert f"in {month.strftime('%B %Y')}" in answer.text and "more" not in answer.text, answer.text
+
+
+def test_a_share_of_the_rows_themselves_counts_them(register: Register) -> None:
+    in_toledo = sum(1 for r in register.rows if r[1] == "Toledo")
+    answer = _ask(register, "What share of the layoff notices were filed in Toledo?")
+    assert answer.value == f"{in_toledo * 100 / len(register.rows):.2f}".rstrip("0").rstrip(".") + "%", answer.text
+    assert f"{in_toledo} of {len(register.rows)}" in answer.text, answer.text
