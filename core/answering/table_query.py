@@ -283,13 +283,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
         return planned if ignored_column(planned, reading) is None else None
     if operation == "share" and target is None and conditions and reading.measure is not None and \
-            reading.measure.op == m.SHARE and len(leaves := reading.measure.leaves()) == 2 and \
-            (whole := leaves[1].words.split()) and _names_the_rows(whole[-1], view) and \
-            _best_column(leaves[1].words, numbers, title) is None:
+            reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
+            (of_words := shared_of[1].words.split()) and _names_the_rows(of_words[-1], view) and \
+            _best_column(shared_of[1].words, numbers, title) is None:
         # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
         # the whole's own noun ("notices") is what the rows are
-        counted = QueryPlan(view, "share", None, tuple(conditions), noun=leaves[1].words)
-        return counted if ignored_column(counted, reading) is None else None
+        of_rows = QueryPlan(view, "share", None, tuple(conditions), noun=shared_of[1].words)
+        return of_rows if ignored_column(of_rows, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
