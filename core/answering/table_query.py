@@ -284,10 +284,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return planned if ignored_column(planned, reading) is None else None
     if operation == "share" and target is None and conditions and reading.measure is not None and \
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
-            (of_words := shared_of[1].words.split()) and _names_the_rows(of_words[-1], view) and \
+            (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
+            not view.info.periods and _names_the_rows(of_words[-1], view) and \
             _best_column(shared_of[1].words, numbers, title) is None:
         # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
-        # the whole's own noun ("notices") is what the rows are
+        # the whole is things counted ("notices", a plural) that the rows are, over a table of no periods
         of_rows = QueryPlan(view, "share", None, tuple(conditions), noun=shared_of[1].words)
         return of_rows if ignored_column(of_rows, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
@@ -477,6 +478,7 @@ def _ranked_row(text: str, group: str, view: TableView) -> str:
 
 
 _PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
+_PLURAL = re.compile(r"[a-z-]{3,}[^s\W]s", re.IGNORECASE)
 _AVERAGE_ASKED = re.compile(r"\b(?:on\s+average|average|mean)\b", re.IGNORECASE)
 _AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person|household|holding))\b", re.IGNORECASE)
 _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
