@@ -178,10 +178,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
 def _columns(view: TableView, distinct: Distinct
              ) -> tuple[list[ColumnSchema], list[ColumnSchema], list[ColumnSchema]]:
     """The table's text columns, figure columns and the text columns that hold dates."""
-    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"] + \
-        table_query.leading_figure_columns(view, distinct)  # "3212 (50.6%)": figures, read before the bracket
-    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
-            and c not in numbers]
+    text, numbers = table_query.columns_of(view, distinct)  # "3212 (50.6%)": figures, read before the bracket
     dated = [c for c in text if table_query.dates_of(distinct(c))]
     return text, numbers, dated
 

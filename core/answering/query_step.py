@@ -4,7 +4,6 @@ words. No model call: code reads the question's reading and the table's real val
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,12 +42,11 @@ def _of_the_year_asked(views: Sequence[TableView], reading: QuestionReading) -> 
         return list(views)
 
     def other_year(view: TableView) -> bool:
-        said = set(_YEAR.findall(f"{view.info.caption} {view.info.heading}"))
+        said = set(table_query.YEAR_PRINTED.findall(f"{view.info.caption} {view.info.heading}"))
         return bool(said) and not (said & years)
     return sorted(views, key=other_year)  # stable: the likeliest first within each
 
 
-_YEAR = re.compile(r"\b((?:19|20)\d{2})\b")
 
 
 def answer_by_query(reading: QuestionReading, views: Sequence[TableView], library: Library,

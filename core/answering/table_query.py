@@ -35,6 +35,7 @@ from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
 from core.answering.reading import QuestionReading, TableQuery
 from core.library.db import quote_identifier
+from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS
 from core.reports.values import parse_day as parse_date
@@ -177,9 +178,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     """The query a reading asks of one table, or None when the table cannot answer it that way. ``distinct`` gives
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
-    text_columns = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")]
-    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"] + leading_figure_columns(view, distinct)
-    text_columns = [c for c in text_columns if c not in numbers]
+    text_columns, numbers = columns_of(view, distinct)
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
@@ -263,21 +262,20 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
         target = target or _only_number(numbers, reading)
-        rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
-        if not conditions and view.label_column is not None and len(rows) == 1 and \
-                _tokens(rows[0].label) & _tokens(reading.text):
+        only = _only_row(view)
+        if not conditions and only is not None and _tokens(only.said) & _tokens(reading.text):
             # a table of one row ("Turnover in FFr. millions" under "Roast coffee", "Instant coffee") that the
             # question names by a word of it: the row is the one asked
-            conditions = [Condition(view.label_column, (rows[0].label,), rows[0].label)]
+            conditions = [only]
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
     across = _columns_named(reading, [c for c in numbers if not _is_percent(view, c)]) \
         if operation == "sum" and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
-        rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
-        if not conditions and len(rows) == 1 and view.label_column is not None:
-            conditions = [Condition(view.label_column, (rows[0].label,), rows[0].label)]
+        only = _only_row(view)
+        if not conditions and only is not None:
+            conditions = [only]
         if not conditions:
             return None
         planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
@@ -738,16 +736,15 @@ def _of_another_year(view: TableView, reading: QuestionReading, distinct: Callab
         return False
     info = view.info
     title = f"{info.caption} {info.heading}"
-    printed = {int(y) for y in _YEAR_IN_HEADER.findall(title)}
+    printed = {int(y) for y in YEAR_PRINTED.findall(title)}
     for first, last in _YEAR_SPAN.findall(title):  # "2001 to 2005", "2012-13"
-        end = int(last) if len(last) == 4 else int(first) // 100 * 100 + int(last)
-        printed |= set(range(int(first), end + 1))
+        printed |= set(range(int(first), span_end(first, last) + 1))
     if not printed or printed & asked:
         return False
     cells = " ".join(c.header for c in info.schema.columns)
     cells += " " + " ".join(str(v) for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
                             for v in distinct(c)[:MAX_DISTINCT] if v not in (None, ""))
-    return not {int(y) for y in _YEAR_IN_HEADER.findall(cells)} & asked
+    return not {int(y) for y in YEAR_PRINTED.findall(cells)} & asked
 
 
 _YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*(?:-|\u2013|/|to|through|until)\s*((?:19|20)\d{2}|\d{2})\b", re.IGNORECASE)
@@ -760,18 +757,19 @@ def of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
     columns); ``target`` when the question names no year or its header prints none; None when it prints another
     year and no column of the same words prints the year asked."""
     asked = {str(p.year) for p in reading.periods if p.year}
-    printed = set(_YEAR_IN_HEADER.findall(target.header))
+    printed = set(YEAR_PRINTED.findall(target.header))
     if not asked or not printed or printed & asked:
         return target
-    words = _tokens(_YEAR_IN_HEADER.sub(" ", target.header))
+    words = _tokens(YEAR_PRINTED.sub(" ", target.header))
     for column in numbers:
-        if set(_YEAR_IN_HEADER.findall(column.header)) & asked and \
-                _tokens(_YEAR_IN_HEADER.sub(" ", column.header)) == words:
+        if set(YEAR_PRINTED.findall(column.header)) & asked and \
+                _tokens(YEAR_PRINTED.sub(" ", column.header)) == words:
             return column
     return None
 
 
-_YEAR_IN_HEADER = re.compile(r"\b(?:19|20)\d{2}\b")
+YEAR_PRINTED = re.compile(r"\b(?:19|20)\d{2}\b")
+"""A year a title or a header prints ("Market share (1997)", "Table 6: ... in 2004")."""
 
 
 def _named_by_own_words(words: str, columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
@@ -780,7 +778,7 @@ def _named_by_own_words(words: str, columns: Sequence[ColumnSchema]) -> ColumnSc
     several."""
     if len(columns) < 2:
         return None
-    headers = [_tokens(_YEAR_IN_HEADER.sub(" ", c.header)) for c in columns]
+    headers = [_tokens(YEAR_PRINTED.sub(" ", c.header)) for c in columns]
     shared = set.intersection(*headers)
     wanted = _tokens(words)
     named = [c for c, have in zip(columns, headers, strict=True) if (own := have - shared) and own <= wanted]
@@ -979,7 +977,7 @@ def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
 _STATISTICS = (
     (re.compile(r"\b(?:maximum|max|highest|largest)\b", re.IGNORECASE), re.compile(r"max(?:imum)?\.?", re.IGNORECASE)),
     (re.compile(r"\b(?:minimum|min|lowest|smallest)\b", re.IGNORECASE), re.compile(r"min(?:imum)?\.?", re.IGNORECASE)),
-    (re.compile(r"\b(?:mean|average)\b", re.IGNORECASE), re.compile(r"mean|average|avg\.?", re.IGNORECASE)),
+    (_AVERAGE_ASKED, re.compile(r"mean|average|avg\.?", re.IGNORECASE)),
     (re.compile(r"\bmedian\b", re.IGNORECASE), re.compile(r"median", re.IGNORECASE)),
     (re.compile(r"\bstandard\s+deviation\b", re.IGNORECASE), re.compile(r"std\.?\s*dev\.?|standard\s+deviation|s\.?d\.?",
                                                                     re.IGNORECASE)),
@@ -1003,10 +1001,18 @@ def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) ->
     """The figure columns the question names each by its whole header (units and years aside), in the table's
     order: "butter, margarine and low fat products" over Butter, Margarine, Low fat products."""
     asked = _tokens(reading.text)
-    words = {c.name: _tokens(_YEAR_IN_HEADER.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
+    words = {c.name: _tokens(YEAR_PRINTED.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
     named = [c for c in numbers if words[c.name] and words[c.name] <= asked]
     # each names an item of its own ("butter", "margarine"), not only what they all are ("turnover")
     return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
+
+
+def _only_row(view: TableView) -> Condition | None:
+    """The condition keeping a table's one row (its totals rows aside), by its label; None where it has several."""
+    rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
+    if view.label_column is None or len(rows) != 1:
+        return None
+    return Condition(view.label_column, (rows[0].label,), rows[0].label)
 
 
 def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
@@ -1056,6 +1062,16 @@ def _where(plan: QueryPlan) -> str:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
 
+
+
+def columns_of(view: TableView, distinct: Callable[[ColumnSchema], list[Any]]
+               ) -> tuple[list[ColumnSchema], list[ColumnSchema]]:
+    """A table's text columns (what conditions and groups name) and its figure columns, those of figures printed
+    with their shares among them (``leading_figure_columns``): what a plan, code's or the model's, chooses among."""
+    numbers = [c for c in view.data_columns if c.type.upper() != "TEXT"] + leading_figure_columns(view, distinct)
+    text = [c for c in view.info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
+            and c not in numbers]
+    return text, numbers
 
 
 def leading_figure_columns(view: TableView, distinct: Callable[[ColumnSchema], list[Any]]) -> list[ColumnSchema]:
