@@ -220,7 +220,6 @@ class ChunkEmbedder:
         for digest in self.library.embedded_hashes(list(new)):
             del new[digest]
         self._waiting.update(new)
-        self._collect()
         if self._waiting and len(self._waiting) >= minimum:
             self._send()
 
@@ -234,16 +233,13 @@ class ChunkEmbedder:
             self._pending.append(([d for d, _ in batch], self._pool.submit(self.embedder.embed, [t for _, t in batch])))
             self.total += len(batch)
 
-    def _collect(self) -> None:
-        while self._pending and self._pending[0][1].done():
-            self._take()
-
     def _take(self) -> None:
         hashes, future = self._pending.pop(0)
         self.vectors.update(zip(hashes, future.result(), strict=True))
 
     def finish(self, ctx: JobContext, name: str) -> None:
-        """Embed what is left and wait for every vector, reporting progress."""
+        """Embed what is left and wait for every vector, reporting progress once per batch sent (so the same
+        document reports the same steps however fast the threads were)."""
         if self._waiting:
             self._send()
         while self._pending:
