@@ -97,7 +97,7 @@ class Answerer(TableSteps, FormulaSteps):
         reading = read(question, self._issuers())
         run = Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
                   names=cite.SourceNames(self.library), asked=reading, plans=plans_of(reading),
-                  deadline=Deadline(self.time_budget))
+                  deadline=Deadline.for_question(self.time_budget))
         chosen: int | None = None
         composed: compose.Composed | None = None
         final: str | None = None

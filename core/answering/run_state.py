@@ -59,6 +59,9 @@ FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 
 TIME_BUDGET = 60.0
 """Seconds a question may take on a local model: past them the answer is the best evidence found so far."""
+WRAP_UP_SECONDS = 1.0
+"""Of the budget, the seconds kept for what follows the last model call (typing, wording and citing the answer), so
+an answer stopped by the time limit still comes within it."""
 MIN_CALL_SECONDS = 4.0
 """A model call is not started with less time than this left: it would be cut off before it could answer."""
 
@@ -85,6 +88,11 @@ class Deadline:
 
     def left(self) -> float:
         return float("inf") if self.budget is None else self.budget - (time.perf_counter() - self.started)
+
+    @classmethod
+    def for_question(cls, budget: float | None) -> Deadline:
+        """The deadline of the model's work on a question answered within ``budget`` seconds in all."""
+        return cls(None if budget is None else max(budget - WRAP_UP_SECONDS, 0.0))
 
 
 def default_sql_style(chat: ChatModel) -> str:

@@ -497,7 +497,7 @@ def test_a_share_outside_0_to_100_goes_back_to_the_model(report: ReportFixture) 
 
 def test_a_call_stopped_at_the_time_limit_is_counted_with_its_seconds(report: ReportFixture) -> None:  # noqa: F811
     """A model still generating when the question's time is up is stopped; the call it was is counted (calls,
-    generated tokens, seconds), not lost from the answer's usage."""
+    generated tokens, seconds), not lost from the answer's usage; the answer still comes within the limit."""
     import time
 
     from models.types import ChatReply
@@ -513,9 +513,11 @@ def test_a_call_stopped_at_the_time_limit_is_counted_with_its_seconds(report: Re
                     on_token("x")
             raise AssertionError("the time limit never stopped the call")
 
-    answerer = Answerer(report.library, report.retriever, report.runner, Streaming(), time_budget=5.0)  # type: ignore[arg-type]
+    answerer = Answerer(report.library, report.retriever, report.runner, Streaming(), time_budget=6.0)  # type: ignore[arg-type]
+    started = time.perf_counter()
     answer = answerer.answer("Compare every department with the council's school plans")
-    assert "Stopped at the 5-second limit" in answer.text
+    assert time.perf_counter() - started < 6.0  # stopped early enough to word the answer within the limit
+    assert "Stopped at the 6-second limit" in answer.text
     assert answer.usage.calls == 1 and answer.usage.completion_tokens >= 10 and answer.usage.seconds >= 4.0
     assert [calls for _task, calls, _tokens in answer.task_usage] == [1]
 
