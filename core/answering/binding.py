@@ -79,6 +79,12 @@ _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNO
 _PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
+_BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
+_AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
+"""An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
+_DENIED = re.compile(r"\bnot\s+([a-z]+)|\bnon[\s-]*([a-z]{3,})|\bun([a-z]{4,})", re.IGNORECASE)
+"""A word the label denies: "Dividends declared and not paid" are no dividends paid, "Non-operating income" no
+operating income."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 
 
@@ -104,6 +110,10 @@ def fit(quantity_words: str, label: str) -> float:
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
             and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
+    if asked & stems(" ".join(w for found in _DENIED.findall(label) for w in found)):
+        score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
+    if _BEFORE_TAX.search(quantity_words) and _AFTER_TAX.search(label) and not _BEFORE_TAX.search(label):
+        score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
     if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
@@ -319,7 +329,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         sections = row_sections(view) if whole else {}
         group = " ".join(sorted(set().union(*(_column_group(view, c) for c in columns if c)))) if whole else ""
         positions = [view.column_position(c) for c in columns if c is not None]
-        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        title = view.info.title
         bonus = NAMED_STATEMENT_BONUS if any(is_statement(k, title) for k in named) else (
             STATEMENT_BONUS if _is_primary(view) else 0.0)
         bonus += HOME_BONUS if home is not None and is_statement(home, title) else 0.0
@@ -467,8 +477,7 @@ def _same_line(label: str) -> str:
 
 
 def _is_primary(view: TableView) -> bool:
-    title = f"{view.info.caption} {view.info.heading} {view.info.name}"
-    return any(is_statement(kind, title) for kind in STATEMENTS)
+    return any(is_statement(kind, view.info.title) for kind in STATEMENTS)
 
 
 def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser | None = None,
@@ -621,7 +630,7 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
     # means the amount paid, so the figure is read without its sign (and the answer says so). So does an
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
-    title = f"{view.info.caption} {view.info.heading} {view.name}"
+    title = view.info.title
     outflow = not as_printed and value < 0 and (
         is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
         or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label))

@@ -77,7 +77,7 @@ def _not_the_amounts(done: Computation, views: Sequence[TableView]) -> list[Prob
         view = by_id.get(cell.table_id)
         if quantity is None or view is None:
             continue
-        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        title = view.info.title
         for table, asked, said in _NOT_THE_AMOUNTS:
             if table.search(title) and not asked.search(quantity.words):
                 out.append(Problem(f"{quantity.words} was read from {view.info.caption or view.name}, {said}",
@@ -127,11 +127,11 @@ def _wrong_statement(done: Computation, views: Sequence[TableView]) -> list[Prob
         view = by_id.get(cell.table_id)
         if home is None or view is None:
             continue
-        title = f"{view.info.caption} {view.info.heading} {view.info.name}"
+        title = view.info.title
         if is_statement(home, title) or not any(is_statement(kind, title) for kind in STATEMENTS):
             continue  # in its own statement, or in a note (a note may give the detail a statement lacks)
         printed_there = any(v.info.document_id == view.info.document_id and
-                            is_statement(home, f"{v.info.caption} {v.info.heading} {v.info.name}") for v in views)
+                            is_statement(home, v.info.title) for v in views)
         if printed_there:
             out.append(Problem(f"{quantity.words if quantity else cell.name} was read from {view.info.caption or view.name}, "
                                f"not from the {home.replace('_', ' ')} statement the document prints",

@@ -60,7 +60,7 @@ def connected_views(wanted: Sequence[str], retrieved: Sequence[Chunk], library: 
     table_ids: list[int] = []
     for document_id in documents:
         for info in library.tables(document_id):
-            if any(is_statement(kind, f"{info.caption} {info.heading} {info.name}") for kind in STATEMENTS):
+            if any(is_statement(kind, info.title) for kind in STATEMENTS):
                 table_ids.append(info.id)
     for words in dict.fromkeys(wanted):
         table_ids.extend(_tables_found(words, lambda query: search(query, documents))[:TABLES_PER_QUANTITY])

@@ -662,8 +662,7 @@ MAX_NAMED_ROWS = 6
 
 def is_cash_flow_statement(view: TableView) -> bool:
     """Whether the table is a statement of cash flows (where a negative figure is money paid out)."""
-    info = view.info
-    return is_statement("cash_flows", f"{info.caption} {info.heading} {info.name}")
+    return is_statement("cash_flows", view.info.title)
 
 
 def column_title(view: TableView, name: str) -> str:
@@ -696,8 +695,7 @@ def _unstated_scale(view: TableView) -> bool:
     info = view.info
     if view.page_scale or info.stated_scale or scale_of(info.unit) or any(scale_of(c.unit) for c in info.schema.columns):
         return False
-    return any(is_statement(kind, f"{info.caption} {info.heading} {info.name}")
-               for kind in ("balance_sheet", "income", "cash_flows"))
+    return any(is_statement(kind, info.title) for kind in ("balance_sheet", "income", "cash_flows"))
 
 
 def _operand(view: TableView, cell: CellChoice) -> Any:

@@ -91,8 +91,7 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
         tid: chunk_score[tid]
         + LABEL_WEIGHT * sum(math.log(1 + len(views) / frequency[w]) for w in labels[tid])
         + PHRASE_WEIGHT * _longest_quoted_label(view, quoted)
-        + STATEMENT_WEIGHT * any(is_statement(kind, f"{view.info.caption} {view.info.heading} {view.info.name}")
-                                 for kind in statements)
+        + STATEMENT_WEIGHT * any(is_statement(kind, view.info.title) for kind in statements)
         for tid, view in views.items()
     }
     # ``views`` is in retrieval order and the sort is stable: on equal scores, first retrieved first.

@@ -160,9 +160,16 @@ def same_item(one: str, other: str) -> bool:
 def names_another_item(quantity_words: str, label: str) -> bool:
     """The quantity is a line item with a common name, and the label is the common name of another one:
     "Cost of sales" is COGS, never revenue, though it prints "sales"; "Operating income" is not net income.
-    A quantity no common name covers ("income") is not judged here."""
+    A label that prints a common name of the quantity's own item names that item. A quantity no common name
+    covers ("income") is not judged here."""
     named = [pattern for pattern, _ in TERMS if pattern.search(quantity_words)]
-    return bool(named) and any(pattern.search(label) and pattern not in named for pattern, _ in TERMS)
+    others = [match.span() for pattern, _ in TERMS if pattern not in named and (match := pattern.search(label))]
+    if not named or not others:
+        return False
+    # "Earnings before income taxes" names pretax earnings, though "income taxes" inside it is another item's
+    # name; "Cost of revenue" names COGS, though "revenue" inside it is revenue's
+    return not any(not any(start <= own.start() and own.end() <= end for start, end in others)
+                   for pattern in named if (own := pattern.search(label)))
 
 
 def report_words(question: str, printed: Callable[[str], bool] | None = None) -> str:

@@ -132,6 +132,14 @@ class TableInfo:
     """The period each figure column holds (column name -> fiscal year, end date, quarter, months)."""
 
     @property
+    def title(self) -> str:
+        """Everything that names the table: caption, heading, SQL name and the printed header of its first text
+        column, where a statement's title lands when the page prints it as the head of the label column
+        ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net income", a caption of only the company's name)."""
+        label = next((c.header for c in self.schema.columns if c.type == "TEXT"), "")
+        return " ".join(part for part in (self.caption, self.heading, self.name, label) if part)
+
+    @property
     def total_rows(self) -> tuple[int, ...]:
         """The ``_row`` of every total or subtotal line."""
         return tuple(f.row for f in self.row_facts if f.is_total)

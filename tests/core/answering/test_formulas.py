@@ -23,6 +23,7 @@ from core.answering.binding import (
     _apart,
     bind,
     candidates,
+    cell_of,
     covers,
     fit,
     printed_years,
@@ -301,6 +302,32 @@ def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("revenue", "Cost of revenue") <= fit("revenue", "Total revenues") / 2
     assert fit("net income", "Operating income") <= fit("net income", "Net income") / 2
     assert fit("COGS", "Cost of sales") == 1.0 and fit("revenue", "Total revenues") == 1.0
+
+
+def test_a_label_denying_or_taxing_otherwise_is_not_the_line_asked() -> None:
+    """A label that says it is not what is asked ("... and not paid", "Non-..."), or an amount after tax where one
+    before tax is asked, loses to the line that is; a label printing the asked item's report wording names it,
+    whatever other item's name its words also hold ("income taxes" in an earnings-before-taxes line)."""
+    assert fit("dividends paid", "Cash dividends to shareholders") > fit("dividends paid", "Dividends approved and not paid")
+    assert fit("operating income", "Non-operating income") < fit("operating income", "Operating income") / 2
+    assert fit("pretax income", "Income before income taxes and equity in affiliates") > \
+        fit("pretax income", "After-tax income of equity affiliates")
+    assert fit("pre-tax profit", "Profit before taxation") > fit("pre-tax profit", "Profit net of tax from associates")
+    assert fit("notes payable", "Notes payable") == 1.0  # "not" inside a word denies nothing
+
+
+def test_a_statement_titled_over_its_label_column_is_known_for_one() -> None:
+    """A cash-flow statement whose caption is only the company's name, its title printed as the head of the label
+    column: money paid out there is read without its sign, as under any cash-flow statement."""
+    view = _view([("Net income", "", (900.0,)), ("Additions to property and equipment", "", (-120.0,))],
+                 [("y2021", "2021", 2021)], caption="ACME, INC.")
+    label = ColumnSchema("item", "TEXT", "CONSOLIDATED STATEMENTS OF CASH FLOWS")
+    schema = dataclasses.replace(view.info.schema, columns=(label, *view.info.schema.columns[1:]))
+    titled = dataclasses.replace(view, info=dataclasses.replace(view.info, schema=schema), label_column=label)
+    capex = Candidate(titled, 2, "Additions to property and equipment", 1.0)
+    assert not cell_of("capex", dataclasses.replace(capex, view=view), "y2021", "").absolute
+    cell = cell_of("capex", capex, "y2021", "")
+    assert cell.value == 120.0 and cell.absolute
 
 
 def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None:
