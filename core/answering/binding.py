@@ -70,7 +70,8 @@ _EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(in
 """A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense", "Income
 before income taxes")."""
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
-_NET_SUFFIX = re.compile(r",\s*net\s*$", re.IGNORECASE)
+_NET_SUFFIX = re.compile(r",\s*net\s*$|,?\s+\(?net\s+of\b", re.IGNORECASE)
+"""A label naming the net amount: "X, net", "X, net of accumulated depreciation"."""
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
                            r"|^\W*(?:net\s+)?(?:changes?|movements?)\s+in\b|\bchanges?\b", re.IGNORECASE)
 """A label or quantity of a movement over the year ("Changes in working capital", "(Increase) decrease in
@@ -98,8 +99,8 @@ def fit(quantity_words: str, label: str) -> float:
     the quantity's. A word of the quantity is covered when the label has it, or when the label prints a
     word reports use for the line item it is part of ("COGS" is covered by "Cost of sales"); the label's
     own words count as relevant when they are the quantity's or such report words."""
-    have = stems(_plain_label(label))
     asked, _names, relevant = _wanted(quantity_words)
+    have = stems(_plain_label(label)) | ({"net"} & asked if _NET_SUFFIX.search(label) else set())  # "X, net": net X
     if not have or not asked:
         return 0.0
     recall = len(_covered(quantity_words, have) & asked) / len(asked)
@@ -110,7 +111,7 @@ def fit(quantity_words: str, label: str) -> float:
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
             and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
-    if asked & stems(" ".join(w for found in _DENIED.findall(label) for w in found)):
+    if asked & (_denied(label) - _denied(quantity_words)):
         score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
     if _BEFORE_TAX.search(quantity_words) and _AFTER_TAX.search(label) and not _BEFORE_TAX.search(label):
         score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
@@ -120,11 +121,15 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if _part_of_a_name(quantity_words, have) or _misses_the_item(quantity_words, have):
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
-    if names_another_item(quantity_words, label) and not _named_by_parts(quantity_words, have):
+    if names_another_item(quantity_words, _plain_label(label)) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
         score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
     return score
+
+
+def _denied(text: str) -> set[str]:
+    return stems(" ".join(word for found in _DENIED.findall(text) for word in found))
 
 
 def _not_that_total(label: str, have: set[str], relevant: frozenset[str]) -> bool:

@@ -307,13 +307,18 @@ def test_row_labels_fit_the_words_reports_use() -> None:
 def test_a_label_denying_or_taxing_otherwise_is_not_the_line_asked() -> None:
     """A label that says it is not what is asked ("... and not paid", "Non-..."), or an amount after tax where one
     before tax is asked, loses to the line that is; a label printing the asked item's report wording names it,
-    whatever other item's name its words also hold ("income taxes" in an earnings-before-taxes line)."""
+    whatever other item's name its words also hold ("income taxes" in an earnings-before-taxes line); what a net
+    line is net of is no part of its name."""
     assert fit("dividends paid", "Cash dividends to shareholders") > fit("dividends paid", "Dividends approved and not paid")
     assert fit("operating income", "Non-operating income") < fit("operating income", "Operating income") / 2
     assert fit("pretax income", "Income before income taxes and equity in affiliates") > \
         fit("pretax income", "After-tax income of equity affiliates")
     assert fit("pre-tax profit", "Profit before taxation") > fit("pre-tax profit", "Profit net of tax from associates")
     assert fit("notes payable", "Notes payable") == 1.0  # "not" inside a word denies nothing
+    assert fit("non-deductible expenses", "Non-deductible expenses") == 1.0  # denied as asked
+    # "net of accumulated depreciation" says the line is net, and names no depreciation line
+    assert fit("net PP&E", "Property, plant and equipment, net of accumulated depreciation of $41 and $38 (Note 4)") \
+        == fit("net PP&E", "Property, plant and equipment, net") > fit("net PP&E", "Property, plant and equipment")
 
 
 def test_a_statement_titled_over_its_label_column_is_known_for_one() -> None:
