@@ -238,6 +238,9 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
     r"(?:went\s+(?:to|on|into)|was\s+spent\s+on|came\s+from|(?:was|were)\s+(?:paid\s+(?:to|as|in)|used\s+(?:for|on)))\s+"
     r"(?:the\s+)?(?P<x4>.+))$"
+    # "how much of revenue was spent on marketing, as a percentage": a part of a whole, asked in percent
+    r"|^of\s+(?:the\s+)?(?P<y7>.+?)\s+(?:that\s+)?(?:went\s+(?:to|on|into)|(?:was|were)\s+(?:spent\s+on|paid\s+(?:to|as|in)|"
+    r"used\s+(?:for|on)))\s+(?:the\s+)?(?P<x7>.+?),?\s+(?:as\s+a\s+(?:percent(?:age)?|share|proportion)|in\s+(?:%|percent(?:age)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s+of\s+(?:the\s+)?(?P<y3>.+?)\s+(?:that\s+)?(?:is|was|are|were)\s+"
     r"(?:made\s+up\s+of|(?:comprised|composed)\s+of|generated\s+(?:from|by)|from|accounted\s+for\s+(?:by|using|under|with|through|as)|represented\s+by|"
     r"due\s+to|attributable\s+to|held\s+(?:in|by|as)|invested\s+in|classified\s+as)\s+"
@@ -1340,10 +1343,12 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             size = verb == "difference" and (g.group("nominal") or "").lower() != "net"
             return done(Measure(m.GAP if size else m.CHANGE, parts=(sub(x),)))
     if (g := _SHARE.match(text)) is not None:
-        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5") or g.group("x6")
+        x = g.group("x") or g.group("x2") or g.group("x3") or g.group("x4") or g.group("x5") or g.group("x6") \
+            or g.group("x7")
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
-        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6")
-        left, right = _share_periods(sub(x), sub(y))
+        y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6") \
+            or g.group("y7")
+        left, right = _share_periods(_amount(sub(x)), _amount(sub(y)))
         return done(Measure(m.SHARE, parts=(left, right)))
     if (g := _DIFFERENCE.match(text)) is not None:
         x, y = g.group("x") or g.group("x2"), g.group("y") or g.group("y2")
@@ -1392,6 +1397,14 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
                 # "total liabilities to total assets": two totals, never one line's name
                 return done(Measure(m.RATIO, parts=(left, right)))
     return done(m.line(re.sub(_P, " ", text).strip(), said))
+
+
+def _amount(measure: Measure) -> Measure:
+    """An operand of a share as an amount: "the share of gross margin that went to R&D" takes the gross margin in
+    money (gross profit), not the gross margin percentage, which has no share."""
+    if measure.op == m.SHARE and re.search(r"\bmargins?$", measure.said, re.IGNORECASE) and measure.parts:
+        return replace(measure.parts[0], periods=measure.periods or measure.parts[0].periods)
+    return measure
 
 
 def _and_parts(text: str) -> list[str]:

@@ -56,6 +56,10 @@ def tree(question: str, issuers: tuple[str, ...] = ()) -> str:
     ("What share of total revenue in 2021 was service revenue?",
      "share(line(service revenue 2021), line(total revenue 2021))"),
     ("What percentage of revenue was R&D in 2021?", "share(line(R&D 2021), line(revenue 2021)) 2021"),
+    # a margin that is a share's whole or part is its amount: a percentage has no share
+    ("What share of the 2021 gross margin went to marketing?", "share(line(marketing 2021), named(gross profit 2021))"),
+    ("How much of 2021 net sales was spent on freight, as a percentage?",
+     "share(line(freight 2021), line(net sales 2021))"),
     # "over the three years" is every period its table prints, not a divisor
     ("Average dividend income over the three fiscal years?", "average(line(dividend income)) over 3 years"),
 ])
