@@ -566,6 +566,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     issuer = _issuer(asking, issuers) or _issuer(said_around, issuers)
 
     clause, notes = _without_asides(_strip_instructions(asking))
+    # "ROE using year-end equity": balances at the end of the year, not averaged (an aside or said in the clause)
+    year_end = _YEAR_END_BASIS.search(asking)
+    clause = _YEAR_END_BASIS.sub("", clause).strip()
     for note in notes:  # a formula in brackets after a name is how to compute what it names
         if note.startswith("= "):
             named, _, formula_words = note[2:].partition(" = ")
@@ -613,6 +616,11 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     if measure is not None and measure.op == m.PERCENT_CHANGE and scale and not percent \
             and not re.search(r"percent|%|\bgrowth\b|\brate\b", asking, re.IGNORECASE):
         measure = replace(measure, op=m.CHANGE)  # "the y/y change in X, in $m": an amount, not a percentage
+    if year_end is not None and measure is not None:
+        for leaf in measure.leaves():
+            body = m.CATALOGUE.get(leaf.words, "") if leaf.op == m.NAMED else ""
+            if _AVERAGED_BALANCE.search(body):
+                definitions.setdefault(leaf.words, _AVERAGED_BALANCE.sub(r"\g<x> in FY{y}", body))
     kind, several = _final_kind(kind, several, measure, query, marked)
     doubts = _doubts(measure)
     reading = QuestionReading(
@@ -627,6 +635,16 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
     return replace(reading, unused=_unused(reading, marked, periods))
+
+
+_YEAR_END_BASIS = re.compile(
+    r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
+    r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+[a-z&']+)?)"
+    r"(?:\s+(?:only|rather\s+than\s+(?:the\s+)?averages?|instead\s+of\s+(?:the\s+)?averages?|not\s+(?:the\s+)?averages?))?",
+    re.IGNORECASE)
+"""A measure asked on the year's closing balances ("ROE using year-end equity", "based on ending balances"), where
+its usual definition averages the opening and closing ones."""
+_AVERAGED_BALANCE = re.compile(r"\(average (?P<x>[^()]+?) between FY\{p\} and FY\{y\}\)")
 
 
 _BASE_VERB = {"rose": "rise", "grew": "grow", "fell": "fall", "increased": "increase", "decreased": "decrease",

@@ -67,6 +67,18 @@ def test_measures_are_composed_from_their_parts(question: str, described: str) -
     assert tree(question) == described
 
 
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the 2021 return on assets, using year-end total assets?", "net_income_2021 / total_assets_2021 * 100"),
+    ("Inventory turnover for 2020 based on ending inventories", "cost_of_goods_sold_2020 / inventories_2020"),
+    ("What was the 2021 return on assets?", "net_income_2021 / (avg(total_assets_2020, total_assets_2021)) * 100"),
+])
+def test_a_measure_asked_on_closing_balances_does_not_average_them(question: str, formula: str) -> None:
+    """A textbook measure that averages a balance over the year (ROA, turnover) takes the closing balance where
+    the question says so, and averages it otherwise."""
+    (plan,) = plans_of(read(question))
+    assert plan.formula == formula
+
+
 def test_a_composed_measure_compiles_with_every_part_for_its_period() -> None:
     (plan,) = plans_of(read("What is the 3-year average capex as a % of revenue through FY2021?"))
     assert plan.formula == ("avg(capex_2019 / revenue_2019 * 100, capex_2020 / revenue_2020 * 100, "
