@@ -1367,7 +1367,8 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6") \
             or g.group("y7")
         left, right = _share_periods(_amount(sub(x)), _amount(sub(y)))
-        return done(Measure(m.SHARE, parts=(left, right)))
+        # "how much of revenue was spent on marketing, as a percentage" is said as the share it asks for
+        return done(Measure(m.SHARE, parts=(left, right), said=" ".join(re.sub(_P, " ", f"{x} as a % of {y}").split()) if g.group("x7") else ""))
     if (g := _DIFFERENCE.match(text)) is not None:
         x, y = g.group("x") or g.group("x2"), g.group("y") or g.group("y2")
         left, right = _share_periods(sub(x), sub(y))
