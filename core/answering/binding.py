@@ -138,8 +138,14 @@ def _not_that_total(label: str, have: set[str], relevant: frozenset[str]) -> boo
     equity" for total liabilities, or for total equity)."""
     if not _TOTAL.search(label):
         return not have <= relevant
+    if (have - relevant) & _NARROWER:
+        return True  # "Total current liabilities" is a part of total liabilities
     joined = re.split(r"\s+(?:and|&)\s+", _plain_label(label), maxsplit=1)
     return len(joined) == 2 and any(not (stems(part) - {"total"}) & relevant for part in joined)
+
+
+_NARROWER = frozenset(stems("current noncurrent non-current long-term short-term other"))
+"""Words of a subtotal: "Total current liabilities", "Total other assets" are parts of the total asked."""
 
 
 def covers(quantity_words: str, label: str) -> bool:
@@ -351,7 +357,8 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                 continue
             if not _has_figures(view, choice.row, positions):
                 parts = _printed_as_parts(view, choice.row, positions)
-                if parts and covers(words, choice.label):
+                # a heading over a few lines is no statement's total ("Liabilities" over three of them)
+                if parts and covers(words, choice.label) and not (home is not None and _TOTAL.match(words)):
                     found.append(Candidate(view, choice.row, choice.label, fit(words, choice.label) + bonus, parts=parts))
                 continue
             score = fit(words, choice.label)
@@ -371,6 +378,10 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     # hedging table repeating a fragment of it ("in earnings") is not.
     # Another document's statement is no reason to pass over this document's note.
     with_statements = {c.view.info.document_id for c in found if _is_primary(c.view)}
+    if home is not None and _TOTAL.match(words):
+        # A statement's total ("total liabilities") is printed in its statement or not at all: a note's heading
+        # summed over a few of its lines is no such total (the measure's definition may compute it instead).
+        with_statements |= {v.info.document_id for v in views if is_statement(home, v.info.title)}
     found = [c for c in found if _is_primary(c.view) or c.view.info.document_id not in with_statements]
     # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
     # for the question; a defined measure's lines, in the statements, by page.

@@ -158,6 +158,8 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
      "days inventory outstanding + days sales outstanding - days payable outstanding"),
     (("free cash flow conversion", "fcf conversion", "cash conversion"), "free cash flow / net income"),
     (("gross profit",), "revenue - cost of goods sold"),
+    # many balance sheets print no total of liabilities: it is what the total of liabilities and equity leaves
+    (("total liabilities",), "total liabilities and equity - total equity"),
     (("total debt", "gross debt"),
      "[short-term borrowings] + [current portion of long-term debt] + long-term debt"),
     (("selling general and administrative expenses", "sg&a", "sga", "sg&a expenses", "selling general and administrative"),
@@ -183,7 +185,7 @@ of one ("dividends per share / diluted EPS") is said in percent too."""
 
 NOT_COMPUTED = frozenset({"ebit"})
 """Names that are only another name of a line ("EBIT" is operating income): looked up, not computed."""
-PRINTED_FIRST = frozenset({"gross profit", "ebit", "working capital", "free cash flow",
+PRINTED_FIRST = frozenset({"gross profit", "ebit", "working capital", "free cash flow", "total liabilities",
                            "selling general and administrative expenses"})
 """Measures reports usually print as a line of their own: the printed line is read before the definition."""
 

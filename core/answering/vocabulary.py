@@ -144,7 +144,14 @@ def statements_asked(question: str) -> set[str]:
 def is_statement(kind: str, title: str) -> bool:
     """Whether a table's title (caption, heading or name) is a statement of ``kind``."""
     entry = STATEMENTS.get(kind)
-    return bool(entry and entry[1].search(title))
+    return entry is not None and any(not _REFERRED_TO.search(title[: found.start()])
+                                     for found in entry[1].finditer(title))
+
+
+_REFERRED_TO = re.compile(r"\b(?:in|on|to|from|of|within|into|with)\s+(?:our|the|its|their|these|those)\s+"
+                          r"(?:(?:consolidated|condensed|combined|accompanying)\s+)*$", re.IGNORECASE)
+"""A statement a sentence refers to ("... included in our Consolidated Balance Sheets were as follows") names no
+statement the table is."""
 
 
 def translations(text: str) -> list[tuple[str, str]]:

@@ -133,11 +133,13 @@ class TableInfo:
 
     @property
     def title(self) -> str:
-        """Everything that names the table: caption, heading, SQL name and the printed header of its first text
-        column, where a statement's title lands when the page prints it as the head of the label column
+        """Everything that names the table: caption and heading (else its SQL name) and the printed header of its
+        first text column, where a statement's title lands when the page prints it as the head of the label column
         ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net income", a caption of only the company's name)."""
         label = next((c.header for c in self.schema.columns if c.type == "TEXT"), "")
-        return " ".join(part for part in (self.caption, self.heading, self.name, label) if part)
+        # the SQL name is made of the caption or heading: said again, it would only repeat them
+        named = (self.caption, self.heading) if self.caption or self.heading else (self.name,)
+        return " ".join(part for part in (*named, label) if part)
 
     @property
     def total_rows(self) -> tuple[int, ...]:

@@ -31,7 +31,7 @@ from core.answering.binding import (
     year_columns,
 )
 from core.answering.formula import BoundCell
-from core.answering.metrics import over_periods, plan_for, plans_of
+from core.answering.metrics import over_periods, plan_for, plans_of, printed_plan
 from core.answering.operations import RowChoice, TableView
 from core.answering.reading import read
 from core.errors import UserError
@@ -319,6 +319,31 @@ def test_a_label_denying_or_taxing_otherwise_is_not_the_line_asked() -> None:
     # "net of accumulated depreciation" says the line is net, and names no depreciation line
     assert fit("net PP&E", "Property, plant and equipment, net of accumulated depreciation of $41 and $38 (Note 4)") \
         == fit("net PP&E", "Property, plant and equipment, net") > fit("net PP&E", "Property, plant and equipment")
+
+
+def test_total_liabilities_a_balance_sheet_does_not_print_are_what_liabilities_and_equity_leave() -> None:
+    """A balance sheet printing no total of liabilities: neither its current liabilities' total, nor a note's heading
+    summed over three of its lines, nor a note's total that a sentence says is "in our balance sheet" is that total;
+    it is computed, total liabilities and equity less total equity."""
+    sheet = _view([("Total current liabilities", "", (700.0,)), ("Long-term debt", "", (300.0,)),
+                   ("Total equity", "", (400.0,)), ("Total liabilities and equity", "", (1500.0,))],
+                  [("y2021", "2021", 2021)], caption="Consolidated Balance Sheets (in millions)")
+    note = _view([("Liabilities", "", (None,)), ("Gift cards", "", (20.0,)), ("Deferred revenue", "", (30.0,)),
+                  ("Accrued liabilities", "", (50.0,))], [("y2021", "2021", 2021)],
+                 caption="Effect of the new revenue standard", table_id=2)
+    insured = _view([("Workers' compensation", "", (80.0,)), ("Total", "", (129.0,))], [("y2021", "2021", 2021)],
+                    caption="", table_id=3)
+    insured = dataclasses.replace(insured, info=dataclasses.replace(
+        insured.info, heading="Self-insured liabilities included in our Consolidated Balance Sheets were as follows:"))
+    views = [dataclasses.replace(v, info=dataclasses.replace(v.info, document_id=1)) for v in (sheet, note, insured)]
+    assert not candidates("total liabilities", [2021], views, "", whole=True)
+    question = "What were total liabilities at the end of 2021?"
+    (plan,) = plans_of(read(question))
+    printed = printed_plan(plan)
+    assert printed is not None and printed.formula == "total_liabilities_2021"  # the printed line looked for first
+    with pytest.raises(LookupError):
+        bind(printed, views, question)
+    assert sorted(c.value for c in bind(plan, views, question).values()) == [400.0, 1500.0]
 
 
 def test_a_statement_titled_over_its_label_column_is_known_for_one() -> None:

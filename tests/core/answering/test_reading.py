@@ -371,7 +371,7 @@ def test_symbols_abbreviations_and_the_definition_no_other_uses() -> None:
     assert tree("Northwind cash + short-term investments at FY17 year end, in $ thousands", ("Northwind",)) == \
         "sum(line(cash 2017), line(short-term investments 2017)) 2017"
     assert tree("Northwind total liabilities to total assets at end of 2020, %", ("Northwind",)) == \
-        "ratio(line(total liabilities 2020), line(total assets 2020)) 2020"
+        "ratio(named(total liabilities 2020), line(total assets 2020)) 2020"
     assert tree("What portion of Northwind's 2018 total assets was intangible assets, net?", ("Northwind",)) == \
         "share(line(intangible assets, net 2018), line(total assets 2018))"
     # the margin the bracket defines, over the EBIT the "where" clause defines; said in percent
