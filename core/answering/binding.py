@@ -24,6 +24,7 @@ from core.answering.metrics import Plan, Quantity
 from core.answering.operations import TableView, column_title, header_words, is_number
 from core.answering.vocabulary import (
     STATEMENTS,
+    denied_words,
     home_statement,
     is_statement,
     names_another_item,
@@ -83,9 +84,6 @@ _PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|
 _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
 _AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
 """An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
-_DENIED = re.compile(r"\bnot\s+([a-z]+)|\bnon[\s-]*([a-z]{3,})|\bun([a-z]{4,})", re.IGNORECASE)
-"""A word the label denies: "Dividends declared and not paid" are no dividends paid, "Non-operating income" no
-operating income."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 
 
@@ -111,8 +109,10 @@ def fit(quantity_words: str, label: str) -> float:
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
             and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
-    if asked & (_denied(label) - _denied(quantity_words)):
+    if asked & (denied(label) - denied(quantity_words)):
         score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
+    if _another_kind(label, relevant):
+        score *= 0.5  # "Research and development tax credit" is no R&D expense: what the label ends in, it is
     if _BEFORE_TAX.search(quantity_words) and _AFTER_TAX.search(label) and not _BEFORE_TAX.search(label):
         score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
@@ -128,8 +128,22 @@ def fit(quantity_words: str, label: str) -> float:
     return score
 
 
-def _denied(text: str) -> set[str]:
-    return stems(" ".join(word for found in _DENIED.findall(text) for word in found))
+_ANOTHER_KIND = frozenset(stems("credit credits benefit benefits allowance allowances reserve reserves rate rates "
+                                "impairment impairments gain gains loss losses provision provisions deduction deductions "
+                                "carryforward carryforwards"))
+"""Nouns a label ends in that make it another kind of amount than the item its first words name."""
+
+
+def _another_kind(label: str, relevant: frozenset[str]) -> bool:
+    """The label ends in a noun of another kind of amount (a credit, a reserve, a gain) the quantity does not name."""
+    ending = re.sub(r"\([^)]*\)|\W+$", " ", _plain_label(label)).split()  # "Net income (loss)" ends in income
+    head = stems(ending[-1]) if ending else set()
+    return bool(head & _ANOTHER_KIND) and not head & relevant
+
+
+def denied(text: str) -> set[str]:
+    """The words a text denies, stemmed: "not paid", "Non-operating", "unpaid" deny paid and operating."""
+    return stems(" ".join(denied_words(text)))
 
 
 def _not_that_total(label: str, have: set[str], relevant: frozenset[str]) -> bool:
@@ -393,11 +407,29 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         best = max(c.score for c in found)
         # Among those, a label naming the line exactly ("Other" under "Deferred tax assets" for "other deferred
         # tax assets") goes before one that names more ("Accrued expenses and other"), whatever the table's rank.
-        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, not c.exact, rank.get(c.view.info.id, 0), -c.score,
-                                  c.view.info.page, c.row))
+        later = _later_statements(views)
+        # A document's first statement of a kind is its own; one printed again later (a guarantor group's, a
+        # parent company's condensed statements in the notes) goes after it, whatever search ranked first.
+        found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, c.view.info.id in later, not c.exact,
+                                  rank.get(c.view.info.id, 0), -c.score, c.view.info.page, c.row))
     else:
         found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
     return found
+
+
+def _later_statements(views: Sequence[TableView]) -> set[int]:
+    """The ids of statements printed after their document's first statement of the same kind."""
+    first: dict[tuple[int, str], int] = {}
+    later: set[int] = set()
+    for view in sorted(views, key=lambda v: (v.info.page, v.info.id)):
+        kind = next((k for k in STATEMENTS if is_statement(k, view.info.title)), None)
+        if kind is None:
+            continue
+        key = (view.info.document_id, kind)
+        if key in first and view.info.page > first[key] + 1:  # a statement continued on the next page is the same
+            later.add(view.info.id)
+        first.setdefault(key, view.info.page)
+    return later
 
 
 def _names_exactly(words: str, label: str, section: str) -> bool:
@@ -471,7 +503,8 @@ def _qualified_fit(words: str, label: str, context: str) -> float:
     label itself names part of it; 0 otherwise. A little less than a label naming it alone."""
     if not context.strip() or not stems(_plain_label(label)) & _wanted(words)[0] or not covers(words, f"{label} {context}"):
         return 0.0
-    return fit(words, f"{label} {context}") - QUALIFIED_PENALTY
+    score = fit(words, f"{label} {context}") - QUALIFIED_PENALTY
+    return score * 0.5 if _another_kind(label, _wanted(words)[2]) else score
 
 
 def _total_of_table(words: str, view: TableView, row: int, section: str) -> float:

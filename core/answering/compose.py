@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.answering import answer_types as types
+from core.answering import binding, text_facts
 from core.answering import citations as cite
 from core.answering import operations as ops
-from core.answering import text_facts
 from core.answering.reading import Criterion, QuestionReading
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
@@ -121,10 +121,11 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
     fully, then one named without its heading, then the shortest, then the first. None when no label qualifies."""
     asked = view.asked_words(question) | _tokens(question)
     sections = {f.row: f.section for f in view.info.row_facts}
+    asked_stems, denied_asked = binding.stems(question), binding.denied(question)
     scored = []
     for index, row in enumerate(view.rows):
-        if not _has_values(view, row):
-            continue
+        if not _has_values(view, row) or asked_stems & (binding.denied(row.label) - denied_asked):
+            continue  # "Dividends declared and not paid" is never the dividends paid
         label = _tokens(re.sub(r"\s*\(#\d+\)$", "", row.label))
         if not label:
             continue

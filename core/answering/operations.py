@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from core.answering.vocabulary import is_statement, report_words
+from core.answering.vocabulary import denied_words, is_statement, report_words
 from core.library.db import quote_identifier
 from core.library.facts import lines_above
 from core.library.store import Library, TableInfo
@@ -461,7 +461,9 @@ def decided_lookup(view: TableView, reading: QuestionReading) -> OperationChoice
         label = words(row.label)
         return len(asked & label), len(asked & label) / max(1, len(label))
     position = view.column_position(columns[0].name)
-    filled = [r for r in view.rows if r.row in view.values and is_number(view.values[r.row][position])]
+    denied_asked = words(" ".join(denied_words(question)))
+    filled = [r for r in view.rows if r.row in view.values and is_number(view.values[r.row][position])
+              and not asked & (words(" ".join(denied_words(r.label))) - denied_asked)]  # "... and not paid"
     scored = sorted(((named(r), r) for r in filled), key=lambda item: item[0], reverse=True)  # headings hold none
     if not scored or scored[0][0][0] < MIN_DECIDED_OVERLAP or len(scored) > 1 and scored[1][0] >= scored[0][0]:
         return None

@@ -92,7 +92,8 @@ HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|buy[\s-]?backs?|proceeds)\b",
                 re.IGNORECASE), "cash_flows"),
     (re.compile(r"\b(?:assets?|liabilit(?:y|ies)|inventor(?:y|ies)|receivables?|payables?|equity|pp\s*&\s*e|ppne|"
-                r"property|goodwill|debt|borrowings|short[\s-]*term\s+investments|marketable\s+securities)\b"
+                r"property|goodwill|debt|borrowings|short[\s-]*term\s+investments|marketable\s+securities|"
+                r"retained\s+earnings|accumulated\s+(?:deficit|losses|other\s+comprehensive))\b"
                 r"|^\s*cash(?:\s+and\s+(?:cash\s+)?equivalents)?\s*$", re.IGNORECASE), "balance_sheet"),
     (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
      "income"),
@@ -189,3 +190,12 @@ def report_words(question: str, printed: Callable[[str], bool] | None = None) ->
         if match is not None and not (printed is not None and printed(match.group(0))):
             found.append(words)
     return " ".join(found)
+
+
+_DENIED = re.compile(r"\bnot\s+([a-z]+)|\bnon[\s-]*([a-z]{3,})|\bun([a-z]{4,})", re.IGNORECASE)
+
+
+def denied_words(text: str) -> list[str]:
+    """The words a label or question denies: "Dividends declared and not paid" are no dividends paid,
+    "Non-operating income" no operating income, "Unpaid" nothing paid."""
+    return [word for found in _DENIED.findall(text) for word in found if word]

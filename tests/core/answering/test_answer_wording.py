@@ -187,6 +187,22 @@ def test_a_lookup_in_a_year_printed_in_two_columns_takes_the_one_the_question_na
     assert choice is not None and [c.column for c in choice.cells] == ["y2019_price"]
 
 
+def test_a_row_that_denies_what_is_asked_is_never_looked_up_for_it() -> None:
+    """"Dividends declared and not paid" answers no question about dividends paid, by any of code's row matchers."""
+    from core.answering import compose
+
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Supplemental cash flow information", "", "", 1,
+                     2, "test", TableSchema(1, "t", "r.pdf", 1, columns))
+    rows = (ops.RowChoice("Interest expense", 1), ops.RowChoice("Dividends declared and not paid", 2))
+    v = ops.TableView(info, columns[0], columns[1:], rows,
+                      {1: ("Interest expense", 262.0), 2: ("Dividends declared and not paid", 438.0)}, "", {}, "")
+    question = "What were the dividends paid in 2021?"
+    assert ops.decided_lookup(v, read(question)) is None
+    assert compose.match_row(v, question) is None
+    assert compose.match_row(v, "What were the dividends declared and not paid in 2021?") == rows[1]
+
+
 def test_a_statement_whose_scale_is_not_stated_says_so_and_one_figure_never_adds_up() -> None:
     """A balance sheet printed "(in thousands)" where that line was not read: a bare "$5,466,312" would pass for
     dollars, so the figure says the page states no scale. A sum of one cell is that cell, a count says what it

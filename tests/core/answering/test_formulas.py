@@ -346,6 +346,28 @@ def test_total_liabilities_a_balance_sheet_does_not_print_are_what_liabilities_a
     assert sorted(c.value for c in bind(plan, views, question).values()) == [400.0, 1500.0]
 
 
+def test_a_label_ending_in_another_kind_of_amount_is_not_the_item_its_first_words_name() -> None:
+    assert fit("research and development expense", "Research and development tax credit") < MIN_FIT
+    assert fit("inventories", "Inventory reserves") < MIN_FIT
+    assert fit("net income", "Net income (loss)") == fit("net income", "Net earnings (loss)") >= 0.8  # an alternative
+    assert fit("income tax benefit", "Income tax benefit") == 1.0  # the kind asked
+
+
+def test_a_documents_own_statement_goes_before_one_printed_again_in_its_notes() -> None:
+    """A group's statements printed again in the notes (a guarantor group's, the parent company's), with the same
+    lines: the figure is the document's own statement's, whatever search ranked first; retained earnings are a
+    balance sheet's line, not an income statement's."""
+    own = _view([("Operating income", "", (1508.0,)), ("Net income", "", (1058.0,))], [("y2023", "2023", 2023)],
+                caption="Consolidated Statements of Income")
+    again = _view([("Operating income", "", (532.0,)), ("Net income", "", (410.0,))], [("y2023", "2023", 2023)],
+                  caption="Deed of Cross Guarantee Consolidated Statements of Income", table_id=2)
+    again = dataclasses.replace(again, info=dataclasses.replace(again.info, page=105, document_id=1))
+    (first, second) = candidates("operating income", [2023], [again, own], "", whole=True)
+    assert (first.view.info.caption, second.view.info.caption) == (own.info.caption, again.info.caption)
+    from core.answering.vocabulary import home_statement
+    assert home_statement("retained earnings") == "balance_sheet" and home_statement("net earnings") == "income"
+
+
 def test_a_statement_titled_over_its_label_column_is_known_for_one() -> None:
     """A cash-flow statement whose caption is only the company's name, its title printed as the head of the label
     column: money paid out there is read without its sign, as under any cash-flow statement."""
