@@ -246,8 +246,9 @@ def _plain_label(label: str) -> str:
     plain = re.sub(r",?\s+\(?net\s+of\b.*$", "", plain, flags=re.IGNORECASE) or plain
     # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the
     # share of noncontrolling (minority) interests is another line and keeps its words.
-    return re.sub(r"\s+attributable\s+to\b(?!.*\b(?:non-?controlling|minority|redeemable)\b).*$", "", plain,
-                  flags=re.IGNORECASE)
+    # What follows a dash after it says which figure of the line it is ("... shareholders — diluted") and stays.
+    return re.sub(r"\s+attributable\s+to\b(?![^—–]*\b(?:non-?controlling|minority|redeemable)\b)"
+                  r"[^—–]*?(?=\s*[—–]|$)", "", plain, flags=re.IGNORECASE)
 
 
 def year_column(view: TableView, year: int, question: str = "") -> str | None:

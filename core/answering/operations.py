@@ -144,9 +144,11 @@ class TableView:
         label_unit = self._label_unit(row)
         if label_unit is not None:
             return label_unit
-        if (_PER_UNIT.search(self.labels.get(row, "")) or _PER_UNIT.search(column.header)) and "%" not in text:
-            # "Dividends declared per common share" in a table "in millions, except per share data"; a column
-            # "Cash dividend per share 2019" beside columns of totals in thousands
+        if (_PER_UNIT.search(self.labels.get(row, "")) or _PER_UNIT.search(self.sections.get(row, ""))
+                or _PER_UNIT.search(column.header)) and "%" not in text:
+            # "Dividends declared per common share" in a table "in millions, except per share data" ("Diluted"
+            # under "Earnings per common share:" too); a column "Cash dividend per share 2019" beside columns of
+            # totals in thousands
             return ""
         scale = self.column_scale(name)
         header_says_percent = "%" in column.header or "percent" in column.header.lower()
@@ -154,6 +156,11 @@ class TableView:
             other = self.page_scale or scale_of(self.info.unit)
             return "" if other == "%" else other
         return scale
+
+    @cached_property
+    def sections(self) -> dict[int, str]:
+        """``_row`` -> the heading its row stands under ("" where none was stored)."""
+        return {fact.row: fact.section for fact in self.info.row_facts if fact.section}
 
     @cached_property
     def labels(self) -> dict[int, str]:

@@ -203,6 +203,22 @@ def test_a_row_that_denies_what_is_asked_is_never_looked_up_for_it() -> None:
     assert compose.match_row(v, "What were the dividends declared and not paid in 2021?") == rows[1]
 
 
+def test_a_per_share_figure_under_a_per_share_heading_takes_no_scale_of_its_table() -> None:
+    """"Diluted" under "Earnings per common share:" in a statement in millions is $1.28, not $1.28 million."""
+    import dataclasses
+
+    from core.reports.table_facts import RowFacts
+
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Statements of Income", "", "million", 1, 2,
+                     "test", TableSchema(1, "t", "r.pdf", 1, columns))
+    info = dataclasses.replace(info, row_facts=(RowFacts(1, 0, None, False, ""),
+                                                RowFacts(2, 1, None, False, "Earnings per common share:")))
+    v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Net income", 1), ops.RowChoice("Diluted", 2)),
+                      {1: ("Net income", 1906.0), 2: ("Diluted", 1.28)}, "", {}, "$")
+    assert v.cell_scale(1, "y2021") == "million" and v.cell_scale(2, "y2021") == ""
+
+
 def test_a_statement_whose_scale_is_not_stated_says_so_and_one_figure_never_adds_up() -> None:
     """A balance sheet printed "(in thousands)" where that line was not read: a bare "$5,466,312" would pass for
     dollars, so the figure says the page states no scale. A sum of one cell is that cell, a count says what it

@@ -353,6 +353,14 @@ def test_a_label_ending_in_another_kind_of_amount_is_not_the_item_its_first_word
     assert fit("income tax benefit", "Income tax benefit") == 1.0  # the kind asked
 
 
+def test_which_figure_of_an_owners_line_it_is_stays_in_its_label() -> None:
+    """"Earnings per share attributable to the owners — diluted" is diluted EPS, not the diluted share count."""
+    assert covers("diluted EPS", "Earnings per share attributable to Acme common shareholders — diluted")
+    assert fit("diluted EPS", "Earnings per share attributable to Acme common shareholders — diluted") > \
+        fit("diluted EPS", "Weighted average Acme common shares outstanding — diluted")
+    assert fit("net income", "Net income attributable to Acme") == 1.0
+
+
 def test_a_documents_own_statement_goes_before_one_printed_again_in_its_notes() -> None:
     """A group's statements printed again in the notes (a guarantor group's, the parent company's), with the same
     lines: the figure is the document's own statement's, whatever search ranked first; retained earnings are a
