@@ -101,7 +101,10 @@ def fit(quantity_words: str, label: str) -> float:
     have = stems(_plain_label(label)) | ({"net"} & asked if _NET_SUFFIX.search(label) else set())  # "X, net": net X
     if not have or not asked:
         return 0.0
-    recall = len(_covered(quantity_words, have) & asked) / len(asked)
+    covered = _covered(quantity_words, have) & asked
+    if asked - _GENERIC and not covered - _GENERIC:
+        return 0.0  # "Interest expense" shares only "expense" with general and administrative expenses
+    recall = len(covered) / len(asked)
     precision = len(have & relevant) / len(have)
     score = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
@@ -128,6 +131,8 @@ def fit(quantity_words: str, label: str) -> float:
     return score
 
 
+_GENERIC = frozenset(stems("total net other expense expenses cost costs income amount amounts"))
+"""Words many lines print: a label sharing only these with a quantity does not name it."""
 _ANOTHER_KIND = frozenset(stems("credit credits benefit benefits allowance allowances reserve reserves rate rates "
                                 "impairment impairments gain gains loss losses provision provisions deduction deductions "
                                 "carryforward carryforwards"))

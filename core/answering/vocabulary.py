@@ -50,10 +50,11 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_DEPRECIATION, "depreciation amortization"),
     # many income statements print gross profit as "Gross margin" (an amount, in the currency)
     (re.compile(r"\bgross\s+profit\b", re.IGNORECASE), "gross profit margin"),
-    (re.compile(r"\bsg\s*&\s*a\b", re.IGNORECASE), "selling general administrative expenses"),
+    (re.compile(r"\bsg\s*&\s*a\b|\bselling,?\s+general,?\s+(?:and|&)\s+administrative\b", re.IGNORECASE),
+     "selling general administrative expenses"),
     (re.compile(r"\br\s*&\s*d\b", re.IGNORECASE), "research development"),
-    (re.compile(r"\bs\s*&\s*m\b", re.IGNORECASE), "sales marketing"),
-    (re.compile(r"\bg\s*&\s*a\b", re.IGNORECASE), "general administrative"),
+    (re.compile(r"\bs\s*&\s*m\b|\bsales\s+(?:and|&)\s+marketing\b", re.IGNORECASE), "sales marketing"),
+    (re.compile(r"\bg\s*&\s*a\b|\bgeneral\s+(?:and|&)\s+administrative\b", re.IGNORECASE), "general administrative"),
     (re.compile(r"\bops\b", re.IGNORECASE), "operations"),
     # "sales" alone is revenue; "cost of sales", "sales and marketing" and "sales tax" are other lines
     (re.compile(r"\brevenues?\b|\btop\s*line\b|\bturnover\b|(?<!\bcost\sof\s)(?<!\bcosts\sof\s)\bsales\b"
@@ -69,7 +70,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:income|earnings|profit)\s+before\s+(?:income\s+)?tax(?:es|ation)?\b|\bpre[\s-]?tax\s+(?:income|"
                 r"earnings|profit)\b", re.IGNORECASE), "before taxes"),
     (re.compile(r"\binventor(?:y|ies)\b", re.IGNORECASE), "inventories inventory merchandise"),
-    (re.compile(r"\breceivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables"),
+    (re.compile(r"\b(?:(?:[Aa]ccounts|[Tt]rade)\s+)?receivables?\b|\bdso\b|\ba/r\b|\bAR\b"), "receivable receivables trade"),
     (re.compile(r"\bpayables?\b|\bdpo\b|\ba/?p\b", re.IGNORECASE), "payable payables"),
     (re.compile(r"\bdividends?\b", re.IGNORECASE), "dividends"),
     # a company buying its own shares back: "Purchases of treasury stock", "Repurchases of common stock"
@@ -93,7 +94,8 @@ HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
                 re.IGNORECASE), "cash_flows"),
     (re.compile(r"\b(?:assets?|liabilit(?:y|ies)|inventor(?:y|ies)|receivables?|payables?|equity|pp\s*&\s*e|ppne|"
                 r"property|goodwill|debt|borrowings|short[\s-]*term\s+investments|marketable\s+securities|"
-                r"retained\s+earnings|accumulated\s+(?:deficit|losses|other\s+comprehensive))\b"
+                r"retained\s+earnings|accumulated\s+(?:deficit|losses|other\s+comprehensive)|"
+                r"(?:deferred|unearned)\s+(?:revenues?|income))\b"
                 r"|^\s*cash(?:\s+and\s+(?:cash\s+)?equivalents)?\s*$", re.IGNORECASE), "balance_sheet"),
     (re.compile(r"\b(?:revenues?|sales|cogs|cost\s+of|income|earnings|profit|expenses?|ebit|tax)\b", re.IGNORECASE),
      "income"),

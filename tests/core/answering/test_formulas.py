@@ -361,6 +361,18 @@ def test_which_figure_of_an_owners_line_it_is_stays_in_its_label() -> None:
     assert fit("net income", "Net income attributable to Acme") == 1.0
 
 
+def test_a_label_sharing_only_a_generic_word_or_another_items_word_names_nothing() -> None:
+    """A definition's parts bind only to lines that name them: G&A is no "Interest expense" (they share only
+    "expense"), sales and marketing no "Total net sales"; "accounts receivable" is "Receivables, net"."""
+    assert fit("general and administrative expenses", "Interest expense") == 0.0
+    assert fit("sales and marketing expenses", "Total net sales") < MIN_FIT
+    assert fit("net income", "Net income") == 1.0 and fit("total costs", "Total costs") == 1.0
+    assert covers("accounts receivable", "Receivables, net") and fit("accounts receivable", "Receivables, net") >= MIN_FIT
+    assert fit("SG&A", "Selling, general and administrative expenses") == 1.0
+    from core.answering.vocabulary import home_statement
+    assert home_statement("deferred revenue") == "balance_sheet" and home_statement("revenue") == "income"
+
+
 def test_a_documents_own_statement_goes_before_one_printed_again_in_its_notes() -> None:
     """A group's statements printed again in the notes (a guarantor group's, the parent company's), with the same
     lines: the figure is the document's own statement's, whatever search ranked first; retained earnings are a
