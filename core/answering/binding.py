@@ -188,7 +188,9 @@ def _covered(quantity_words: str, have: set[str]) -> frozenset[str]:
     covered = set(asked & have)
     for named, report, parts in names:
         # a name whose report wording is its own words ("income taxes") is covered by all of them, not by one
-        if named <= have or (all(have & part for part in parts) if parts else have & report and not report <= named):
+        # (a word many lines print, "expenses", is no report wording of any one item)
+        if named <= have or (all(have & part for part in parts) if parts
+                             else (have & report) - _GENERIC and not report <= named):
             covered |= named
     if any(named <= covered and not report & _NOT_SPENT for named, report, _parts in names):
         # "R&D expense", "capex spend": the item named by its common name; the noun after it says what kind of

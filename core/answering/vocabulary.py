@@ -172,7 +172,10 @@ def names_another_item(quantity_words: str, label: str) -> bool:
     "Cost of sales" is COGS, never revenue, though it prints "sales"; "Operating income" is not net income.
     A label that prints a common name of the quantity's own item names that item. A quantity no common name
     covers ("income") is not judged here."""
-    named = [pattern for pattern, _ in TERMS if pattern.search(quantity_words)]
+    found = [(pattern, match.span()) for pattern, _ in TERMS if (match := pattern.search(quantity_words))]
+    # an item named inside another's name is no item of its own ("general and administrative" in SG&A's)
+    named = [pattern for pattern, (start, end) in found
+             if not any(s <= start and end <= e and (s, e) != (start, end) for _, (s, e) in found)]
     others = [match.span() for pattern, _ in TERMS if pattern not in named and (match := pattern.search(label))]
     if not named or not others:
         return False

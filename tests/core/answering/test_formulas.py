@@ -369,6 +369,9 @@ def test_a_label_sharing_only_a_generic_word_or_another_items_word_names_nothing
     assert fit("net income", "Net income") == 1.0 and fit("total costs", "Total costs") == 1.0
     assert covers("accounts receivable", "Receivables, net") and fit("accounts receivable", "Receivables, net") >= MIN_FIT
     assert fit("SG&A", "Selling, general and administrative expenses") == 1.0
+    # a part of SG&A is no SG&A, and a word every expense line prints covers no item's name
+    assert fit("selling general and administrative expenses", "General and administrative") < MIN_FIT
+    assert fit("selling general and administrative expenses", "Accrued expenses") == 0.0
     from core.answering.vocabulary import home_statement
     assert home_statement("deferred revenue") == "balance_sheet" and home_statement("revenue") == "income"
 
