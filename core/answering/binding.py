@@ -509,8 +509,11 @@ def _qualified_fit(words: str, label: str, context: str) -> float:
     activities" under "Net cash (used in) provided by:", "Additions" under "Financial assets", "Diluted"
     under "Weighted-average common shares outstanding:"), where together they name the line whole and the
     label itself names part of it; 0 otherwise. A little less than a label naming it alone."""
-    if not context.strip() or not stems(_plain_label(label)) & _wanted(words)[0] or not covers(words, f"{label} {context}"):
+    own = stems(_plain_label(label))
+    if not context.strip() or not own & _wanted(words)[0] or not covers(words, f"{label} {context}"):
         return 0.0
+    if own - _wanted(words)[2] - stems(context) - _GENERIC:
+        return 0.0  # the label names what neither the quantity nor its heading does ("investing" under operations)
     score = fit(words, f"{label} {context}") - QUALIFIED_PENALTY
     return score * 0.5 if _another_kind(label, _wanted(words)[2]) else score
 

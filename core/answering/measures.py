@@ -141,7 +141,7 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
      "net income / (average total assets between FY{p} and FY{y}) * 100"),
     (("return on equity", "roe", "return on shareholders equity", "return on stockholders equity"),
      "net income / (average total equity between FY{p} and FY{y}) * 100"),
-    (("effective tax rate",), "income tax expense / income before income taxes * 100"),
+    (("effective tax rate", "effective income tax rate"), "income tax expense / income before income taxes * 100"),
     (("equity multiplier", "financial leverage ratio"), "total assets / total equity"),
     (("interest coverage", "interest coverage ratio", "times interest earned"), "operating income / interest expense"),
     (("debt to equity", "debt to equity ratio", "debt-to-equity", "debt-to-equity ratio"),

@@ -196,7 +196,7 @@ def _said_as_asked(reading: QuestionReading, measure: Measure, expression: str) 
     points times 100."""
     tree = formula.parse(expression)
     if (reading.percent or measure.op == m.DEFINED and (m.named_at_end(measure.words) in m.SAID_IN_PERCENT
-                                                        or re.search(r"\bmargins?$", measure.words, re.IGNORECASE))) \
+                                                        or re.search(r"\bmargins?$|\breturn\s+on\b", measure.words, re.IGNORECASE))) \
             and isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) and measure.op in (m.RATIO, m.NAMED, m.DEFINED):
         expression = f"({expression}) * 100"
     if reading.basis_points and measure.op in (m.CHANGE, m.GAP) and _is_percent_change(measure):

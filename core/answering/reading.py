@@ -1412,8 +1412,10 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
             left, right = _share_periods(sub(x), sub(y))
             if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
                     r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE) \
-                    or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)):
-                # "total liabilities to total assets": two totals, never one line's name
+                    or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)) \
+                    or _DENOMINATOR.fullmatch(re.sub(_P, " ", y).strip()) and not _DENOMINATOR.fullmatch(x.strip()):
+                # "total liabilities to total assets": two totals, never one line's name; "long-term debt to
+                # equity": an amount to one a ratio is taken of
                 return done(Measure(m.RATIO, parts=(left, right)))
     return done(m.line(re.sub(_P, " ", text).strip(), said))
 
@@ -1424,6 +1426,11 @@ def _amount(measure: Measure) -> Measure:
     if measure.op == m.SHARE and re.search(r"\bmargins?$", measure.said, re.IGNORECASE) and measure.parts:
         return replace(measure.parts[0], periods=measure.periods or measure.parts[0].periods)
     return measure
+
+
+_DENOMINATOR = re.compile(r"(?:total\s+)?(?:(?:shareholders'?|stockholders'?)\s+)?(?:equity|assets|sales|revenues?|"
+                          r"capital|ebitda|liabilities)", re.IGNORECASE)
+"""What a financial ratio is taken of, said alone after "to" ("long-term debt to equity", "net debt to EBITDA")."""
 
 
 def _and_parts(text: str) -> list[str]:

@@ -376,6 +376,15 @@ def test_a_label_sharing_only_a_generic_word_or_another_items_word_names_nothing
     assert home_statement("deferred revenue") == "balance_sheet" and home_statement("revenue") == "income"
 
 
+def test_a_line_read_with_its_heading_names_nothing_the_heading_does_not_explain() -> None:
+    """"Cash used in investing activities" stored under the heading "Cash provided by operations" is no operating
+    cash flow: a label is read with its heading only where the heading explains what the label adds."""
+    view = _view([("Net income", "Cash provided by operations", (900.0,)),
+                  ("Cash used in investing activities", "Cash provided by operations", (-300.0,))],
+                 [("y2021", "2021", 2021)], caption="Consolidated statements of cash flows")
+    assert not candidates("operating cash flow", [2021], [view], "", whole=True)
+
+
 def test_a_documents_own_statement_goes_before_one_printed_again_in_its_notes() -> None:
     """A group's statements printed again in the notes (a guarantor group's, the parent company's), with the same
     lines: the figure is the document's own statement's, whatever search ranked first; retained earnings are a
@@ -492,7 +501,7 @@ def test_a_label_naming_the_line_exactly_goes_before_one_naming_more_in_a_table_
                   [("y2022", "2022", 2022), ("y2021", "2021", 2021)], table_id=2)
     found = candidates("other deferred tax assets", [2021], [wider, exact], "", whole=True)
     assert (found[0].view.info.id, found[0].label, found[0].exact) == (2, "Other", True)
-    assert not found[1].exact
+    assert not any(c.exact for c in found[1:])  # "Accrued charges" is more than its heading and the line explain
     # "the total X" is named exactly by a label that says total, not by "X" in a table ranked higher
     net = _view([("Net deferred tax assets", "", (90.0, 80.0))], [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
                 table_id=3)

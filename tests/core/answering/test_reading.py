@@ -71,10 +71,14 @@ def test_measures_are_composed_from_their_parts(question: str, described: str) -
     ("What was the 2021 return on assets, using year-end total assets?", "net_income_2021 / total_assets_2021 * 100"),
     ("Inventory turnover for 2020 based on ending inventories", "cost_of_goods_sold_2020 / inventories_2020"),
     ("What was the 2021 return on assets?", "net_income_2021 / (avg(total_assets_2020, total_assets_2021)) * 100"),
+    # an amount to what a ratio is taken of; a return on something, defined by the question, in percent
+    ("Northwind's long-term debt to equity at the end of 2021?", "long_term_debt_2021 / equity_2021"),
+    ("What was the 2021 return on sales (net earnings over net sales)?", "(net_earnings_2021 / net_sales_2021) * 100"),
+    ("The effective income tax rate in 2021?", "income_tax_expense_2021 / income_before_income_taxes_2021 * 100"),
 ])
-def test_a_measure_asked_on_closing_balances_does_not_average_them(question: str, formula: str) -> None:
+def test_measures_compile_to_what_their_words_define(question: str, formula: str) -> None:
     """A textbook measure that averages a balance over the year (ROA, turnover) takes the closing balance where
-    the question says so, and averages it otherwise."""
+    the question says so, and averages it otherwise; "X to equity" is a ratio; a return is said in percent."""
     (plan,) = plans_of(read(question))
     assert plan.formula == formula
 
