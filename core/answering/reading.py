@@ -167,6 +167,8 @@ _EXPLANATION = re.compile(
 _SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
 _THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
                         r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d", re.IGNORECASE)
+_BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
+"""A bound ("at least every week", "at most twice"), never the superlative that ranks: the least is not asked."""
 _ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
 _TOP_K = re.compile(rf"\b(?:top|bottom|first|last|largest|smallest|highest|lowest|biggest)\s+{_K}\b"
                     rf"|^\s*(?:which|what|name|list|who)\s+(?:(?:are|were)\s+)?(?:the\s+)?{_K}\s+(?!of\b|per\b|percent\b|%)",
@@ -980,6 +982,7 @@ def _criterion(marked: str) -> Criterion:
         return Criterion("negative")
     if re.search(r"\b(positive|a\s+(?:profit|gain)|above\s+zero)\b", text, re.IGNORECASE):
         return Criterion("positive")
+    text = _BOUND.sub(" ", text)
     if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
                  r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):
         return Criterion("min")
@@ -1145,8 +1148,8 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     top = _TOP_K.search(text)
     k = (top.group(1) or top.group(2)) if top else ""
     limit = int(k) if k.isdigit() else _NUMBER_WORDS.get(k.lower(), 1) if top else 1
-    descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
-                               re.IGNORECASE)
+    descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b",
+                               _BOUND.sub(" ", text), re.IGNORECASE)
     if kind == kinds.ROW_LABELS:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"

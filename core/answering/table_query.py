@@ -284,11 +284,16 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
             not view.info.periods and _names_the_rows(of_words[-1], view) and \
-            _best_column(shared_of[1].words, numbers, title) is None:
+            _best_column(shared_of[1].words, numbers, title) is None and not _names_rows_once(conditions, view):
         # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
         # the whole is things counted ("notices", a plural) that the rows are, over a table of no periods
         of_rows = QueryPlan(view, "share", None, tuple(conditions), noun=shared_of[1].words)
         return of_rows if ignored_column(of_rows, reading) is None else None
+    if operation == "share" and target is None:
+        # "what share of the cases were in Spain" over columns of percentages and one of counts: the counts, as
+        # percentages add up to nothing
+        amounts = [c for c in numbers if not _is_percent(view, c)]
+        target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
@@ -428,6 +433,10 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
     rest = _tokens(reading.text) - first - second
     more = said.group("more").lower() == "more"
     if columns[0] is not None and columns[1] is not None and columns[0].name != columns[1].name:
+        # "more female than male students reported back pain": the words of a side no header took ("back pain")
+        # name the rows both figures are of
+        headed = _header_tokens(f"{_header(columns[0])} {_header(columns[1])}")
+        rest |= (first | second) - headed - unit - shared
         conditions = _conditions(rest, reading, text_columns, distinct, exclude=set())
         return QueryPlan(view, "difference", columns[0], tuple(conditions), whole=columns[1], descending=more)
     sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in (only_first, only_second)]
@@ -899,6 +908,8 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
+        if len(kept) > 1 and (members := tuple(v for v in kept if not _TOTAL_ROW.search(str(v)))):
+            kept = members  # "the EU's cases in Spain": Spain, not also the "EU Total" row that holds it
         if len(kept) <= 5:
             found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - LEGAL_WORDS))))
     if dated_conditions and not covered:

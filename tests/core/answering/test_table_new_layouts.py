@@ -1,0 +1,71 @@
+"""Code's plans on layouts they did not grow on: a bound in a column's header ("At least every week") is no
+ranking of the least, a difference of two columns keeps the rows the question names, a share of the cases in one
+row is of the column of counts with the table's totals row as the whole (not a share of rows, and the totals row
+no filter). Tables drawn as ruled PDFs, ingested for real, asked with no model call (invented figures)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.library.store import Library
+from tests.core.answering.test_table_precision import _drawn, _plan, ask_code_first
+from tests.core.answering.test_table_query import ask_without_model
+
+pytestmark = pytest.mark.unit
+
+# complaint: pupils reporting it at least every week, about every month, rarely
+COMPLAINTS = {"Headache": (120, 95, 301), "Nausea": (41, 77, 398), "Fatigue": (214, 130, 172),
+              "Dizziness": (63, 58, 395)}
+
+
+@pytest.fixture(scope="module")
+def complaints(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Complaint", "At least every week", "About every month", "Rarely"]] + \
+        [[name, *map(str, figures)] for name, figures in COMPLAINTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 6: How often pupils have complaints", rows, [40, 160, 300, 440, 540])
+
+
+def test_a_bound_in_the_words_is_no_ranking_of_the_least(complaints: Library) -> None:
+    answer = ask_without_model(complaints, "Which complaint did the most pupils have at least every week?")
+    assert "Fatigue" in answer.text and "Nausea" not in answer.text, answer.text
+
+
+# ailment: boys, girls
+AILMENTS = {"Sore throat": (30, 52), "Earache": (12, 40), "Hay fever": (25, 19), "Sprain": (8, 9)}
+
+
+@pytest.fixture(scope="module")
+def ailments(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Ailment", "Boys", "Girls"]] + [[name, str(b), str(g)] for name, (b, g) in AILMENTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Ailments reported by sex", rows)
+
+
+def test_a_difference_of_two_columns_keeps_the_row_a_side_names(ailments: Library) -> None:
+    answer = ask_code_first(ailments, "How many more girls than boys reported an earache?")
+    assert answer.value in ("", "28"), answer.text  # never every girl less every boy
+    planned = _plan(ailments, "How many more girls than boys reported an earache?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("Earache",)]
+
+
+# region: domestic (%), imported (%), cases (n); a totals row named after the union
+REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Region", "Domestic (%)", "Imported (%)", "Total (n)"]] + \
+        [[name, f"{d:.1f}", f"{i:.1f}", str(n)] for name, (d, i, n) in REGIONS.items()]
+    rows.append(["Union Total", "82.0", "18.0", str(sum(n for _, _, n in REGIONS.values()))])
+    yield from _drawn(tmp_path_factory, "Table 7: Reported cases of fever by region and origin, 2019", rows,
+                      [40, 160, 280, 400, 500])
+
+
+def test_a_share_of_a_named_whole_is_of_the_counts_not_of_the_rows(regions: Library) -> None:
+    question = "What share of the Union's reported cases of fever in 2019 were in Southdale?"
+    planned = _plan(regions, question)
+    assert planned is not None and planned.target is not None and planned.target.header.startswith("Total"), planned
+    assert [c.values for c in planned.conditions] == [("Southdale",)]  # the totals row is the whole, not a filter
+    answer = ask_code_first(regions, question)
+    assert answer.value in ("", "60", "60%", "60.0", "60.00%"), answer.text  # 150 of 250, never 1 of 3 rows
