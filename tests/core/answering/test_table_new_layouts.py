@@ -69,3 +69,18 @@ def test_a_share_of_a_named_whole_is_of_the_counts_not_of_the_rows(regions: Libr
     assert [c.values for c in planned.conditions] == [("Southdale",)]  # the totals row is the whole, not a filter
     answer = ask_code_first(regions, question)
     assert answer.value in ("", "60", "60%", "60.0", "60.00%"), answer.text  # 150 of 250, never 1 of 3 rows
+
+
+# organism: a limit (mg/kg) each
+LIMITS = {"Heron": "0.031", "Vole": "0.112", "Badger": "0.064", "Grebe": "0.027", "Stoat": "0.090"}
+
+
+@pytest.fixture(scope="module")
+def limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Organism", "Limit (mg/kg)"]] + [[name, limit] for name, limit in LIMITS.items()]
+    yield from _drawn(tmp_path_factory, "Table 3: Dietary limits for lead", rows, [40, 220, 340])
+
+
+def test_a_ranking_asked_is_never_answered_by_listing_every_row(limits: Library) -> None:
+    answer = ask_code_first(limits, "Which two animals have the lowest dietary limits for lead?")
+    assert "lists" not in answer.text and "Vole" not in answer.text, answer.text  # the two lowest, or nothing
