@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -88,6 +88,8 @@ class Condition:
     said: str
     dated: bool = False
     """The values are the column's dates in the periods the question names (``said``: "2015")."""
+    under: bool = False
+    """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
 
 
 @dataclass(frozen=True)
@@ -346,9 +348,43 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                         missing, whole, bool(row_noun))
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
+    label = view.label_column
+    sections = _sections(view)
+    if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
+            not any(c.column.name == label.name for c in planned.conditions):
+        # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
+        # under the heading the question names, never across headings
+        named = [(heading, rows) for heading, rows in sections if _tokens(heading) and _tokens(heading) <= asked]
+        if len(named) != 1:
+            return None
+        heading, rows = named[0]
+        planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
     if planned.operation in ("sum", "count") and _AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
     return planned
+
+
+_OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+
+
+def _sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+    """The headings printed as rows of their own (a label, no figure) over the rows beneath them, each with the
+    label values of those rows; totals rows belong to none."""
+    label = view.label_column
+    if label is None or not view.data_columns:
+        return []
+    at = view.column_position(label.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    sections: list[tuple[str, list[Any]]] = []
+    for row in view.rows:
+        values = view.values.get(row.row)
+        if values is None or _TOTAL_ROW.search(row.label):
+            continue
+        if row.labelled and all(values[p] in (None, "") for p in positions):
+            sections.append((row.label, []))
+        elif sections:
+            sections[-1][1].append(values[at])
+    return [(heading, tuple(rows)) for heading, rows in sections if rows]
 
 
 def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
@@ -819,6 +855,8 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
+    if label is not None and _tokens(noun) and any(_tokens(noun) <= _tokens(heading) for heading, _ in _sections(view)):
+        return label  # "which skill": the rows under a heading "Skills tested"
     if label is not None and not label.header.strip() and \
             len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
         return label  # "which member states": the rows of a table whose only text column is an unheaded stub
@@ -1460,6 +1498,9 @@ def _where_words(plan: QueryPlan) -> str:
         header = condition.column.header or condition.column.name.replace("_", " ")
         if condition.dated:
             parts.append(f"{header} in {condition.said}")
+            continue
+        if condition.under:
+            parts.append(f"the rows under {condition.said}")
             continue
         values = [str(v) for v in condition.values]
         shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")

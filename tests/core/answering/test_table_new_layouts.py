@@ -84,3 +84,16 @@ def limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_ranking_asked_is_never_answered_by_listing_every_row(limits: Library) -> None:
     answer = ask_code_first(limits, "Which two animals have the lowest dietary limits for lead?")
     assert "lists" not in answer.text and "Vole" not in answer.text, answer.text  # the two lowest, or nothing
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Part of the paper", "Questions"], ["Texts read", ""], ["Fiction", "80"], ["Non-fiction", "52"],
+            ["Skills tested", ""], ["Recall", "30"], ["Inference", "45"], ["Evaluation", "17"]]
+    yield from _drawn(tmp_path_factory, "Table 9: Questions in the reading paper", rows, [40, 220, 340])
+
+
+def test_rows_under_headings_are_ranked_under_the_heading_named_and_never_across(papers: Library) -> None:
+    answer = ask_without_model(papers, "Which skill tested had the most questions?")
+    assert "Inference" in answer.text and "Fiction" not in answer.text, answer.text
+    assert _plan(papers, "Which part had the most questions?") is None  # under which heading: the words say none
