@@ -98,8 +98,14 @@ _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?
                r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
                r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
                r"names?|members?|persons?|people)")
-_PAST_A_THRESHOLD = (r".*\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d")
+_OR_MORE_SAID = (r"(?<![\w.])(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|billions?|"
+                 r"(?<=\d)(?:k|m|bn)(?![a-z]))?(?:\s+[a-z/-]+){0,4}?\s+or\s+"
+                 r"(?P<dir>more|above|higher|greater|over|less|below|lower|fewer|under)\b")
+"""A threshold said after its figure: "100 kg a year or more", "60% or above", "5 or fewer" (not "aged 60 and over",
+which names an age group)."""
+_OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
+_PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
+                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + ")")
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -166,7 +172,9 @@ _EXPLANATION = re.compile(
 """Why, how something is done, what something means: the text explains it, and no figure answers it."""
 _SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
 _THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d", re.IGNORECASE)
+                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN,
+                        re.IGNORECASE)
+_OR_MORE = re.compile(_OR_MORE_SAID, re.IGNORECASE)
 _BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
 """A bound ("at least every week", "at most twice"), never the superlative that ranks: the least is not asked."""
 _ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
@@ -969,20 +977,21 @@ def _frame(marked: str) -> tuple[str, bool, str]:
 def _criterion(marked: str) -> Criterion:
     text = re.sub(_P, " ", marked)
     threshold = re.search(
-        r"\b(exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
+        r"\b(?P<dir>exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
         r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*"
-        r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent|thousands?|millions?|billions?|k|m|bn)?",
-        text, re.IGNORECASE)
+        r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|"
+        r"billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?", text, re.IGNORECASE) or _OR_MORE.search(text)
     if threshold is not None:
-        unit = (threshold.group(3) or "").lower()
+        # "more than 20%", "at least 5k"; "100 kg a year or more", "60% or above": the threshold said after its figure
+        unit = (threshold.group("unit") or "").lower()
         scale = "%" if unit in ("%", "percent") else {"k": "thousand", "m": "million", "bn": "billion"}.get(unit, unit.rstrip("s"))
-        below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group(1), re.IGNORECASE)
-        return Criterion("below" if below else "above", float(threshold.group(2).replace(",", "")), scale)
+        below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group("dir"), re.IGNORECASE)
+        return Criterion("below" if below else "above", float(threshold.group("n").replace(",", "")), scale)
+    text = _BOUND.sub(" ", text)
     if re.search(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
         return Criterion("negative")
     if re.search(r"\b(positive|a\s+(?:profit|gain)|above\s+zero)\b", text, re.IGNORECASE):
         return Criterion("positive")
-    text = _BOUND.sub(" ", text)
     if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
                  r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):
         return Criterion("min")
@@ -1133,7 +1142,8 @@ def _frame_free(clause: str) -> str:
 def _criterion_free(text: str) -> str:
     text = re.sub(r"\b(?:exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
                   r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*(?:[$\u20ac\u00a3\u00a5]|"
-                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|k|m|bn)?", " ", text,
+                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?",
+                  " ", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"\b(?:the\s+)?(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|peak|"
                   r"lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|negative|positive|a\s+loss|a\s+profit|"
