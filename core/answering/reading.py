@@ -148,6 +148,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
+               # "which factor affected the work of the most students", "what were the three illnesses pupils had most
+               # often": a ranking however far its superlative is said from the rows asked for
+               rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,9}}?\s+(?:the\s+)?"
+               rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
                rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
                rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
                # "which of the leading retailers had a share below 15%": the rows that had, named

@@ -349,6 +349,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
     label = view.label_column
+    kinds = _kinds_column(view, text_columns)
+    if kinds is not None and planned.operation in _OVER_ROWS and not any(c.column.name == kinds.name
+                                                                          for c in planned.conditions):
+        return None  # each item's rows a "Count" and a "Percentage": ranked or added together, they mix the two
     sections = _sections(view)
     if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
             not any(c.column.name == label.name for c in planned.conditions):
@@ -365,6 +369,31 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+
+
+def _kinds_column(view: TableView, text_columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """A text column that says what kind of figure each row prints (Count, Percentage), beside a label printed once
+    for each kind in a run of rows (the label's Count row, then its Percentage row). None where no column does (a
+    table per page read as one repeats its labels in blocks, not in runs)."""
+    label = view.label_column
+    if label is None:
+        return None
+    at = view.column_position(label.name)
+    ordered = [view.values[r.row] for r in sorted(view.rows, key=lambda r: r.row)
+               if r.row in view.values and not _TOTAL_ROW.search(r.label)]
+    for column in text_columns:
+        if column.name == label.name or column.name in (SECTION_COLUMN, PARENT_COLUMN):
+            continue
+        position = view.column_position(column.name)
+        kinds = {values[position] for values in ordered}
+        size = len(kinds)
+        if not 2 <= size <= 4 or None in kinds or "" in kinds or len(ordered) < 2 * size or len(ordered) % size:
+            continue
+        runs = [ordered[i: i + size] for i in range(0, len(ordered), size)]
+        if all(len({values[at] for values in run}) == 1 and {values[position] for values in run} == kinds
+               for run in runs):
+            return column
+    return None
 
 
 def _sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:

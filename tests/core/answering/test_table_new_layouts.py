@@ -97,3 +97,28 @@ def test_rows_under_headings_are_ranked_under_the_heading_named_and_never_across
     answer = ask_without_model(papers, "Which skill tested had the most questions?")
     assert "Inference" in answer.text and "Fiction" not in answer.text, answer.text
     assert _plan(papers, "Which part had the most questions?") is None  # under which heading: the words say none
+
+
+@pytest.fixture(scope="module")
+def worries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Worry", "Figure", "Quite a lot", "Not much"],
+            ["Exams", "Count", "120", "60"], ["Exams", "Percentage", "66.7", "33.3"],
+            ["Money", "Count", "40", "140"], ["Money", "Percentage", "22.2", "77.8"],
+            ["Housing", "Count", "95", "85"], ["Housing", "Percentage", "52.8", "47.2"]]
+    yield from _drawn(tmp_path_factory, "Table 4: What worries students", rows, [40, 160, 280, 400, 500])
+
+
+def test_rows_of_a_count_and_a_percentage_per_item_are_never_ranked_or_added_together(worries: Library) -> None:
+    assert _plan(worries, "Which worry troubled the most students quite a lot?") is None
+    assert _plan(worries, "How many students worried quite a lot about exams or money in total?") is None
+
+
+@pytest.mark.parametrize(("question", "limit"), [
+    ("Which factor affected the exam marks of the most pupils quite a lot?", 1),
+    ("What were the three complaints pupils suffered from most often?", 3),
+    ("Which three kinds of bullying did pupils meet occasionally the most?", 3),
+])
+def test_a_ranking_however_far_its_superlative_is_from_the_rows_asked(question: str, limit: int) -> None:
+    from core.answering.reading import read
+    reading = read(question, [])
+    assert reading.query is not None and reading.query.operation == "top" and reading.query.limit == limit
