@@ -145,12 +145,12 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
                rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
-               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
+               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
                # "which factor affected the work of the most students", "what were the three illnesses pupils had most
                # often": a ranking however far its superlative is said from the rows asked for
-               rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,9}}?\s+(?:the\s+)?"
+               rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
                rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
                rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
                rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
@@ -209,6 +209,11 @@ _PERIOD_TAIL = re.compile(
     rf"fiscal\s+year|year))*)\s*$", re.IGNORECASE)
 _ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\s+)?(?:the\s+|these\s+)?(?:(?P<n>\d+|two|three|four|five)\s+)?"
                           r"(?:fiscal\s+)?(?:years|periods)(?:\s+(?:shown|presented|reported|listed|given))?\s*$", re.IGNORECASE)
+ACROSS_ROWS = re.compile(rf"\s*,?\s*\b(?:across|over|for|of)\s+(?:all\s+(?:the\s+|these\s+)?|the\s+(?P<n>{_K})\s+|"
+                         rf"these\s+(?P<n2>{_K})\s+)[a-z-]+s\s+(?:listed|shown|given|named|included|in\s+the\s+table)"
+                         rf"\s*[?.!]?\s*$", re.IGNORECASE)
+"""The rows an average or a total runs over, said at the end ("across all the grounds listed", "over the six
+species listed"): every row of the table, no part of the measure's name."""
 _RANGE_JOINT = re.compile(r"\b(?:to|through|thru)\b|[-\u2013]|\bfrom\b.*\bto\b", re.IGNORECASE)
 _REVERSED_PAIR = re.compile(rf"{_P}\s*(?:,\s*)?(?:from|compared\s+(?:to|with)|against|relative\s+to|over|vs\.?|versus)\s+{_P}",
                             re.IGNORECASE)
@@ -265,7 +270,9 @@ _RATIO = re.compile(
     r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
     r"|^(?P<x3>.+?)\s+(?:divided\s+by|over(?!\s+(?:the\s+)?(?:years?|periods?|time|months?|quarters?|the\s+course|"
-    r"the\s+(?:last|past|next)))|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
+    r"the\s+(?:last|past|next)))(?!\s+(?:all\s+)?(?:the\s+|these\s+)?" + _K + r"\s)|per)\s+(?:the\s+)?(?P<y3>.+)$",
+    re.IGNORECASE)
+"""A ratio; "over the six species listed" is what an average or a total runs across, no divisor."""
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
 _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{m.PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
@@ -1168,7 +1175,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
-        group = re.search(rf"{lead}(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        group = re.search(rf"{lead}(?P<g>(?:[\w/]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
         group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+\s+){{0,2}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
                                    rf"do|\w+ed)\b", text, re.IGNORECASE)
@@ -1312,6 +1319,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     if years and inner:
         text, own_years = inner, years
     text = _plain(text)
+    across = ACROSS_ROWS.search(text)
+    if across is not None and across.start() > 0:
+        text = text[: across.start()]  # "the average X over the six species listed": every row, no divisor
 
     def sub(x: str) -> Measure:
         return _phrase(x, periods, definitions, depth + 1)

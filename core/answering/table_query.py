@@ -33,7 +33,7 @@ from typing import Any
 from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
-from core.answering.reading import QuestionReading, TableQuery
+from core.answering.reading import ACROSS_ROWS, QuestionReading, TableQuery
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
@@ -348,6 +348,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                         missing, whole, bool(row_noun))
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
+    rows_said = ACROSS_ROWS.search(reading.text)
+    if rows_said is not None and (rows_said.group("n") or rows_said.group("n2")) and \
+            _count_said(rows_said.group("n") or rows_said.group("n2")) != \
+            sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
+        return None  # "over the six species listed" where the table lists another number of rows
     label = view.label_column
     kinds = _kinds_column(view, text_columns)
     if kinds is not None and planned.operation in _OVER_ROWS and not any(c.column.name == kinds.name
@@ -396,6 +401,10 @@ def _kinds_column(view: TableView, text_columns: Sequence[ColumnSchema]) -> Colu
     return None
 
 
+def _count_said(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
+
+
 def _sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
     """The headings printed as rows of their own (a label, no figure) over the rows beneath them, each with the
     label values of those rows; totals rows belong to none."""
@@ -421,6 +430,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     view = planned.view
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
+    if (across := ACROSS_ROWS.search(reading.text)) is not None and not planned.conditions:
+        asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
         asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
     if any(_is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):

@@ -71,13 +71,13 @@ def test_a_share_of_a_named_whole_is_of_the_counts_not_of_the_rows(regions: Libr
     assert answer.value in ("", "60", "60%", "60.0", "60.00%"), answer.text  # 150 of 250, never 1 of 3 rows
 
 
-# organism: a limit (mg/kg) each
-LIMITS = {"Heron": "0.031", "Vole": "0.112", "Badger": "0.064", "Grebe": "0.027", "Stoat": "0.090"}
+# organism: a limit (ng/kg) each
+LIMITS = {"Heron": "31", "Vole": "112", "Badger": "58", "Grebe": "27", "Stoat": "90"}
 
 
 @pytest.fixture(scope="module")
 def limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    rows = [["Organism", "Limit (mg/kg)"]] + [[name, limit] for name, limit in LIMITS.items()]
+    rows = [["Organism", "Limit (ng/kg)"]] + [[name, limit] for name, limit in LIMITS.items()]
     yield from _drawn(tmp_path_factory, "Table 3: Dietary limits for lead", rows, [40, 220, 340])
 
 
@@ -122,3 +122,20 @@ def test_a_ranking_however_far_its_superlative_is_from_the_rows_asked(question: 
     from core.answering.reading import read
     reading = read(question, [])
     assert reading.query is not None and reading.query.operation == "top" and reading.query.limit == limit
+
+
+def test_an_average_over_the_n_rows_listed_reads_every_row_when_the_table_lists_n(limits: Library) -> None:
+    planned = _plan(limits, "What is the average dietary limit for lead over the five animals listed?")
+    assert planned is not None and planned.operation == "average" and not planned.conditions, planned
+    answer = ask_without_model(limits, "What is the average dietary limit for lead over the five animals listed?")
+    assert answer.value == f"{sum(int(v) for v in LIMITS.values()) / len(LIMITS):g}", answer.text
+    assert _plan(limits, "What is the average dietary limit for lead over the six animals listed?") is None
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("What is the average weight over the five breeds listed?", "average(line(weight))"),
+    ("Which two ethnic/racial groups had the most pupils in 2019?", "top(pupils, by ethnic racial groups); 2019"),
+])
+def test_words_joined_by_a_slash_and_the_rows_an_average_runs_over_are_no_ratio(question: str, described: str) -> None:
+    from core.answering.reading import read
+    assert described in read(question, []).describe()
