@@ -316,17 +316,19 @@ _FIGURES_OF = re.compile(
     rf"(?P<x2>.+?)\s*\??$", re.IGNORECASE)
 """A line's figures of several periods said around it ("current state tax: the 2018 and 2019 figures", "the 2018 and
 2019 values of X"): the line, in those periods."""
-_AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?\s*how\s+(?:much|many)\s+(?:was|were|is|are|did)\s+"
-                            r"(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
-""""On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total)."""
+_AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?\s*how\s+(?:much|(?P<many>many))\s+"
+                            r"(?P<aux>(?:was|were|is|are|did)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
+""""On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total);
+"on average, how many pupils are enrolled a year": the average number of them."""
 _OPERATION_AFTER = re.compile(
     r"^(?P<x>[^:]{3,80}?)\s*:\s*(?:the\s+)?(?P<op>(?:%|percent(?:age)?)\s+(?:change|increase|decrease|growth)|change|increase|"
     r"decrease|growth|average|mean|total)\b(?P<rest>.*)$", re.IGNORECASE)
 """The line first, then what to compute of it after a colon ("domestic discount rate: % change from 2018 to 2019")."""
 _HOW_MUCH_CHANGE = re.compile(
     r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+(?:percent(?:age)?|%))(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
-    r"points?))?\s+(?:did|does|do|has|have|had|would|will)\s+"
-    r"(?:the\s+)?(?P<x>.+?)\s+(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
+    r"points?))?\s+(?:did|does|do|has|have|had|would|will|(?P<be>is|are|was|were))\s+"
+    # "by how much is enrolment projected to grow": a change foreseen
+    r"(?:the\s+)?(?P<x>.+?)\s+(?(be)(?:projected|expected|forecast|predicted|estimated|set|likely)\s+to\s+|)(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
     r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
     re.IGNORECASE)
@@ -569,7 +571,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
-                              f"{g.group('x')}", text)
+                              f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)
     text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
     text = _retold(text)
     definitions = _definitions(text)

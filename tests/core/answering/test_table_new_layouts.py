@@ -139,3 +139,27 @@ def test_an_average_over_the_n_rows_listed_reads_every_row_when_the_table_lists_
 def test_words_joined_by_a_slash_and_the_rows_an_average_runs_over_are_no_ratio(question: str, described: str) -> None:
     from core.answering.reading import read
     assert described in read(question, []).describe()
+
+
+# year: pupils enrolled in nursery classes
+NURSERY = {2011: 3_412, 2012: 3_530, 2013: 3_611, 2014: 3_705}
+
+
+@pytest.fixture(scope="module")
+def nursery(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Year", "Pupils enrolled"]] + [[str(y), f"{n:,}"] for y, n in NURSERY.items()]
+    yield from _drawn(tmp_path_factory, "Table 8: Nursery class enrolment, 2011-2014", rows, [40, 160, 300])
+
+
+def test_on_average_how_many_is_an_average_not_a_total(nursery: Library) -> None:
+    from core.answering.reading import read
+    assert read("On average, how many pupils were enrolled per year from 2011 to 2014?", []).describe().startswith(
+        "computed; average(")
+    answer = ask_code_first(nursery, "On average, how many pupils were enrolled per year from 2011 to 2014?")
+    assert answer.value in ("", f"{sum(NURSERY.values()) / len(NURSERY):,g}"), answer.text
+
+
+def test_a_change_foreseen_is_a_change() -> None:
+    from core.answering.reading import read
+    reading = read("By how much is district enrolment projected to grow from 2012 to 2020?", [])
+    assert reading.measure is not None and reading.measure.op == "change", reading.describe()
