@@ -308,7 +308,10 @@ _HOW_MUCH_MORE = re.compile(
     r"|^\s*how\s+much\s+(?P<cmp2>more|less|larger|higher|lower|greater|smaller)\s+(?P<n>.+?)\s+(?:came|comes|come|was|were|is|"
     r"are|did)\s+(?:(?:from|in|for|generated\s+(?:by|in|from)|earned\s+(?:by|in))\s+)?(?:the\s+)?(?P<a>.+?)\s+"
     r"(?:than|as\s+compared\s+(?:to|with)|compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+(?:that\s+(?:of|from|in)\s+)?"
-    r"(?:the\s+)?(?P<b>.+?)\s*\??$",
+    r"(?:the\s+)?(?P<b>.+?)\s*\??$"
+    # "by how much was the yield of plot B below the control plot": the gap between the two, the lower taken away
+    r"|^\s*by\s+how\s+much\s+(?:is|was|are|were)\s+(?:the\s+)?(?P<x5>.+?)\s+(?P<cmp3>below|under|behind|above|ahead\s+of)\s+"
+    r"(?:that\s+of\s+|those\s+of\s+|the\s+)?(?P<y5>.+?)\s*\??$",
     re.IGNORECASE)
 _FIGURES_OF = re.compile(
     rf"^(?P<x>[^:]+?)\s*:\s*(?:the\s+)?(?P<ps>{_P}(?:\s*(?:,|and|&)\s*{_P})+)\s+(?:figures|values|amounts|numbers)\s*\??$"
@@ -1037,12 +1040,13 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     compared = _HOW_MUCH_MORE.search(clause)
     if compared is not None:
         x = compared.group("x") or compared.group("x2") or compared.group("x3") or compared.group("x4") or \
-            compared.group("a")
+            compared.group("a") or compared.group("x5")
         y = compared.group("y") or compared.group("y2") or compared.group("y3") or compared.group("y4") or \
-            compared.group("b")
+            compared.group("b") or compared.group("y5")
         left, right = _phrase(x, periods, definitions), _phrase(y, periods, definitions)
         left, right = _share_periods(left, right)
-        less = (compared.group("cmp") or compared.group("cmp2") or "").lower() in ("less", "lower", "smaller", "fewer")
+        less = (compared.group("cmp") or compared.group("cmp2") or compared.group("cmp3") or "").lower() in (
+            "less", "lower", "smaller", "fewer", "below", "under", "behind")
         parts = (right, left) if less else (left, right)
         measure = Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=parts, periods=_years_of(left, right))
         return _defining(measure, definitions), None, f"{x} than {y}"

@@ -446,3 +446,12 @@ def test_an_age_group_and_a_bound_are_no_threshold_and_no_ranking_of_the_least()
     assert read("How many women aged 60 and over lived in the district?").criterion.kind != "above"
     reading = read("Which complaint did the most pupils have at least every week?")
     assert reading.query is not None and reading.query.descending and reading.criterion.kind == "max"
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("By how much was the yield of plot B below the control plot in week 6?",
+     "difference(line(control plot in week 6), line(yield of plot B))"),
+    ("By how much was spending above budget in 2019?", "difference(line(spending 2019), line(budget 2019)); 2019"),
+])
+def test_by_how_much_one_figure_was_below_or_above_another_is_their_difference(question: str, described: str) -> None:
+    assert described in read(question).describe()
