@@ -210,6 +210,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = _only_count(view, numbers, reading) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
+    labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
+    if group is None and not dated and query.group and query.operation in ("top", "list") and target is not None and \
+            view.label_column is not None and [c.name for c in labels] == [view.label_column.name] and \
+            len(title & asked - {"table"}) >= 2:
+        # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
+        # is headed "Organism": the rows of the table the question names by its title
+        group = view.label_column
     group_of: dict[Any, str] = {}
     if dated:
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)

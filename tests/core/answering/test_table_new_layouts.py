@@ -86,6 +86,12 @@ def test_a_ranking_asked_is_never_answered_by_listing_every_row(limits: Library)
     assert "lists" not in answer.text and "Vole" not in answer.text, answer.text  # the two lowest, or nothing
 
 
+def test_the_one_text_column_holds_the_rows_of_a_table_the_question_names_by_its_title(limits: Library) -> None:
+    answer = ask_without_model(limits, "Which two animals have the lowest dietary limits for lead?")
+    assert set(answer.parts) == {"Grebe", "Heron"}, answer.text
+    assert _plan(limits, "Which two animals have the lowest limits?") is None  # "animals": this table's rows or not
+
+
 @pytest.fixture(scope="module")
 def papers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Part of the paper", "Questions"], ["Texts read", ""], ["Fiction", "80"], ["Non-fiction", "52"],
