@@ -364,7 +364,15 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     kinds = _kinds_column(view, text_columns)
     if kinds is not None and planned.operation in _OVER_ROWS and not any(c.column.name == kinds.name
                                                                           for c in planned.conditions):
-        return None  # each item's rows a "Count" and a "Percentage": ranked or added together, they mix the two
+        # each item's rows a "Count" and a "Percentage": the kind the question asks (a share, or how many), never
+        # the two ranked or added together
+        wanted = _PERCENT_KIND if asks_percent(reading) or _PERCENT_WORDS.search(reading.text) else _COUNT_KIND
+        chosen = [v for v in distinct(kinds) if v not in (None, "") and wanted.search(str(v))]
+        if len(chosen) != 1 or planned.target is None:
+            return None  # no kind the words ask, or a ranking by how many rows each item has (one of each kind)
+        kept = Condition(kinds, (chosen[0],), str(chosen[0]))
+        planned = replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
+                          conditions=(*planned.conditions, kept))
     sections = _sections(view)
     if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
             not any(c.column.name == label.name for c in planned.conditions):
@@ -381,6 +389,18 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+
+
+_PERCENT_KIND = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|pct)\b", re.IGNORECASE)
+_COUNT_KIND = re.compile(r"^\s*(?:counts?|numbers?|n|no\.?|frequency|frequencies|cases|persons|people|respondents)\s*$",
+                         re.IGNORECASE)
+
+
+def _counted(view: TableView) -> TableView:
+    """The view with no column typed as percentages, for rows that count (a "Count" kind) in columns typed by their
+    other rows' percentages."""
+    columns = tuple(replace(c, unit="") if view.column_scale(c.name) == "%" else c for c in view.info.schema.columns)
+    return replace(view, info=replace(view.info, schema=replace(view.info.schema, columns=columns)))
 
 
 def _kinds_column(view: TableView, text_columns: Sequence[ColumnSchema]) -> ColumnSchema | None:

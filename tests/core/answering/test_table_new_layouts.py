@@ -115,8 +115,14 @@ def worries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_rows_of_a_count_and_a_percentage_per_item_are_never_ranked_or_added_together(worries: Library) -> None:
-    assert _plan(worries, "Which worry troubled the most students quite a lot?") is None
-    assert _plan(worries, "How many students worried quite a lot about exams or money in total?") is None
+    planned = _plan(worries, "Which worry troubled the most students quite a lot?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("Count",)], planned
+    answer = ask_without_model(worries, "Which worry troubled the most students quite a lot?")
+    assert "Exams" in answer.text and "120" in answer.text and "%" not in answer.text, answer.text
+    planned = _plan(worries, "Which worry had the highest percentage of students troubled quite a lot?")
+    assert planned is None or [c.values for c in planned.conditions] == [("Percentage",)], planned
+    # "which worry had the most": ranked by how many rows each has, one of each kind, ranks nothing
+    assert _plan(worries, "Which worry had the most entries?") is None
 
 
 @pytest.mark.parametrize(("question", "limit"), [
