@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from itertools import pairwise
 from typing import Any
 
 from core.answering import measures as m
@@ -243,6 +244,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
+    if _RANGE_ASKED.search(reading.text) and any(_range_of(r.label) for r in view.rows) and \
+            not any(_range_of(v) for c in conditions for v in c.values):
+        return None  # "aged 20 to 35" over age groups none of which it covers exactly: not every row either
     operation = _operation(query, target, group, reading)
     statistic = _statistic_column(reading.text, numbers)
     if statistic is not None and target in (None, statistic) and len(conditions) == 1 and \
@@ -1009,7 +1013,13 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common, asked, common, reading.text)
             if count:
                 matched.append((count, value))
-        if not matched:
+        asked_range = _RANGE_ASKED.search(reading.text)
+        span = (int(asked_range.group(1)), int(asked_range.group(2))) if asked_range else None
+        if not matched or span and all(_range_of(v) not in (None, span) for _, v in matched):
+            # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names)
+            spanned = _within_range(values, reading.text)
+            if spanned:
+                found.append(Condition(column, spanned, " ".join(str(v) for v in spanned)))
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
@@ -1022,6 +1032,38 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
     return found
+
+
+_RANGE_ASKED = re.compile(r"(?<![\d.,$])(\d{1,3})\s*(?:to|-|\u2013|through)\s*(\d{1,3})(?![\d.,%])", re.IGNORECASE)
+_RANGE_LABEL = re.compile(r"^\s*(?P<lo>\d{1,3})(?:\s*(?:-|\u2013|to)\s*(?P<hi>\d{1,3}))?(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
+
+
+def _range_of(value: Any) -> tuple[int, int] | None:
+    """The numbers a label spans ("60 - 69 years": 60 to 69; "61 years": 61 to 61), or None."""
+    label = _RANGE_LABEL.match(str(value))
+    if label is None:
+        return None
+    low = int(label.group("lo"))
+    return low, int(label.group("hi")) if label.group("hi") else low
+
+
+def _within_range(values: Sequence[Any], text: str) -> tuple[Any, ...]:
+    """The values that are ranges ("60 - 69 years") or numbers ("61 years") lying within a range the question asks
+    ("aged 60 to 79"), where together they cover it exactly, from its first number to its last; () else."""
+    asked = _RANGE_ASKED.search(text)
+    if asked is None:
+        return ()
+    low, high = int(asked.group(1)), int(asked.group(2))
+    spans = []
+    for value in values:
+        found = _range_of(value)
+        if found is not None and low <= found[0] <= found[1] <= high:
+            spans.append((*found, value))
+    spans.sort(key=lambda span: span[0])
+    joined = all(b[0] == a[1] + 1 for a, b in pairwise(spans))
+    if len(spans) < 2 or not joined or spans[0][0] != low or spans[-1][1] != high:
+        return ()
+    return tuple(value for _, _, value in spans)
 
 
 def _common_words(values: Sequence[Any]) -> set[str]:

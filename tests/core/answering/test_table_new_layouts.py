@@ -175,3 +175,22 @@ def test_a_change_foreseen_is_a_change() -> None:
     from core.answering.reading import read
     reading = read("By how much is district enrolment projected to grow from 2012 to 2020?", [])
     assert reading.measure is not None and reading.measure.op == "change", reading.describe()
+
+
+# age group: residents
+RESIDENTS = {"Under 10 years": 1_204, "10 - 19 years": 1_310, "20 - 29 years": 1_522, "30 - 39 years": 1_467,
+             "40 - 49 years": 1_391}
+
+
+@pytest.fixture(scope="module")
+def residents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Age group", "Residents"]] + [[group, f"{n:,}"] for group, n in RESIDENTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Residents of Eastholm by age group", rows, [40, 200, 320])
+
+
+def test_a_range_asked_keeps_the_groups_that_cover_it_exactly(residents: Library) -> None:
+    planned = _plan(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("20 - 29 years", "30 - 39 years")]
+    answer = ask_without_model(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
+    assert answer.value == f"{1_522 + 1_467:,}", answer.text
+    assert _plan(residents, "How many residents of Eastholm were aged 20 to 35 in total?") is None
