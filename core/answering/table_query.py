@@ -283,7 +283,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
     across = _columns_named(reading, [c for c in numbers if not _is_percent(view, c)]) \
-        if operation == "sum" and _SEVERAL.search(reading.text) else []
+        if operation in ("sum", "count") and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
         only = _only_row(view)
@@ -1155,12 +1155,19 @@ def _statistic_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchem
     return None
 
 
+_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
+
+
 def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
-    """The figure columns the question names each by its whole header (units and years aside), in the table's
-    order: "butter, margarine and low fat products" over Butter, Margarine, Low fat products."""
-    asked = _tokens(reading.text)
+    """The figure columns the question names each by its whole header (units and years aside, and the heading every
+    column is printed under: "Course year" over "1st year", "2nd year"), in the table's order: "butter, margarine
+    and low fat products" over Butter, Margarine, Low fat products; "first and second year students" over Course
+    year 1st year, Course year 2nd year."""
+    asked = _tokens(_ORDINAL.sub(lambda g: _ORDINALS[g.group(0).lower()], reading.text))
     words = {c.name: _tokens(YEAR_PRINTED.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
-    named = [c for c in numbers if words[c.name] and words[c.name] <= asked]
+    shared = set.intersection(*words.values()) if len(words) >= 2 else set()
+    named = [c for c in numbers if words[c.name] - shared and words[c.name] - shared <= asked]
     # each names an item of its own ("butter", "margarine"), not only what they all are ("turnover")
     return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
 

@@ -194,3 +194,15 @@ def test_a_range_asked_keeps_the_groups_that_cover_it_exactly(residents: Library
     answer = ask_without_model(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
     assert answer.value == f"{1_522 + 1_467:,}", answer.text
     assert _plan(residents, "How many residents of Eastholm were aged 20 to 35 in total?") is None
+
+
+@pytest.fixture(scope="module")
+def by_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Ailment", "Course year 1st year", "Course year 2nd year", "Course year 3rd year"],
+            ["Hay fever", "14", "22", "9"], ["Migraine", "30", "18", "11"], ["Insomnia", "25", "27", "16"]]
+    yield from _drawn(tmp_path_factory, "Table 5: Ailments by course year", rows, [40, 160, 280, 400, 520])
+
+
+def test_columns_under_one_heading_named_by_their_own_words_are_added_across(by_year: Library) -> None:
+    answer = ask_without_model(by_year, "How many first and second year students together reported migraine?")
+    assert answer.value == "48", answer.text
