@@ -465,8 +465,10 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
-    if rule.kind in ("above", "below"):
-        return None  # "which courses were over 50%": every row listed would leave the threshold unread
+    if rule.kind in ("above", "below", "min", "max") or reading.query is not None and reading.query.operation == "top":
+        # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
+        # threshold or the ranking unread
+        return None
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
 
 

@@ -98,8 +98,14 @@ _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?
                r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
                r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
                r"names?|members?|persons?|people)")
-_PAST_A_THRESHOLD = (r".*\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d")
+_OR_MORE_SAID = (r"(?<![\w.])(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|billions?|"
+                 r"(?<=\d)(?:k|m|bn)(?![a-z]))?(?:\s+[a-z/-]+){0,4}?\s+or\s+"
+                 r"(?P<dir>more|above|higher|greater|over|less|below|lower|fewer|under)\b")
+"""A threshold said after its figure: "100 kg a year or more", "60% or above", "5 or fewer" (not "aged 60 and over",
+which names an age group)."""
+_OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
+_PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
+                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + ")")
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -139,9 +145,13 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
                rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
-               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
+               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
+               # "which factor affected the work of the most students", "what were the three illnesses pupils had most
+               # often": a ranking however far its superlative is said from the rows asked for
+               rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
+               rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
                rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
                rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
                # "which of the leading retailers had a share below 15%": the rows that had, named
@@ -166,7 +176,11 @@ _EXPLANATION = re.compile(
 """Why, how something is done, what something means: the text explains it, and no figure answers it."""
 _SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
 _THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d", re.IGNORECASE)
+                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN,
+                        re.IGNORECASE)
+_OR_MORE = re.compile(_OR_MORE_SAID, re.IGNORECASE)
+_BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
+"""A bound ("at least every week", "at most twice"), never the superlative that ranks: the least is not asked."""
 _ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
 _TOP_K = re.compile(rf"\b(?:top|bottom|first|last|largest|smallest|highest|lowest|biggest)\s+{_K}\b"
                     rf"|^\s*(?:which|what|name|list|who)\s+(?:(?:are|were)\s+)?(?:the\s+)?{_K}\s+(?!of\b|per\b|percent\b|%)",
@@ -195,6 +209,11 @@ _PERIOD_TAIL = re.compile(
     rf"fiscal\s+year|year))*)\s*$", re.IGNORECASE)
 _ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\s+)?(?:the\s+|these\s+)?(?:(?P<n>\d+|two|three|four|five)\s+)?"
                           r"(?:fiscal\s+)?(?:years|periods)(?:\s+(?:shown|presented|reported|listed|given))?\s*$", re.IGNORECASE)
+ACROSS_ROWS = re.compile(rf"\s*,?\s*\b(?:across|over|for|of)\s+(?:all\s+(?:the\s+|these\s+)?|the\s+(?P<n>{_K})\s+|"
+                         rf"these\s+(?P<n2>{_K})\s+)[a-z-]+s\s+(?:listed|shown|given|named|included|in\s+the\s+table)"
+                         rf"\s*[?.!]?\s*$", re.IGNORECASE)
+"""The rows an average or a total runs over, said at the end ("across all the grounds listed", "over the six
+species listed"): every row of the table, no part of the measure's name."""
 _RANGE_JOINT = re.compile(r"\b(?:to|through|thru)\b|[-\u2013]|\bfrom\b.*\bto\b", re.IGNORECASE)
 _REVERSED_PAIR = re.compile(rf"{_P}\s*(?:,\s*)?(?:from|compared\s+(?:to|with)|against|relative\s+to|over|vs\.?|versus)\s+{_P}",
                             re.IGNORECASE)
@@ -254,7 +273,9 @@ _RATIO = re.compile(
     r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>.+?)\s+(?:to|and|over|versus|vs\.?)\s+(?:the\s+)?(?P<y>.+)$"
     r"|^(?P<x2>.+?)\s*(?:-to-|\s+to\s+|/)\s*(?P<y2>.+?)(?:\s+ratio|\s+multiple)?$"
     r"|^(?P<x3>.+?)\s+(?:divided\s+by|over(?!\s+(?:the\s+)?(?:years?|periods?|time|months?|quarters?|the\s+course|"
-    r"the\s+(?:last|past|next)))|per)\s+(?:the\s+)?(?P<y3>.+)$", re.IGNORECASE)
+    r"the\s+(?:last|past|next)))(?!\s+(?:all\s+)?(?:the\s+|these\s+)?" + _K + r"\s)|per)\s+(?:the\s+)?(?P<y3>.+)$",
+    re.IGNORECASE)
+"""A ratio; "over the six species listed" is what an average or a total runs across, no divisor."""
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
 _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{m.PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
@@ -290,7 +311,10 @@ _HOW_MUCH_MORE = re.compile(
     r"|^\s*how\s+much\s+(?P<cmp2>more|less|larger|higher|lower|greater|smaller)\s+(?P<n>.+?)\s+(?:came|comes|come|was|were|is|"
     r"are|did)\s+(?:(?:from|in|for|generated\s+(?:by|in|from)|earned\s+(?:by|in))\s+)?(?:the\s+)?(?P<a>.+?)\s+"
     r"(?:than|as\s+compared\s+(?:to|with)|compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+(?:that\s+(?:of|from|in)\s+)?"
-    r"(?:the\s+)?(?P<b>.+?)\s*\??$",
+    r"(?:the\s+)?(?P<b>.+?)\s*\??$"
+    # "by how much was the yield of plot B below the control plot": the gap between the two, the lower taken away
+    r"|^\s*by\s+how\s+much\s+(?:is|was|are|were)\s+(?:the\s+)?(?P<x5>.+?)\s+(?P<cmp3>below|under|behind|above|ahead\s+of)\s+"
+    r"(?:that\s+of\s+|those\s+of\s+|the\s+)?(?P<y5>.+?)\s*\??$",
     re.IGNORECASE)
 _FIGURES_OF = re.compile(
     rf"^(?P<x>[^:]+?)\s*:\s*(?:the\s+)?(?P<ps>{_P}(?:\s*(?:,|and|&)\s*{_P})+)\s+(?:figures|values|amounts|numbers)\s*\??$"
@@ -298,17 +322,19 @@ _FIGURES_OF = re.compile(
     rf"(?P<x2>.+?)\s*\??$", re.IGNORECASE)
 """A line's figures of several periods said around it ("current state tax: the 2018 and 2019 figures", "the 2018 and
 2019 values of X"): the line, in those periods."""
-_AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?\s*how\s+(?:much|many)\s+(?:was|were|is|are|did)\s+"
-                            r"(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
-""""On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total)."""
+_AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?\s*how\s+(?:much|(?P<many>many))\s+"
+                            r"(?P<aux>(?:was|were|is|are|did)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
+""""On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total);
+"on average, how many pupils are enrolled a year": the average number of them."""
 _OPERATION_AFTER = re.compile(
     r"^(?P<x>[^:]{3,80}?)\s*:\s*(?:the\s+)?(?P<op>(?:%|percent(?:age)?)\s+(?:change|increase|decrease|growth)|change|increase|"
     r"decrease|growth|average|mean|total)\b(?P<rest>.*)$", re.IGNORECASE)
 """The line first, then what to compute of it after a colon ("domestic discount rate: % change from 2018 to 2019")."""
 _HOW_MUCH_CHANGE = re.compile(
     r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+(?:percent(?:age)?|%))(?:\s+(?:in\s+)?(?:percent(?:age)?(?:\s+points?)?|%|"
-    r"points?))?\s+(?:did|does|do|has|have|had|would|will)\s+"
-    r"(?:the\s+)?(?P<x>.+?)\s+(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
+    r"points?))?\s+(?:did|does|do|has|have|had|would|will|(?P<be>is|are|was|were))\s+"
+    # "by how much is enrolment projected to grow": a change foreseen
+    r"(?:the\s+)?(?P<x>.+?)\s+(?(be)(?:projected|expected|forecast|predicted|estimated|set|likely)\s+to\s+|)(?P<verb>differ|change|changed|increase|increased|decrease|decreased|grow|grown|rise|risen|fall|fallen|"
     r"decline|declined|drop|dropped|go\s+up|go\s+down|improve|improved|move|moved)\b(?:\s+by)?(?P<tail>.*?)\s*\??$"
     r"|^\s*how\s+did\s+(?:the\s+)?(?P<x2>.+?)\s+(?P<verb2>change|move|develop|evolve|trend)(?P<tail2>.*?)\s*\??$",
     re.IGNORECASE)
@@ -551,7 +577,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
-                              f"{g.group('x')}", text)
+                              f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)
     text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
     text = _retold(text)
     definitions = _definitions(text)
@@ -988,15 +1014,17 @@ def _frame(marked: str) -> tuple[str, bool, str]:
 def _criterion(marked: str) -> Criterion:
     text = re.sub(_P, " ", marked)
     threshold = re.search(
-        r"\b(exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
+        r"\b(?P<dir>exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
         r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*"
-        r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent|thousands?|millions?|billions?|k|m|bn)?",
-        text, re.IGNORECASE)
+        r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|"
+        r"billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?", text, re.IGNORECASE) or _OR_MORE.search(text)
     if threshold is not None:
-        unit = (threshold.group(3) or "").lower()
+        # "more than 20%", "at least 5k"; "100 kg a year or more", "60% or above": the threshold said after its figure
+        unit = (threshold.group("unit") or "").lower()
         scale = "%" if unit in ("%", "percent") else {"k": "thousand", "m": "million", "bn": "billion"}.get(unit, unit.rstrip("s"))
-        below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group(1), re.IGNORECASE)
-        return Criterion("below" if below else "above", float(threshold.group(2).replace(",", "")), scale)
+        below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group("dir"), re.IGNORECASE)
+        return Criterion("below" if below else "above", float(threshold.group("n").replace(",", "")), scale)
+    text = _BOUND.sub(" ", text)
     if re.search(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
         return Criterion("negative")
     if re.search(r"\b(positive|a\s+(?:profit|gain)|above\s+zero)\b", text, re.IGNORECASE):
@@ -1033,12 +1061,13 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     compared = _HOW_MUCH_MORE.search(clause)
     if compared is not None:
         x = compared.group("x") or compared.group("x2") or compared.group("x3") or compared.group("x4") or \
-            compared.group("a")
+            compared.group("a") or compared.group("x5")
         y = compared.group("y") or compared.group("y2") or compared.group("y3") or compared.group("y4") or \
-            compared.group("b")
+            compared.group("b") or compared.group("y5")
         left, right = _phrase(x, periods, definitions), _phrase(y, periods, definitions)
         left, right = _share_periods(left, right)
-        less = (compared.group("cmp") or compared.group("cmp2") or "").lower() in ("less", "lower", "smaller", "fewer")
+        less = (compared.group("cmp") or compared.group("cmp2") or compared.group("cmp3") or "").lower() in (
+            "less", "lower", "smaller", "fewer", "below", "under", "behind")
         parts = (right, left) if less else (left, right)
         measure = Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=parts, periods=_years_of(left, right))
         return _defining(measure, definitions), None, f"{x} than {y}"
@@ -1151,7 +1180,8 @@ def _frame_free(clause: str) -> str:
 def _criterion_free(text: str) -> str:
     text = re.sub(r"\b(?:exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|at\s+least|"
                   r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*(?:[$\u20ac\u00a3\u00a5]|"
-                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|k|m|bn)?", " ", text,
+                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?",
+                  " ", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"\b(?:the\s+)?(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|peak|"
                   r"lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|negative|positive|a\s+loss|a\s+profit|"
@@ -1166,13 +1196,13 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     top = _TOP_K.search(text)
     k = (top.group(1) or top.group(2)) if top else ""
     limit = int(k) if k.isdigit() else _NUMBER_WORDS.get(k.lower(), 1) if top else 1
-    descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b", text,
-                               re.IGNORECASE)
+    descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b",
+                               _BOUND.sub(" ", text), re.IGNORECASE)
     if kind == kinds.ROW_LABELS:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
-        group = re.search(rf"{lead}(?P<g>(?:\w+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        group = re.search(rf"{lead}(?P<g>(?:[\w/]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
         group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+\s+){{0,2}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
                                    rf"do|\w+ed)\b", text, re.IGNORECASE)
@@ -1316,6 +1346,9 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     if years and inner:
         text, own_years = inner, years
     text = _plain(text)
+    across = ACROSS_ROWS.search(text)
+    if across is not None and across.start() > 0:
+        text = text[: across.start()]  # "the average X over the six species listed": every row, no divisor
 
     def sub(x: str) -> Measure:
         return _phrase(x, periods, definitions, depth + 1)

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
+from itertools import pairwise
 from typing import Any
 
 from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import TableView, amount, format_number, is_number
-from core.answering.reading import QuestionReading, TableQuery
+from core.answering.reading import ACROSS_ROWS, QuestionReading, TableQuery
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
@@ -88,6 +89,8 @@ class Condition:
     said: str
     dated: bool = False
     """The values are the column's dates in the periods the question names (``said``: "2015")."""
+    under: bool = False
+    """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = _only_count(view, numbers, reading) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
+    labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
+    if group is None and not dated and query.group and query.operation in ("top", "list") and target is not None and \
+            view.label_column is not None and [c.name for c in labels] == [view.label_column.name] and \
+            len(title & asked - {"table"}) >= 2:
+        # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
+        # is headed "Organism": the rows of the table the question names by its title
+        group = view.label_column
     group_of: dict[Any, str] = {}
     if dated:
         group, group_of = _date_group(_DATE_WORDS[query.group.lower()], text_columns, distinct)
@@ -234,6 +244,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
+    if _RANGE_ASKED.search(reading.text) and any(_range_of(r.label) for r in view.rows) and \
+            not any(_range_of(v) for c in conditions for v in c.values):
+        return None  # "aged 20 to 35" over age groups none of which it covers exactly: not every row either
     operation = _operation(query, target, group, reading)
     statistic = _statistic_column(reading.text, numbers)
     if statistic is not None and target in (None, statistic) and len(conditions) == 1 and \
@@ -270,7 +283,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
     across = _columns_named(reading, [c for c in numbers if not _is_percent(view, c)]) \
-        if operation == "sum" and _SEVERAL.search(reading.text) else []
+        if operation in ("sum", "count") and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
         only = _only_row(view)
@@ -284,11 +297,16 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
             not view.info.periods and _names_the_rows(of_words[-1], view) and \
-            _best_column(shared_of[1].words, numbers, title) is None:
+            _best_column(shared_of[1].words, numbers, title) is None and not _names_rows_once(conditions, view):
         # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
         # the whole is things counted ("notices", a plural) that the rows are, over a table of no periods
         of_rows = QueryPlan(view, "share", None, tuple(conditions), noun=shared_of[1].words)
         return of_rows if ignored_column(of_rows, reading) is None else None
+    if operation == "share" and target is None:
+        # "what share of the cases were in Spain" over columns of percentages and one of counts: the counts, as
+        # percentages add up to nothing
+        amounts = [c for c in numbers if not _is_percent(view, c)]
+        target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
@@ -341,9 +359,101 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                         missing, whole, bool(row_noun))
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
+    rows_said = ACROSS_ROWS.search(reading.text)
+    if rows_said is not None and (rows_said.group("n") or rows_said.group("n2")) and \
+            _count_said(rows_said.group("n") or rows_said.group("n2")) != \
+            sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
+        return None  # "over the six species listed" where the table lists another number of rows
+    label = view.label_column
+    kinds = _kinds_column(view, text_columns)
+    if kinds is not None and planned.operation in _OVER_ROWS and not any(c.column.name == kinds.name
+                                                                          for c in planned.conditions):
+        # each item's rows a "Count" and a "Percentage": the kind the question asks (a share, or how many), never
+        # the two ranked or added together
+        wanted = _PERCENT_KIND if asks_percent(reading) or _PERCENT_WORDS.search(reading.text) else _COUNT_KIND
+        chosen = [v for v in distinct(kinds) if v not in (None, "") and wanted.search(str(v))]
+        if len(chosen) != 1 or planned.target is None:
+            return None  # no kind the words ask, or a ranking by how many rows each item has (one of each kind)
+        kept = Condition(kinds, (chosen[0],), str(chosen[0]))
+        planned = replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
+                          conditions=(*planned.conditions, kept))
+    sections = _sections(view)
+    if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
+            not any(c.column.name == label.name for c in planned.conditions):
+        # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
+        # under the heading the question names, never across headings
+        named = [(heading, rows) for heading, rows in sections if _tokens(heading) and _tokens(heading) <= asked]
+        if len(named) != 1:
+            return None
+        heading, rows = named[0]
+        planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
     if planned.operation in ("sum", "count") and _AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
     return planned
+
+
+_OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+
+
+_PERCENT_KIND = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|pct)\b", re.IGNORECASE)
+_COUNT_KIND = re.compile(r"^\s*(?:counts?|numbers?|n|no\.?|frequency|frequencies|cases|persons|people|respondents)\s*$",
+                         re.IGNORECASE)
+
+
+def _counted(view: TableView) -> TableView:
+    """The view with no column typed as percentages, for rows that count (a "Count" kind) in columns typed by their
+    other rows' percentages."""
+    columns = tuple(replace(c, unit="") if view.column_scale(c.name) == "%" else c for c in view.info.schema.columns)
+    return replace(view, info=replace(view.info, schema=replace(view.info.schema, columns=columns)))
+
+
+def _kinds_column(view: TableView, text_columns: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """A text column that says what kind of figure each row prints (Count, Percentage), beside a label printed once
+    for each kind in a run of rows (the label's Count row, then its Percentage row). None where no column does (a
+    table per page read as one repeats its labels in blocks, not in runs)."""
+    label = view.label_column
+    if label is None:
+        return None
+    at = view.column_position(label.name)
+    ordered = [view.values[r.row] for r in sorted(view.rows, key=lambda r: r.row)
+               if r.row in view.values and not _TOTAL_ROW.search(r.label)]
+    for column in text_columns:
+        if column.name == label.name or column.name in (SECTION_COLUMN, PARENT_COLUMN):
+            continue
+        position = view.column_position(column.name)
+        kinds = {values[position] for values in ordered}
+        size = len(kinds)
+        if not 2 <= size <= 4 or None in kinds or "" in kinds or len(ordered) < 2 * size or len(ordered) % size:
+            continue
+        runs = [ordered[i: i + size] for i in range(0, len(ordered), size)]
+        if all(len({values[at] for values in run}) == 1 and {values[position] for values in run} == kinds
+               for run in runs):
+            return column
+    return None
+
+
+def _count_said(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
+
+
+def _sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+    """The headings printed as rows of their own (a label, no figure) over the rows beneath them, each with the
+    label values of those rows; totals rows belong to none."""
+    label = view.label_column
+    if label is None or not view.data_columns:
+        return []
+    at = view.column_position(label.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    sections: list[tuple[str, list[Any]]] = []
+    for row in view.rows:
+        values = view.values.get(row.row)
+        if values is None or _TOTAL_ROW.search(row.label):
+            continue
+        if row.labelled and all(values[p] in (None, "") for p in positions):
+            sections.append((row.label, []))
+        elif sections:
+            sections[-1][1].append(values[at])
+    return [(heading, tuple(rows)) for heading, rows in sections if rows]
 
 
 def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
@@ -351,6 +461,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     view = planned.view
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
+    if (across := ACROSS_ROWS.search(reading.text)) is not None and not planned.conditions:
+        asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
         asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
     if any(_is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
@@ -428,6 +540,10 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
     rest = _tokens(reading.text) - first - second
     more = said.group("more").lower() == "more"
     if columns[0] is not None and columns[1] is not None and columns[0].name != columns[1].name:
+        # "more female than male students reported back pain": the words of a side no header took ("back pain")
+        # name the rows both figures are of
+        headed = _header_tokens(f"{_header(columns[0])} {_header(columns[1])}")
+        rest |= (first | second) - headed - unit - shared
         conditions = _conditions(rest, reading, text_columns, distinct, exclude=set())
         return QueryPlan(view, "difference", columns[0], tuple(conditions), whole=columns[1], descending=more)
     sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in (only_first, only_second)]
@@ -810,6 +926,8 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
+    if label is not None and _tokens(noun) and any(_tokens(noun) <= _tokens(heading) for heading, _ in _sections(view)):
+        return label  # "which skill": the rows under a heading "Skills tested"
     if label is not None and not label.header.strip() and \
             len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
         return label  # "which member states": the rows of a table whose only text column is an unheaded stub
@@ -895,10 +1013,18 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common, asked, common, reading.text)
             if count:
                 matched.append((count, value))
-        if not matched:
+        asked_range = _RANGE_ASKED.search(reading.text)
+        span = (int(asked_range.group(1)), int(asked_range.group(2))) if asked_range else None
+        if not matched or span and all(_range_of(v) not in (None, span) for _, v in matched):
+            # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names)
+            spanned = _within_range(values, reading.text)
+            if spanned:
+                found.append(Condition(column, spanned, " ".join(str(v) for v in spanned)))
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
+        if len(kept) > 1 and (members := tuple(v for v in kept if not _TOTAL_ROW.search(str(v)))):
+            kept = members  # "the EU's cases in Spain": Spain, not also the "EU Total" row that holds it
         if len(kept) <= 5:
             found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - LEGAL_WORDS))))
     if dated_conditions and not covered:
@@ -906,6 +1032,38 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
     return found
+
+
+_RANGE_ASKED = re.compile(r"(?<![\d.,$])(\d{1,3})\s*(?:to|-|\u2013|through)\s*(\d{1,3})(?![\d.,%])", re.IGNORECASE)
+_RANGE_LABEL = re.compile(r"^\s*(?P<lo>\d{1,3})(?:\s*(?:-|\u2013|to)\s*(?P<hi>\d{1,3}))?(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
+
+
+def _range_of(value: Any) -> tuple[int, int] | None:
+    """The numbers a label spans ("60 - 69 years": 60 to 69; "61 years": 61 to 61), or None."""
+    label = _RANGE_LABEL.match(str(value))
+    if label is None:
+        return None
+    low = int(label.group("lo"))
+    return low, int(label.group("hi")) if label.group("hi") else low
+
+
+def _within_range(values: Sequence[Any], text: str) -> tuple[Any, ...]:
+    """The values that are ranges ("60 - 69 years") or numbers ("61 years") lying within a range the question asks
+    ("aged 60 to 79"), where together they cover it exactly, from its first number to its last; () else."""
+    asked = _RANGE_ASKED.search(text)
+    if asked is None:
+        return ()
+    low, high = int(asked.group(1)), int(asked.group(2))
+    spans = []
+    for value in values:
+        found = _range_of(value)
+        if found is not None and low <= found[0] <= found[1] <= high:
+            spans.append((*found, value))
+    spans.sort(key=lambda span: span[0])
+    joined = all(b[0] == a[1] + 1 for a, b in pairwise(spans))
+    if len(spans) < 2 or not joined or spans[0][0] != low or spans[-1][1] != high:
+        return ()
+    return tuple(value for _, _, value in spans)
 
 
 def _common_words(values: Sequence[Any]) -> set[str]:
@@ -997,12 +1155,19 @@ def _statistic_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchem
     return None
 
 
+_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
+
+
 def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
-    """The figure columns the question names each by its whole header (units and years aside), in the table's
-    order: "butter, margarine and low fat products" over Butter, Margarine, Low fat products."""
-    asked = _tokens(reading.text)
+    """The figure columns the question names each by its whole header (units and years aside, and the heading every
+    column is printed under: "Course year" over "1st year", "2nd year"), in the table's order: "butter, margarine
+    and low fat products" over Butter, Margarine, Low fat products; "first and second year students" over Course
+    year 1st year, Course year 2nd year."""
+    asked = _tokens(_ORDINAL.sub(lambda g: _ORDINALS[g.group(0).lower()], reading.text))
     words = {c.name: _tokens(YEAR_PRINTED.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
-    named = [c for c in numbers if words[c.name] and words[c.name] <= asked]
+    shared = set.intersection(*words.values()) if len(words) >= 2 else set()
+    named = [c for c in numbers if words[c.name] - shared and words[c.name] - shared <= asked]
     # each names an item of its own ("butter", "margarine"), not only what they all are ("turnover")
     return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
 
@@ -1449,6 +1614,9 @@ def _where_words(plan: QueryPlan) -> str:
         header = condition.column.header or condition.column.name.replace("_", " ")
         if condition.dated:
             parts.append(f"{header} in {condition.said}")
+            continue
+        if condition.under:
+            parts.append(f"the rows under {condition.said}")
             continue
         values = [str(v) for v in condition.values]
         shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")

@@ -55,6 +55,12 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _UNIT = re.compile(r"[%$\u20ac\u00a3\u00a5]|per\s?cent|million|billion|thousand|\d(?:m|bn|k|p)\b", re.IGNORECASE)
 
 
+_NOTE_MARK = re.compile(r"(?:[)\]]|[^\W\d_][:;.,]|\)[:;.,])$")
+"""What a footnote's number follows, printed flat with no space: a closing bracket, or a word's or a bracket's
+last stop ("as reported.4", "(Lee et al., 2006):19")."""
+_SPACE_GROUPED = re.compile(r"\d[ \u00a0]$")
+
+
 def _figures(clause: str) -> list[str]:
     """The figures a clause states, those with a unit (currency, percent, scale) first; years, dates
     ("31 December") and bare one-digit numbers left out."""
@@ -62,6 +68,9 @@ def _figures(clause: str) -> list[str]:
     for match in _STATED.finditer(clause):
         text = match.group(0).strip().rstrip(",.")
         digits = re.sub(r"[^\d.]", "", text)
+        if _NOTE_MARK.search(clause[: match.start()]) or _SPACE_GROUPED.search(clause[: match.start()]) or \
+                re.match(r"[ \u00a0]\d{3}(?!\d)", clause[match.end():]):
+            continue  # a footnote's number glued to the words it notes ("(Lee, 2006):19"), or a piece of "150 000"
         if not _UNIT.search(text):
             if YEAR_WORD.fullmatch(digits) or re.fullmatch(r"\d", digits):
                 continue  # a year, or a small count that names a thing ("Note 3") more often than it answers

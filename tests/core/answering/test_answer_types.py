@@ -244,6 +244,17 @@ def test_of_several_figures_in_a_clause_the_one_its_words_name_is_taken_and_a_ti
     assert text_facts.stated_figure("What percentage of the members were surveyed?", tied) is None
 
 
+def test_a_footnote_s_number_and_a_piece_of_a_space_grouped_figure_are_no_figures() -> None:
+    """A footnote's number printed flat after the words it notes ("(Park et al., 2009):17") states nothing, and
+    "150 000" is one figure, never "150" or "000"."""
+    passages = [_passage("The adjustments most often allowed by districts in 2011 were these (Park et al., 2009):17 "
+                         "audio versions of the tests (31 districts) and extra time (44 districts).")]
+    assert "17" not in text_facts._figures(passages[0].text)
+    found = text_facts.stated_figure("How many districts allowed audio versions of the tests in 2011?", passages)
+    assert found is not None and found.figure == "31"
+    assert not {"150", "000", "14"} & set(text_facts._figures("noted in the annex.14 The threshold is 150 000 kg"))
+
+
 def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
     passages = [_passage("Pension and benefit charges were $126 million in 2019, compared with $118 million in 2018.")]
     question = "What was the pension and benefit charges in 2019?"

@@ -445,3 +445,33 @@ def test_a_count_of_the_periods_shown_past_a_threshold(question: str) -> None:
     assert reading.kind == kinds.COUNT and reading.measure is not None
     assert reading.measure.describe() == "line(landing fees)"
     assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == ("above", 2.5, "million")
+
+
+@pytest.mark.parametrize(("question", "criterion"), [
+    ("How many lakes take in at least 30 kg of mercury a year?", ("above", 30.0, "")),
+    ("Which ports handled 5k containers or more in 2020?", ("above", 5.0, "thousand")),
+    ("Which lakes receive 300 litres a day or more of runoff?", ("above", 300.0, "")),
+    ("Which wards had a turnout of 45% or above?", ("above", 45.0, "%")),
+    ("How many clinics had 3 or fewer nurses?", ("below", 3.0, "")),
+])
+def test_a_threshold_s_scale_is_glued_to_its_figure_and_a_threshold_may_follow_it(
+        question: str, criterion: tuple[str, float, str]) -> None:
+    """"30 kg" is no 30 thousand ("k" of a unit word is no scale); "300 litres a day or more" is a threshold said
+    after its figure."""
+    reading = read(question)
+    assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == criterion
+
+
+def test_an_age_group_and_a_bound_are_no_threshold_and_no_ranking_of_the_least() -> None:
+    assert read("How many women aged 60 and over lived in the district?").criterion.kind != "above"
+    reading = read("Which complaint did the most pupils have at least every week?")
+    assert reading.query is not None and reading.query.descending and reading.criterion.kind == "max"
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("By how much was the yield of plot B below the control plot in week 6?",
+     "difference(line(control plot in week 6), line(yield of plot B))"),
+    ("By how much was spending above budget in 2019?", "difference(line(spending 2019), line(budget 2019)); 2019"),
+])
+def test_by_how_much_one_figure_was_below_or_above_another_is_their_difference(question: str, described: str) -> None:
+    assert described in read(question).describe()

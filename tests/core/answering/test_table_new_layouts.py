@@ -1,0 +1,208 @@
+"""Code's plans on layouts they did not grow on: a bound in a column's header ("At least every week") is no
+ranking of the least, a difference of two columns keeps the rows the question names, a share of the cases in one
+row is of the column of counts with the table's totals row as the whole (not a share of rows, and the totals row
+no filter). Tables drawn as ruled PDFs, ingested for real, asked with no model call (invented figures)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.library.store import Library
+from tests.core.answering.test_table_precision import _drawn, _plan, ask_code_first
+from tests.core.answering.test_table_query import ask_without_model
+
+pytestmark = pytest.mark.unit
+
+# complaint: pupils reporting it at least every week, about every month, rarely
+COMPLAINTS = {"Headache": (120, 95, 301), "Nausea": (41, 77, 398), "Fatigue": (214, 130, 172),
+              "Dizziness": (63, 58, 395)}
+
+
+@pytest.fixture(scope="module")
+def complaints(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Complaint", "At least every week", "About every month", "Rarely"]] + \
+        [[name, *map(str, figures)] for name, figures in COMPLAINTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 6: How often pupils have complaints", rows, [40, 160, 300, 440, 540])
+
+
+def test_a_bound_in_the_words_is_no_ranking_of_the_least(complaints: Library) -> None:
+    answer = ask_without_model(complaints, "Which complaint did the most pupils have at least every week?")
+    assert "Fatigue" in answer.text and "Nausea" not in answer.text, answer.text
+
+
+# ailment: boys, girls
+AILMENTS = {"Sore throat": (30, 52), "Earache": (12, 40), "Hay fever": (25, 19), "Sprain": (8, 9)}
+
+
+@pytest.fixture(scope="module")
+def ailments(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Ailment", "Boys", "Girls"]] + [[name, str(b), str(g)] for name, (b, g) in AILMENTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Ailments reported by sex", rows)
+
+
+def test_a_difference_of_two_columns_keeps_the_row_a_side_names(ailments: Library) -> None:
+    answer = ask_code_first(ailments, "How many more girls than boys reported an earache?")
+    assert answer.value in ("", "28"), answer.text  # never every girl less every boy
+    planned = _plan(ailments, "How many more girls than boys reported an earache?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("Earache",)]
+
+
+# region: domestic (%), imported (%), cases (n); a totals row named after the union
+REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Region", "Domestic (%)", "Imported (%)", "Total (n)"]] + \
+        [[name, f"{d:.1f}", f"{i:.1f}", str(n)] for name, (d, i, n) in REGIONS.items()]
+    rows.append(["Union Total", "82.0", "18.0", str(sum(n for _, _, n in REGIONS.values()))])
+    yield from _drawn(tmp_path_factory, "Table 7: Reported cases of fever by region and origin, 2019", rows,
+                      [40, 160, 280, 400, 500])
+
+
+def test_a_share_of_a_named_whole_is_of_the_counts_not_of_the_rows(regions: Library) -> None:
+    question = "What share of the Union's reported cases of fever in 2019 were in Southdale?"
+    planned = _plan(regions, question)
+    assert planned is not None and planned.target is not None and planned.target.header.startswith("Total"), planned
+    assert [c.values for c in planned.conditions] == [("Southdale",)]  # the totals row is the whole, not a filter
+    answer = ask_code_first(regions, question)
+    assert answer.value in ("", "60", "60%", "60.0", "60.00%"), answer.text  # 150 of 250, never 1 of 3 rows
+
+
+# organism: a limit (ng/kg) each
+LIMITS = {"Heron": "31", "Vole": "112", "Badger": "58", "Grebe": "27", "Stoat": "90"}
+
+
+@pytest.fixture(scope="module")
+def limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Organism", "Limit (ng/kg)"]] + [[name, limit] for name, limit in LIMITS.items()]
+    yield from _drawn(tmp_path_factory, "Table 3: Dietary limits for lead", rows, [40, 220, 340])
+
+
+def test_a_ranking_asked_is_never_answered_by_listing_every_row(limits: Library) -> None:
+    answer = ask_code_first(limits, "Which two animals have the lowest dietary limits for lead?")
+    assert "lists" not in answer.text and "Vole" not in answer.text, answer.text  # the two lowest, or nothing
+
+
+def test_the_one_text_column_holds_the_rows_of_a_table_the_question_names_by_its_title(limits: Library) -> None:
+    answer = ask_without_model(limits, "Which two animals have the lowest dietary limits for lead?")
+    assert set(answer.parts) == {"Grebe", "Heron"}, answer.text
+    assert _plan(limits, "Which two animals have the lowest limits?") is None  # "animals": this table's rows or not
+
+
+@pytest.fixture(scope="module")
+def papers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Part of the paper", "Questions"], ["Texts read", ""], ["Fiction", "80"], ["Non-fiction", "52"],
+            ["Skills tested", ""], ["Recall", "30"], ["Inference", "45"], ["Evaluation", "17"]]
+    yield from _drawn(tmp_path_factory, "Table 9: Questions in the reading paper", rows, [40, 220, 340])
+
+
+def test_rows_under_headings_are_ranked_under_the_heading_named_and_never_across(papers: Library) -> None:
+    answer = ask_without_model(papers, "Which skill tested had the most questions?")
+    assert "Inference" in answer.text and "Fiction" not in answer.text, answer.text
+    assert _plan(papers, "Which part had the most questions?") is None  # under which heading: the words say none
+
+
+@pytest.fixture(scope="module")
+def worries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Worry", "Figure", "Quite a lot", "Not much"],
+            ["Exams", "Count", "120", "60"], ["Exams", "Percentage", "66.7", "33.3"],
+            ["Money", "Count", "40", "140"], ["Money", "Percentage", "22.2", "77.8"],
+            ["Housing", "Count", "95", "85"], ["Housing", "Percentage", "52.8", "47.2"]]
+    yield from _drawn(tmp_path_factory, "Table 4: What worries students", rows, [40, 160, 280, 400, 500])
+
+
+def test_rows_of_a_count_and_a_percentage_per_item_are_never_ranked_or_added_together(worries: Library) -> None:
+    planned = _plan(worries, "Which worry troubled the most students quite a lot?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("Count",)], planned
+    answer = ask_without_model(worries, "Which worry troubled the most students quite a lot?")
+    assert "Exams" in answer.text and "120" in answer.text and "%" not in answer.text, answer.text
+    planned = _plan(worries, "Which worry had the highest percentage of students troubled quite a lot?")
+    assert planned is None or [c.values for c in planned.conditions] == [("Percentage",)], planned
+    # "which worry had the most": ranked by how many rows each has, one of each kind, ranks nothing
+    assert _plan(worries, "Which worry had the most entries?") is None
+
+
+@pytest.mark.parametrize(("question", "limit"), [
+    ("Which factor affected the exam marks of the most pupils quite a lot?", 1),
+    ("What were the three complaints pupils suffered from most often?", 3),
+    ("Which three kinds of bullying did pupils meet occasionally the most?", 3),
+])
+def test_a_ranking_however_far_its_superlative_is_from_the_rows_asked(question: str, limit: int) -> None:
+    from core.answering.reading import read
+    reading = read(question, [])
+    assert reading.query is not None and reading.query.operation == "top" and reading.query.limit == limit
+
+
+def test_an_average_over_the_n_rows_listed_reads_every_row_when_the_table_lists_n(limits: Library) -> None:
+    planned = _plan(limits, "What is the average dietary limit for lead over the five animals listed?")
+    assert planned is not None and planned.operation == "average" and not planned.conditions, planned
+    answer = ask_without_model(limits, "What is the average dietary limit for lead over the five animals listed?")
+    assert answer.value == f"{sum(int(v) for v in LIMITS.values()) / len(LIMITS):g}", answer.text
+    assert _plan(limits, "What is the average dietary limit for lead over the six animals listed?") is None
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("What is the average weight over the five breeds listed?", "average(line(weight))"),
+    ("Which two ethnic/racial groups had the most pupils in 2019?", "top(pupils, by ethnic racial groups); 2019"),
+])
+def test_words_joined_by_a_slash_and_the_rows_an_average_runs_over_are_no_ratio(question: str, described: str) -> None:
+    from core.answering.reading import read
+    assert described in read(question, []).describe()
+
+
+# year: pupils enrolled in nursery classes
+NURSERY = {2011: 3_412, 2012: 3_530, 2013: 3_611, 2014: 3_705}
+
+
+@pytest.fixture(scope="module")
+def nursery(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Year", "Pupils enrolled"]] + [[str(y), f"{n:,}"] for y, n in NURSERY.items()]
+    yield from _drawn(tmp_path_factory, "Table 8: Nursery class enrolment, 2011-2014", rows, [40, 160, 300])
+
+
+def test_on_average_how_many_is_an_average_not_a_total(nursery: Library) -> None:
+    from core.answering.reading import read
+    assert read("On average, how many pupils were enrolled per year from 2011 to 2014?", []).describe().startswith(
+        "computed; average(")
+    answer = ask_code_first(nursery, "On average, how many pupils were enrolled per year from 2011 to 2014?")
+    assert answer.value in ("", f"{sum(NURSERY.values()) / len(NURSERY):,g}"), answer.text
+
+
+def test_a_change_foreseen_is_a_change() -> None:
+    from core.answering.reading import read
+    reading = read("By how much is district enrolment projected to grow from 2012 to 2020?", [])
+    assert reading.measure is not None and reading.measure.op == "change", reading.describe()
+
+
+# age group: residents
+RESIDENTS = {"Under 10 years": 1_204, "10 - 19 years": 1_310, "20 - 29 years": 1_522, "30 - 39 years": 1_467,
+             "40 - 49 years": 1_391}
+
+
+@pytest.fixture(scope="module")
+def residents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Age group", "Residents"]] + [[group, f"{n:,}"] for group, n in RESIDENTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Residents of Eastholm by age group", rows, [40, 200, 320])
+
+
+def test_a_range_asked_keeps_the_groups_that_cover_it_exactly(residents: Library) -> None:
+    planned = _plan(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
+    assert planned is not None and [c.values for c in planned.conditions] == [("20 - 29 years", "30 - 39 years")]
+    answer = ask_without_model(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
+    assert answer.value == f"{1_522 + 1_467:,}", answer.text
+    assert _plan(residents, "How many residents of Eastholm were aged 20 to 35 in total?") is None
+
+
+@pytest.fixture(scope="module")
+def by_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Ailment", "Course year 1st year", "Course year 2nd year", "Course year 3rd year"],
+            ["Hay fever", "14", "22", "9"], ["Migraine", "30", "18", "11"], ["Insomnia", "25", "27", "16"]]
+    yield from _drawn(tmp_path_factory, "Table 5: Ailments by course year", rows, [40, 160, 280, 400, 520])
+
+
+def test_columns_under_one_heading_named_by_their_own_words_are_added_across(by_year: Library) -> None:
+    answer = ask_without_model(by_year, "How many first and second year students together reported migraine?")
+    assert answer.value == "48", answer.text
