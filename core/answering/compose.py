@@ -31,7 +31,7 @@ from core.answering import answer_types as types
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import text_facts
-from core.answering.reading import Criterion, QuestionReading
+from core.answering.reading import Criterion, QuestionReading, topic_of
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
@@ -540,6 +540,8 @@ def compose(views: Sequence[ops.TableView], reading: QuestionReading, answer: ty
     table with a row whose whole label the question names goes before one whose label it only partly names, and
     of two such, the one whose label names more of the question."""
     question = reading.text
+    if answer.kind == types.TITLE and len(views) > 1 and not topic_of(reading.subject):
+        return None  # "what does the table show?" names nothing to tell the tables in reach apart
     views = sorted(views, key=lambda view: -whole_row_words(view, question))
     for view in views:
         if answer.kind != types.TITLE and subject_covered(view, question) < MIN_SUBJECT_COVERAGE:

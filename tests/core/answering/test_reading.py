@@ -425,3 +425,11 @@ def test_a_count_of_the_periods_shown_past_a_threshold(question: str) -> None:
     assert reading.kind == kinds.COUNT and reading.measure is not None
     assert reading.measure.describe() == "line(landing fees)"
     assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == ("above", 2.5, "million")
+
+
+def test_the_place_asked_in_a_ranking() -> None:
+    """"The second largest" asks for the second place; a plain superlative, or "second" that ranks nothing, the first."""
+    assert read("Which region had the second largest harvest in 2020?").rank == 2
+    assert read("Which port handled the 3rd-busiest traffic?").rank == 3
+    assert read("Which region had the largest harvest in 2020?").rank == 1
+    assert read("What was the harvest in the second half of 2020?").rank == 1
