@@ -365,6 +365,20 @@ def test_a_scale_note_excepting_percentages_does_not_make_a_column_a_percent() -
     assert year_columns(view, [2020, 2021]) == ["percentages", "amount"]
 
 
+def test_a_quarter_named_to_the_day_reads_that_date_s_column() -> None:
+    """Quarterly columns where ingestion stored only the fiscal years' closing quarters as the years: "the quarters
+    ended February 25, 2023 and November 26, 2022" are those dates' columns, not the year's closing quarter."""
+    view = _view([("Net sales", "", (410.0, 395.0, 388.0, 402.0))],
+                 [("aug_2023", "Quarter ended August 26, 2023", 2023), ("may_2023", "May 27, 2023", 0),
+                  ("feb_2023", "February 25, 2023", 0), ("nov_2022", "November 26, 2022", 2022)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=tuple(
+        p for p in view.info.periods if p.period.fiscal_year)))
+    asked = "How did net sales change between the quarters ended February 25, 2023 and November 26, 2022?"
+    assert year_columns(view, [2022, 2023], asked) == ["nov_2022", "feb_2023"]
+    assert year_columns(view, [2022, 2023], "How did net sales change from 2022 to 2023?") == ["nov_2022", "aug_2023"]
+    assert year_columns(view, [2023], "Net sales for the quarter ended 27 May 2023?") == ["may_2023"]
+
+
 def test_a_label_names_a_line_with_its_section_heading() -> None:
     """"Operating activities" under "Net cash (used in) provided by:" is the cash used in operating
     activities; "Other" under "Deferred tax liabilities:" names none of the asked words and is not them."""
