@@ -551,6 +551,37 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
     return bound
 
 
+def loosely_named(plan: Plan, bound: dict[str, BoundCell], views: Sequence[TableView]) -> list[str]:
+    """The lines in the question's own words, asked for a year, bound to a row whose label (with its section's
+    heading) does not name them exactly ("Other current assets" for "other assets"); a bare "Total" stands for what
+    its section or title names and is not counted."""
+    by_id = {view.info.id: view for view in views}
+    loose = []
+    for quantity in plan.quantities:
+        cell = bound.get(quantity.name)
+        view = by_id.get(cell.table_id) if cell is not None else None
+        if cell is None or view is None or quantity.year is None or not (plan.in_own_words or quantity.whole) \
+                or _BARE_TOTAL.match(cell.label):
+            continue
+        if not _names_exactly(quantity.words.lower(), cell.label, row_sections(view).get(cell.row, "")):
+            loose.append(quantity.words.lower())
+    return list(dict.fromkeys(loose))
+
+
+def printing_exactly(plan: Plan, lines: Sequence[str], views: Sequence[TableView], question: str) -> dict[int, list[TableView]]:
+    """Document id -> its tables among ``views`` that print each of ``lines`` (quantity words of ``plan``) exactly,
+    for every year asked; only documents that print them all."""
+    found: dict[int, list[TableView]] = {}
+    for index, words in enumerate(lines):
+        years = sorted({q.year for q in plan.quantities if q.words.lower() == words and q.year is not None})
+        exact = [c.view for c in candidates(words, years, views, question, whole=True) if c.exact]
+        documents: dict[int, list[TableView]] = {}
+        for view in exact:
+            documents.setdefault(view.info.document_id, []).append(view)
+        found = documents if index == 0 else {d: [*found[d], *documents[d]] for d in found if d in documents}
+    return {d: list({v.info.id: v for v in tables}.values()) for d, tables in found.items()}
+
+
 def _printed_apart(words: str, years: Sequence[int], views: Sequence[TableView], question: str,
                    exclude: frozenset[tuple[int, int]]) -> list[Candidate]:
     """A line named "A and B" that no row prints whole, printed as two lines of one table ("Depreciation" and
