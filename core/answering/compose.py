@@ -31,6 +31,7 @@ from core.answering import answer_types as types
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering import text_facts
+from core.answering.measures import LINE
 from core.answering.reading import Criterion, QuestionReading, topic_of
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
@@ -289,7 +290,13 @@ def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_
     rows named (split at "and") in the one period named; else the model picks the cells (lookup only)."""
     question = reading.text
     years = [str(y) for y in reading.years]
+    spanned = reading.measure.periods if reading.measure is not None and reading.measure.op == LINE else ()
+    ranged = len(spanned) > len(years) >= 2 and set(reading.years) <= set(spanned)
+    if ranged:  # "for fiscal years 2019 to 2017, respectively": each year of the range, in the order said
+        years = [str(y) for y in (spanned if reading.years[0] < reading.years[-1] else reversed(spanned))]
     periods = dict(period_columns(view, question))
+    if ranged:  # of the range, the years the table prints
+        years = [y for y in years if y in periods or int(y) in reading.years]
     cells: list[tuple[ops.RowChoice, ColumnSchema]] = []
     if len(years) >= 2 and all(y in periods for y in years):
         row = match_row(view, question)
@@ -311,7 +318,7 @@ def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_
         cells = _model_cells(view, question, ask_model)
     if len(cells) < 2:
         return None
-    if len({c.name for _, c in cells}) > 1:
+    if len({c.name for _, c in cells}) > 1 and not ranged:
         cells.sort(key=lambda rc: _position(question, period_of(view, rc[1]) or ops.column_title(view, rc[1].name)))
     else:
         cells.sort(key=lambda rc: _position(question, rc[0].label))

@@ -161,6 +161,13 @@ def test_a_rows_change_between_two_year_columns(by_year: Library) -> None:
     assert answer.value == "-10.41%", answer.text
 
 
+def test_figures_asked_over_a_range_of_years_respectively_are_each_year_the_table_prints(by_year: Library) -> None:
+    """"From 2022 to 2018, respectively": every year of the range the table prints, in the order said, not only
+    the two named."""
+    answer = ask_without_model(by_year, "What were the apprenticeships participants in 2022 to 2018, respectively?")
+    assert answer.parts == ("11,020", "11,840", "12,300"), answer.text
+
+
 def test_a_change_of_a_percentage_is_in_points(brands: Library) -> None:
     answer = ask_without_model(brands, "By how many percentage points did Hollowell's share in volume fall between "
                                        "2021 and 2022?")
