@@ -159,6 +159,20 @@ from it: "depreciation expense from continuing operations related to internal us
 about an earnings-per-share table that has a "Continuing operations" row."""
 
 
+_TABLE_VERBS = ops.words("include included includes cover covers covered present presented contain contains period "
+                         "periods quarter quarters")
+"""Words saying what a table holds ("the years included", "the periods presented"), not what it is about."""
+
+
+def names_no_table(reading: QuestionReading, answer: types.AnswerType) -> bool:
+    """A title or the periods asked of "the table" with no word of what it is about ("what does the table show?",
+    "what are the years included in the table?"): any table in reach would answer, so none is the one meant."""
+    if answer.kind == types.TITLE:
+        return not topic_of(reading.subject)
+    return answer.kind == types.COLUMN_HEADERS and \
+        not text_facts.subject_words(reading.text) - _GENERIC_NOUNS - _HOW_WORDS - _TABLE_VERBS
+
+
 def subject_covered(view: ops.TableView, question: str) -> float:
     """Share of the question's subject words (no years, figures or asking words) the table names."""
     asked = text_facts.subject_words(question) - _GENERIC_NOUNS - _HOW_WORDS
@@ -547,7 +561,7 @@ def compose(views: Sequence[ops.TableView], reading: QuestionReading, answer: ty
     table with a row whose whole label the question names goes before one whose label it only partly names, and
     of two such, the one whose label names more of the question."""
     question = reading.text
-    if answer.kind == types.TITLE and len(views) > 1 and not topic_of(reading.subject):
+    if len(views) > 1 and names_no_table(reading, answer):
         return None  # "what does the table show?" names nothing to tell the tables in reach apart
     views = sorted(views, key=lambda view: -whole_row_words(view, question))
     for view in views:

@@ -184,7 +184,7 @@ def test_title_answer(report: ReportFixture) -> None:  # noqa: F811
 def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_ranks_first() -> None:
     """Two tables in reach and "what does the table show?": code cannot tell which is meant, so it composes no
     title (the model's turn); a question naming what the table is about, or one table in reach, gets one."""
-    from core.answering.compose import compose
+    from core.answering.compose import compose, names_no_table
     from tests.core.answering.test_formulas import _view
 
     columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
@@ -200,6 +200,17 @@ def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_
     about = compose([freight, staff], read("What does the table show about freight costs?"), wanted,
                     lambda sql: None)  # type: ignore[arg-type,return-value]
     assert about is not None and about.value == "Freight costs by mode"
+    periods = types.AnswerType(types.COLUMN_HEADERS, "wording", several=True)
+    assert compose([freight, staff], read("What are the years included in the table?"), periods,
+                   lambda sql: None) is None  # type: ignore[arg-type,return-value]
+    assert names_no_table(read("Which years does the table cover?"), periods)
+    assert not names_no_table(read("In which years were rail freight costs above 2.5?"), periods)
+
+
+def test_the_periods_a_table_includes_are_its_column_headers() -> None:
+    assert read("What are the years included in the table?").kind == types.COLUMN_HEADERS
+    assert read("What were the quarters presented?").kind == types.COLUMN_HEADERS
+    assert read("What are the years of service required?").kind != types.COLUMN_HEADERS
 
 
 def test_text_answer_runs_no_sql_and_cites_the_passage(report: ReportFixture) -> None:  # noqa: F811
