@@ -283,3 +283,18 @@ def by_region_and_sex(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Libr
 def test_the_second_side_of_a_difference_keeps_what_the_first_says_of_it(by_region_and_sex: Library) -> None:
     answer = ask_without_model(by_region_and_sex, "How many more rural south females than males were there in all?")
     assert answer.value == "365", answer.text  # south Female less south Male, not less north Male
+
+
+@pytest.fixture(scope="module")
+def awards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Non-vested awards", "Shares", "Grant value"], ["Non-vested at January 1, 2022", "41,200", "$612,300"],
+            ["Granted", "9,800", "$151,900"], ["Forfeited", "1,150", "$17,250"],
+            ["Non-vested at December 31, 2022", "49,850", "$746,950"]]
+    yield from _drawn(tmp_path_factory, "Summary of unvested awards", rows, [40, 220, 340, 480])
+
+
+def test_a_percentage_asked_is_never_answered_with_an_amount(awards: Library) -> None:
+    """"What percentage of the unvested awards were forfeited": a cell of shares or of dollars is no answer to it."""
+    answer = ask_code_first(awards, "What were the non-vested shares forfeited in 2022 as a percentage of the total "
+                                    "non-vested shares at December 31, 2022?")
+    assert not answer.value or "%" in answer.value, answer.text
