@@ -298,3 +298,16 @@ def test_a_percentage_asked_is_never_answered_with_an_amount(awards: Library) ->
     answer = ask_code_first(awards, "What were the non-vested shares forfeited in 2022 as a percentage of the total "
                                     "non-vested shares at December 31, 2022?")
     assert not answer.value or "%" in answer.value, answer.text
+
+
+@pytest.fixture(scope="module")
+def harvests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Orchard", "Apples (t)", "Pears (t)"], ["Northfield", "420", "95"], ["Eastbrook", "380", "95"],
+            ["Westmoor", "510", "140"]]
+    yield from _drawn(tmp_path_factory, "Harvest by orchard", rows, [40, 220, 360, 500])
+
+
+def test_a_ranking_whose_first_ties_with_the_next_names_neither(harvests: Library) -> None:
+    """Two orchards picked the fewest pears: which one had the least is not for code to say; the most apples is."""
+    assert ask_code_first(harvests, "Which orchard had the least pears?").value == ""
+    assert ask_code_first(harvests, "Which orchard had the most apples?").value == "Westmoor"
