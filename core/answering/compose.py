@@ -166,7 +166,7 @@ _TABLE_VERBS = ops.words("include included includes cover covers covered present
 
 def names_no_table(reading: QuestionReading, answer: types.AnswerType) -> bool:
     """A title or the periods asked of "the table" with no word of what it is about ("what does the table show?",
-    "what are the years included in the table?"): any table in reach would answer, so none is the one meant."""
+    "which periods does the table include?"): any table in reach would answer, so none is the one meant."""
     if answer.kind == types.TITLE:
         return not topic_of(reading.subject)
     return answer.kind == types.COLUMN_HEADERS and \

@@ -115,7 +115,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
-                           # "what are the years included in the table": the periods it prints
+                           # "what were the quarters presented": the periods a table prints
                            r"|^\s*what\s+(?:are|were)\s+the\s+(?:fiscal\s+|financial\s+)?(?:years|periods|quarters)\s+"
                            r"(?:included|shown|presented|covered|listed|reported)\b"
                            rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b"

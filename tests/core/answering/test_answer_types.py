@@ -201,14 +201,14 @@ def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_
                     lambda sql: None)  # type: ignore[arg-type,return-value]
     assert about is not None and about.value == "Freight costs by mode"
     periods = types.AnswerType(types.COLUMN_HEADERS, "wording", several=True)
-    assert compose([freight, staff], read("What are the years included in the table?"), periods,
+    assert compose([freight, staff], read("What were the periods included in this table?"), periods,
                    lambda sql: None) is None  # type: ignore[arg-type,return-value]
     assert names_no_table(read("Which years does the table cover?"), periods)
     assert not names_no_table(read("In which years were rail freight costs above 2.5?"), periods)
 
 
 def test_the_periods_a_table_includes_are_its_column_headers() -> None:
-    assert read("What are the years included in the table?").kind == types.COLUMN_HEADERS
+    assert read("What were the periods included in this table?").kind == types.COLUMN_HEADERS
     assert read("What were the quarters presented?").kind == types.COLUMN_HEADERS
     assert read("What are the years of service required?").kind != types.COLUMN_HEADERS
 

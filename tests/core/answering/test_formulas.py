@@ -384,7 +384,7 @@ def test_a_quarter_named_to_the_day_reads_that_date_s_column() -> None:
 def test_a_line_bound_to_a_label_naming_more_is_looked_for_where_reports_print_it_exactly() -> None:
     """"Other assets" bound to "Other current assets" is named loosely; a report printing "Other assets (1)" prints
     it exactly (that table is meant), and two reports printing it leave the question which one it means."""
-    question = "What was the percentage change in other assets from 2020 to 2021?"
+    question = "How much did other assets change from 2020 to 2021, in percent?"
     plan = plans_of(read(question))[0]
     columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
     working = _view([("Other current assets", "", (12.0, 10.0))], columns, table_id=1)
