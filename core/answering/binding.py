@@ -299,6 +299,27 @@ _EXCEPT = re.compile(r"\bexcept\b[^)]*", re.IGNORECASE)
 """What a scale note leaves out ("(In thousands, except percentages)"): words about other columns, not this one."""
 
 
+_MONTHS = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DAY_SAID = re.compile(rf"\b{_MONTHS}\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)\b|\b(\d{{1,2}})\s+{_MONTHS},?\s+((?:19|20)\d\d)\b",
+                       re.IGNORECASE)
+
+
+def _days_said(text: str) -> list[tuple[str, int, int]]:
+    """The dates a text names to the day ("January 26, 2019", "31 December 2019"): (month, day, year)."""
+    return [(m.group(1).lower()[:3], int(m.group(2)), int(m.group(3))) if m.group(1) else
+            (m.group(5).lower()[:3], int(m.group(4)), int(m.group(6))) for m in _DAY_SAID.finditer(text)]
+
+
+def _days_asked(question: str, year: int) -> list[tuple[str, int]]:
+    """The days of ``year`` a question names: (month, day)."""
+    return [(month, day) for month, day, said in _days_said(question) if said == year]
+
+
+def _names_day(header: str, year: int, month: str, day: int) -> bool:
+    """A column's name and header name that day of ``year``."""
+    return (month, day, year) in _days_said(header)
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
     data = {c.name for c in view.data_columns}
     found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
@@ -310,6 +331,10 @@ def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
         found = [c.name for c in dated if not re.search(r"%|percent", _EXCEPT.sub(" ", c.header or c.name), re.IGNORECASE)]
         if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"
             found = [dated[0].name]
+    on_days = [c.name for c in view.data_columns if any(_names_day(f"{c.name} {c.header}", year, month, day)
+                                                        for month, day in _days_asked(question, year))]
+    if on_days:  # "the quarter ended January 26, 2019": that date's column, not the fiscal year's closing one
+        return on_days + [c for c in found if c not in on_days]
     if len(found) > 1 and question:
         asked = header_words(question)
         headers = {c.name: c.header for c in view.data_columns}
@@ -593,6 +618,37 @@ def bind(plan: Plan, views: Sequence[TableView], question: str, choose: Chooser 
                 raise LookupError(f"No column for {quantity.year or quantity.words} in {pick.view.name}.")
             bound[quantity.name] = cell_of(quantity.name, pick, column, common, as_printed=plan.source == "line")
     return bound
+
+
+def loosely_named(plan: Plan, bound: dict[str, BoundCell], views: Sequence[TableView]) -> list[str]:
+    """The lines in the question's own words, asked for a year, bound to a row whose label (with its section's
+    heading) does not name them exactly ("Other current assets" for "other assets"); a bare "Total" stands for what
+    its section or title names and is not counted."""
+    by_id = {view.info.id: view for view in views}
+    loose = []
+    for quantity in plan.quantities:
+        cell = bound.get(quantity.name)
+        view = by_id.get(cell.table_id) if cell is not None else None
+        if cell is None or view is None or quantity.year is None or not (plan.in_own_words or quantity.whole) \
+                or _BARE_TOTAL.match(cell.label):
+            continue
+        if not _names_exactly(quantity.words.lower(), cell.label, row_sections(view).get(cell.row, "")):
+            loose.append(quantity.words.lower())
+    return list(dict.fromkeys(loose))
+
+
+def printing_exactly(plan: Plan, lines: Sequence[str], views: Sequence[TableView], question: str) -> dict[int, list[TableView]]:
+    """Document id -> its tables among ``views`` that print each of ``lines`` (quantity words of ``plan``) exactly,
+    for every year asked; only documents that print them all."""
+    found: dict[int, list[TableView]] = {}
+    for index, words in enumerate(lines):
+        years = sorted({q.year for q in plan.quantities if q.words.lower() == words and q.year is not None})
+        exact = [c.view for c in candidates(words, years, views, question, whole=True) if c.exact]
+        documents: dict[int, list[TableView]] = {}
+        for view in exact:
+            documents.setdefault(view.info.document_id, []).append(view)
+        found = documents if index == 0 else {d: [*found[d], *documents[d]] for d in found if d in documents}
+    return {d: list({v.info.id: v for v in tables}.values()) for d, tables in found.items()}
 
 
 def _printed_apart(words: str, years: Sequence[int], views: Sequence[TableView], question: str,

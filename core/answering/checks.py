@@ -47,6 +47,7 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
         if (tree.op in (m.NAMED, m.DEFINED, m.DAYS) and any(w in name for w in _POSITIVE_WORDS)) and value <= 0:
             found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
     found.extend(_one_cell_for_two_periods(done))
+    found.extend(_two_documents(done, views))
     found.extend(_wrong_statement(done, views))
     found.extend(_not_the_amounts(done, views))
     return found
@@ -84,6 +85,22 @@ def _not_the_amounts(done: Computation, views: Sequence[TableView]) -> list[Prob
                                    frozenset({(cell.table_id, cell.row)})))
                 break
     return out
+
+
+def _two_documents(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """Operands of one figure read from tables of two documents ("debt" from one report's notes, "total assets" from
+    another's balance sheet): one measure of one company is not computed across reports. The cells of the documents
+    that hold fewer of them are set aside (all of them where two hold as many)."""
+    document = {v.info.id: v.info.document_id for v in views}
+    held: dict[int, set[tuple[int, int]]] = {}
+    for cell in done.cells.values():
+        held.setdefault(document.get(cell.table_id, -1), set()).add((cell.table_id, cell.row))
+    if len(held) < 2:
+        return []
+    most = max(len(rows) for rows in held.values())
+    kept = [d for d, rows in held.items() if len(rows) == most]
+    aside = frozenset().union(*(rows for d, rows in held.items() if len(kept) > 1 or d not in kept))
+    return [Problem(f"{done.plan.measure or 'the figure'} read its values from {len(held)} documents", aside)]
 
 
 def _one_cell_for_two_periods(done: Computation) -> list[Problem]:

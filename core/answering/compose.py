@@ -31,7 +31,8 @@ from core.answering import answer_types as types
 from core.answering import binding, text_facts
 from core.answering import citations as cite
 from core.answering import operations as ops
-from core.answering.reading import Criterion, QuestionReading
+from core.answering.measures import LINE
+from core.answering.reading import Criterion, QuestionReading, topic_of
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
@@ -157,6 +158,20 @@ MIN_SUBJECT_COVERAGE = 0.5
 """Share of a question's subject words a table's labels, headers and title must name for code to answer
 from it: "depreciation expense from continuing operations related to internal use software" is not
 about an earnings-per-share table that has a "Continuing operations" row."""
+
+
+_TABLE_VERBS = ops.words("include included includes cover covers covered present presented contain contains period "
+                         "periods quarter quarters")
+"""Words saying what a table holds ("the years included", "the periods presented"), not what it is about."""
+
+
+def names_no_table(reading: QuestionReading, answer: types.AnswerType) -> bool:
+    """A title or the periods asked of "the table" with no word of what it is about ("what does the table show?",
+    "which periods does the table include?"): any table in reach would answer, so none is the one meant."""
+    if answer.kind == types.TITLE:
+        return not topic_of(reading.subject)
+    return answer.kind == types.COLUMN_HEADERS and \
+        not text_facts.subject_words(reading.text) - _GENERIC_NOUNS - _HOW_WORDS - _TABLE_VERBS
 
 
 def subject_covered(view: ops.TableView, question: str) -> float:
@@ -290,7 +305,13 @@ def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_
     rows named (split at "and") in the one period named; else the model picks the cells (lookup only)."""
     question = reading.text
     years = [str(y) for y in reading.years]
+    spanned = reading.measure.periods if reading.measure is not None and reading.measure.op == LINE else ()
+    ranged = len(spanned) > len(years) >= 2 and set(reading.years) <= set(spanned)
+    if ranged:  # "for fiscal years 2019 to 2017, respectively": each year of the range, in the order said
+        years = [str(y) for y in (spanned if reading.years[0] < reading.years[-1] else reversed(spanned))]
     periods = dict(period_columns(view, question))
+    if ranged:  # of the range, the years the table prints
+        years = [y for y in years if y in periods or int(y) in reading.years]
     cells: list[tuple[ops.RowChoice, ColumnSchema]] = []
     if len(years) >= 2 and all(y in periods for y in years):
         row = match_row(view, question)
@@ -312,7 +333,7 @@ def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_
         cells = _model_cells(view, question, ask_model)
     if len(cells) < 2:
         return None
-    if len({c.name for _, c in cells}) > 1:
+    if len({c.name for _, c in cells}) > 1 and not ranged:
         cells.sort(key=lambda rc: _position(question, period_of(view, rc[1]) or ops.column_title(view, rc[1].name)))
     else:
         cells.sort(key=lambda rc: _position(question, rc[0].label))
@@ -543,6 +564,8 @@ def compose(views: Sequence[ops.TableView], reading: QuestionReading, answer: ty
     table with a row whose whole label the question names goes before one whose label it only partly names, and
     of two such, the one whose label names more of the question."""
     question = reading.text
+    if len(views) > 1 and names_no_table(reading, answer):
+        return None  # "what does the table show?" names nothing to tell the tables in reach apart
     views = sorted(views, key=lambda view: -whole_row_words(view, question))
     for view in views:
         if answer.kind != types.TITLE and subject_covered(view, question) < MIN_SUBJECT_COVERAGE:

@@ -124,6 +124,20 @@ class FormulaSteps(AnswererBase):
                     lambda query: self.retriever.search(query, k=RECALL, recall=RECALL, wide=True),
                     lambda table_id: self._view(run, table_id)))
                 done = first_that_binds()
+            loose = binding.loosely_named(done.plan, done.cells, views)
+            if loose:
+                # "other assets" bound to "Other current assets": where another report's table prints the line
+                # exactly, that table is the one meant; where several reports do, the question does not say which
+                beyond = computation.tables_beyond(
+                    loose, views, lambda query: self.retriever.search(query, k=RECALL, recall=RECALL, wide=True),
+                    lambda table_id: self._view(run, table_id))
+                printing = binding.printing_exactly(done.plan, loose, beyond, run.question)
+                if len(printing) > 1:
+                    raise LookupError(f"“{loose[0]}” is printed exactly in tables of {len(printing)} reports, and "
+                                      "the question does not say which")
+                if printing:
+                    views[:0] = next(iter(printing.values()))
+                    done = first_that_binds()
         except (LookupError, formula.FormulaError, UserError) as exc:
             if isinstance(exc, LookupError) and not run.missing:
                 run.missing = f"{plan.measure or 'the measure asked'} ({exc})"

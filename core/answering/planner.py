@@ -46,6 +46,9 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
     """The computations to try before any sub-question, in order; the loop stops at the first that answers.
     The model composes a formula only where the question says its figures span statements and code could not
     bind a formula the question defines or names."""
+    if asked.rank > 1:
+        # "the second highest": no plan of code ranks past the first, and the top is no answer to it
+        return ()
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
     if asked.query is not None and asked.query.operation != "lookup":
         # "in which year": the periods a statement prints as columns first, the dates of a register's rows after;

@@ -62,6 +62,9 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
             if planned is None or _lists_rows_for_periods(planned, reading):
                 continue
             answered = table_query.execute(planned, reading, run_sql)
+            if reading.percent and not reading.several and "%" not in answered.value:
+                # "what percentage of the shares were forfeited": an amount or a count is no answer to it
+                raise table_query.NoAnswer(f"{answered.value} is no percentage, and a percentage is asked")
         except (table_query.NoAnswer, UserError, ValueError) as exc:
             failures.append(f"Query over {names.table(view.info)}: {exc}")
             continue

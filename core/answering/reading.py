@@ -121,6 +121,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
+                           # "what were the quarters presented": the periods a table prints
+                           r"|^\s*what\s+(?:are|were)\s+the\s+(?:fiscal\s+|financial\s+)?(?:years|periods|quarters)\s+"
+                           r"(?:included|shown|presented|covered|listed|reported)\b"
                            rf"|^\s*which\s+{_TIME}['\u2019]?\s|^\s*when\s+(?:was|were|did)\b.*\b(?:{_SUPERLATIVE}|negative|positive)\b"
                            # "was revenue bigger in 2018 or in 2019": a choice between the periods, not yes or no
                            rf"|^\s*(?:was|were|is|are|did)\b.*\b(?:{_SUPERLATIVE})\b.*{_P}\s*,?\s*or\s+(?:in\s+)?{_P}")),
@@ -471,6 +474,8 @@ class QuestionReading:
     """The frame of the asking clause that settled the kind ("count_periods", "count_rows", "labels", ...), or ""."""
     basis_points: bool = False
     """It wants a change of a percentage in basis points ("in bps"): points times 100."""
+    rank: int = 1
+    """The place asked for in a ranking: 2 for "the second highest", 1 where none is said (the top)."""
     compares: bool = False
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
@@ -632,7 +637,10 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     measure: Measure | None = None
     query: TableQuery | None = None
     subject = ""
-    if kind not in (kinds.TEXT, kinds.TITLE):
+    if kind == kinds.TITLE:  # "what does the table show about segment assets": the table it is about, if any
+        subject = re.sub(r"^\s*(?:show|contain|present|provide|describe|display|represent|list)s?\b", " ",
+                         dict(_FRAMES)[kinds.TITLE].sub(" ", marked), flags=re.IGNORECASE).strip(" ?.!")
+    elif kind != kinds.TEXT:
         measure, query, subject = _measure_of(marked, kind, frame, periods, definitions)
         if frame in ("count_rows", "labels"):
             measure = None  # a question over a table's rows: its query says what it counts or lists
@@ -654,7 +662,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
         decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
         subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
-        notes=tuple(notes), settled=settled, frame=frame, basis_points=basis_points,
+        notes=tuple(notes), settled=settled, frame=frame, basis_points=basis_points, rank=_rank(marked),
         compares=(bool(_HOW_MUCH_MORE.search(marked.rstrip(" ?.!,;:"))) or bool(re.search(
             r"\bexceed(?:s|ed)?\b.*\bby\b|\bdifference\s+between\b|\bby\s+how\s+much\b(?!\s+(?:percent|%))|"
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
@@ -671,6 +679,16 @@ _YEAR_END_BASIS = re.compile(
 """A measure asked on the year's closing balances ("ROE using year-end equity", "based on ending balances"), where
 its usual definition averages the opening and closing ones."""
 _AVERAGED_BALANCE = re.compile(r"\(average (?P<x>[^()]+?) between FY\{p\} and FY\{y\}\)")
+
+
+_ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+_RANKED_PLACE = re.compile(rf"\b({'|'.join(_ORDINALS)})[\s-]+(?:{_SUPERLATIVE}|best|worst|\w+est)\b", re.IGNORECASE)
+
+
+def _rank(marked: str) -> int:
+    """The place a ranking asks for ("the second-largest segment": 2), 1 where it names none."""
+    said = _RANKED_PLACE.search(marked)
+    return _ORDINALS[said.group(1).lower()] if said else 1
 
 
 _BASE_VERB = {"rose": "rise", "grew": "grow", "fell": "fall", "increased": "increase", "decreased": "decrease",

@@ -1333,6 +1333,17 @@ def compile_sql(plan: QueryPlan) -> str:
             f"GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}")
 
 
+def _tied(sql: str, plan: QueryPlan, run_sql: RunSql) -> bool:
+    """The last of the ``plan.limit`` groups or rows a ranking keeps has the same value as the first it leaves out
+    ("which currency had the least" over rows each counted once): the order between them says nothing."""
+    head, limit = sql.rsplit(" LIMIT ", 1)
+    if not limit.strip().isdigit():
+        return False
+    ranked = run_sql(f"{head} LIMIT {plan.limit + 1}").rows
+    return len(ranked) > plan.limit and ranked[plan.limit - 1][1] is not None and \
+        ranked[plan.limit - 1][1] == ranked[plan.limit][1]
+
+
 def rows_kept(plan: QueryPlan, run_sql: RunSql) -> list[int]:
     """The ``_row`` of every row the plan's conditions keep (what a sum or a count read)."""
     result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)}{_where(plan)} ORDER BY _row "
@@ -1449,6 +1460,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         return QueryAnswer(plan, result, "; ".join(items), tuple(items), sentence,
                            tuple((r, group_name) for r in kept), {})
     # top
+    if _tied(sql, plan, run_sql):
+        raise NoAnswer(f"{plan.describe()}: the {plan.limit} ranked first and the next tie, so none is the one asked.")
     figures = [(str(r[0]), r[1]) for r in rows if r[0] not in (None, "")]
     header = (target.header or target.name.replace("_", " ")) if target is not None else f"{noun}"
     scale = view.column_scale(target.name) if target is not None else ""

@@ -3,7 +3,7 @@
     python tests/bench/bench_tatqa.py [--limit 24] [--modes tablerag,naive] [--backend embedded]
                                       [--workdir DIR] [--out results.json] [--seed 7] [--per-type K]
                                       [--types | --table-choice | --code-only | --retrieval]   (no model)
-                                      [--float-embedder]
+                                      [--float-embedder] [--exclude-seed 2026 [--exclude-limit 150]]
     python tests/bench/bench_tatqa.py --reworded [--half tune|heldout|both] [--first N] [--workdir DIR]
 
 1. Samples contexts from the TAT-QA dev split (../shared/bench/tatqa/tatqa_dataset_dev.json from the
@@ -29,6 +29,9 @@
    ``retrieval_recall``). ``--float-embedder`` runs every part with the float MiniLM graph an older Folio used; a
    kept ``--workdir`` library is re-embedded when the other embedder meets it, so before and after compare the same
    chunks.
+
+``--exclude-seed N`` drops from the sample every question seed N's sample of ``--exclude-limit`` asks (by uid; only
+the count dropped is printed), so a fresh tune seed shares no question with the held-out seed 2026.
 
 Figures are printed, never asserted (STYLE.md). The embedded model is slow on 2 shared cores: run
 it in the background.
@@ -395,6 +398,16 @@ def sample(data: list[dict[str, Any]], limit: int, seed: int) -> tuple[list[dict
     return contexts, asked
 
 
+def exclude_asked(data: list[dict[str, Any]], asked: list[tuple[dict, dict]], seeds: Sequence[int],
+                  limit: int) -> list[tuple[dict, dict]]:
+    """The sampled questions that none of the other seeds' samples asks (by question uid). Only the count dropped is
+    printed: the excluded seeds' questions stay unseen."""
+    held = {question["uid"] for seed in seeds for _context, question in sample(data, limit, seed)[1]}
+    kept = [(context, question) for context, question in asked if question["uid"] not in held]
+    print(f"{len(asked) - len(kept)} sampled questions dropped: asked by seed(s) {', '.join(map(str, seeds))}", flush=True)
+    return kept
+
+
 def summarize(outcomes: list[Outcome], modes: list[str]) -> str:
     lines = [f"{'':28}" + "".join(f"{m:>14}" for m in modes)]
 
@@ -602,6 +615,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ollama-model", default=None)
     parser.add_argument("--sql-style", default="auto", choices=("auto", "structured", "free"))
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--exclude-seed", type=int, action="append", default=[],
+                        help="drop the questions another seed's sample asks (its first --exclude-limit), e.g. the "
+                             "held-out seed 2026, so a new tune seed shares no question with it (repeatable)")
+    parser.add_argument("--exclude-limit", type=int, default=150, help="sample size of each --exclude-seed (default 150)")
     parser.add_argument("--workdir", type=Path, default=None, help="keep PDFs and library here (reused if present)")
     parser.add_argument("--out", type=Path, default=None, help="write per-question results as JSON")
     parser.add_argument("--dataset", type=Path, default=DATASET)
@@ -653,6 +670,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(run_reworded(args, data, workdir, embedder, chat, modes))
         return 0
     contexts, asked = sample(data, args.limit, args.seed)
+    if args.exclude_seed:
+        asked = exclude_asked(data, asked, args.exclude_seed, args.exclude_limit)
     if args.per_type:
         asked = per_type(asked, args.per_type)
     library, placed = prepare_library(workdir, contexts, embedder, len(asked))

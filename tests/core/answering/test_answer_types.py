@@ -181,6 +181,38 @@ def test_title_answer(report: ReportFixture) -> None:  # noqa: F811
     assert answer.value == "Table 1: Budget by department" and answer.answer_type == types.TITLE
 
 
+def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_ranks_first() -> None:
+    """Two tables in reach and "what does the table show?": code cannot tell which is meant, so it composes no
+    title (the model's turn); a question naming what the table is about, or one table in reach, gets one."""
+    from core.answering.compose import compose, names_no_table
+    from tests.core.answering.test_formulas import _view
+
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    freight = _view([("Road", "", (5.0, 4.0)), ("Rail", "", (3.0, 2.0))], columns, caption="Freight costs by mode")
+    staff = _view([("Drivers", "", (50.0, 48.0))], columns, caption="Staff by role", table_id=2)
+    wanted = types.AnswerType(types.TITLE, "wording")
+    bare = read("What does the table show?")
+    assert compose([freight, staff], bare, wanted, lambda sql: None) is None  # type: ignore[arg-type,return-value]
+    assert compose([freight, staff], read("What does this table represent?"), wanted,
+                   lambda sql: None) is None  # type: ignore[arg-type,return-value]
+    one = compose([staff], bare, wanted, lambda sql: None)  # type: ignore[arg-type,return-value]
+    assert one is not None and one.value == "Staff by role"
+    about = compose([freight, staff], read("What does the table show about freight costs?"), wanted,
+                    lambda sql: None)  # type: ignore[arg-type,return-value]
+    assert about is not None and about.value == "Freight costs by mode"
+    periods = types.AnswerType(types.COLUMN_HEADERS, "wording", several=True)
+    assert compose([freight, staff], read("What were the periods included in this table?"), periods,
+                   lambda sql: None) is None  # type: ignore[arg-type,return-value]
+    assert names_no_table(read("Which years does the table cover?"), periods)
+    assert not names_no_table(read("In which years were rail freight costs above 2.5?"), periods)
+
+
+def test_the_periods_a_table_includes_are_its_column_headers() -> None:
+    assert read("What were the periods included in this table?").kind == types.COLUMN_HEADERS
+    assert read("What were the quarters presented?").kind == types.COLUMN_HEADERS
+    assert read("What are the years of service required?").kind != types.COLUMN_HEADERS
+
+
 def test_text_answer_runs_no_sql_and_cites_the_passage(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     question = "What caused the rise in park spending?"

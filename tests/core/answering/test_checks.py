@@ -112,3 +112,21 @@ def test_a_line_read_from_a_table_of_quarterly_data_is_turned_down_for_a_year() 
     done = _computed("What was the gross profit as a % of net sales in 2021?", [income, quarters], 34.8)
     chosen = dataclasses.replace(done, cells={n: dataclasses.replace(c, table_id=2) for n, c in done.cells.items()})
     assert any("quarterly figures" in p.said for p in problems(chosen, [income, quarters]))
+
+
+def test_a_figure_computed_across_two_reports_is_turned_down() -> None:
+    """Debt read from one report's notes and total assets from another report's balance sheet make no ratio of one
+    company: turned down, the rows of both set aside; both from one report, it passes."""
+    notes = _view([("Convertible notes", "", (40.0,))], [("y2021", "2021", 2021)], caption="Borrowings", table_id=1)
+    sheet = _view([("Total debt", "", (310.0,)), ("Total assets", "", (1200.0,))], [("y2021", "2021", 2021)],
+                  caption="Consolidated Balance Sheets", table_id=2)
+    question = "What was the ratio of debt to total assets in 2021?"
+    (plan,) = plans_of(read(question))
+    apart = {**bind(plan, [sheet], question)}
+    debt = next(name for name in apart if "debt" in name)
+    apart[debt] = dataclasses.replace(apart[debt], table_id=1, row=1, value=40.0)
+    done = Computation(plan, apart, "", SqlResult("", (), (), False, 0.0), 40.0 / 1200.0, "", "", {1: notes, 2: sheet})
+    (problem,) = [p for p in problems(done, [notes, sheet]) if "documents" in p.said]
+    assert problem.rows == {(1, 1), (2, 2)}
+    together = _computed(question, [sheet], 310.0 / 1200.0)
+    assert not [p for p in problems(together, [sheet]) if "documents" in p.said]

@@ -26,7 +26,9 @@ from core.answering.binding import (
     cell_of,
     covers,
     fit,
+    loosely_named,
     printed_years,
+    printing_exactly,
     row_sections,
     year_columns,
 )
@@ -474,6 +476,38 @@ def test_a_scale_note_excepting_percentages_does_not_make_a_column_a_percent() -
                   ("percentages", "2020 Amount (In thousands, except percentages)", 0), ("pct_2020", "2020 % of revenue", 0)])
     view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=()))
     assert year_columns(view, [2020, 2021]) == ["percentages", "amount"]
+
+
+def test_a_quarter_named_to_the_day_reads_that_date_s_column() -> None:
+    """Quarterly columns where ingestion stored only the fiscal years' closing quarters as the years: "the quarters
+    ended February 25, 2023 and November 26, 2022" are those dates' columns, not the year's closing quarter."""
+    view = _view([("Net sales", "", (410.0, 395.0, 388.0, 402.0))],
+                 [("aug_2023", "Quarter ended August 26, 2023", 2023), ("may_2023", "May 27, 2023", 0),
+                  ("feb_2023", "February 25, 2023", 0), ("nov_2022", "November 26, 2022", 2022)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=tuple(
+        p for p in view.info.periods if p.period.fiscal_year)))
+    asked = "How did net sales change between the quarters ended February 25, 2023 and November 26, 2022?"
+    assert year_columns(view, [2022, 2023], asked) == ["nov_2022", "feb_2023"]
+    assert year_columns(view, [2022, 2023], "How did net sales change from 2022 to 2023?") == ["nov_2022", "aug_2023"]
+    assert year_columns(view, [2023], "Net sales for the quarter ended 27 May 2023?") == ["may_2023"]
+
+
+def test_a_line_bound_to_a_label_naming_more_is_looked_for_where_reports_print_it_exactly() -> None:
+    """"Other assets" bound to "Other current assets" is named loosely; a report printing "Other assets (1)" prints
+    it exactly (that table is meant), and two reports printing it leave the question which one it means."""
+    question = "How much did other assets change from 2020 to 2021, in percent?"
+    plan = plans_of(read(question))[0]
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    working = _view([("Other current assets", "", (12.0, 10.0))], columns, table_id=1)
+    first = _view([("Deferred tax assets", "", (5.0, 4.0)), ("Other assets (1)", "", (18.0, 9.5))], columns, table_id=2)
+    second = _view([("Other assets", "", (7.0, 6.0))], columns, table_id=3)
+    assert loosely_named(plan, bind(plan, [working], question), [working]) == ["other assets"]
+    assert not loosely_named(plan, bind(plan, [first], question), [first])
+    assert list(printing_exactly(plan, ["other assets"], [working, first], question)) == [2]
+    assert sorted(printing_exactly(plan, ["other assets"], [first, second], question)) == [2, 3]
+    total = _view([("Licences", "", (4.0, 3.0)), ("Total", "", (9.0, 8.0))], columns, caption="Other assets", table_id=4)
+    total_plan = plans_of(read("What was the change in total other assets from 2020 to 2021?"))[0]
+    assert not loosely_named(total_plan, bind(total_plan, [total], question), [total])  # a bare total: its title names it
 
 
 def test_a_label_names_a_line_with_its_section_heading() -> None:

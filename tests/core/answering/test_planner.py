@@ -27,6 +27,9 @@ pytestmark = pytest.mark.unit
       "assets in 2021?"),
      (planning.MODEL_FORMULA, planning.COMPOSE)),
     ("In which year was revenue highest?", (planning.COMPOSE, planning.QUERY)),
+    # a place past the first in a ranking: no plan of code ranks it, and the top is not it
+    ("Which region had the second largest harvest in 2020?", ()),
+    ("In which year was the third-highest rainfall recorded?", ()),
 ])
 def test_computations_come_in_order(question: str, expected: tuple[str, ...]) -> None:
     assert planning.computations(analyse(question), plans_of(analyse(question))) == expected

@@ -475,3 +475,11 @@ def test_an_age_group_and_a_bound_are_no_threshold_and_no_ranking_of_the_least()
 ])
 def test_by_how_much_one_figure_was_below_or_above_another_is_their_difference(question: str, described: str) -> None:
     assert described in read(question).describe()
+
+
+def test_the_place_asked_in_a_ranking() -> None:
+    """"The second largest" asks for the second place; a plain superlative, or "second" that ranks nothing, the first."""
+    assert read("Which region had the second largest harvest in 2020?").rank == 2
+    assert read("Which port handled the 3rd-busiest traffic?").rank == 3
+    assert read("Which region had the largest harvest in 2020?").rank == 1
+    assert read("What was the harvest in the second half of 2020?").rank == 1

@@ -161,6 +161,13 @@ def test_a_rows_change_between_two_year_columns(by_year: Library) -> None:
     assert answer.value == "-10.41%", answer.text
 
 
+def test_figures_asked_over_a_range_of_years_respectively_are_each_year_the_table_prints(by_year: Library) -> None:
+    """"From 2022 to 2018, respectively": every year of the range the table prints, in the order said, not only
+    the two named."""
+    answer = ask_without_model(by_year, "What were the apprenticeships participants in 2022 to 2018, respectively?")
+    assert answer.parts == ("11,020", "11,840", "12,300"), answer.text
+
+
 def test_a_change_of_a_percentage_is_in_points(brands: Library) -> None:
     answer = ask_without_model(brands, "By how many percentage points did Hollowell's share in volume fall between "
                                        "2021 and 2022?")
@@ -276,3 +283,31 @@ def by_region_and_sex(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Libr
 def test_the_second_side_of_a_difference_keeps_what_the_first_says_of_it(by_region_and_sex: Library) -> None:
     answer = ask_without_model(by_region_and_sex, "How many more rural south females than males were there in all?")
     assert answer.value == "365", answer.text  # south Female less south Male, not less north Male
+
+
+@pytest.fixture(scope="module")
+def awards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Non-vested awards", "Shares", "Grant value"], ["Non-vested at January 1, 2022", "41,200", "$612,300"],
+            ["Granted", "9,800", "$151,900"], ["Forfeited", "1,150", "$17,250"],
+            ["Non-vested at December 31, 2022", "49,850", "$746,950"]]
+    yield from _drawn(tmp_path_factory, "Summary of unvested awards", rows, [40, 220, 340, 480])
+
+
+def test_a_percentage_asked_is_never_answered_with_an_amount(awards: Library) -> None:
+    """"What percentage of the unvested awards were forfeited": a cell of shares or of dollars is no answer to it."""
+    answer = ask_code_first(awards, "What were the non-vested shares forfeited in 2022 as a percentage of the total "
+                                    "non-vested shares at December 31, 2022?")
+    assert not answer.value or "%" in answer.value, answer.text
+
+
+@pytest.fixture(scope="module")
+def harvests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Orchard", "Apples (t)", "Pears (t)"], ["Northfield", "420", "95"], ["Eastbrook", "380", "95"],
+            ["Westmoor", "510", "140"]]
+    yield from _drawn(tmp_path_factory, "Harvest by orchard", rows, [40, 220, 360, 500])
+
+
+def test_a_ranking_whose_first_ties_with_the_next_names_neither(harvests: Library) -> None:
+    """Two orchards picked the fewest pears: which one had the least is not for code to say; the most apples is."""
+    assert ask_code_first(harvests, "Which orchard had the least pears?").value == ""
+    assert ask_code_first(harvests, "Which orchard had the most apples?").value == "Westmoor"
