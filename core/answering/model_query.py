@@ -158,6 +158,12 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
         conditions = tuple(c for c in conditions if c.column.name != group.name)
     thresholds = _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
+    if operation == "count" and target is not None and not thresholds and \
+            table_query.names_column(reading.text, target, numbers, view):
+        # "how many black males aged 60 to 69": a count of what a figure column the question names holds, the
+        # figure itself (added up over the rows kept), not a count of the rows (a 1.5B model reads "how many" so);
+        # a count has no group (the model fills one all the same)
+        operation, group, group_of = "sum", None, {}
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from core.answering import measures as m
 from core.answering.binding import stems
-from core.answering.operations import TableView, amount, format_number, is_number
+from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import QuestionReading, TableQuery
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
@@ -701,6 +701,13 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
+def names_column(text: str, column: ColumnSchema, columns: Sequence[ColumnSchema], view: TableView) -> bool:
+    """Whether ``text`` names ``column`` by its header, more than any other of ``columns`` (the table's title words
+    aside, which describe every column)."""
+    title = _tokens(f"{view.info.caption} {view.info.heading}")
+    return _best_column(_with_acronyms(text, columns), columns, title, whole_header=True) is column
+
+
 def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
     """The acronyms the table's headers print ("Signed TA (EURm)") that ``text`` spells out ("signed technical
     assistance"), each with the words that spell it: a header's word in capitals of two to five letters, the initials
@@ -1168,6 +1175,18 @@ def compile_sql(plan: QueryPlan) -> str:
             f"GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}")
 
 
+def _one_figure(plan: QueryPlan, run_sql: RunSql) -> bool:
+    """Whether every row the plan keeps holds the same figure in its target ("the prevalence assumed for blood
+    pressure" over its rows for men and for women, 10 each): one figure, which the question asks, whichever row."""
+    assert plan.target is not None
+    target = figure_sql(plan.target)
+    where = _where(plan)
+    result = run_sql(f"SELECT COUNT(DISTINCT {target}), COUNT({target}), COUNT(*) FROM "
+                     f"{quote_identifier(plan.view.name)}{where}")
+    distinct, filled, kept = result.rows[0]
+    return distinct == 1 and filled == kept
+
+
 def rows_kept(plan: QueryPlan, run_sql: RunSql) -> list[int]:
     """The ``_row`` of every row the plan's conditions keep (what a sum or a count read)."""
     result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)}{_where(plan)} ORDER BY _row "
@@ -1183,7 +1202,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if not rows or all(v is None for v in rows[0]):
         raise NoAnswer(f"{plan.describe()}: no row matched.")
     view = plan.view
-    if plan.operation == "value" and len(rows) > 1:
+    if plan.operation == "value" and len(rows) > 1 and not _one_figure(plan, run_sql):
         # several rows named ("the budgets of Parks, Roads and Libraries"): figures each, which the answer types
         # compose; a total is asked in so many words
         raise NoAnswer(f"{plan.describe()}: the question names several rows, not one cell.")
@@ -1208,7 +1227,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, row = rows[0]
         if value is None:
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
-        shown = _figure(view, target, value, reading)
+        shown = _figure(view, target, value, reading, cell=True)
         header = target.header or target.name.replace("_", " ")
         named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
@@ -1227,7 +1246,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
-            shown = _figure(view, target, value, reading)
+            shown = _figure(view, target, value, reading, cell=True)
             named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
@@ -1339,13 +1358,15 @@ def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
     return bool(filled) and distinct == filled
 
 
-def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading) -> str:
+def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading, cell: bool = False) -> str:
     """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
     staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
-    which neither the currency nor the money's scale speaks for."""
+    which neither the currency nor the money's scale speaks for. ``cell``: one cell read as it is, with all its
+    printed decimals; a computed figure is shown to two."""
+    decimals = CELL_DECIMALS if cell else 2
     if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
-        return format_number(value)
-    return amount(view, value, view.column_scale(column.name))
+        return format_number(value, decimals)
+    return amount(view, value, view.column_scale(column.name), decimals)
 
 
 def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], where: str, title: str,

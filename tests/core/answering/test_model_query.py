@@ -6,26 +6,33 @@ model here is scripted (the loop's control flow); bench_tables.py measures the r
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+import pymupdf
 import pytest
 
 from core.answering import Answerer, model_query, table_query
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
+from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
 
 
-def _plan(register: Register, question: str, reply: dict[str, Any]) -> tuple[Any, Any]:  # noqa: F811
+def _plan(register: Register | Survey, question: str, reply: dict[str, Any]) -> tuple[Any, Any]:  # noqa: F811
     runner = SqlRunner(register.library.path)
     info = next(t for t in register.library.tables())
     view = load_table_view(register.library, info)
@@ -130,3 +137,69 @@ def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands
         assert table_query.execute(planned, reading, runner.run).value.rstrip("%") in ("7.0", "7")
     finally:
         runner.close()
+
+
+@dataclass
+class Survey:
+    library: Library
+    rows: list[tuple[str, str, float, float, int]]  # investigation, group, prevalence (%), mean score, participants
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """A survey's sample design: an investigation over one or two groups, each with its prevalence, a mean score
+    printed to three decimals and its participants; the groups of one investigation share its prevalence or not."""
+    rng = random.Random(23)
+    rows: list[tuple[str, str, float, float, int]] = []
+    for investigation, groups, shared in (("Anthropometry", ("Men", "Women"), True), ("Blood pressure", ("Men",
+                                          "Women"), True), ("Diet survey", ("Households",), True),
+                                          ("Fasting glucose", ("Men", "Women"), False)):
+        prevalence = float(rng.choice((5, 10, 15)))
+        for group in groups:
+            rows.append((investigation, group, prevalence if shared else float(rng.randint(2, 30)),
+                         round(rng.uniform(0.5, 1.9), 3), rng.randint(300, 2400)))
+    directory = tmp_path_factory.mktemp("survey")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Sample design of the nutrition survey, by investigation", fontsize=12)
+    header = [["Investigation", "Group", "Prevalence (%)", "Mean score", "Participants"]]
+    body = [[i, g, f"{p:g}", f"{m:.3f}", str(n)] for i, g, p, m, n in rows]
+    _draw_ruled(page, header + body, [60, 200, 300, 400, 480, 560], 80, row_height=17)
+    doc.save(directory / "survey.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "survey.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield Survey(library, rows)
+    library.close()
+
+
+def test_a_cell_read_keeps_every_decimal_it_is_printed_with(survey: Survey) -> None:
+    _, _, _, score, _ = next(r for r in survey.rows if r[0] == "Diet survey")
+    assert score != round(score, 2)  # three decimals printed, the third not 0
+    _planned, answered = _plan(survey, "What was the mean score of the diet survey?", _reply(
+        operation="value", target="mean_score", filters=[{"column": "investigation", "value": "Diet survey"}]))
+    assert answered.value == f"{score:.3f}".rstrip("0")
+
+
+def test_one_figure_every_row_named_holds_is_the_answer_and_differing_figures_are_none(survey: Survey) -> None:
+    prevalence = next(r[2] for r in survey.rows if r[0] == "Blood pressure")
+    _planned, answered = _plan(survey, "What prevalence was assumed for blood pressure?", _reply(
+        operation="value", target="pct_prevalence", filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert answered.value.rstrip("%") == f"{prevalence:g}"
+    assert len({r[2] for r in survey.rows if r[0] == "Fasting glucose"}) == 2
+    with pytest.raises(ValueError, match="several rows"):  # men and women differ: which one is not said
+        _plan(survey, "What prevalence was assumed for fasting glucose?", _reply(
+            operation="value", target="pct_prevalence", filters=[{"column": "investigation", "value": "Fasting glucose"}]))
+
+
+def test_how_many_of_a_figure_column_the_question_names_is_its_figure_not_a_count_of_rows(survey: Survey) -> None:
+    kept = [r for r in survey.rows if r[0] == "Blood pressure"]
+    planned, answered = _plan(survey, "How many participants did the blood pressure investigation have?", _reply(
+        operation="count", target="participants", filters=[{"column": "investigation", "value": "Blood pressure"}],
+        group="group_value"))  # a group filled in, as the model fills every field
+    assert planned.operation == "sum" and answered.value == f"{sum(r[4] for r in kept):,}"
+    # the figure column is the model's filler where the question names none of it: the rows are counted
+    planned, answered = _plan(survey, "How many groups did the blood pressure investigation cover?", _reply(
+        operation="count", target="participants", filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert planned.operation == "count" and answered.value == str(len(kept))
