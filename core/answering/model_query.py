@@ -200,11 +200,21 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     values = [v for v in distinct(column) if v not in (None, "")]
     found = _real_value(said, values)
     if found is None:
-        shown = ", ".join(str(v) for v in values[:8])
-        raise ValueError(f"{said!r} is not a value of {column.name} (its values include {shown}).")
+        shown = ", ".join(str(v) for v in _closest(said, values, SHOWN_VALUES))
+        raise ValueError(f"{said!r} is not a value of {column.name} (its values nearest to it: {shown}).")
     if not (stems(str(found)) - table_query.LEGAL_WORDS) & asked:
         return None
     return table_query.Condition(column, (found,), said)
+
+
+def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
+    """The ``count`` values nearest to what the model said (shared words first, then spelling), in the column's
+    order: what a repair shows, rather than the column's first values, which may be none of the ones meant."""
+    words = stems(said)
+    folded = said.casefold()
+    scored = sorted(range(len(values)), key=lambda i: (-len(words & stems(str(values[i]))),
+                                                       -SequenceMatcher(None, folded, str(values[i]).casefold()).ratio()))
+    return [values[i] for i in sorted(scored[:count])]
 
 
 def _real_value(said: str, values: Sequence[Any]) -> Any | None:

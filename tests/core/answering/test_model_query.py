@@ -203,3 +203,11 @@ def test_how_many_of_a_figure_column_the_question_names_is_its_figure_not_a_coun
     planned, answered = _plan(survey, "How many groups did the blood pressure investigation cover?", _reply(
         operation="count", target="participants", filters=[{"column": "investigation", "value": "Blood pressure"}]))
     assert planned.operation == "count" and answered.value == str(len(kept))
+
+
+def test_a_value_not_in_the_column_goes_back_with_the_column_s_values_nearest_to_it() -> None:
+    ages = ["2-11 months", "1-2", "3-5", "6-11", "12-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70-79", "80+",
+            "All"]
+    nearest = model_query._closest("60 and over", ages, 3)
+    assert "60-69" in nearest and len(nearest) == 3
+    assert nearest == [a for a in ages if a in nearest]  # in the column's own order
