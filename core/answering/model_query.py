@@ -154,9 +154,16 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         limit = reading.query.limit  # "which three": the question's own count
     if operation == "top" and reading.criterion.kind in ("max", "min"):
         descending = reading.criterion.kind == "max"  # "the smallest sample": the question's word, not the model's
-    if operation in ("top", "list") and group is not None:
+    ranked = group.name if operation in ("top", "list") and group is not None else ""
+    if ranked:
         # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
-        conditions = tuple(c for c in conditions if c.column.name != group.name)
+        conditions = tuple(c for c in conditions if c.column.name != ranked)
+    # the rows the question names in so many words (every distinctive word of a value), on columns the model left
+    # unfiltered: "female students of the Humanities cluster" keeps the female rows though the model named the
+    # cluster alone (a 1.5B model often leaves out a second filter)
+    filtered = {c.column.name for c in conditions}
+    conditions += tuple(c for c in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""})
+                        if c.column.name not in filtered)
     thresholds = _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
     if operation == "count" and target is not None and not thresholds and \
             table_query.names_column(reading.text, target, numbers, view):

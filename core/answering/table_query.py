@@ -915,6 +915,16 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
     return found
 
 
+def rows_named(reading: QuestionReading, view: TableView, columns: Sequence[ColumnSchema],
+               distinct: Callable[[ColumnSchema], list[Any]], target: ColumnSchema | None,
+               exclude: set[str]) -> list[Condition]:
+    """The rows the question names by values of ``columns`` (``_conditions``), the words of the ``target``'s
+    header aside (they name the column read, not rows): what any plan over the table must keep."""
+    asked = _tokens(_with_acronyms(reading.text, view.info.schema.columns)) | {
+        str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower()) if w in _NUMBER_WORDS}
+    return _conditions(asked - _tokens(_header(target)), reading, columns, distinct, exclude)
+
+
 def _common_words(values: Sequence[Any]) -> set[str]:
     """Words more than half of a column's values print ("Polling station" in "Polling station 3: Eastgate
     School"): they say what the column holds, not which row, so a question need not repeat them."""

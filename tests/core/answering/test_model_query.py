@@ -211,3 +211,13 @@ def test_a_value_not_in_the_column_goes_back_with_the_column_s_values_nearest_to
     nearest = model_query._closest("60 and over", ages, 3)
     assert "60-69" in nearest and len(nearest) == 3
     assert nearest == [a for a in ages if a in nearest]  # in the column's own order
+
+
+def test_a_row_the_question_names_in_full_is_kept_where_the_model_left_its_column_unfiltered(survey: Survey) -> None:
+    women = next(r for r in survey.rows if r[0] == "Blood pressure" and r[1] == "Women")
+    planned, answered = _plan(survey, "How many participants did the blood pressure investigation have among women?",
+                              _reply(operation="value", target="participants",
+                                     filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert sorted((c.column.name, c.values) for c in planned.conditions) == [
+        ("group_value", ("Women",)), ("investigation", ("Blood pressure",))]
+    assert answered.value == f"{women[4]:,}"
