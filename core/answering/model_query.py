@@ -110,6 +110,8 @@ def task(view: TableView, question: str, distinct: Distinct) -> str:
             continue
         shown_values = SHOWN_VALUES if column.type.upper() == "TEXT" else SHOWN_FIGURES
         values = [v for v in distinct(column) if v not in (None, "")][:shown_values]
+        if not values:
+            continue  # an empty column: nothing to choose there
         shown = ", ".join(str(v) for v in values[:1])
         for value in values[1:]:  # long labels: as many as a line of SHOWN_CHARS holds, the first always
             if len(shown) + len(str(value)) > SHOWN_CHARS:
@@ -192,6 +194,8 @@ def _columns(view: TableView, distinct: Distinct
              ) -> tuple[list[ColumnSchema], list[ColumnSchema], list[ColumnSchema]]:
     """The table's text columns, figure columns and the text columns that hold dates."""
     text, numbers = table_query.columns_of(view, distinct)  # "3212 (50.6%)": figures, read before the bracket
+    # a text column with no value (a header's stray word printed over nothing) is nothing to filter or group by
+    text = [c for c in text if any(v not in (None, "") for v in distinct(c))]
     dated = [c for c in text if table_query.dates_of(distinct(c))]
     return text, numbers, dated
 

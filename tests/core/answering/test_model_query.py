@@ -228,3 +228,20 @@ def test_a_long_value_the_model_cuts_to_its_first_words_is_the_one_value_holding
              "Cognitive Reflection Test This table contains the frequency of respondents by correct answers"]
     assert model_query._real_value("Financial Literacy 2007", tasks) == tasks[0]
     assert model_query._real_value("This table contains", tasks) is None  # words both values hold: which is not said
+
+
+def test_a_text_column_with_no_value_is_offered_neither_as_a_filter_nor_in_the_table_s_description(
+        survey: Survey) -> None:
+    runner = SqlRunner(survey.library.path)
+    try:
+        view = load_table_view(survey.library, next(iter(survey.library.tables())))
+        read_values = distinct_values(runner.run, view)
+
+        def distinct(column: Any) -> list[Any]:  # the Group column printed empty, as a stray header word's is
+            return ["", None] if column.name == "group_value" else read_values(column)
+        filters = model_query.schema(view, distinct)["properties"]["filters"]["items"]["properties"]["column"]["enum"]
+        assert filters == ["investigation"]
+        assert "group_value" not in model_query.task(view, "How many took part?", distinct)
+        assert "group_value" in model_query.task(view, "How many took part?", read_values)
+    finally:
+        runner.close()
