@@ -177,6 +177,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
         raise ValueError(f"{operation} needs a group: the column whose values the answer names.")
+    if operation == "value" and not conditions and (only := table_query.only_row(view)) is not None:
+        conditions = (only,)  # a table of one row ("Turnover Ffr. m." under Butter, Margarine): the cell is in it
     if operation in ("value", "share") and not conditions:
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")

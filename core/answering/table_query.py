@@ -262,7 +262,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
         target = target or _only_number(numbers, reading)
-        only = _only_row(view)
+        only = only_row(view)
         if not conditions and only is not None and _tokens(only.said) & _tokens(reading.text):
             # a table of one row ("Turnover in FFr. millions" under "Roast coffee", "Instant coffee") that the
             # question names by a word of it: the row is the one asked
@@ -273,7 +273,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if operation == "sum" and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
-        only = _only_row(view)
+        only = only_row(view)
         if not conditions and only is not None:
             conditions = [only]
         if not conditions:
@@ -1024,7 +1024,7 @@ def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) ->
     return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
 
 
-def _only_row(view: TableView) -> Condition | None:
+def only_row(view: TableView) -> Condition | None:
     """The condition keeping a table's one row (its totals rows aside), by its label; None where it has several."""
     rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
     if view.label_column is None or len(rows) != 1:

@@ -245,3 +245,35 @@ def test_a_text_column_with_no_value_is_offered_neither_as_a_filter_nor_in_the_t
         assert "group_value" in model_query.task(view, "How many took part?", read_values)
     finally:
         runner.close()
+
+
+@pytest.fixture(scope="module")
+def one_row(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, list[int]]]:
+    rng = random.Random(31)
+    figures = [rng.randint(500, 9000) for _ in range(3)]
+    directory = tmp_path_factory.mktemp("one_row")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 4 - Turnover of spreads, 1997", fontsize=12)
+    _draw_ruled(page, [["Products", "Butter", "Margarine", "Low fat products"],
+                       ["Turnover (FFr. m.)", *map(str, figures)]], [60, 220, 320, 420, 540], 80, row_height=17)
+    doc.save(directory / "spreads.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "spreads.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library, figures
+    library.close()
+
+
+def test_a_cell_of_a_table_of_one_row_needs_no_filter(one_row: tuple[Library, list[int]]) -> None:
+    library, figures = one_row
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        distinct = distinct_values(runner.run, view)
+        reading = read("How much did margarine sell for in 1997?")  # the row named by no word of it
+        planned = model_query.from_model(_reply(operation="value", target="margarine"), view, reading, distinct)
+        assert table_query.execute(planned, reading, runner.run).value.split()[0] == f"{figures[1]:,}"
+    finally:
+        runner.close()
