@@ -257,7 +257,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                 not _is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
-    if operation == "sum" and query.operation in ("how_many", "lookup") and _named_twice(conditions, view) and \
+    if operation == "sum" and query.operation in ("how_many", "lookup") and named_twice(conditions, view) and \
             not re.search(r"\b(?:total|in\s+all)\b", reading.text, re.IGNORECASE) and not _SEVERAL.search(reading.text):
         return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
@@ -1032,7 +1032,7 @@ def only_row(view: TableView) -> Condition | None:
     return Condition(view.label_column, (rows[0].label,), rows[0].label)
 
 
-def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
+def named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the only conditions keep rows by labels each printed on more than one row of two tables of one layout
     read as one ("Humanities" in the women's and in the men's, each table with its total), so that the rows kept
     are not one figure's."""

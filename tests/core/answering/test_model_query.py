@@ -277,3 +277,42 @@ def test_a_cell_of_a_table_of_one_row_needs_no_filter(one_row: tuple[Library, li
         assert table_query.execute(planned, reading, runner.run).value.split()[0] == f"{figures[1]:,}"
     finally:
         runner.close()
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """Two tables of one layout read as one (women's, then men's students by cluster, each with its total)."""
+    rng = random.Random(41)
+    clusters = ("Sciences", "Humanities", "Social Sciences")
+    body = []
+    for _ in range(2):
+        figures = [rng.randint(10, 200) for _ in clusters]
+        body += [[c, str(n)] for c, n in zip(clusters, figures, strict=True)] + [["Total", str(sum(figures))]]
+    directory = tmp_path_factory.mktemp("stacked")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Students in the sample by faculty cluster", fontsize=12)
+    _draw_ruled(page, [["Faculty cluster", "Students"], *body], [60, 260, 400], 80, row_height=17)
+    doc.save(directory / "students.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "students.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library
+    library.close()
+
+
+def test_how_many_of_a_label_printed_in_each_of_two_stacked_tables_is_not_their_sum(stacked: Library) -> None:
+    runner = SqlRunner(stacked.path)
+    try:
+        view = load_table_view(stacked, next(iter(stacked.tables())))
+        distinct = distinct_values(runner.run, view)
+        reply = _reply(operation="count", target="students", filters=[{"column": view.label_column.name,
+                                                                        "value": "Humanities"}])
+        with pytest.raises(ValueError, match="two tables"):
+            model_query.from_model(reply, view, read("How many students of Humanities were in the sample?"), distinct)
+        planned = model_query.from_model(reply, view, read("How many students of Humanities were there in all?"),
+                                         distinct)
+        assert planned.operation == "sum"
+    finally:
+        runner.close()
