@@ -237,8 +237,7 @@ def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
 
 def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     """The column's real value the model means: the same text up to case and spacing, a value all of whose
-    distinctive words it says, the one value that holds every word it says (two at least), else the closest
-    spelling (at least 0.85 alike)."""
+    distinctive words it says, else the closest spelling (at least 0.85 alike)."""
     folded = " ".join(said.casefold().split())
     for value in values:
         if " ".join(str(value).casefold().split()) == folded:
@@ -247,10 +246,6 @@ def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     named = [v for v in values if (own := stems(str(v)) - table_query.LEGAL_WORDS) and own <= words]
     if len(named) == 1:
         return named[0]
-    # a long value (a caption printed in a column) the model cut to its first words: the one value holding them all
-    holding = [v for v in values if words and words <= stems(str(v))]
-    if len(holding) == 1 and len(words) >= 2:
-        return holding[0]
     close = [(SequenceMatcher(None, folded, str(v).casefold()).ratio(), i, v) for i, v in enumerate(values)]
     best = max(close, default=None, key=lambda item: (item[0], -item[1]))
     return best[2] if best is not None and best[0] >= 0.85 else None

@@ -223,12 +223,6 @@ def test_a_row_the_question_names_in_full_is_kept_where_the_model_left_its_colum
     assert answered.value == f"{women[4]:,}"
 
 
-def test_a_long_value_the_model_cuts_to_its_first_words_is_the_one_value_holding_them() -> None:
-    tasks = ["Financial Literacy 2007 This table contains the frequency of respondents by correct answers",
-             "Cognitive Reflection Test This table contains the frequency of respondents by correct answers"]
-    assert model_query._real_value("Financial Literacy 2007", tasks) == tasks[0]
-    assert model_query._real_value("This table contains", tasks) is None  # words both values hold: which is not said
-
 
 def test_a_text_column_with_no_value_is_offered_neither_as_a_filter_nor_in_the_table_s_description(
         survey: Survey) -> None:
