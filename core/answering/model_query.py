@@ -110,6 +110,8 @@ def task(view: TableView, question: str, distinct: Distinct) -> str:
             continue
         shown_values = SHOWN_VALUES if column.type.upper() == "TEXT" else SHOWN_FIGURES
         values = [v for v in distinct(column) if v not in (None, "")][:shown_values]
+        if not values:
+            continue  # an empty column: nothing to choose there
         shown = ", ".join(str(v) for v in values[:1])
         for value in values[1:]:  # long labels: as many as a line of SHOWN_CHARS holds, the first always
             if len(shown) + len(str(value)) > SHOWN_CHARS:
@@ -154,14 +156,34 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         limit = reading.query.limit  # "which three": the question's own count
     if operation == "top" and reading.criterion.kind in ("max", "min"):
         descending = reading.criterion.kind == "max"  # "the smallest sample": the question's word, not the model's
-    if operation in ("top", "list") and group is not None:
+    ranked = group.name if operation in ("top", "list") and group is not None else ""
+    if ranked:
         # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
-        conditions = tuple(c for c in conditions if c.column.name != group.name)
+        conditions = tuple(c for c in conditions if c.column.name != ranked)
+    # the rows the question names in so many words (every distinctive word of a value), on columns the model left
+    # unfiltered: "female students of the Humanities cluster" keeps the female rows though the model named the
+    # cluster alone (a 1.5B model often leaves out a second filter)
+    filtered = {c.column.name for c in conditions}
+    conditions += tuple(c for c in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""})
+                        if c.column.name not in filtered)
     thresholds = _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
+    if operation == "count" and target is not None and not thresholds and \
+            table_query.names_column(reading.text, target, numbers, view):
+        # "how many black males aged 60 to 69": a count of what a figure column the question names holds, the
+        # figure itself (added up over the rows kept), not a count of the rows (a 1.5B model reads "how many" so);
+        # a count has no group (the model fills one all the same)
+        operation, group, group_of = "sum", None, {}
+        if table_query.named_twice(conditions, view) and not re.search(r"\b(?:total|in\s+all|together|combined)\b",
+                                                                        reading.text, re.IGNORECASE):
+            # "how many in Humanities" where Humanities heads a row of each of two stacked tables: the figure of
+            # one of them is asked, which the question does not say (code's plan declines it too)
+            raise ValueError("the rows named are printed in two tables of one layout; filter on what tells them apart.")
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
         raise ValueError(f"{operation} needs a group: the column whose values the answer names.")
+    if operation == "value" and not conditions and (only := table_query.only_row(view)) is not None:
+        conditions = (only,)  # a table of one row ("Turnover Ffr. m." under Butter, Margarine): the cell is in it
     if operation in ("value", "share") and not conditions:
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
@@ -179,6 +201,8 @@ def _columns(view: TableView, distinct: Distinct
              ) -> tuple[list[ColumnSchema], list[ColumnSchema], list[ColumnSchema]]:
     """The table's text columns, figure columns and the text columns that hold dates."""
     text, numbers = table_query.columns_of(view, distinct)  # "3212 (50.6%)": figures, read before the bracket
+    # a text column with no value (a header's stray word printed over nothing) is nothing to filter or group by
+    text = [c for c in text if any(v not in (None, "") for v in distinct(c))]
     dated = [c for c in text if table_query.dates_of(distinct(c))]
     return text, numbers, dated
 
@@ -194,11 +218,21 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     values = [v for v in distinct(column) if v not in (None, "")]
     found = _real_value(said, values)
     if found is None:
-        shown = ", ".join(str(v) for v in values[:8])
-        raise ValueError(f"{said!r} is not a value of {column.name} (its values include {shown}).")
+        shown = ", ".join(str(v) for v in _closest(said, values, SHOWN_VALUES))
+        raise ValueError(f"{said!r} is not a value of {column.name} (its values nearest to it: {shown}).")
     if not (stems(str(found)) - table_query.LEGAL_WORDS) & asked:
         return None
     return table_query.Condition(column, (found,), said)
+
+
+def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
+    """The ``count`` values nearest to what the model said (shared words first, then spelling), in the column's
+    order: what a repair shows, rather than the column's first values, which may be none of the ones meant."""
+    words = stems(said)
+    folded = said.casefold()
+    scored = sorted(range(len(values)), key=lambda i: (-len(words & stems(str(values[i]))),
+                                                       -SequenceMatcher(None, folded, str(values[i]).casefold()).ratio()))
+    return [values[i] for i in sorted(scored[:count])]
 
 
 def _real_value(said: str, values: Sequence[Any]) -> Any | None:

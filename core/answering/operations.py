@@ -57,12 +57,17 @@ def scale_of(unit: str) -> str:
     return next((word for word in _SCALE_WORDS if word in lowered), "")
 
 
-def format_number(value: float) -> str:
-    """At most two decimals, no trailing zeros, thousands separated as reports print them (185,980)."""
-    rounded = round(float(value), 2)
+CELL_DECIMALS = 6
+"""A cell read as it is printed keeps its own decimals (a density of 1.289 g/cm² is no 1.29): up to six."""
+
+
+def format_number(value: float, decimals: int = 2) -> str:
+    """At most ``decimals`` decimals (two: a computed figure), no trailing zeros, thousands separated as reports
+    print them (185,980)."""
+    rounded = round(float(value), decimals)
     if rounded == int(rounded):
         return f"{int(rounded):,}"
-    return f"{rounded:,.2f}".rstrip("0").rstrip(".")
+    return f"{rounded:,.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def format_value(value: Any, scale: str) -> str:
@@ -681,12 +686,13 @@ def column_title(view: TableView, name: str) -> str:
     return header or name.replace("_", " ").strip()
 
 
-def amount(view: TableView, value: Any, scale: str) -> str:
+def amount(view: TableView, value: Any, scale: str, decimals: int = 2) -> str:
     """A figure with its scale and the table's currency: "$4,000 thousand", "1,911 crore rupees", "4.5%". A statement
-    whose scale the page does not state says so, rather than passing a figure printed in thousands for dollars."""
+    whose scale the page does not state says so, rather than passing a figure printed in thousands for dollars.
+    ``decimals``: ``CELL_DECIMALS`` for a cell read as printed, two for a computed figure."""
     if not is_number(value):
         return "" if value is None else str(value)
-    text = format_number(value)
+    text = format_number(value, decimals)
     if scale == "%":
         return text + "%"
     currency = view.currency

@@ -33,7 +33,7 @@ from typing import Any
 
 from core.answering import measures as m
 from core.answering.binding import stems
-from core.answering.operations import TableView, amount, format_number, is_number
+from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, QuestionReading, TableQuery
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
@@ -270,12 +270,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                 not _is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
-    if operation == "sum" and query.operation in ("how_many", "lookup") and _named_twice(conditions, view) and \
+    if operation == "sum" and query.operation in ("how_many", "lookup") and named_twice(conditions, view) and \
             not re.search(r"\b(?:total|in\s+all)\b", reading.text, re.IGNORECASE) and not _SEVERAL.search(reading.text):
         return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
     if operation == "value":
         target = target or _only_number(numbers, reading)
-        only = _only_row(view)
+        only = only_row(view)
         if not conditions and only is not None and _tokens(only.said) & _tokens(reading.text):
             # a table of one row ("Turnover in FFr. millions" under "Roast coffee", "Instant coffee") that the
             # question names by a word of it: the row is the one asked
@@ -286,7 +286,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if operation in ("sum", "count") and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
-        only = _only_row(view)
+        only = only_row(view)
         if not conditions and only is not None:
             conditions = [only]
         if not conditions:
@@ -817,6 +817,13 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     return max(scored, key=lambda s: s[:4])[4] if scored else None
 
 
+def names_column(text: str, column: ColumnSchema, columns: Sequence[ColumnSchema], view: TableView) -> bool:
+    """Whether ``text`` names ``column`` by its header, more than any other of ``columns`` (the table's title words
+    aside, which describe every column)."""
+    title = _tokens(f"{view.info.caption} {view.info.heading}")
+    return _best_column(_with_acronyms(text, columns), columns, title, whole_header=True) is column
+
+
 def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
     """The acronyms the table's headers print ("Signed TA (EURm)") that ``text`` spells out ("signed technical
     assistance"), each with the words that spell it: a header's word in capitals of two to five letters, the initials
@@ -1066,6 +1073,16 @@ def _within_range(values: Sequence[Any], text: str) -> tuple[Any, ...]:
     return tuple(value for _, _, value in spans)
 
 
+def rows_named(reading: QuestionReading, view: TableView, columns: Sequence[ColumnSchema],
+               distinct: Callable[[ColumnSchema], list[Any]], target: ColumnSchema | None,
+               exclude: set[str]) -> list[Condition]:
+    """The rows the question names by values of ``columns`` (``_conditions``), the words of the ``target``'s
+    header aside (they name the column read, not rows): what any plan over the table must keep."""
+    asked = _tokens(_with_acronyms(reading.text, view.info.schema.columns)) | {
+        str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower()) if w in _NUMBER_WORDS}
+    return _conditions(asked - _tokens(_header(target)), reading, columns, distinct, exclude)
+
+
 def _common_words(values: Sequence[Any]) -> set[str]:
     """Words more than half of a column's values print ("Polling station" in "Polling station 3: Eastgate
     School"): they say what the column holds, not which row, so a question need not repeat them."""
@@ -1172,7 +1189,7 @@ def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) ->
     return [c for c in named if words[c.name] - set().union(*(words[o.name] for o in named if o is not c))]
 
 
-def _only_row(view: TableView) -> Condition | None:
+def only_row(view: TableView) -> Condition | None:
     """The condition keeping a table's one row (its totals rows aside), by its label; None where it has several."""
     rows = [r for r in view.rows if not _TOTAL_ROW.search(r.label)]
     if view.label_column is None or len(rows) != 1:
@@ -1180,7 +1197,7 @@ def _only_row(view: TableView) -> Condition | None:
     return Condition(view.label_column, (rows[0].label,), rows[0].label)
 
 
-def _named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
+def named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the only conditions keep rows by labels each printed on more than one row of two tables of one layout
     read as one ("Humanities" in the women's and in the men's, each table with its total), so that the rows kept
     are not one figure's."""
@@ -1344,6 +1361,18 @@ def _tied(sql: str, plan: QueryPlan, run_sql: RunSql) -> bool:
         ranked[plan.limit - 1][1] == ranked[plan.limit][1]
 
 
+def _one_figure(plan: QueryPlan, run_sql: RunSql) -> bool:
+    """Whether every row the plan keeps holds the same figure in its target ("the prevalence assumed for blood
+    pressure" over its rows for men and for women, 10 each): one figure, which the question asks, whichever row."""
+    assert plan.target is not None
+    target = figure_sql(plan.target)
+    where = _where(plan)
+    result = run_sql(f"SELECT COUNT(DISTINCT {target}), COUNT({target}), COUNT(*) FROM "
+                     f"{quote_identifier(plan.view.name)}{where}")
+    distinct, filled, kept = result.rows[0]
+    return distinct == 1 and filled == kept
+
+
 def rows_kept(plan: QueryPlan, run_sql: RunSql) -> list[int]:
     """The ``_row`` of every row the plan's conditions keep (what a sum or a count read)."""
     result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)}{_where(plan)} ORDER BY _row "
@@ -1359,7 +1388,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if not rows or all(v is None for v in rows[0]):
         raise NoAnswer(f"{plan.describe()}: no row matched.")
     view = plan.view
-    if plan.operation == "value" and len(rows) > 1:
+    if plan.operation == "value" and len(rows) > 1 and not _one_figure(plan, run_sql):
         # several rows named ("the budgets of Parks, Roads and Libraries"): figures each, which the answer types
         # compose; a total is asked in so many words
         raise NoAnswer(f"{plan.describe()}: the question names several rows, not one cell.")
@@ -1384,7 +1413,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, row = rows[0]
         if value is None:
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
-        shown = _figure(view, target, value, reading)
+        shown = _figure(view, target, value, reading, cell=True)
         header = target.header or target.name.replace("_", " ")
         named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
@@ -1403,7 +1432,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
-            shown = _figure(view, target, value, reading)
+            shown = _figure(view, target, value, reading, cell=True)
             named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
@@ -1517,13 +1546,15 @@ def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
     return bool(filled) and distinct == filled
 
 
-def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading) -> str:
+def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading, cell: bool = False) -> str:
     """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
     staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
-    which neither the currency nor the money's scale speaks for."""
+    which neither the currency nor the money's scale speaks for. ``cell``: one cell read as it is, with all its
+    printed decimals; a computed figure is shown to two."""
+    decimals = CELL_DECIMALS if cell else 2
     if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
-        return format_number(value)
-    return amount(view, value, view.column_scale(column.name))
+        return format_number(value, decimals)
+    return amount(view, value, view.column_scale(column.name), decimals)
 
 
 def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], where: str, title: str,

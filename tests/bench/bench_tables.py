@@ -166,6 +166,37 @@ class Outcome:
     """Wall-clock seconds for the whole answer."""
     error: str = ""
     bad: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """The answer's steps (SQL, result, failures): where a wrong answer went wrong."""
+    replies: list[dict[str, str]] = field(default_factory=list)
+    """With --trace: each model call's task (its last message) and the model's reply."""
+
+
+class NoModel:
+    """A chat model whose every call fails: what code alone answers (``--refused-by-code``)."""
+
+    name = "none"
+
+    def chat(self, *_args: Any, **_kwargs: Any) -> Any:
+        from models.errors import ModelOutputError
+
+        raise ModelOutputError("no model: code alone")
+
+
+class Recorder:
+    """The chat model, each call's last message and reply kept (``--trace``): the plan the model filled, read
+    beside the answer it led to."""
+
+    def __init__(self, chat: Any) -> None:
+        self.inner, self.calls = chat, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def chat(self, messages: Sequence[Any], **kwargs: Any) -> Any:
+        reply = self.inner.chat(messages, **kwargs)
+        self.calls.append({"task": messages[-1].content, "reply": reply.text})
+        return reply
 
 
 def summarize(outcomes: list[Outcome]) -> str:
@@ -239,7 +270,7 @@ def ask(answerer: Any, question: dict[str, Any]) -> Outcome:
         answer.status, is_right(question, answer.value, answer.text, parts, answer.status),
         any(c.document == document and c.page in pages for c in answer.citations),
         bool(cited) and cited[0] == document, cited == [document], cited, answer.usage.calls,
-        answer.usage.prompt_tokens, seconds, bad=bad_forms(answer.text))
+        answer.usage.prompt_tokens, seconds, bad=bad_forms(answer.text), steps=[s.to_json() for s in answer.steps])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -260,6 +291,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="with --out: keep the answers that file already holds; --limit, --kinds and --ids "
                              "choose among the other questions")
+    parser.add_argument("--trace", action="store_true",
+                        help="keep each model call's task and reply in --out (the plan the model filled)")
+    parser.add_argument("--refused-by-code", action="store_true",
+                        help="only the questions code alone does not answer (its model calls fail): the ones the "
+                             "model decides")
     parser.add_argument("--routing-only", action="store_true", help="no model: only routing before any model call")
     parser.add_argument("--rescore", type=Path, default=None,
                         help="score the answers saved by an earlier --out again (no ingestion, no model)")
@@ -324,11 +360,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         library.close()
         return 0
 
-    chat = make_chat_model(args.backend)
     runner = SqlRunner(library.path)
-    answerer = Answerer(library, make_retriever(library, embedder), runner, chat, sql_style=args.sql_style)
+    retriever = make_retriever(library, embedder)
+    if args.refused_by_code:
+        by_code = Answerer(library, retriever, runner, NoModel(), sql_style=args.sql_style)
+        asked = [q for q in asked if ask(by_code, q).status in ("refused", "error")]
+        print(f"{len(asked)} of them not answered by code alone: {', '.join(q['id'] for q in asked)}", flush=True)
+    chat = make_chat_model(args.backend)
+    recorder = Recorder(chat) if args.trace else None
+    answerer = Answerer(library, retriever, runner, recorder or chat, sql_style=args.sql_style)
     for n, question in enumerate(asked, 1):
         outcome = ask(answerer, question)
+        if recorder is not None:
+            outcome.replies, recorder.calls = recorder.calls, []
         outcomes.append(outcome)
         gold = question["answer"] if not question.get("label") else f"{question['label']}: {question['answer']}"
         print(f"[{n}/{len(asked)}] {outcome.id:28} {outcome.kind:10} exact={outcome.exact:d} ev={outcome.evidence:d} "

@@ -6,26 +6,33 @@ model here is scripted (the loop's control flow); bench_tables.py measures the r
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+import pymupdf
 import pytest
 
 from core.answering import Answerer, model_query, table_query
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
+from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
 
 
-def _plan(register: Register, question: str, reply: dict[str, Any]) -> tuple[Any, Any]:  # noqa: F811
+def _plan(register: Register | Survey, question: str, reply: dict[str, Any]) -> tuple[Any, Any]:  # noqa: F811
     runner = SqlRunner(register.library.path)
     info = next(t for t in register.library.tables())
     view = load_table_view(register.library, info)
@@ -128,5 +135,178 @@ def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands
                                          view, reading, distinct)
         assert "2022" in planned.target.header
         assert table_query.execute(planned, reading, runner.run).value.rstrip("%") in ("7.0", "7")
+    finally:
+        runner.close()
+
+
+@dataclass
+class Survey:
+    library: Library
+    rows: list[tuple[str, str, float, float, int]]  # investigation, group, prevalence (%), mean score, participants
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """A survey's sample design: an investigation over one or two groups, each with its prevalence, a mean score
+    printed to three decimals and its participants; the groups of one investigation share its prevalence or not."""
+    rng = random.Random(23)
+    rows: list[tuple[str, str, float, float, int]] = []
+    for investigation, groups, shared in (("Anthropometry", ("Men", "Women"), True), ("Blood pressure", ("Men",
+                                          "Women"), True), ("Diet survey", ("Households",), True),
+                                          ("Fasting glucose", ("Men", "Women"), False)):
+        prevalence = float(rng.choice((5, 10, 15)))
+        for group in groups:
+            rows.append((investigation, group, prevalence if shared else float(rng.randint(2, 30)),
+                         round(rng.uniform(0.5, 1.9), 3), rng.randint(300, 2400)))
+    directory = tmp_path_factory.mktemp("survey")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Sample design of the nutrition survey, by investigation", fontsize=12)
+    header = [["Investigation", "Group", "Prevalence (%)", "Mean score", "Participants"]]
+    body = [[i, g, f"{p:g}", f"{m:.3f}", str(n)] for i, g, p, m, n in rows]
+    _draw_ruled(page, header + body, [60, 200, 300, 400, 480, 560], 80, row_height=17)
+    doc.save(directory / "survey.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "survey.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield Survey(library, rows)
+    library.close()
+
+
+def test_a_cell_read_keeps_every_decimal_it_is_printed_with(survey: Survey) -> None:
+    _, _, _, score, _ = next(r for r in survey.rows if r[0] == "Diet survey")
+    assert score != round(score, 2)  # three decimals printed, the third not 0
+    _planned, answered = _plan(survey, "What was the mean score of the diet survey?", _reply(
+        operation="value", target="mean_score", filters=[{"column": "investigation", "value": "Diet survey"}]))
+    assert answered.value == f"{score:.3f}".rstrip("0")
+
+
+def test_one_figure_every_row_named_holds_is_the_answer_and_differing_figures_are_none(survey: Survey) -> None:
+    prevalence = next(r[2] for r in survey.rows if r[0] == "Blood pressure")
+    _planned, answered = _plan(survey, "What prevalence was assumed for blood pressure?", _reply(
+        operation="value", target="pct_prevalence", filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert answered.value.rstrip("%") == f"{prevalence:g}"
+    assert len({r[2] for r in survey.rows if r[0] == "Fasting glucose"}) == 2
+    with pytest.raises(ValueError, match="several rows"):  # men and women differ: which one is not said
+        _plan(survey, "What prevalence was assumed for fasting glucose?", _reply(
+            operation="value", target="pct_prevalence", filters=[{"column": "investigation", "value": "Fasting glucose"}]))
+
+
+def test_how_many_of_a_figure_column_the_question_names_is_its_figure_not_a_count_of_rows(survey: Survey) -> None:
+    kept = [r for r in survey.rows if r[0] == "Blood pressure"]
+    planned, answered = _plan(survey, "How many participants did the blood pressure investigation have?", _reply(
+        operation="count", target="participants", filters=[{"column": "investigation", "value": "Blood pressure"}],
+        group="group_value"))  # a group filled in, as the model fills every field
+    assert planned.operation == "sum" and answered.value == f"{sum(r[4] for r in kept):,}"
+    # the figure column is the model's filler where the question names none of it: the rows are counted
+    planned, answered = _plan(survey, "How many groups did the blood pressure investigation cover?", _reply(
+        operation="count", target="participants", filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert planned.operation == "count" and answered.value == str(len(kept))
+
+
+def test_a_value_not_in_the_column_goes_back_with_the_column_s_values_nearest_to_it() -> None:
+    ages = ["2-11 months", "1-2", "3-5", "6-11", "12-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70-79", "80+",
+            "All"]
+    nearest = model_query._closest("60 and over", ages, 3)
+    assert "60-69" in nearest and len(nearest) == 3
+    assert nearest == [a for a in ages if a in nearest]  # in the column's own order
+
+
+def test_a_row_the_question_names_in_full_is_kept_where_the_model_left_its_column_unfiltered(survey: Survey) -> None:
+    women = next(r for r in survey.rows if r[0] == "Blood pressure" and r[1] == "Women")
+    planned, answered = _plan(survey, "How many participants did the blood pressure investigation have among women?",
+                              _reply(operation="value", target="participants",
+                                     filters=[{"column": "investigation", "value": "Blood pressure"}]))
+    assert sorted((c.column.name, c.values) for c in planned.conditions) == [
+        ("group_value", ("Women",)), ("investigation", ("Blood pressure",))]
+    assert answered.value == f"{women[4]:,}"
+
+
+
+def test_a_text_column_with_no_value_is_offered_neither_as_a_filter_nor_in_the_table_s_description(
+        survey: Survey) -> None:
+    runner = SqlRunner(survey.library.path)
+    try:
+        view = load_table_view(survey.library, next(iter(survey.library.tables())))
+        read_values = distinct_values(runner.run, view)
+
+        def distinct(column: Any) -> list[Any]:  # the Group column printed empty, as a stray header word's is
+            return ["", None] if column.name == "group_value" else read_values(column)
+        filters = model_query.schema(view, distinct)["properties"]["filters"]["items"]["properties"]["column"]["enum"]
+        assert filters == ["investigation"]
+        assert "group_value" not in model_query.task(view, "How many took part?", distinct)
+        assert "group_value" in model_query.task(view, "How many took part?", read_values)
+    finally:
+        runner.close()
+
+
+@pytest.fixture(scope="module")
+def one_row(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, list[int]]]:
+    rng = random.Random(31)
+    figures = [rng.randint(500, 9000) for _ in range(3)]
+    directory = tmp_path_factory.mktemp("one_row")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 4 - Turnover of spreads, 1997", fontsize=12)
+    _draw_ruled(page, [["Products", "Butter", "Margarine", "Low fat products"],
+                       ["Turnover (FFr. m.)", *map(str, figures)]], [60, 220, 320, 420, 540], 80, row_height=17)
+    doc.save(directory / "spreads.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "spreads.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library, figures
+    library.close()
+
+
+def test_a_cell_of_a_table_of_one_row_needs_no_filter(one_row: tuple[Library, list[int]]) -> None:
+    library, figures = one_row
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        distinct = distinct_values(runner.run, view)
+        reading = read("How much did margarine sell for in 1997?")  # the row named by no word of it
+        planned = model_query.from_model(_reply(operation="value", target="margarine"), view, reading, distinct)
+        assert table_query.execute(planned, reading, runner.run).value.split()[0] == f"{figures[1]:,}"
+    finally:
+        runner.close()
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """Two tables of one layout read as one (women's, then men's students by cluster, each with its total)."""
+    rng = random.Random(41)
+    clusters = ("Sciences", "Humanities", "Social Sciences")
+    body = []
+    for _ in range(2):
+        figures = [rng.randint(10, 200) for _ in clusters]
+        body += [[c, str(n)] for c, n in zip(clusters, figures, strict=True)] + [["Total", str(sum(figures))]]
+    directory = tmp_path_factory.mktemp("stacked")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Students in the sample by faculty cluster", fontsize=12)
+    _draw_ruled(page, [["Faculty cluster", "Students"], *body], [60, 260, 400], 80, row_height=17)
+    doc.save(directory / "students.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "students.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library
+    library.close()
+
+
+def test_how_many_of_a_label_printed_in_each_of_two_stacked_tables_is_not_their_sum(stacked: Library) -> None:
+    runner = SqlRunner(stacked.path)
+    try:
+        view = load_table_view(stacked, next(iter(stacked.tables())))
+        distinct = distinct_values(runner.run, view)
+        reply = _reply(operation="count", target="students", filters=[{"column": view.label_column.name,
+                                                                        "value": "Humanities"}])
+        with pytest.raises(ValueError, match="two tables"):
+            model_query.from_model(reply, view, read("How many students of Humanities were in the sample?"), distinct)
+        planned = model_query.from_model(reply, view, read("How many students of Humanities were there in all?"),
+                                         distinct)
+        assert planned.operation == "sum"
     finally:
         runner.close()
