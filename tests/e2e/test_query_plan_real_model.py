@@ -9,13 +9,11 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
-import pymupdf
 import pytest
 
-from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from models.embedding import MiniLMEmbedder
-from tests.core.ingest.test_extraction import _draw_ruled
+from tests.core.answering.test_table_units import drawn_library
 from tests.e2e.conftest import ask
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -29,16 +27,9 @@ def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library
     directory = tmp_path_factory.mktemp("register")
     rng = random.Random(5)
     rows = [(rng.choice(FIRMS), rng.choice(TOWNS), rng.randint(10, 300)) for _ in range(18)]
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Register of layoff notices received, 2024", fontsize=12)
-    _draw_ruled(page, [["Firm", "Town", "Workers affected"], *[[f, t, str(n)] for f, t, n in rows]],
-                [60, 260, 400, 540], 80, row_height=17)
-    doc.save(directory / "notices.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, MiniLMEmbedder()).ingest_file(directory / "notices.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    table = [["Firm", "Town", "Workers affected"], *[[f, t, str(n)] for f, t, n in rows]]
+    library = drawn_library(directory, "Register of layoff notices received, 2024", table, [60, 260, 400, 540],
+                            name="notices.pdf", row_height=17, fontsize=12, embedder=MiniLMEmbedder())
     yield library, rows
     library.close()
 
@@ -66,16 +57,9 @@ def census(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library, 
     directory = tmp_path_factory.mktemp("census")
     rng = random.Random(7)
     rows = [(band, rng.randint(20000, 90000), rng.randint(20000, 90000)) for band in BANDS]
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Resident population by age band and sex, census 2021", fontsize=12)
-    _draw_ruled(page, [["Age band", "Men", "Women"], *[[b, str(m), str(w)] for b, m, w in rows]],
-                [60, 200, 340, 480], 80, row_height=17)
-    doc.save(directory / "census.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, MiniLMEmbedder()).ingest_file(directory / "census.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    table = [["Age band", "Men", "Women"], *[[b, str(m), str(w)] for b, m, w in rows]]
+    library = drawn_library(directory, "Resident population by age band and sex, census 2021", table, [60, 200, 340, 480],
+                            name="census.pdf", row_height=17, fontsize=12, embedder=MiniLMEmbedder())
     yield library, rows
     library.close()
 

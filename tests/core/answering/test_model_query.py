@@ -12,14 +12,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import pymupdf
 import pytest
 
 from core.answering import Answerer, model_query, table_query
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
-from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
@@ -27,7 +25,7 @@ from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
-from tests.core.ingest.test_extraction import _draw_ruled
+from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
 
@@ -159,17 +157,11 @@ def survey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
             rows.append((investigation, group, prevalence if shared else float(rng.randint(2, 30)),
                          round(rng.uniform(0.5, 1.9), 3), rng.randint(300, 2400)))
     directory = tmp_path_factory.mktemp("survey")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Sample design of the nutrition survey, by investigation", fontsize=12)
     header = [["Investigation", "Group", "Prevalence (%)", "Mean score", "Participants"]]
     body = [[i, g, f"{p:g}", f"{m:.3f}", str(n)] for i, g, p, m, n in rows]
-    _draw_ruled(page, header + body, [60, 200, 300, 400, 480, 560], 80, row_height=17)
-    doc.save(directory / "survey.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "survey.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    table = header + body
+    library = drawn_library(directory, "Sample design of the nutrition survey, by investigation", table, [60, 200, 300, 400, 480, 560],
+                            name="survey.pdf", row_height=17, fontsize=12)
     yield Survey(library, rows)
     library.close()
 
@@ -246,16 +238,9 @@ def one_row(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Library,
     rng = random.Random(31)
     figures = [rng.randint(500, 9000) for _ in range(3)]
     directory = tmp_path_factory.mktemp("one_row")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Table 4 - Turnover of spreads, 1997", fontsize=12)
-    _draw_ruled(page, [["Products", "Butter", "Margarine", "Low fat products"],
-                       ["Turnover (FFr. m.)", *map(str, figures)]], [60, 220, 320, 420, 540], 80, row_height=17)
-    doc.save(directory / "spreads.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "spreads.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    table = [["Products", "Butter", "Margarine", "Low fat products"], ["Turnover (FFr. m.)", *map(str, figures)]]
+    library = drawn_library(directory, "Table 4 - Turnover of spreads, 1997", table, [60, 220, 320, 420, 540],
+                            name="spreads.pdf", row_height=17, fontsize=12)
     yield library, figures
     library.close()
 
@@ -283,15 +268,9 @@ def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
         figures = [rng.randint(10, 200) for _ in clusters]
         body += [[c, str(n)] for c, n in zip(clusters, figures, strict=True)] + [["Total", str(sum(figures))]]
     directory = tmp_path_factory.mktemp("stacked")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), "Students in the sample by faculty cluster", fontsize=12)
-    _draw_ruled(page, [["Faculty cluster", "Students"], *body], [60, 260, 400], 80, row_height=17)
-    doc.save(directory / "students.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "students.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    table = [["Faculty cluster", "Students"], *body]
+    library = drawn_library(directory, "Students in the sample by faculty cluster", table, [60, 260, 400],
+                            name="students.pdf", row_height=17, fontsize=12)
     yield library
     library.close()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -25,17 +26,18 @@ from tests.core.ingest.test_extraction import _draw_ruled
 pytestmark = pytest.mark.unit
 
 
-def drawn_library(directory: Path, title: str, rows: list[list[str]], x: list[float]) -> Library:
+def drawn_library(directory: Path, title: str, rows: list[list[str]], x: list[float], *, name: str = "table.pdf",
+                  row_height: float = 18, fontsize: float = 11, embedder: Any = None) -> Library:
     """A library holding one page: ``title`` over ``rows`` drawn as a ruled table (column boundaries ``x``),
-    ingested for real."""
+    ingested for real (with the hash embedder unless another is given)."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 60), title, fontsize=11)
-    _draw_ruled(page, rows, x, 80, row_height=18)
-    doc.save(directory / "table.pdf")
+    page.insert_text((72, 60), title, fontsize=fontsize)
+    _draw_ruled(page, rows, x, 80, row_height=row_height)
+    doc.save(directory / name)
     doc.close()
     library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "table.pdf")
+    result = Ingestor(library, embedder or HashEmbedder()).ingest_file(directory / name)
     assert result.status == "added" and result.tables == 1, result
     return library
 
