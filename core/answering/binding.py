@@ -98,7 +98,8 @@ def fit(quantity_words: str, label: str) -> float:
     word reports use for the line item it is part of ("COGS" is covered by "Cost of sales"); the label's
     own words count as relevant when they are the quantity's or such report words."""
     asked, _names, relevant = _wanted(quantity_words)
-    have = stems(_plain_label(label)) | ({"net"} & asked if _NET_SUFFIX.search(label) else set())  # "X, net": net X
+    plain = _plain_label(label)
+    have = stems(plain) | ({"net"} & asked if _NET_SUFFIX.search(label) else set())  # "X, net": net X
     if not have or not asked:
         return 0.0
     covered = _covered(quantity_words, have) & asked
@@ -110,11 +111,11 @@ def fit(quantity_words: str, label: str) -> float:
     if _PER_SHARE.search(label) and not _PER_SHARE.search(quantity_words):
         score *= 0.5  # "Net income per share" is not net income
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
-            and not re.fullmatch(r"\W*(?:basic|diluted)\W*", _plain_label(label), re.IGNORECASE):
+            and not re.fullmatch(r"\W*(?:basic|diluted)\W*", plain, re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
     if asked & (denied(label) - denied(quantity_words)):
         score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
-    if _another_kind(label, relevant):
+    if _another_kind(plain, relevant):
         score *= 0.5  # "Research and development tax credit" is no R&D expense: what the label ends in, it is
     if _BEFORE_TAX.search(quantity_words) and _AFTER_TAX.search(label) and not _BEFORE_TAX.search(label):
         score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
@@ -124,7 +125,7 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if _part_of_a_name(quantity_words, have) or _misses_the_item(quantity_words, have):
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
-    if names_another_item(quantity_words, _plain_label(label)) and not _named_by_parts(quantity_words, have):
+    if names_another_item(quantity_words, plain) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
     if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
         score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
@@ -139,9 +140,10 @@ _ANOTHER_KIND = frozenset(stems("credit credits benefit benefits allowance allow
 """Nouns a label ends in that make it another kind of amount than the item its first words name."""
 
 
-def _another_kind(label: str, relevant: frozenset[str]) -> bool:
-    """The label ends in a noun of another kind of amount (a credit, a reserve, a gain) the quantity does not name."""
-    ending = re.sub(r"\([^)]*\)|\W+$", " ", _plain_label(label)).split()  # "Net income (loss)" ends in income
+def _another_kind(plain: str, relevant: frozenset[str]) -> bool:
+    """The label (as ``_plain_label`` leaves it) ends in a noun of another kind of amount (a credit, a reserve, a
+    gain) the quantity does not name."""
+    ending = re.sub(r"\([^)]*\)|\W+$", " ", plain).split()  # "Net income (loss)" ends in income
     head = stems(ending[-1]) if ending else set()
     return bool(head & _ANOTHER_KIND) and not head & relevant
 
@@ -534,13 +536,14 @@ def _qualified_fit(words: str, label: str, context: str) -> float:
     activities" under "Net cash (used in) provided by:", "Additions" under "Financial assets", "Diluted"
     under "Weighted-average common shares outstanding:"), where together they name the line whole and the
     label itself names part of it; 0 otherwise. A little less than a label naming it alone."""
-    own = stems(_plain_label(label))
+    plain = _plain_label(label)
+    own = stems(plain)
     if not context.strip() or not own & _wanted(words)[0] or not covers(words, f"{label} {context}"):
         return 0.0
     if own - _wanted(words)[2] - stems(context) - _GENERIC:
         return 0.0  # the label names what neither the quantity nor its heading does ("investing" under operations)
     score = fit(words, f"{label} {context}") - QUALIFIED_PENALTY
-    return score * 0.5 if _another_kind(label, _wanted(words)[2]) else score
+    return score * 0.5 if _another_kind(plain, _wanted(words)[2]) else score
 
 
 def _total_of_table(words: str, view: TableView, row: int, section: str) -> float:
