@@ -253,10 +253,11 @@ _SHARE = re.compile(
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y6>.+?)\s+(?:was|were|is|are)\s+"
     r"(?!(?:the|a|an)\s+(?:\w+\s+)?(?:largest|smallest|biggest|highest|lowest)\b)"
     r"(?!(?:made|comprised|composed|generated|from|accounted|represented|due|attributable|held|invested|classified|spent|"
-    r"used|paid|allocated|derived|related)\b)(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?"
+    r"used|paid|allocated|derived|related)\b)(?:in\s+)?(?:the\s+)?(?P<x6>(?![\w-]+(?:ed|en)\s*$)[\w&-]+(?:\s+[\w&-]+){0,5}(?:,\s*net)?"
     r"(?:\s+(?:in|for|during)\s+\u27e8P\d+\u27e9)?))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction)\s*(?:,?\s*in\s+(?:%|percent(?:age)?)\s*,?)?\s+(?:(?:of\s+)?constitution\s+)?"
-    r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?(?P<y2>.+))$"
+    r"of\s+(?:the\s+)?(?P<x2>.+?)\s+(?:in(?!\s+\u27e8P\d+\u27e9\s+(?:came|went)\s)|among|out\s+of|within|to|over|relative\s+to|compared\s+to)\s+(?:the\s+)?"
+    r"(?P<y2>.+))$"
     r"|^(?:(?:percent(?:age)?|proportion|share|fraction|portion|part)\s+of\s+(?:the\s+)?(?P<y4>.+?)\s+(?:that\s+)?"
     r"(?:went\s+(?:to|on|into)|was\s+spent\s+on|came\s+from|(?:was|were)\s+(?:paid\s+(?:to|as|in)|used\s+(?:for|on)))\s+"
     r"(?:the\s+)?(?P<x4>.+))$"
@@ -718,6 +719,12 @@ _SHARE_TAKEN = re.compile(
     re.IGNORECASE)
 """"What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
 to cost of sales?": the part as a % of the whole."""
+_FORESEEN_SHARE = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+(?:projected|expected|estimated|forecast|planned|budgeted|set|likely|due)\s+to|will|would|"
+    r"should|shall|is\s+to|are\s+to)\s+(?P<v>come|go)\s+(?P<p>from|to|into)\b|\b(?P<v2>comes|goes)\s+(?P<p2>from|to|into)\b",
+    re.IGNORECASE)
+""""Is projected to come from", "will go to", "comes from": a part of a whole said in the future or the present,
+read as the past the share frames read ("came from", "went to")."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -734,6 +741,9 @@ def _retold(text: str) -> str:
     if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
         text = re.sub(r"(?<=[A-Za-z])\s+\+\s+(?=[A-Za-z])", " plus ", text)
     text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
+    if re.search(r"\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of\b", text, re.IGNORECASE):
+        text = _FORESEEN_SHARE.sub(lambda g: ("came " if (g.group("v") or g.group("v2")).lower().startswith("c") else "went ")
+                                   + (g.group("p") or g.group("p2")).lower(), text)
     taken = _SHARE_TAKEN.match(text)
     if taken is not None:
         part = taken.group("y") or taken.group("y2") or taken.group("y3")

@@ -293,6 +293,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
         planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
         return planned if ignored_column(planned, reading) is None else None
+    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE and \
+            (of_a_row := _share_of_a_row(view, reading, text_columns, numbers, target, asked - used, distinct)) is not None:
+        return of_a_row
     if operation == "share" and target is None and conditions and reading.measure is not None and \
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
@@ -554,6 +557,40 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
         return None
     conditions = _conditions(rest, reading, text_columns, distinct, exclude={sides[0][0].column.name})
     return QueryPlan(view, "difference", target, tuple(conditions), versus=(sides[0][0], sides[1][0]), descending=more)
+
+
+def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+                    numbers: Sequence[ColumnSchema], target: ColumnSchema | None, asked: set[str],
+                    distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """"What share of total receipts in 2022 came from individual income taxes": one row's figure over another's,
+    each row named whole by its own side of the share, in one column of amounts (the one the words name, else the
+    only one or the one of the year asked), over the rows the rest of the question names. None where the sides do
+    not name one row each of the same column."""
+    assert reading.measure is not None
+    leaves = reading.measure.leaves()
+    if len(leaves) != 2:
+        return None
+    part_words = _tokens(leaves[0].words)
+    whole_words = _tokens(leaves[1].words) - part_words
+    labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
+    sides = [_conditions(words, reading, labels, distinct, exclude=set()) for words in (part_words, whole_words)]
+    if not all(len(side) == 1 and len(side[0].values) == 1 for side in sides) or \
+            sides[0][0].column.name != sides[1][0].column.name or sides[0][0].values == sides[1][0].values:
+        return None
+    named = sides[0][0].column.name
+    if re.search(r"\btotal\b", leaves[1].words, re.IGNORECASE):
+        # "total receipts" is the "Total receipts" row, not the "Receipts:" heading over the rows it adds up
+        totals = [v for v in distinct(sides[1][0].column) if isinstance(v, str) and _TOTAL_ROW.search(v)
+                  and _tokens(v) == whole_words]
+        if len(totals) == 1:
+            sides[1] = [replace(sides[1][0], values=(totals[0],))]
+    years = {str(p.year) for p in reading.periods if p.year}
+    of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
+    column = target or (of_year[0] if len(of_year) == 1 else _only_number(numbers, reading))
+    if column is None or _is_percent(view, column):
+        return None  # the figures of a column of percentages are no parts of a whole
+    rest = _conditions(asked - part_words - whole_words, reading, text_columns, distinct, exclude={named})
+    return QueryPlan(view, "share", column, tuple(rest), versus=(sides[0][0], sides[1][0]))
 
 
 _FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"
@@ -1238,7 +1275,8 @@ def _where(plan: QueryPlan) -> str:
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
-    if label is None or not any(c.column.name == label.name for c in plan.conditions):
+    if label is None or not any(c.column.name == label.name for c in (*plan.conditions, *(plan.versus or ()))):
+        # rows named by their labels are kept whatever they are (a "Total receipts" a share is taken of)
         totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
         if totals:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
@@ -1311,7 +1349,7 @@ def compile_sql(plan: QueryPlan) -> str:
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
-    if plan.operation == "difference" and plan.versus is not None:
+    if plan.operation in ("difference", "share") and plan.versus is not None:
         a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
@@ -1447,6 +1485,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         return _difference_answer(plan, result, kept, where, title, run_sql)
     if plan.operation == "change":
         return _change_answer(plan, result, kept, title)
+    if plan.operation == "share" and plan.versus is not None:
+        return _share_of_a_row_answer(plan, result, where, title, run_sql)
     if plan.operation == "share" and plan.whole is not None:
         assert target is not None
         first, second, _ = rows[0]
@@ -1583,6 +1623,28 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
     word = "more" if gap >= 0 else "fewer"
     sentence = f"{shown} {word}: {sides[0]} less {sides[1]}{where} ({title})"
     return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
+
+
+def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title: str, run_sql: RunSql) -> QueryAnswer:
+    """One row's figure as a percentage of another's: "49.45%: Individual income taxes 2,401 of Total receipts 4,855
+    in 2022", both cells cited; where either figure is not positive, there is no share."""
+    view, target, versus = plan.view, plan.target, plan.versus
+    assert target is not None and versus is not None
+    first, second, _ = result.rows[0]
+    if first is None or second is None or first <= 0 or second <= 0:
+        raise NoAnswer(f"{plan.describe()}: no two positive figures to compare.")
+    rows = [rows_kept(QueryPlan(view, "share", target, (*plan.conditions, side)), run_sql) for side in versus]
+    if any(len(side_rows) != 1 for side_rows in rows):
+        raise NoAnswer(f"{plan.describe()}: each side names several rows, not one figure.")
+    named = [", ".join(str(v) for v in side.values) for side in versus]
+    # which row is the whole, the figures say (the part is the smaller), as for a share of two columns
+    (part, part_name, part_rows), (whole, whole_name, whole_rows) = sorted(
+        [(first, named[0], rows[0]), (second, named[1], rows[1])], key=lambda side: side[0])
+    shown = f"{format_number(part * 100.0 / whole)}%"
+    sentence = (f"{shown}: {part_name} {format_number(part)} of {whole_name} {format_number(whole)} in "
+                f"{target.header or target.name}{where} ({title})")
+    cells = ((part_rows[0], target.name), (whole_rows[0], target.name))
+    return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
 
 
 def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequence[int], reading: QuestionReading,

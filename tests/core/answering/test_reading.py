@@ -483,3 +483,15 @@ def test_the_place_asked_in_a_ranking() -> None:
     assert read("Which port handled the 3rd-busiest traffic?").rank == 3
     assert read("Which region had the largest harvest in 2020?").rank == 1
     assert read("What was the harvest in the second half of 2020?").rank == 1
+
+
+@pytest.mark.parametrize("said", ["is projected to come from", "will come from", "is expected to come from", "comes from"])
+def test_a_share_said_in_the_future_or_present_reads_as_the_part_of_the_whole(said: str) -> None:
+    # the year after the whole is the whole's and the part's, not a third thing the whole is "in"
+    assert tree(f"What share of total fares in 2031 {said} season tickets?") == \
+        "share(line(season tickets 2031), line(total fares 2031))"
+
+
+def test_a_part_said_as_where_it_was_is_the_place_not_the_preposition() -> None:
+    assert tree("What percentage of parcels in 2024 was in the northern depot?") == \
+        "share(line(northern depot 2024), line(parcels 2024))"

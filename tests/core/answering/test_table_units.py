@@ -166,3 +166,31 @@ def test_a_count_of_the_rows_a_column_of_names_names_is_no_answer(provisions: Li
 def test_how_many_there_were_in_a_row_reads_the_column_that_counts_them(cases: Library) -> None:
     answer = ask_without_model(cases, "How many hospitalised cases were there in Corwick?")
     assert answer.value == "22", answer.text  # the Hospitalised column of Corwick's row, not a count of rows
+
+
+# a council's projected income by source, in thousands (made up): a heading row, its members, their total, and a
+# column of the years added up (it prints every year, so a year asked names one column only by its own header)
+INCOME = [["Source", "2025", "2026", "2027", "Total 2025-2027"],
+          ["Income:", "", "", "", ""],
+          ["Council tax", "8,120", "8,540", "8,990", "25,650"],
+          ["Business rates", "3,310", "3,420", "3,505", "10,235"],
+          ["Fees and charges", "1,470", "1,515", "1,560", "4,545"],
+          ["Total income", "12,900", "13,475", "14,055", "40,430"]]
+
+
+@pytest.fixture(scope="module")
+def income(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    library = drawn_library(tmp_path_factory.mktemp("income"), "Table 4: Projected income by source (in thousands)",
+                            INCOME, [40, 200, 280, 360, 440, 570])
+    yield library
+    library.close()
+
+
+def test_a_share_of_one_row_in_another_reads_both_rows_in_the_year_asked(income: Library) -> None:
+    # the whole is the "Total income" row the question names, not the "Income:" heading or the members added up;
+    # the part is said in the future tense, as projections are
+    answer = ask_without_model(income, "What share of total income in 2026 is projected to come from business rates?")
+    assert answer.value == f"{100 * 3_420 / 13_475:.2f}%", answer.text
+    assert "3,420" in answer.text and "13,475" in answer.text, answer.text
+    answer = ask_without_model(income, "What percentage of total income in 2027 will come from council tax?")
+    assert answer.value == f"{100 * 8_990 / 14_055:.2f}%", answer.text
