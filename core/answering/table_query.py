@@ -296,6 +296,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE and \
             (of_a_row := _share_of_a_row(view, reading, text_columns, numbers, target, asked - used, distinct)) is not None:
         return of_a_row
+    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE and \
+            (across_row := _share_across_columns(view, reading, numbers, title, conditions)) is not None:
+        return across_row
     if operation == "share" and target is None and conditions and reading.measure is not None and \
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
@@ -591,6 +594,31 @@ def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Seq
         return None  # the figures of a column of percentages are no parts of a whole
     rest = _conditions(asked - part_words - whole_words, reading, text_columns, distinct, exclude={named})
     return QueryPlan(view, "share", column, tuple(rest), versus=(sides[0][0], sides[1][0]))
+
+
+def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Sequence[ColumnSchema],
+                          title: set[str], conditions: Sequence[Condition]) -> QueryPlan | None:
+    """"What share of the turnover of butter, margarine and low fat products came from butter", "what share of total
+    obligations falls due in less than one year": the part a column (of amounts), the whole the columns the whole's
+    words list, added (two or more, the part among them), or the one column they name ("Total"); over the rows the
+    question names, else the table's one row, else every row but its totals (whose figures add up to the totals')."""
+    assert reading.measure is not None
+    leaves = reading.measure.leaves()
+    amounts = [c for c in numbers if not _is_percent(view, c)]
+    if len(leaves) != 2 or len(amounts) < 2:
+        return None
+    part = _best_column(leaves[0].words, amounts, title)
+    if part is None:
+        return None
+    listed = _columns_named(leaves[1].words, amounts)
+    whole_columns: tuple[ColumnSchema, ...] = tuple(listed) if len(listed) >= 2 and part in listed else ()
+    whole = None if whole_columns else _best_column(leaves[1].words, amounts, title)
+    if not whole_columns and (whole is None or whole.name == part.name):
+        return None
+    kept = tuple(conditions) or ((only,) if (only := only_row(view)) is not None else ())
+    if not kept and not any(_TOTAL_ROW.search(r.label) for r in view.rows) and not view.info.total_rows:
+        return None  # no row named and no totals the rows add up to: the share of which row?
+    return QueryPlan(view, "share", part, kept, whole=whole, columns=whole_columns)
 
 
 _FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"
@@ -1213,12 +1241,13 @@ _ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
 
 
-def _columns_named(reading: QuestionReading, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
-    """The figure columns the question names each by its whole header (units and years aside, and the heading every
-    column is printed under: "Course year" over "1st year", "2nd year"), in the table's order: "butter, margarine
-    and low fat products" over Butter, Margarine, Low fat products; "first and second year students" over Course
-    year 1st year, Course year 2nd year."""
-    asked = _tokens(_ORDINAL.sub(lambda g: _ORDINALS[g.group(0).lower()], reading.text))
+def _columns_named(reading: QuestionReading | str, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
+    """The figure columns the question (or a phrase of it) names each by its whole header (units and years aside,
+    and the heading every column is printed under: "Course year" over "1st year", "2nd year"), in the table's order:
+    "butter, margarine and low fat products" over Butter, Margarine, Low fat products; "first and second year
+    students" over Course year 1st year, Course year 2nd year."""
+    text = reading if isinstance(reading, str) else reading.text
+    asked = _tokens(_ORDINAL.sub(lambda g: _ORDINALS[g.group(0).lower()], text))
     words = {c.name: _tokens(YEAR_PRINTED.sub(" ", re.sub(r"\([^()]*\)", " ", c.header))) for c in numbers}
     shared = set.intersection(*words.values()) if len(words) >= 2 else set()
     named = [c for c in numbers if words[c.name] - shared and words[c.name] - shared <= asked]
@@ -1353,6 +1382,9 @@ def compile_sql(plan: QueryPlan) -> str:
         a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
+    if plan.operation == "share" and plan.columns:
+        added = " + ".join(f"COALESCE({figure_sql(c)}, 0)" for c in plan.columns)
+        return f"SELECT SUM({target}) AS first, SUM({added}) AS second, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("share", "difference", "change") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
@@ -1487,6 +1519,17 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         return _change_answer(plan, result, kept, title)
     if plan.operation == "share" and plan.versus is not None:
         return _share_of_a_row_answer(plan, result, where, title, run_sql)
+    if plan.operation == "share" and plan.columns:
+        assert target is not None
+        part, whole, _ = rows[0]
+        if part is None or whole is None or part < 0 or whole <= 0 or part > whole:
+            raise NoAnswer(f"{plan.describe()}: no part of a positive whole to compare.")
+        shown = f"{format_number(part * 100.0 / whole)}%"
+        added = " + ".join(c.header or c.name for c in plan.columns)
+        sentence = (f"{shown}: {target.header or target.name} {format_number(part)} of {added} "
+                    f"{format_number(whole)}{where} ({title})")
+        cells = tuple((r, c.name) for r in kept for c in plan.columns)
+        return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
     if plan.operation == "share" and plan.whole is not None:
         assert target is not None
         first, second, _ = rows[0]

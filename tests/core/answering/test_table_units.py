@@ -194,3 +194,26 @@ def test_a_share_of_one_row_in_another_reads_both_rows_in_the_year_asked(income:
     assert "3,420" in answer.text and "13,475" in answer.text, answer.text
     answer = ask_without_model(income, "What percentage of total income in 2027 will come from council tax?")
     assert answer.value == f"{100 * 8_990 / 14_055:.2f}%", answer.text
+
+
+# a ferry operator's commitments by when they fall due, in thousands (made up): a Total column and a Total row
+COMMITMENTS = [["Commitment", "Total", "Less than 1 year", "1-3 years", "More than 3 years"],
+               ["Vessel charters", "9,600", "2,400", "4,800", "2,400"],
+               ["Berth leases", "3,150", "450", "900", "1,800"],
+               ["Fuel contracts", "1,250", "1,000", "250", "0"],
+               ["Total", "14,000", "3,850", "5,950", "4,200"]]
+# a dairy's sales of its three products in one year (made up): one row, the products its columns
+DAIRY = [["Product", "Cheese", "Yoghurt", "Cream"], ["Sales (EUR thousand)", "4,200", "2,650", "1,150"]]
+
+
+def test_a_share_of_a_whole_across_columns_reads_the_part_s_column_over_the_whole_s(tmp_path: Path) -> None:
+    commitments = drawn_library(tmp_path, "Table 7: Contractual commitments by period due", COMMITMENTS,
+                                [40, 200, 290, 390, 470, 580])
+    answer = ask_without_model(commitments, "What share of total commitments falls due in less than one year?")
+    commitments.close()
+    assert float(answer.value.rstrip("%")) == round(100 * 3_850 / 14_000, 2), answer.text
+    dairy = drawn_library(tmp_path / "..", "Sales by product, 2024", DAIRY, [40, 220, 320, 420, 520], name="dairy.pdf")
+    answer = ask_without_model(dairy, "What share of the 2024 sales of cheese, yoghurt and cream came from yoghurt?")
+    dairy.close()
+    assert float(answer.value.rstrip("%")) == round(100 * 2_650 / 8_000, 2), answer.text
+    assert "Cheese + Yoghurt + Cream" in answer.text, answer.text
