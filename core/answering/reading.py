@@ -382,6 +382,10 @@ _LINE_NOISE = re.compile(
     r"for\s+the\s+period|at\s+(?:the\s+)?(?:year|period)[\s-]+end|at\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:year|period)|"
     r"year[\s-]+end|as\s+(?:of|at)\s+(?:the\s+)?end\s+of\s+(?:the\s+)?(?:year|period)|in\s+total|respectively|"
     r"altogether|combined|\(\s*\))\s*)+$", re.IGNORECASE)
+_FORESEEN = re.compile(r"\s+(?:is|are|was|were)\s+(?:projected|expected|estimated|forecast|budgeted|planned)(?:\s+to\s+be)?\b"
+                       r"|\s+(?:per|a|each)\s+year$|\s+(?:yearly|annually)$", re.IGNORECASE)
+""""Net interest is projected", "kindergartners are projected in public schools", "receipts on average per year": what
+a projection or an average says of a line, not its name (a table of projections prints "Net interest")."""
 _POSSESSIVE_NAME = re.compile(r"\b(?:[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}|\d[A-Z][\w&]*)['\u2019]s\b")
 _FOR_NAME = re.compile(r"\s+(?:for|of|by)\s+(?:the\s+)?(?P<name>(?:[A-Z0-9][\w.&'\u2019-]*)(?:\s+(?:[A-Z0-9][\w.&'\u2019-]*|"
                        r"of|and|&|de))*)\s*$")
@@ -1512,6 +1516,7 @@ def _plain(text: str) -> str:
     text = re.sub(r"(?<![\w])(?:[A-Z][\w.&-]*)?['\u2019]s\s+(?=\w)", lambda g: "" if g.group(0)[:1].isupper() else g.group(0), text)
     text = re.sub(r"^(?:the\s+)?[a-z][\w-]*['\u2019]s\s+(?=\w)", "", text.strip(), flags=re.IGNORECASE)
     text = re.sub(r"\btotal\s+(?:amount|value|sum|figure)\s+of\s+(?:the\s+)?", "total ", text, flags=re.IGNORECASE)
+    text = _FORESEEN.sub(" ", text)
     previous = None
     while previous != text:
         previous = text

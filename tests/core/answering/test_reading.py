@@ -495,3 +495,13 @@ def test_a_share_said_in_the_future_or_present_reads_as_the_part_of_the_whole(sa
 def test_a_part_said_as_where_it_was_is_the_place_not_the_preposition() -> None:
     assert tree("What percentage of parcels in 2024 was in the northern depot?") == \
         "share(line(northern depot 2024), line(parcels 2024))"
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("How much toll revenue is projected for 2031?", "line(toll revenue 2031)"),
+    ("How many hectares of barley are expected to be sown in 2027?", "line(hectares of barley sown 2027)"),
+    ("What are ferry fares on average per year from 2021 to 2023?", "average(line(ferry fares)) 2021-2022-2023"),
+    ("What was the projected benefit obligation in 2020?", "line(projected benefit obligation 2020)"),
+])
+def test_what_a_projection_or_an_average_says_of_a_line_is_not_its_name(question: str, described: str) -> None:
+    assert tree(question) == described
