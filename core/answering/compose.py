@@ -211,6 +211,8 @@ def _meets(value: float, rule: Criterion, table_scale: str) -> bool:
         return value < 0
     if rule.kind == "positive":
         return value > 0
+    if rule.kind == "equal":
+        return value == threshold
     if rule.kind == "above":
         return value > threshold
     if rule.kind == "below":
@@ -280,7 +282,8 @@ def headers(view: ops.TableView, reading: QuestionReading, answer: types.AnswerT
         return None
     years = [year for year, _, _ in chosen]
     what = {"max": "is highest", "min": "is lowest", "negative": "is negative", "positive": "is positive",
-            "above": f"is above {ops.format_number(rule.threshold)}", "below": f"is below {ops.format_number(rule.threshold)}"}
+            "above": f"is above {ops.format_number(rule.threshold)}", "below": f"is below {ops.format_number(rule.threshold)}",
+            "equal": f"is {ops.format_number(rule.threshold)}"}
     verb = what[rule.kind].replace("is ", "was ", 1) if len(years) == 1 else what[rule.kind].replace("is ", "are ", 1)
     sentence = f"{_listing(years)}: {row.label} {verb} there ({support})"
     return Composed(view, result.sql, result, ops.join_values(years), tuple(years), sentence, cells, cell_names)
@@ -470,23 +473,24 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     rule = reading.criterion
     years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))
-    if answer.kind == types.COUNT and rule.kind in ("above", "below", "negative", "positive") and len(years) == 1 \
+    if answer.kind == types.COUNT and rule.kind in ("above", "below", "equal", "negative", "positive") and len(years) == 1 \
             and years[0] in periods:  # "how many components exceeded $50,000 thousand in 2019"
         column = periods[years[0]]
         position = view.column_position(column.name)
         meeting = [(r, n) for r, n in zip(rows, names) if ops.is_number(view.values[r.row][position])
                    and _meets(float(view.values[r.row][position]), rule, view.cell_scale(r.row, column.name))]
         count = str(len(meeting))
-        sentence = (f"{count} of the {len(rows)} rows {rule.kind} {ops.format_number(rule.threshold)} in "
+        said = "equal to" if rule.kind == "equal" else rule.kind
+        sentence = (f"{count} of the {len(rows)} rows {said} {ops.format_number(rule.threshold)} in "
                     f"{ops.column_title(view, column.name)}: {_listing([n for _, n in meeting]) or 'none'}")
         return Composed(view, result.sql, result, count, (count,), sentence,
                         tuple((r.row, column.name) for r, _ in meeting))
     if answer.kind == types.COUNT:
-        if not _counts_the_rows(question, rows, view) or rule.kind in ("above", "below", "negative", "positive"):
+        if not _counts_the_rows(question, rows, view) or rule.kind in ("above", "below", "equal", "negative", "positive"):
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
-    if rule.kind in ("above", "below", "min", "max") or reading.query is not None and reading.query.operation == "top":
+    if rule.kind in ("above", "below", "equal", "min", "max") or reading.query is not None and reading.query.operation == "top":
         # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
         # threshold or the ranking unread
         return None

@@ -103,9 +103,16 @@ _OR_MORE_SAID = (r"(?<![\w.])(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|th
                  r"(?P<dir>more|above|higher|greater|over|less|below|lower|fewer|under)\b")
 """A threshold said after its figure: "100 kg a year or more", "60% or above", "5 or fewer" (not "aged 60 and over",
 which names an age group)."""
+_EQUAL_FIGURE = (r"(?:\b(?:a|an)\s+(?:[a-z][\w-]*\s+){1,3}?of\s+(?:exactly\s+|just\s+)?|\bexactly\s+)(?P<n>-?\d[\d,]*(?:\.\d+)?|zero|nil)(?![\d,.]*\d)\s*(?P<unit>%|percent)?"
+               r"(?!\s*(?:or\s+(?:more|less|above|below|higher|lower|fewer|over|under)|to\s+\d|-\s*\d|\u2013))")
+_EQUAL_SAID = r"(?:\b(?:had|has|have|having|with|showed|recorded|reported|scored|got)\s+|(?=\bexactly\s+\d))" + _EQUAL_FIGURE
+"""A figure a row had exactly: "had a budget of zero", "with a weight of 15%", "exactly 3" (not "of 15% or more", a
+threshold)."""
+_EQUAL = re.compile(_EQUAL_SAID, re.IGNORECASE)
 _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
 _PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + ")")
+                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + "|"
+                     + re.sub(r"\?P<\w+>", "?:", _EQUAL_FIGURE) + ")")
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -163,7 +170,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                # "in which courses were more than half of the participants women": any plural noun asked for, then
                # its verb, and a threshold: the rows past it, named
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
-               rf"(?:had|have|were|are|did|do)\b(?={_PAST_A_THRESHOLD})"
+               rf"(?:of\s+(?:[\w-]+\s+){{1,3}}?)?(?:had|have|were|are|did|do)\b(?={_PAST_A_THRESHOLD})"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:where|that|which|whose|with|in\s+which)\b(?={_PAST_A_THRESHOLD})")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
@@ -1056,6 +1063,12 @@ def _criterion(marked: str) -> Criterion:
         scale = "%" if unit in ("%", "percent") else {"k": "thousand", "m": "million", "bn": "billion"}.get(unit, unit.rstrip("s"))
         below = re.match(r"less|lower|below|under|smaller|fewer|at\s+most", threshold.group("dir"), re.IGNORECASE)
         return Criterion("below" if below else "above", float(threshold.group("n").replace(",", "")), scale)
+    equal = _EQUAL.search(text)
+    if equal is not None:
+        # "which programs had a budget of zero", "with a weight of 15%": the rows holding that figure exactly
+        said = equal.group("n").lower()
+        figure = 0.0 if said in ("zero", "nil") else float(said.replace(",", ""))
+        return Criterion("equal", figure, "%" if equal.group("unit") else "")
     text = _BOUND.sub(" ", text)
     if re.search(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
         return Criterion("negative")
@@ -1215,11 +1228,18 @@ def _criterion_free(text: str) -> str:
                   r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?",
                   " ", text,
                   flags=re.IGNORECASE)
+    text = _EQUAL.sub(_figure_unsaid, text)
     text = re.sub(r"\b(?:the\s+)?(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|peak|"
                   r"lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|negative|positive|a\s+loss|a\s+profit|"
                   r"in\s+deficit|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|grow|grew|decline[sd]?|improved?|"
                   r"than|compared\s+(?:to|with))\b", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
+
+
+def _figure_unsaid(said: re.Match[str]) -> str:
+    """An exact figure's phrase without the figure ("had a budget of zero" -> "had a budget"): the column it names."""
+    before = said.group(0)[: said.start("n") - said.start(0)]
+    return re.sub(r"\s+(?:of\s+)?(?:exactly\s+|just\s+)?$|^\s*exactly\s+$", "", before, flags=re.IGNORECASE) + " "
 
 
 def _query(clause: str, kind: str, frame: str) -> TableQuery:
@@ -1252,7 +1272,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             target = ""  # "bigger in 2018 or in 2019": what is ranked is said before the comparative
         if not target:
             verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"
-                             rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", text, re.IGNORECASE)
+                             rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", _EQUAL.sub(_figure_unsaid, text), re.IGNORECASE)
             target = verb.group("t") if verb else ""
         several = not _ONE_OF.search(text) or bool(top)
         # "which countries reported more than 10,000 cases": the rows past a threshold, listed, not ranked

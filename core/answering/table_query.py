@@ -93,6 +93,10 @@ class Condition:
     """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
 
 
+_THRESHOLD_KINDS = ("above", "below", "equal")
+"""The criteria that keep the rows whose figure passes a threshold (or is it: "had a budget of zero")."""
+
+
 @dataclass(frozen=True)
 class Threshold:
     """Rows kept where ``column`` is above or below ``value`` (in the column's own scale)."""
@@ -103,6 +107,8 @@ class Threshold:
     said: str
     inclusive: bool = False
     """"at least 20%", "20% or more": the threshold itself is kept."""
+    equal: bool = False
+    """"had a budget of zero", "a weight of 15%": only rows holding that figure are kept."""
 
 
 @dataclass(frozen=True)
@@ -342,20 +348,20 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
-    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in ("above", "below")):
+    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in _THRESHOLD_KINDS):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     percents = [c for c in numbers if _is_percent(view, c)]
     # a threshold in % ("more than 60% of participants female") is over a column of percentages, whatever other
     # column the rest of the words name ("Number of participants")
-    candidates = percents if reading.criterion.kind in ("above", "below") and reading.criterion.scale == "%" and \
+    candidates = percents if reading.criterion.kind in _THRESHOLD_KINDS and reading.criterion.scale == "%" and \
         percents else numbers
     measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
-    if reading.criterion.kind in ("above", "below") and measured is None:
+    if reading.criterion.kind in _THRESHOLD_KINDS and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
@@ -385,7 +391,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                           conditions=(*planned.conditions, kept))
     sections = _sections(view)
     if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
-            not any(c.column.name == label.name for c in planned.conditions):
+            not any(c.column.name == label.name for c in planned.conditions) and \
+            not (planned.thresholds and planned.operation in ("list", "count")):
+        # (the rows past a threshold are listed or counted whatever heading they stand under: a heading has no
+        # figure to pass it)
         # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
         # under the heading the question names, never across headings
         named = [(heading, rows) for heading, rows in sections if _tokens(heading) and _tokens(heading) <= asked]
@@ -805,9 +814,12 @@ def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema 
     """"more than 100 million", "at least 50": a condition on the figure column the question reads, the figure
     put in the column's scale."""
     rule = reading.criterion
-    if rule.kind not in ("above", "below") or column is None:
+    if rule.kind not in _THRESHOLD_KINDS or column is None:
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
+    if rule.kind == "equal":
+        said = f"equal to {format_number(rule.threshold)}{'%' if rule.scale == '%' else ' ' + rule.scale if rule.scale else ''}"
+        return (Threshold(column, False, value, said, True, equal=True),)
     inclusive = bool(_INCLUSIVE.search(reading.text))
     word = ("at least" if inclusive else "above") if rule.kind == "above" else ("at most" if inclusive else "below")
     said = f"{word} {format_number(rule.threshold)} {rule.scale}".strip()
@@ -1299,7 +1311,8 @@ def _literal(value: Any) -> str:
 
 def _where(plan: QueryPlan) -> str:
     parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
-    parts += [f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
+    parts += [f"{figure_sql(t.column)} = {t.value!r}" if t.equal else
+              f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
               for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]

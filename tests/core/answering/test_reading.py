@@ -505,3 +505,16 @@ def test_a_part_said_as_where_it_was_is_the_place_not_the_preposition() -> None:
 ])
 def test_what_a_projection_or_an_average_says_of_a_line_is_not_its_name(question: str, described: str) -> None:
     assert tree(question) == described
+
+
+@pytest.mark.parametrize(("question", "kind", "figure", "scale"), [
+    ("Which depots had a backlog of zero?", "equal", 0.0, ""),
+    ("Which routes of the night network had a delay rate of 4.5% in 2024?", "equal", 4.5, "%"),
+    ("How many stations had exactly 3 lifts?", "equal", 3.0, ""),
+    ("Which depots had a backlog of 10 or more?", "above", 10.0, ""),
+])
+def test_a_figure_said_exactly_is_a_criterion_of_its_own(question: str, kind: str, figure: float, scale: str) -> None:
+    reading = read(question)
+    assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == (kind, figure, scale)
+    if question.startswith("Which"):
+        assert reading.query is not None and reading.query.operation == "list", reading.describe()

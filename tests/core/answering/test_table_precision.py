@@ -82,7 +82,10 @@ def _plan(library: Library, question: str) -> table_query.QueryPlan | None:
 
 
 def test_a_plan_reading_no_column_the_question_names_is_none(grants: Library) -> None:
-    assert _plan(grants, "How many programmes had a budget of zero?") is None
+    assert _plan(grants, "How many programmes had a large budget?") is None
+    exact = _plan(grants, "How many programmes had a budget of zero?")  # the figure said: the column is read
+    assert exact is not None and [(t.column.header, t.value, t.equal) for t in exact.thresholds] == \
+        [("Budget ($M)", 0.0, True)]
     planned = _plan(grants, "How many grants did the Bell Tower programme receive?")
     assert planned is not None and planned.target is not None and planned.target.header.startswith("Grants")
 

@@ -217,3 +217,23 @@ def test_a_share_of_a_whole_across_columns_reads_the_part_s_column_over_the_whol
     dairy.close()
     assert float(answer.value.rstrip("%")) == round(100 * 2_650 / 8_000, 2), answer.text
     assert "Cheese + Yoghurt + Cream" in answer.text, answer.text
+
+
+# a library service's programmes by area with this year's grant, in dollars (made up): headings with no figure
+GRANTS = [["Programme", "Grant 2025"],
+          ["Reading", ""],
+          ["Summer reading club", "12,000"],
+          ["Adult literacy", "0"],
+          ["Digital", ""],
+          ["Laptop lending", "8,500"],
+          ["Coding clubs", "0"],
+          ["Online archive", "12,000"]]
+
+
+def test_the_rows_holding_a_figure_exactly_are_listed_and_counted_under_every_heading(tmp_path: Path) -> None:
+    grants = drawn_library(tmp_path, "Table 3: Programme grants by area, 2025", GRANTS, [40, 300, 450])
+    listed = ask_without_model(grants, "Which programmes had a grant of zero?")
+    counted = ask_without_model(grants, "How many programmes had a grant of 12,000?")
+    grants.close()
+    assert set(listed.parts) == {"Adult literacy", "Coding clubs"}, listed.text
+    assert counted.value == "2", counted.text
