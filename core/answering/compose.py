@@ -404,15 +404,16 @@ _UNDER = re.compile(r"\b(?:under|within|listed\s+under)\s+(?:the\s+)?(?P<h>.+?)(
 """A label question naming the heading its items stand under ("what are the components under current assets")."""
 
 
-def misses_the_heading(view: ops.TableView, question: str) -> bool:
+def misses_the_heading(view: ops.TableView, question: str, headings: Sequence[str] = ()) -> bool:
     """The question lists the items under a heading ("the components under deferred tax liabilities") that the table
-    prints as no section, heading row (one without figures) or label's marked section: its rows are other things."""
+    prints as no section, heading row (one without figures), label's marked section or one of ``headings`` (those
+    the caller found, such as rows printing the totals of the rows beneath them): its rows are other things."""
     under = _UNDER.search(question)
     heading = _tokens(under.group("h")) if under is not None else set()
     if not heading:
         return False
     titles = [f.section for f in view.info.row_facts] + [r.label for r in view.rows if not _has_values(view, r)] + \
-        [m.group(1) for r in view.rows if (m := re.search(r"\[([^\]]+)\]$", r.label))]
+        [m.group(1) for r in view.rows if (m := re.search(r"\[([^\]]+)\]$", r.label))] + list(headings)
     return not any(_tokens(t) and heading <= _tokens(t) for t in titles)
 
 

@@ -55,7 +55,8 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
     read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``)."""
     for view in _of_the_year_asked(views, reading):
-        if reading.kind == ROW_LABELS and misses_the_heading(view, reading.text):
+        if reading.kind == ROW_LABELS and \
+                misses_the_heading(view, reading.text, [heading for heading, _ in table_query.sections(view)]):
             continue  # "the items under deferred tax liabilities": not a table without that heading
         try:
             planned = table_query.plan(view, reading, distinct_values(run_sql, view))

@@ -162,7 +162,11 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                # often": a ranking however far its superlative is said from the rows asked for
                rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
                rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
-               rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported)\b"
+               rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
+               rf"come|comes|came|fall|falls|fell|belong|belongs|belonged)\b"
+               # "which services come under the Highways Directorate": the rows printed under a heading
+               rf"|^\s*(?:which|what)\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:come|fall|belong|sit|are|were)\s+"
+               rf"(?:under|within)\b"
                rf"|^\s*(?:what|which)\s+(?:are|were)\s+the\s+top\s+\w+"
                # "which of the leading retailers had a share below 15%": the rows that had, named
                r"|^\s*which\s+of\s+the\s+(?:[\w-]+\s+){1,4}?(?:had|has|have|saw|received|recorded|reported|was|were|"

@@ -204,9 +204,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers)) if target_words else None
-    if target is None and target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE):
-        # "the total budget of the Department of Posts" where no header says budget: the table's total column
-        # ("Total Plan & Non-Plan"), the grand one where several are ("Plan Total", "Non-Plan Total")
+    if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \
+            (target is None or not _tokens(_header(target)) & _tokens(target_words)):
+        # "the total budget of the Department of Posts" where no header says budget (the header read names only
+        # "total"): the table's total column ("Total Plan & Non-Plan"), the grand one where several are ("Plan
+        # Total", "Non-Plan Total")
         leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
         anywhere = [c for c in numbers if re.search(r"\btotal\b", c.header, re.IGNORECASE)]
         target = leading[-1] if leading else anywhere[0] if len(anywhere) == 1 else None
@@ -389,15 +391,20 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         kept = Condition(kinds, (chosen[0],), str(chosen[0]))
         planned = replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
                           conditions=(*planned.conditions, kept))
-    sections = _sections(view)
-    if label is not None and len(sections) >= 2 and planned.operation in _OVER_ROWS and \
+    headings = sections(view)
+    if label is not None and headings and planned.operation in _OVER_ROWS:
+        # "which departments come under the Ministry of X", "how many demands are listed under it": the rows under
+        # the heading the question names, not the heading's own row
+        beneath = {str(heading): rows for heading, rows in headings}
+        planned = replace(planned, conditions=tuple(_under_heading(c, label, beneath) for c in planned.conditions))
+    if label is not None and len(headings) >= 2 and planned.operation in _OVER_ROWS and \
             not any(c.column.name == label.name for c in planned.conditions) and \
             not (planned.thresholds and planned.operation in ("list", "count")):
         # (the rows past a threshold are listed or counted whatever heading they stand under: a heading has no
         # figure to pass it)
         # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
         # under the heading the question names, never across headings
-        named = [(heading, rows) for heading, rows in sections if _tokens(heading) and _tokens(heading) <= asked]
+        named = [(heading, rows) for heading, rows in headings if _tokens(heading) and _tokens(heading) <= asked]
         if len(named) != 1:
             return None
         heading, rows = named[0]
@@ -408,6 +415,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+
+
+def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str, tuple[Any, ...]]) -> Condition:
+    """A condition naming one heading of the label column, as the rows printed under it; else the condition."""
+    named = [str(v) for v in condition.values if str(v) in beneath]
+    if condition.column.name != label.name or len(named) != 1:
+        return condition
+    return replace(condition, values=beneath[named[0]], said=named[0], under=True)
 
 
 _PERCENT_KIND = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|pct)\b", re.IGNORECASE)
@@ -451,24 +466,73 @@ def _count_said(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
 
 
-def _sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+def sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
     """The headings printed as rows of their own (a label, no figure) over the rows beneath them, each with the
-    label values of those rows; totals rows belong to none."""
+    label values of those rows; totals rows belong to none. Where no heading row is bare, the headings that print
+    the totals of the rows beneath them (``_subtotal_sections``)."""
     label = view.label_column
     if label is None or not view.data_columns:
         return []
+    return _bare_sections(view) or _subtotal_sections(view)
+
+
+_SUBTOTAL_TOLERANCE = 0.011
+_SUBTOTAL_SHARE = 0.0005
+"""How far a heading's figure may be from the sum of the rows beneath it: a cent (figures printed to two decimals),
+or 0.05% of it (each figure rounded to the unit printed)."""
+
+
+def _subtotal_sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+    """A budget's ministries over their departments: the table read as heading rows each followed by the rows whose
+    figures add up to the heading's, column by column, until the next heading; [] unless every row (totals aside)
+    falls into such a group, there are two groups or more, and one of them holds two rows or more."""
+    label = view.label_column
+    assert label is not None
     at = view.column_position(label.name)
     positions = [view.column_position(c.name) for c in view.data_columns]
-    sections: list[tuple[str, list[Any]]] = []
+    rows = [view.values[r.row] for r in view.rows if r.row in view.values and not _TOTAL_ROW.search(r.label)
+            and r.row not in view.info.total_rows]
+
+    def figures(values: tuple[Any, ...]) -> list[float | None]:
+        return [float(values[p]) if is_number(values[p]) else None for p in positions]
+
+    groups: list[tuple[str, tuple[Any, ...]]] = []
+    start = 0
+    while start < len(rows):
+        heading = figures(rows[start])
+        if not any(v for v in heading if v is not None):
+            return []
+        sums = [0.0] * len(positions)
+        end = None
+        for below in range(start + 1, len(rows)):
+            sums = [s + (v or 0.0) for s, v in zip(sums, figures(rows[below]), strict=True)]
+            if all(abs((h or 0.0) - s) <= max(_SUBTOTAL_TOLERANCE, _SUBTOTAL_SHARE * abs(h or 0.0))
+                   for h, s in zip(heading, sums, strict=True)):
+                end = below
+                break
+        if end is None:
+            return []
+        groups.append((str(rows[start][at]), tuple(rows[r][at] for r in range(start + 1, end + 1))))
+        start = end + 1
+    return groups if len(groups) >= 2 and any(len(rows_) >= 2 for _, rows_ in groups) else []
+
+
+def _bare_sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+    """The headings printed as rows of their own, with no figure."""
+    label = view.label_column
+    assert label is not None
+    at = view.column_position(label.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    groups: list[tuple[str, list[Any]]] = []
     for row in view.rows:
         values = view.values.get(row.row)
         if values is None or _TOTAL_ROW.search(row.label):
             continue
         if row.labelled and all(values[p] in (None, "") for p in positions):
-            sections.append((row.label, []))
-        elif sections:
-            sections[-1][1].append(values[at])
-    return [(heading, tuple(rows)) for heading, rows in sections if rows]
+            groups.append((row.label, []))
+        elif groups:
+            groups[-1][1].append(values[at])
+    return [(heading, tuple(rows)) for heading, rows in groups if rows]
 
 
 def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
@@ -1010,7 +1074,7 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
-    if label is not None and _tokens(noun) and any(_tokens(noun) <= _tokens(heading) for heading, _ in _sections(view)):
+    if label is not None and _tokens(noun) and any(_tokens(noun) <= _tokens(heading) for heading, _ in sections(view)):
         return label  # "which skill": the rows under a heading "Skills tested"
     if label is not None and not label.header.strip() and \
             len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
@@ -1632,8 +1696,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
 def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
     """A count kept only by values of a column that names every row once (a budget's demands, a list of
     departments): it would count the names the question says, not the rows it asks about."""
-    if not plan.conditions or plan.thresholds or plan.missing:
-        return False
+    if not plan.conditions or plan.thresholds or plan.missing or any(c.under for c in plan.conditions):
+        return False  # (the rows under a heading are kept by the heading, which counts them)
     columns = {c.column.name for c in plan.conditions}
     if len(columns) != 1:
         return False

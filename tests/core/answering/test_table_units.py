@@ -237,3 +237,30 @@ def test_the_rows_holding_a_figure_exactly_are_listed_and_counted_under_every_he
     grants.close()
     assert set(listed.parts) == {"Adult literacy", "Coding clubs"}, listed.text
     assert counted.value == "2", counted.text
+
+
+# a county's budget by directorate, in thousands (made up): each directorate's row prints the totals of the
+# services beneath it (no bare heading row), and three total columns, the grand one first-worded "Total"
+BUDGET = [["Directorate / service", "Staff total", "Running total", "Total staff & running"],
+          ["HIGHWAYS DIRECTORATE", "1,450.50", "2,210.25", "3,660.75"],
+          ["1. Road maintenance", "900.00", "1,500.25", "2,400.25"],
+          ["2. Street lighting", "350.50", "410.00", "760.50"],
+          ["3. Winter gritting", "200.00", "300.00", "500.00"],
+          ["LIBRARIES DIRECTORATE", "610.00", "240.00", "850.00"],
+          ["4. Branch libraries", "610.00", "240.00", "850.00"],
+          ["PARKS DIRECTORATE", "330.00", "515.00", "845.00"],
+          ["5. Parks and gardens", "250.00", "415.00", "665.00"],
+          ["6. Allotments", "80.00", "100.00", "180.00"]]
+
+
+def test_the_rows_under_a_heading_that_prints_their_totals_are_listed_counted_and_added(tmp_path: Path) -> None:
+    budget = drawn_library(tmp_path, "Statement 2: Budget by directorate, 2025-26 (in thousands)", BUDGET,
+                           [40, 250, 340, 430, 570])
+    listed = ask_without_model(budget, "Which services come under the Highways Directorate?")
+    counted = ask_without_model(budget, "How many services are listed under the Parks Directorate?")
+    added = ask_without_model(budget, "What is the combined total budget of the services under the Highways Directorate?")
+    budget.close()
+    assert [p.split(". ", 1)[-1] for p in listed.parts] == ["Road maintenance", "Street lighting", "Winter gritting"], \
+        listed.text
+    assert counted.value == "2", counted.text
+    assert added.value.replace(",", "").startswith("3660.75"), added.text
