@@ -326,7 +326,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if target is None:
             return None
     if operation in ("share", "average") and target is not None and conditions and \
-            (_is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))):
+            (_is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))
+             and all(len(c.values) == 1 for c in conditions)):  # (the average of several rows' averages is asked)
         operation = "value"  # the share or the average the table prints for the row named: read, not recomputed
     whole = None
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:

@@ -264,3 +264,15 @@ def test_the_rows_under_a_heading_that_prints_their_totals_are_listed_counted_an
         listed.text
     assert counted.value == "2", counted.text
     assert added.value.replace(",", "").startswith("3660.75"), added.text
+
+
+def test_the_average_of_several_rows_figures_that_are_themselves_averages(tmp_path: Path) -> None:
+    # "per capita" heads a column of averages: one row's is read as printed, several rows' are averaged
+    rows = [["Region", "Income per capita 2024 ($000)", "Population (m)"],
+            ["North", "31.5", "2.1"], ["South", "27.0", "3.4"], ["East", "24.3", "1.2"], ["West", "29.9", "2.8"]]
+    library = drawn_library(tmp_path, "Table 1: Income and population by region", rows, [40, 200, 420, 560])
+    several = ask_without_model(library, "What was the average 2024 income per capita of North, East and West?")
+    one = ask_without_model(library, "What was the income per capita of the South in 2024?")
+    library.close()
+    assert several.value.replace("$", "").startswith(f"{(31.5 + 24.3 + 29.9) / 3:.2f}"), several.text
+    assert one.value.replace("$", "").startswith("27"), one.text
