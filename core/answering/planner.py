@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from core.answering import operations as ops
-from core.answering.measures import CHANGE, LINE, PERCENT_CHANGE, SHARE
+from core.answering.measures import CHANGE, DIFFERENCE, LINE, PERCENT_CHANGE, SHARE
 from core.answering.metrics import Plan
 from core.answering.reading import QuestionReading
 
@@ -75,6 +75,10 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # a figure no statement's line names ("the market share of brand X in 1997"): a cell found by its row and
         # its column, before the answer is composed from whatever the table holds
         return (QUERY, *composed)
+    if asked.measure is not None and asked.measure.op == DIFFERENCE and not spans_statements(asked):
+        # "by how much did the employees affected in Ashland exceed those in Salem": two rows' figures of one
+        # table (a register's sums), where no line is named so
+        return (*composed, QUERY)
     return composed
 
 

@@ -1113,6 +1113,7 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
             compared.group("a") or compared.group("x5")
         y = compared.group("y") or compared.group("y2") or compared.group("y3") or compared.group("y4") or \
             compared.group("b") or compared.group("y5")
+        y = _like_the_first(x, y)
         left, right = _phrase(x, periods, definitions), _phrase(y, periods, definitions)
         left, right = _share_periods(left, right)
         less = (compared.group("cmp") or compared.group("cmp2") or compared.group("cmp3") or "").lower() in (
@@ -1238,6 +1239,23 @@ def _criterion_free(text: str) -> str:
                   r"in\s+deficit|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|grow|grew|decline[sd]?|improved?|"
                   r"than|compared\s+(?:to|with))\b", " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
+
+
+_THAT_OF = re.compile(r"^(?:that|those|the\s+(?:one|figure|number|amount)s?)\s+(?P<at>in|of|for|at|from)\s+(?P<place>.+)$",
+                      re.IGNORECASE)
+
+
+def _like_the_first(first: str, second: str) -> str:
+    """The second side of a comparison said as "that in Salem" (or "those of X"): the first side's measure, with its
+    place ("in Ashland") changed for the second's; ``second`` as said otherwise."""
+    said = _THAT_OF.match(second.strip())
+    if said is None:
+        return second
+    placed = re.match(rf"^(?P<what>.+?)\s+{said.group('at')}\s+(?P<place>[^,]+)$", first.strip(), re.IGNORECASE)
+    if placed is None or bool(re.fullmatch(_P, placed.group("place").strip())) != \
+            bool(re.fullmatch(_P, said.group("place").strip())):
+        return second  # a period for a place, or a place for a period: not the same measure elsewhere
+    return f"{placed.group('what')} {said.group('at')} {said.group('place')}"
 
 
 def _figure_unsaid(said: re.Match[str]) -> str:

@@ -196,6 +196,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return _difference(view, reading, text_columns, numbers, title, distinct)
     if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
         return _change_of_a_row(view, reading, text_columns, asked, distinct)
+    if reading.query is None and reading.measure is not None and reading.measure.op == m.DIFFERENCE and \
+            (versus := _difference_of_rows(view, reading, text_columns, numbers, title, distinct)) is not None:
+        return versus
     if query is None or _of_another_year(view, reading, distinct):
         return None
     target_words = _with_acronyms(query.target, view.info.schema.columns)
@@ -626,14 +629,41 @@ def _difference(view: TableView, reading: QuestionReading, text_columns: Sequenc
         rest |= (first | second) - headed - unit - shared
         conditions = _conditions(rest, reading, text_columns, distinct, exclude=set())
         return QueryPlan(view, "difference", columns[0], tuple(conditions), whole=columns[1], descending=more)
-    sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in (only_first, only_second)]
+    return _rows_versus(view, reading, (only_first, only_second), shared | unit, rest, text_columns, numbers, title,
+                        distinct, more)
+
+
+def _rows_versus(view: TableView, reading: QuestionReading, sides_said: tuple[set[str], set[str]], measured: set[str],
+                 rest: set[str], text_columns: Sequence[ColumnSchema], numbers: Sequence[ColumnSchema], title: set[str],
+                 distinct: Callable[[ColumnSchema], list[Any]], more: bool = True) -> QueryPlan | None:
+    """The figure of the rows one side names less that of the rows the other names ("yes votes" less "no votes",
+    "in Ashland" less "in Salem"), both of one text column, in the column the words both sides share name (else the
+    only one, or the year asked's), over the rows the ``rest`` of the words name."""
+    sides = [_conditions(side, reading, text_columns, distinct, exclude=set()) for side in sides_said]
     if not all(len(side) == 1 for side in sides) or sides[0][0].column.name != sides[1][0].column.name:
         return None
-    target = _best_column(" ".join(sorted(shared | unit)), numbers, title) or _only_number(numbers, reading)
+    target = _best_column(" ".join(sorted(measured)), numbers, title) or _only_number(numbers, reading)
     if target is None:
         return None
     conditions = _conditions(rest, reading, text_columns, distinct, exclude={sides[0][0].column.name})
     return QueryPlan(view, "difference", target, tuple(conditions), versus=(sides[0][0], sides[1][0]), descending=more)
+
+
+def _difference_of_rows(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+                        numbers: Sequence[ColumnSchema], title: set[str],
+                        distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """"By how much did the employees affected in Ashland exceed those in Salem": a difference of two measures
+    that differ only by the rows they name, read as those rows' figures, one less the other."""
+    assert reading.measure is not None
+    leaves = reading.measure.leaves()
+    if len(leaves) != 2:
+        return None
+    first, second = _tokens(leaves[0].words), _tokens(leaves[1].words)
+    shared = first & second
+    if not shared or not first - shared or not second - shared:
+        return None
+    return _rows_versus(view, reading, (first - shared, second - shared), shared, _tokens(reading.text) - first - second,
+                        text_columns, numbers, title, distinct)
 
 
 def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],

@@ -518,3 +518,10 @@ def test_a_figure_said_exactly_is_a_criterion_of_its_own(question: str, kind: st
     assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == (kind, figure, scale)
     if question.startswith("Which"):
         assert reading.query is not None and reading.query.operation == "list", reading.describe()
+
+
+def test_the_second_side_said_as_that_in_another_place_is_the_first_measure_there() -> None:
+    assert tree("By how much did the parcels delivered in Leeds exceed those in York?") == \
+        "difference(line(parcels delivered in Leeds), line(parcels delivered in York))"
+    assert tree("How much higher was ridership in 2022 than that in 2021?") == \
+        "gap(line(ridership 2022), line(ridership 2021)) 2022-2021"

@@ -137,3 +137,13 @@ def test_a_share_of_the_rows_themselves_counts_them(register: Register) -> None:
     answer = _ask(register, "What share of the layoff notices were filed in Toledo?")
     assert answer.value == f"{in_toledo * 100 / len(register.rows):.2f}".rstrip("0").rstrip(".") + "%", answer.text
     assert f"{in_toledo} of {len(register.rows)}" in answer.text, answer.text
+
+
+def test_by_how_much_one_place_s_figure_exceeded_that_in_another(register: Register) -> None:
+    totals: Counter[str] = Counter()
+    for _, city, _, affected in register.rows:
+        totals[city] += affected
+    first, second = CITIES[0], CITIES[1]
+    answer = _ask(register, f"By how much did the number of employees affected in {first} exceed that in {second}?")
+    gap = totals[first] - totals[second]
+    assert answer.value.replace(",", "") == str(gap), answer.text
