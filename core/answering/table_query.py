@@ -35,6 +35,7 @@ from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, QuestionReading, TableQuery
+from core.answering.vocabulary import same_kind_nouns
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
@@ -1102,6 +1103,11 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
     found = _best_column(noun, columns)
     if found is not None:
         return found
+    for other in same_kind_nouns(noun):
+        # "which employers" over a Company column: another name for the same kind of row
+        found = _best_column(other, columns)
+        if found is not None:
+            return found
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label

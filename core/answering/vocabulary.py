@@ -204,3 +204,23 @@ def denied_words(text: str) -> list[str]:
     """The words a label or question denies: "Dividends declared and not paid" are no dividends paid,
     "Non-operating income" no operating income, "Unpaid" nothing paid."""
     return [word for found in _DENIED.findall(text) for word in found if word]
+
+
+ENTITY_KINDS: tuple[frozenset[str], ...] = (
+    frozenset({"company", "employer", "firm", "business", "organisation", "organization", "corporation", "enterprise",
+               "filer", "establishment"}),
+    frozenset({"city", "town", "municipality", "locality", "place"}),
+    frozenset({"country", "nation", "member state"}),
+    frozenset({"person", "individual", "respondent", "participant"}),
+)
+"""Nouns a question and a table's header use for the same kind of row ("which employers" over a Company column)."""
+
+
+def same_kind_nouns(noun: str) -> list[str]:
+    """The other nouns for the kind of row ``noun`` names (singular or plural), or []."""
+    plain = noun.lower().strip()
+    singular = re.sub(r"ies$", "y", plain) if plain.endswith("ies") else re.sub(r"(?<!s)s$", "", plain)
+    for kind in ENTITY_KINDS:
+        if singular in kind:
+            return sorted(kind - {singular})
+    return []

@@ -111,7 +111,7 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     runner = SqlRunner(register.library.path)
     try:
         answerer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner, chat)
-        answer = answerer.answer("Which firm laid off the largest workforce across its notices?")
+        answer = answerer.answer("Which outfit laid off the largest workforce across its notices?")
     finally:
         runner.close()
     assert asked_for == ["plan"]

@@ -147,3 +147,15 @@ def test_by_how_much_one_place_s_figure_exceeded_that_in_another(register: Regis
     answer = _ask(register, f"By how much did the number of employees affected in {first} exceed that in {second}?")
     gap = totals[first] - totals[second]
     assert answer.value.replace(",", "") == str(gap), answer.text
+
+
+def test_the_rows_a_question_names_by_another_noun_for_their_kind(register: Register) -> None:
+    # "employers" over a Company column, "towns" over a City column
+    totals: Counter[str] = Counter()
+    for company, _, _, affected in register.rows:
+        totals[company] += affected
+    answer = _ask(register, "Which employer had the most employees affected across all its notices?")
+    assert answer.value == totals.most_common(1)[0][0], answer.text
+    towns: Counter[str] = Counter(city for _, city, _, _ in register.rows)
+    answer = _ask(register, "Which town had the most notices?")
+    assert answer.value == towns.most_common(1)[0][0], answer.text
