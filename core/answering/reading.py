@@ -1292,6 +1292,11 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         target = ranked.group("t") if ranked else ""
         if re.fullmatch(r"(?:\s*\b(?:in|or|and|than|during|for)\b)*\s*", target):
             target = ""  # "bigger in 2018 or in 2019": what is ranked is said before the comparative
+        how_often = re.search(r"\b(?P<t>(?:[\w-]+\s+){1,4}?)(?:the\s+)?(?:most|least)\s+(?:often|frequently|commonly)\b", text,
+                              re.IGNORECASE) if re.fullmatch(r"\s*(?:often|frequently|commonly)\s*", target) else None
+        if how_often is not None:
+            # "the illnesses students suffered from most often": what is counted is said by the verb before it
+            target = how_often.group("t")
         if not target:
             verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"
                              rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", _EQUAL.sub(_figure_unsaid, text), re.IGNORECASE)

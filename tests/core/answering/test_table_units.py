@@ -276,3 +276,12 @@ def test_the_average_of_several_rows_figures_that_are_themselves_averages(tmp_pa
     library.close()
     assert several.value.replace("$", "").startswith(f"{(31.5 + 24.3 + 29.9) / 3:.2f}"), several.text
     assert one.value.replace("$", "").startswith("27"), one.text
+
+
+def test_the_rows_ranked_by_what_a_verb_before_most_often_counts(tmp_path: Path) -> None:
+    rows = [["Complaint", "Reported (n)", "Resolved (n)"], ["Late running", "412", "380"], ["Overcrowding", "655", "120"],
+            ["Cleanliness", "98", "97"], ["Ticketing", "301", "298"]]
+    library = drawn_library(tmp_path, "Table 5: Complaints by passengers, 2025", rows, [40, 220, 360, 500])
+    answer = ask_without_model(library, "What were the two complaints passengers reported most often?")
+    library.close()
+    assert list(answer.parts) == ["Overcrowding", "Late running"], answer.text
