@@ -390,8 +390,9 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         group = " ".join(sorted(set().union(*(_column_group(view, c) for c in columns if c)))) if whole else ""
         positions = [view.column_position(c) for c in columns if c is not None]
         title = view.info.title
+        primary = _is_primary(view)  # (a statement's title names what all its lines are; a note's, what its rows share)
         bonus = NAMED_STATEMENT_BONUS if any(is_statement(k, title) for k in named) else (
-            STATEMENT_BONUS if _is_primary(view) else 0.0)
+            STATEMENT_BONUS if primary else 0.0)
         bonus += HOME_BONUS if home is not None and is_statement(home, title) else 0.0
         bonus += SIZE_BONUS * min(1.0, len(view.rows) / 40)
         for choice in view.rows:
@@ -415,7 +416,8 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
                 score = _total_of_table(words, view, choice.row, sections.get(choice.row, ""))
             elif whole and not covers(words, choice.label):
                 score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}") or \
-                    _qualified_fit(words, choice.label, _measured(view)) - TITLE_PENALTY
+                    max(_qualified_fit(words, choice.label, _measured(view)),
+                        0.0 if primary else _qualified_fit(words, choice.label, title)) - TITLE_PENALTY
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
             if score >= MIN_FIT:

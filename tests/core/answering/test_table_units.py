@@ -285,3 +285,14 @@ def test_the_rows_ranked_by_what_a_verb_before_most_often_counts(tmp_path: Path)
     answer = ask_without_model(library, "What were the two complaints passengers reported most often?")
     library.close()
     assert list(answer.parts) == ["Overcrowding", "Late running"], answer.text
+
+
+def test_a_line_named_with_the_words_of_its_note_s_title_is_the_row_under_that_title(tmp_path: Path) -> None:
+    # "revenue from Kenya by delivery location": the row is "Kenya", the rest is what the note's title says
+    rows = [["", "2024", "2023", "2022"], ["Kenya", "12,400", "11,950", "10,300"], ["Ghana", "8,020", "7,700", "7,010"],
+            ["Total", "20,420", "19,650", "17,310"]]
+    library = drawn_library(tmp_path, "The following table shows revenue from contracts with customers by delivery "
+                            "location (in thousands):", rows, [40, 220, 320, 420, 520], fontsize=9)
+    total = ask_without_model(library, "What was the total revenue from Kenya by delivery location over 2022 to 2024?")
+    library.close()
+    assert total.value.replace(",", "").lstrip("$").startswith(str(12_400 + 11_950 + 10_300)), total.text
