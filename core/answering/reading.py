@@ -31,7 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.answering import answer_types as kinds
+from core.answering import maturities
 from core.answering import measures as m
+from core.answering.maturities import Span
 from core.answering.measures import Measure
 from core.answering.operations import words as ops_words
 from core.answering.vocabulary import statements_asked
@@ -495,6 +497,11 @@ class QuestionReading:
     compares: bool = False
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
+    horizons: tuple[Span, ...] = ()
+    """Ranges of time ahead it asks about, in the order said ("between 1 to 3 years", "due within 5 years"): the
+    columns of a maturity table that make them up (``core.answering.maturities``); () where it names none."""
+    within: QuestionReading | None = None
+    """With ``horizons``: the question read without them (the line asked about, the answer kind), else None."""
 
     @property
     def words(self) -> frozenset[str]:
@@ -684,7 +691,11 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
-    return replace(reading, unused=_unused(reading, marked, periods))
+    reading = replace(reading, unused=_unused(reading, marked, periods))
+    horizons, rest = maturities.asked(text)
+    if horizons:  # "the lease obligations due within 5 years": the line read alone, its columns by their ranges
+        reading = replace(reading, horizons=horizons, within=read(rest, issuers))
+    return reading
 
 
 _YEAR_END_BASIS = re.compile(
