@@ -444,6 +444,13 @@ class TableQuery:
 QUERY_OPERATIONS = ("lookup", "how_many", "count", "sum", "average", "max", "min", "top", "list", "share")
 
 
+_MONEY_NOUN = re.compile(r"\b(?:dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|money|cash|amounts?|values?|"
+                         r"revenues?|sales|costs?|expenses?|income|profits?|payments?|proceeds|fees?|prices?)\b",
+                         re.IGNORECASE)
+_NUMBER_OF = re.compile(r"^\s*(?:what|how)\s+(?:is|was|were|are)\s+the\s+(?:total\s+)?number\s+of\s+(?P<x>[\w-]+)",
+                        re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class QuestionReading:
     """A question as every stage of answering reads it, made once (``read``) and never re-parsed."""
@@ -502,6 +509,16 @@ class QuestionReading:
     columns of a maturity table that make them up (``core.answering.maturities``); () where it names none."""
     within: QuestionReading | None = None
     """With ``horizons``: the question read without them (the line asked about, the answer kind), else None."""
+
+    @property
+    def counts_things(self) -> bool:
+        """It asks how many of something that is no money ("how many restaurants", "the number of stores"): its
+        figure is a count, whatever currency the table's other lines are in."""
+        query = self.query
+        if query is not None and query.operation == "how_many":
+            return bool(query.target) and not _MONEY_NOUN.search(query.target)
+        said = _NUMBER_OF.match(self.text)
+        return said is not None and not _MONEY_NOUN.search(said.group("x"))
 
     @property
     def words(self) -> frozenset[str]:

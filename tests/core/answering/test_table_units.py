@@ -276,3 +276,22 @@ def test_the_average_of_several_rows_figures_that_are_themselves_averages(tmp_pa
     library.close()
     assert several.value.replace("$", "").startswith(f"{(31.5 + 24.3 + 29.9) / 3:.2f}"), several.text
     assert one.value.replace("$", "").startswith("27"), one.text
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "2020", "2019"], ["Stores sold to partners", "42", "37"], ["Stores opened by partners", "9", "14"],
+            ["Proceeds from store sales", "12,400", "10,950"]]
+    library = drawn_library(tmp_path_factory.mktemp("stores"), "Partner store activity (dollars in thousands):", rows,
+                            [60, 260, 360, 460])
+    yield library
+    library.close()
+
+
+def test_how_many_things_is_a_count_not_the_money_the_table_is_stated_in(stores: Library) -> None:
+    answer = ask_without_model(stores, "How many stores were sold to partners in 2020?")
+    assert answer.value == "42", answer.text
+    answer = ask_without_model(stores, "How many stores were opened by partners in 2020 and 2019 respectively?")
+    assert list(answer.parts) == ["9", "14"], answer.text
+    answer = ask_without_model(stores, "What were the proceeds from store sales in 2019?")
+    assert answer.value == "$10,950 thousand", answer.text  # money stays money
