@@ -300,9 +300,9 @@ _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:t
                              rf"(?P<part>.+?\s{m.PART_WORDS})$", re.IGNORECASE)
 _SIGNED = (r"(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|surplus|"
            r"deficit|inflow|outflow|receivable|payable|asset|liability)")
-_ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b", re.IGNORECASE)
+_ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b|\band/or\b", re.IGNORECASE)
 """A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
-"gain/loss on disposal": no ratio of two lines."""
+"gain/loss on disposal", or "and/or" ("on maturity and/or termination"): no ratio of two lines."""
 _CAPITALS_SLASH = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})\b")
 
 
