@@ -41,7 +41,8 @@ _MONTHS = {"y": 12.0, "m": 1.0, "d": 1.0 / 30}
 _BETWEEN = re.compile(rf"\b(?:between\s+)?(?P<a>{_N})\s*(?:years?\s+|months?\s+)?(?:-|\u2013|to|and|through)\s*"
                       rf"(?P<b>{_N})\s+{_UNIT}", re.IGNORECASE)
 _UP_TO = re.compile(rf"\b(?:within|in\s+less\s+than|less\s+than|fewer\s+than|under|up\s+to|no\s+more\s+than|"
-                    rf"not\s+more\s+than|not\s+later\s+than|not\s+exceeding|(?:due|payable|maturing|expiring)\s+in)\s+(?:the\s+next\s+|the\s+first\s+)?"
+                    rf"not\s+more\s+than|not\s+later\s+than|not\s+exceeding|(?:due|payable|maturing|expiring)\s+in|"
+                    rf"(?:in|over|during)\s+the\s+(?:next|coming|first))\s+(?:the\s+next\s+|the\s+first\s+)?"
                     rf"(?P<b>{_N}|a|one)\s+{_UNIT}", re.IGNORECASE)
 _OR_LESS = re.compile(rf"\b(?P<b>{_N})\s+{_UNIT}\s+or\s+(?:less|below|fewer|under|sooner|earlier)\b", re.IGNORECASE)
 _BEYOND = re.compile(rf"\b(?:more\s+than|greater\s+than|after|beyond|later\s+than|in\s+excess\s+of|"

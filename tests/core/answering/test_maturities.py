@@ -27,6 +27,7 @@ pytestmark = pytest.mark.unit
     ("What share of the crane leases is due in 3 years or less?", (Span(0, 36),), "What share of the crane leases?"),
     ("What are the berth fees after five years?", (Span(60, math.inf),), "What are the berth fees?"),
     ("What were the unpaid invoices that are 30 to 60 days old?", (Span(1, 2),), "What were the unpaid invoices?"),
+    ("What do the hull loans cost in the next 12 months?", (Span(0, 12),), "What do the hull loans cost?"),
     ("What are the respective tug charters less than one year and between 1-3 years?",
      (Span(0, 12), Span(12, 36)), "What are the respective tug charters?"),
 ])
@@ -83,6 +84,8 @@ def test_a_range_printed_as_a_column_is_read_for_each_line_asked(schedule: Libra
     assert [p.split()[0] for p in answer.parts] == ["870", "650"], answer.text
     answer = ask_without_model(schedule, "What were the hull loans after 5 years?")
     assert answer.value.startswith("3,200"), answer.text
+    answer = ask_without_model(schedule, "How much are the dock rentals payable in the next 12 months?")
+    assert answer.value.startswith("400"), answer.text
 
 
 def test_a_share_of_the_line_falling_due_early_is_over_its_total(schedule: Library) -> None:
