@@ -667,6 +667,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     # "What was X in 2023, defined as A divided by B between 2022 and 2023?": the definition is a field of its own
     clause = re.sub(r",?\s+(?:which\s+is\s+|here\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", "", clause,
                     flags=re.IGNORECASE).strip()
+    # "across the 3 year period from 2017 to 2019": the years named say which; no word of the line
+    if len(find_periods(clause)) >= 2:
+        clause = _N_YEAR_PERIOD.sub("", clause).strip()
     periods = find_periods(clause)
     marked = _mark_periods(clause, periods)
     marked = _without_issuer(marked, issuer)
@@ -715,6 +718,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     return reading
 
 
+_N_YEAR_PERIOD = re.compile(r",?\s*\b(?:across|over|during|for|in)\s+the\s+(?:\d+|two|three|four|five)[\s-]+"
+                            r"(?:fiscal\s+|financial\s+)?years?\s+period\b", re.IGNORECASE)
 _YEAR_END_BASIS = re.compile(
     r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
     r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+[a-z&']+)?)"
