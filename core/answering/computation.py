@@ -186,7 +186,7 @@ def _shown(plan: Plan, tree: ast.expr, cells: dict[str, formula.BoundCell], view
     if plan.percent:
         return (f"{_rounded(value, plan.decimals)}%" if plan.decimals is not None else f"{format_number(value)}%"), ""
     if dimension(tree) == 1 and plan.counted and isinstance(tree, ast.Name):
-        (cell,) = cells.values()  # "how many restaurants were sold": 135, not "$135 thousand"
+        (cell,) = cells.values()  # "how many stores were sold": 42, not "$42 thousand"
         return count(views[cell.table_id], value, cell.scale), ""
     if dimension(tree) == 1:
         scales = {c.scale for c in cells.values()}

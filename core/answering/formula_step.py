@@ -152,7 +152,7 @@ class FormulaSteps(AnswererBase):
         return True
 
     def _maturity_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
-        """Figures of a maturity table for the ranges of time the question asks ("due within 5 years": the ranges
+        """Figures of a maturity table for the ranges of time the question asks ("due within 3 years": the ranges
         up to five years added up), each computed and cited like a formula's; True when every one was. Several
         figures become one finding."""
         asked = self._asked(run)

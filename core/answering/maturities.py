@@ -2,7 +2,7 @@
 
 Contractual-obligation, lease and debt-maturity tables (and ageing tables of receivables) head their columns
 with ranges of time rather than years: "Less than 1 year", "1-3 years", "3-5 years", "More than 5 years",
-"Thereafter", "Total". A question names such a range in its own words: "between 1 to 3 years", "due within 5
+"Thereafter", "Total". A question names such a range in its own words: "between 2 to 4 years", "due within 3
 years" (the ranges up to five years, added), "after five years", "three to six months of age". ``asked`` reads
 those ranges out of a question (the rest is the line it asks about); ``columns`` reads a table's ranges from its
 headers; ``covering`` says which columns make up a range asked: the one column printing it, or the columns
@@ -91,8 +91,8 @@ def _spans_in(text: str) -> list[tuple[int, int, Span]]:
 
 
 def asked(text: str) -> tuple[tuple[Span, ...], str]:
-    """The ranges of time ahead a question asks about ("between 3 to 5 years", "due within 5 years", "less than
-    one year and between 2-5 years"), and the question without them (the line asked about is what is left):
+    """The ranges of time ahead a question asks about ("between 2 to 4 years", "due within 3 years", "less than
+    a year and from two to four years"), and the question without them (the line asked about is what is left):
     ((), text) where it names none. A year range ("2019-2021") is no range of time ahead: only ranges said in
     years, months or days count."""
     found = _spans_in(text)
@@ -103,7 +103,7 @@ def asked(text: str) -> tuple[tuple[Span, ...], str]:
     for index, (start, end, _span) in enumerate(found):
         before = text[position:start]
         if index and _AND.match(before):
-            before = ""  # "less than one year and between 2-5 years": one list of ranges
+            before = ""  # "under a year and from two to four years": one list of ranges
         else:
             before = _LEAD_IN.sub("", before)
         kept.append(before)

@@ -1,9 +1,9 @@
 """Figures of a maturity table read for the ranges of time a question asks (``core.answering.maturities``).
 
-"The operating lease obligations due within 5 years" is the lease row's "Less than 1 year", "1-3 years" and
-"3-5 years" cells added up; "the debt payments due in 5 years or less as a share of the total" is that sum over
-the row's "Total" cell; "the lease and purchase obligations between 1 and 3 years" are two figures, a row each;
-"the commitments less than one year and between 2-5 years" are two figures, a range each. ``figures`` finds the
+"The crane leases due within 5 years" are the crane row's "Less than 1 year", "1-3 years" and "3-5 years" cells
+added up; "the hull loans due in 3 years or less as a share of the total" is that sum over the row's "Total"
+cell; "the crane leases and dock rentals between 1 and 3 years" are two figures, a row each;
+"the charters under a year and from two to four years" are two figures, a range each. ``figures`` finds the
 table, the rows and the columns; the formula step computes and cites them. A question whose line no row of a
 maturity table names whole, or whose range no columns tile, gets nothing here.
 """
@@ -52,7 +52,7 @@ def figures(asked: QuestionReading, views: Sequence[TableView]) -> tuple[list[Fi
             return None  # "as a share of the total X": X's own total, not another line's
     elif measure.op == LINE:
         words = measure.words
-        if _SHARE_WORDS.match(words):  # "the proportion of debt payments due in 5 years or less"
+        if _SHARE_WORDS.match(words):  # "the proportion of the hull loans due in 3 years or less"
             share, words = True, _SHARE_WORDS.sub("", words)
         lines = _lines(words, within.several or within.kind == "figures")
     else:
@@ -87,20 +87,20 @@ def figures(asked: QuestionReading, views: Sequence[TableView]) -> tuple[list[Fi
 
 
 def _same_line(total_words: str, words: str) -> bool:
-    """"the total purchase obligations" is the purchase obligations' own total."""
+    """"the total crane leases" is the crane leases' own total."""
     return header_words(_TOTAL_WORD.sub("", total_words)) == header_words(_TOTAL_WORD.sub("", words))
 
 
 def _lines(words: str, several: bool) -> list[str]:
-    """The lines asked: "operating lease and financing obligations" asked as several figures is the operating
-    lease obligations and the financing obligations."""
+    """The lines asked: "crane and tug charters" asked as several figures is the crane charters and the tug
+    charters."""
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", words) if several else [words]
     return [p.strip() for p in parts if p.strip()]
 
 
 def _row_of_part(view: TableView, words: str, lines: Sequence[str]) -> int | None:
     """The row of one of several lines said together: as said ("crane leases"), else with the noun the last one
-    ends in ("operating lease" of "operating lease and financing obligations")."""
+    ends in ("crane" of "crane and tug charters")."""
     found = _row(view, words)
     tail = lines[-1].split()[-1]
     if found is None and words.split()[-1] != tail:
@@ -116,7 +116,7 @@ def _row(view: TableView, words: str) -> int | None:
     scored = [(fit(plain, choice.label), choice.row) for choice in view.rows
               if not _BARE_TOTAL.match(choice.label) and (covers(plain, choice.label) or covers(words, choice.label))]
     scored = [s for s in scored if s[0] >= _MIN_FIT]
-    if not scored:  # "the debt payments" of a row "Long-term debt" under columns "Payments due by period"
+    if not scored:  # "the loan payments" of a row "Hull loans" under columns "Payments due by period"
         headers = " ".join(dict.fromkeys(c.header for c in view.data_columns))
         scored = [(fit(plain, f"{choice.label} {headers}"), choice.row) for choice in view.rows
                   if not _BARE_TOTAL.match(choice.label) and covers(plain, f"{choice.label} {headers}")

@@ -74,7 +74,7 @@ class Plan:
     scale: str = ""
     """The scale the question wants the answer in ("billion"), or ""."""
     counted: bool = False
-    """A number of things is asked ("how many restaurants were sold"): the figure is said as the count printed,
+    """A number of things is asked ("how many stores were sold"): the figure is said as the count printed,
     never as an amount of the money its table is stated in ("$135 thousand")."""
 
     @property

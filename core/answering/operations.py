@@ -710,9 +710,9 @@ _MONEY_SCALE = re.compile(r"\b(?:dollars?|euros?|pounds?|rupees?|yen|yuan)\s+in\
 
 
 def count(view: TableView, value: Any, scale: str) -> str:
-    """A count of things read from a table of money ("how many restaurants were sold"): no currency; the scale only
+    """A count of things read from a table of money ("how many stores were sold"): no currency; the scale only
     where the table's note does not tie it to money ("(in millions)" is true of shares, "(dollars in thousands)" is
-    not true of restaurants)."""
+    not true of stores)."""
     text = format_number(value)
     info = view.info
     note = " ".join([info.caption, info.heading, *(c.header for c in info.schema.columns)])

@@ -35,7 +35,7 @@ MODEL_FORMULA = "model formula"
 QUERY = "query"
 """A question over a table's rows (a count, a sum by condition, a ranking of groups): a query plan code compiles."""
 MATURITY = "maturity"
-"""Figures of a maturity table for the ranges of time asked ("due within 5 years"), by its columns' ranges."""
+"""Figures of a maturity table for the ranges of time asked ("due within 3 years"), by its columns' ranges."""
 COMPOSE = "compose"
 """Decide the answer type and compose a header, several figures, labels, a count or a title."""
 
@@ -52,7 +52,7 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # "the second highest": no plan of code ranks past the first, and the top is no answer to it
         return ()
     if asked.horizons:
-        # "the lease obligations due within 5 years": the ranges a maturity table prints as columns first; where no
+        # "the crane leases due within 3 years": the ranges a maturity table prints as columns first; where no
         # table's columns make them up, the question read whole goes on as any other
         within = replace(asked, horizons=())
         return (MATURITY, *computations(within, plans))

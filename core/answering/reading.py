@@ -505,14 +505,14 @@ class QuestionReading:
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
     horizons: tuple[Span, ...] = ()
-    """Ranges of time ahead it asks about, in the order said ("between 1 to 3 years", "due within 5 years"): the
+    """Ranges of time ahead it asks about, in the order said ("between 2 to 4 years", "due within 3 years"): the
     columns of a maturity table that make them up (``core.answering.maturities``); () where it names none."""
     within: QuestionReading | None = None
     """With ``horizons``: the question read without them (the line asked about, the answer kind), else None."""
 
     @property
     def counts_things(self) -> bool:
-        """It asks how many of something that is no money ("how many restaurants", "the number of stores"): its
+        """It asks how many of something that is no money ("how many stores", "the number of staff"): its
         figure is a count, whatever currency the table's other lines are in."""
         query = self.query
         if query is not None and query.operation == "how_many":
@@ -667,7 +667,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     # "What was X in 2023, defined as A divided by B between 2022 and 2023?": the definition is a field of its own
     clause = re.sub(r",?\s+(?:which\s+is\s+|here\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", "", clause,
                     flags=re.IGNORECASE).strip()
-    # "across the 3 year period from 2017 to 2019": the years named say which; no word of the line
+    # "over the four year period from 2020 to 2023": the years named say which; no word of the line
     if len(find_periods(clause)) >= 2:
         clause = _N_YEAR_PERIOD.sub("", clause).strip()
     periods = find_periods(clause)
@@ -713,7 +713,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
     reading = replace(reading, unused=_unused(reading, marked, periods))
     horizons, rest = maturities.asked(text)
-    if horizons:  # "the lease obligations due within 5 years": the line read alone, its columns by their ranges
+    if horizons:  # "the crane leases due within 3 years": the line read alone, its columns by their ranges
         reading = replace(reading, horizons=horizons, within=read(rest, issuers))
     return reading
 
