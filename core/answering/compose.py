@@ -353,10 +353,12 @@ def figures(view: ops.TableView, reading: QuestionReading, run_sql: RunSql, ask_
         value = by_row.get(row.row, {}).get(column.name)
         if not ops.is_number(value):
             return None
-        figure = _figure(view, row.row, column.name, value)
+        scale = view.cell_scale(row.row, column.name)
+        counted = reading.counts_things  # "how many stores were opened in 2019 and 2018": counts, not money
+        figure = ops.count(view, value, scale) if counted else _figure(view, row.row, column.name, value)
         parts.append(figure)
         name = ops.column_title(view, column.name) if one_row else row.label
-        said.append(f"{name}: {ops.amount(view, value, view.cell_scale(row.row, column.name))}")
+        said.append(f"{name}: {figure if counted else ops.amount(view, value, scale)}")
     lead = f"{cells[0][0].label}: " if one_row else (f"In {ops.column_title(view, cells[0][1].name)}, "
                                                       if len(columns) == 1 else "")
     sentence = lead + "; ".join(said)

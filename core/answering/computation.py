@@ -21,7 +21,7 @@ from itertools import zip_longest
 from core.answering import formula
 from core.answering.binding import Chooser, bind, covers, fit, stems
 from core.answering.metrics import Plan
-from core.answering.operations import TableView, amount, format_number, in_scale, is_number
+from core.answering.operations import TableView, amount, count, format_number, in_scale, is_number
 from core.answering.vocabulary import STATEMENTS, is_statement, report_words
 from core.library.store import Library
 from core.sql.runner import SqlResult, SqlRunner
@@ -185,6 +185,9 @@ def _shown(plan: Plan, tree: ast.expr, cells: dict[str, formula.BoundCell], view
     and the amount restated in the scale the question asks for ("" when none)."""
     if plan.percent:
         return (f"{_rounded(value, plan.decimals)}%" if plan.decimals is not None else f"{format_number(value)}%"), ""
+    if dimension(tree) == 1 and plan.counted and isinstance(tree, ast.Name):
+        (cell,) = cells.values()  # "how many stores were sold": 42, not "$42 thousand"
+        return count(views[cell.table_id], value, cell.scale), ""
     if dimension(tree) == 1:
         scales = {c.scale for c in cells.values()}
         scale = scales.pop() if len(scales) == 1 else ""

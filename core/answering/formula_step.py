@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from core.answering import (
     checks,
     computation,
     formula,
+    maturity_step,
     metrics,
 )
 from core.answering import citations as cite
@@ -147,6 +149,59 @@ class FormulaSteps(AnswererBase):
                 run.tried.append(Step(subquery=subquery, sql_error=str(exc), failures=run.take_failures()))
             return False
         self._record_computation(run, done, retrieved, subquery, on_step)
+        return True
+
+    def _maturity_step(self, run: Run, retrieved: Sequence[Chunk], on_step: Callable[[Step], None] | None) -> bool:
+        """Figures of a maturity table for the ranges of time the question asks ("due within 3 years": the ranges
+        up to five years added up), each computed and cited like a formula's; True when every one was. Several
+        figures become one finding."""
+        asked = self._asked(run)
+        within = asked.within
+        if within is None or within.measure is None:
+            return False
+        words = [leaf.words for leaf in within.measure.leaves()]
+        views = computation.connected_views(
+            words, retrieved, self.library,
+            lambda query, documents: self.retriever.search(query, k=RECALL, recall=RECALL, document_ids=documents),
+            lambda table_id: self._view(run, table_id))
+        ranked = list(run.context.tables)
+        views = [*ranked, *(v for v in views if all(v.info.id != r.info.id for r in ranked))]
+        found = maturity_step.figures(asked, views)
+        if found is None:  # then again with the tables search finds in every document the question may be from
+            views.extend(computation.tables_beyond(
+                words, views, lambda query: self.retriever.search(query, k=RECALL, recall=RECALL, wide=True),
+                lambda table_id: self._view(run, table_id)))
+            found = maturity_step.figures(asked, views)
+        if found is None:
+            run.failures.append("Maturity: no table's columns make up the range of time asked for that line")
+            return False
+        parts, share = found
+        # "the proportion of X due within a year" is a fraction of the row's total; "the percentage", a percent
+        percent = share and bool(re.search(r"percent|%|\bshare\b", asked.text, re.IGNORECASE))
+        before = len(run.steps)
+        for part in parts:
+            names = [c.name for c in part.cells]
+            total = " + ".join(names) or "0"
+            if share and part.total is not None:
+                text = f"({total}) / total * 100" if percent else f"({total}) / total"
+            else:
+                text = total
+            cells = {c.name: c for c in (*part.cells, *((part.total,) if share and part.total else ()))}
+            measure = part.name if len(parts) > 1 else (asked.subject or part.name)
+            plan = metrics.Plan(measure, text, (), percent, asked.decimals, "maturity",
+                                scale=asked.scale)
+            try:
+                done = computation.evaluate(plan, cells, views, run.question, self.sql_runner)
+            except (formula.FormulaError, UserError) as exc:
+                run.failures.append(f"Maturity: {exc}")
+                del run.steps[before:], run.findings[before:]
+                return False
+            self._record_computation(run, done, retrieved, f"{measure}: {text}", on_step)
+        if len(parts) > 1:
+            found_now = [f for f in run.findings[before:] if f is not None]
+            run.findings[-1] = Finding(" ".join(f.sentence for f in found_now),
+                                       ops.join_values([f.value for f in found_now]), "unchecked", True, True)
+            run.query_parts = tuple(f.value for f in found_now)
         return True
 
     def _record_computation(self, run: Run, done: computation.Computation, retrieved: Sequence[Chunk],

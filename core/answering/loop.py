@@ -220,6 +220,13 @@ class Answerer(TableSteps, FormulaSteps):
                     # plans it before any answer is composed
                     return len(run.steps) - 1, None
                 continue
+            elif computation_kind == planning.MATURITY:
+                if self._maturity_step(run, retrieved, on_step):
+                    several = len(run.query_parts) > 1
+                    run.answer_type = answer_types.AnswerType(
+                        answer_types.FIGURES if several else answer_types.COMPUTED, "formula")
+                    return len(run.steps) - 1, None
+                continue
             elif computation_kind == planning.MODEL_FORMULA:
                 # A measure the report prints ("Gross margin (%)") is its own figure: looked up, not recomposed.
                 done = not run.measure_printed and self._model_formula_step(run, retrieved, on_step)

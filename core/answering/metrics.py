@@ -73,6 +73,9 @@ class Plan:
     a line is the answer, never recomposed from other cells."""
     scale: str = ""
     """The scale the question wants the answer in ("billion"), or ""."""
+    counted: bool = False
+    """A number of things is asked ("how many stores were sold"): the figure is said as the count printed,
+    never as an amount of the money its table is stated in ("$135 thousand")."""
 
     @property
     def in_own_words(self) -> bool:
@@ -111,7 +114,8 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
             return []
         name = _clean_name(measure.said or measure.words)
         return [Plan(name, (quantity := _quantity(measure.words, year, whole=True)).name, (quantity,), False,
-                     reading.decimals, "lookup", measure.words, tree=measure, scale=reading.scale) for year in years]
+                     reading.decimals, "lookup", measure.words, tree=measure, scale=reading.scale,
+                     counted=reading.counts_things) for year in years]
     if measure.op == m.LINE:
         # a line in one period: looked up by code where a label names it whole (the loop's steps otherwise)
         year = max(measure.periods) if measure.periods else reading.year
@@ -120,7 +124,7 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
             return []
         quantity = _quantity(measure.words, year, whole=True)
         return [Plan(_clean_name(measure.said or measure.words), quantity.name, (quantity,), False, reading.decimals,
-                     "lookup", measure.words, tree=measure, scale=reading.scale)]
+                     "lookup", measure.words, tree=measure, scale=reading.scale, counted=reading.counts_things)]
     if measure.op == m.NAMED and measure.words in m.NOT_COMPUTED:
         return []
     if measure.op not in m.OVER_PERIODS and len(measure.periods) > 1 and reading.kind != "figures":

@@ -704,6 +704,21 @@ def amount(view: TableView, value: Any, scale: str, decimals: int = 2) -> str:
     return " ".join(part for part in (text, scale, currency) if part) + note
 
 
+_MONEY_SCALE = re.compile(r"\b(?:dollars?|euros?|pounds?|rupees?|yen|yuan)\s+in\s+(?:thousands|millions|billions)\b|"
+                          r"\bin\s+(?:thousands|millions|billions)\s+of\s+(?:[a-z.]+\s+)?(?:dollars|euros|pounds)\b|"
+                          r"[$€£]\s*'?0{3}\b|[$€£]\s*(?:thousands?|millions?|billions?|m|k|bn)\b", re.IGNORECASE)
+
+
+def count(view: TableView, value: Any, scale: str) -> str:
+    """A count of things read from a table of money ("how many stores were sold"): no currency; the scale only
+    where the table's note does not tie it to money ("(in millions)" is true of shares, "(dollars in thousands)" is
+    not true of stores)."""
+    text = format_number(value)
+    info = view.info
+    note = " ".join([info.caption, info.heading, *(c.header for c in info.schema.columns)])
+    return f"{text} {scale}" if scale and scale != "%" and not _MONEY_SCALE.search(note) else text
+
+
 def _unstated_scale(view: TableView) -> bool:
     """A financial statement whose figures carry no scale anywhere it could be stated (its caption, units, columns,
     the lines above it): reports print statements in thousands or millions, so a bare figure is not in units."""

@@ -21,7 +21,7 @@ measure compiles to (``core.answering.metrics``) and what the run has found so f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.answering import operations as ops
 from core.answering.measures import CHANGE, DIFFERENCE, LINE, PERCENT_CHANGE, SHARE
@@ -34,6 +34,8 @@ MODEL_FORMULA = "model formula"
 """The model composes a formula over values it picks from the connected tables' cells."""
 QUERY = "query"
 """A question over a table's rows (a count, a sum by condition, a ranking of groups): a query plan code compiles."""
+MATURITY = "maturity"
+"""Figures of a maturity table for the ranges of time asked ("due within 3 years"), by its columns' ranges."""
 COMPOSE = "compose"
 """Decide the answer type and compose a header, several figures, labels, a count or a title."""
 
@@ -49,6 +51,11 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
     if asked.rank > 1:
         # "the second highest": no plan of code ranks past the first, and the top is no answer to it
         return ()
+    if asked.horizons:
+        # "the crane leases due within 3 years": the ranges a maturity table prints as columns first; where no
+        # table's columns make them up, the question read whole goes on as any other
+        within = replace(asked, horizons=())
+        return (MATURITY, *computations(within, plans))
     composed = (MODEL_FORMULA, COMPOSE) if spans_statements(asked) else (COMPOSE,)
     if asked.query is not None and asked.query.operation != "lookup":
         # "in which year": the periods a statement prints as columns first, the dates of a register's rows after;

@@ -31,7 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.answering import answer_types as kinds
+from core.answering import maturities
 from core.answering import measures as m
+from core.answering.maturities import Span
 from core.answering.measures import Measure
 from core.answering.operations import words as ops_words
 from core.answering.vocabulary import statements_asked
@@ -298,9 +300,9 @@ _MARGIN_OF_PART = re.compile(rf"^(?P<x>.+?\s*margins?)\s+(?:of|for|in|at)\s+(?:t
                              rf"(?P<part>.+?\s{m.PART_WORDS})$", re.IGNORECASE)
 _SIGNED = (r"(?:loss|losses|profit|income|gain|gains|expense|expenses|increase|decrease|benefit|charge|credit|surplus|"
            r"deficit|inflow|outflow|receivable|payable|asset|liability)")
-_ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b", re.IGNORECASE)
+_ONE_LINE_SLASH = re.compile(rf"\)/|/\(|\b{_SIGNED}/{_SIGNED}\b|\band/or\b", re.IGNORECASE)
 """A slash inside one line's name, as reports print signed lines: "(Loss)/profit before taxation", "Income/(expense)",
-"gain/loss on disposal": no ratio of two lines."""
+"gain/loss on disposal", or "and/or" ("on maturity and/or termination"): no ratio of two lines."""
 _CAPITALS_SLASH = re.compile(r"\b([A-Z]{2,})/([A-Z]{2,})\b")
 
 
@@ -442,6 +444,13 @@ class TableQuery:
 QUERY_OPERATIONS = ("lookup", "how_many", "count", "sum", "average", "max", "min", "top", "list", "share")
 
 
+_MONEY_NOUN = re.compile(r"\b(?:dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|money|cash|amounts?|values?|"
+                         r"revenues?|sales|costs?|expenses?|income|profits?|payments?|proceeds|fees?|prices?)\b",
+                         re.IGNORECASE)
+_NUMBER_OF = re.compile(r"^\s*(?:what|how)\s+(?:is|was|were|are)\s+the\s+(?:total\s+)?number\s+of\s+(?P<x>[\w-]+)",
+                        re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class QuestionReading:
     """A question as every stage of answering reads it, made once (``read``) and never re-parsed."""
@@ -495,6 +504,21 @@ class QuestionReading:
     compares: bool = False
     """It asks how far apart two figures are in so many words ("how much larger is A than B", "by how much did
     X exceed Y"): a difference, never a sum or a ranking."""
+    horizons: tuple[Span, ...] = ()
+    """Ranges of time ahead it asks about, in the order said ("between 2 to 4 years", "due within 3 years"): the
+    columns of a maturity table that make them up (``core.answering.maturities``); () where it names none."""
+    within: QuestionReading | None = None
+    """With ``horizons``: the question read without them (the line asked about, the answer kind), else None."""
+
+    @property
+    def counts_things(self) -> bool:
+        """It asks how many of something that is no money ("how many stores", "the number of staff"): its
+        figure is a count, whatever currency the table's other lines are in."""
+        query = self.query
+        if query is not None and query.operation == "how_many":
+            return bool(query.target) and not _MONEY_NOUN.search(query.target)
+        said = _NUMBER_OF.match(self.text)
+        return said is not None and not _MONEY_NOUN.search(said.group("x"))
 
     @property
     def words(self) -> frozenset[str]:
@@ -643,6 +667,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     # "What was X in 2023, defined as A divided by B between 2022 and 2023?": the definition is a field of its own
     clause = re.sub(r",?\s+(?:which\s+is\s+|here\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", "", clause,
                     flags=re.IGNORECASE).strip()
+    # "over the four year period from 2020 to 2023": the years named say which; no word of the line
+    if len(find_periods(clause)) >= 2:
+        clause = _N_YEAR_PERIOD.sub("", clause).strip()
     periods = find_periods(clause)
     marked = _mark_periods(clause, periods)
     marked = _without_issuer(marked, issuer)
@@ -684,9 +711,15 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
-    return replace(reading, unused=_unused(reading, marked, periods))
+    reading = replace(reading, unused=_unused(reading, marked, periods))
+    horizons, rest = maturities.asked(text)
+    if horizons:  # "the crane leases due within 3 years": the line read alone, its columns by their ranges
+        reading = replace(reading, horizons=horizons, within=read(rest, issuers))
+    return reading
 
 
+_N_YEAR_PERIOD = re.compile(r",?\s*\b(?:across|over|during|for|in)\s+the\s+(?:\d+|two|three|four|five)[\s-]+"
+                            r"(?:fiscal\s+|financial\s+)?years?\s+period\b", re.IGNORECASE)
 _YEAR_END_BASIS = re.compile(
     r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
     r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+[a-z&']+)?)"

@@ -525,3 +525,16 @@ def test_the_second_side_said_as_that_in_another_place_is_the_first_measure_ther
         "difference(line(parcels delivered in Leeds), line(parcels delivered in York))"
     assert tree("How much higher was ridership in 2022 than that in 2021?") == \
         "gap(line(ridership 2022), line(ridership 2021)) 2022-2021"
+
+
+def test_and_or_inside_a_line_is_no_ratio() -> None:
+    reading = read("What is the change in the losses on disposal and/or early repayment of hedges from 2020 to 2021?")
+    assert reading.measure is not None and reading.measure.op == m.CHANGE
+    assert reading.measure.parts[0].op == m.LINE and "and/or" in reading.measure.parts[0].words
+
+
+def test_a_span_of_years_said_beside_the_years_is_no_word_of_the_line() -> None:
+    reading = read("What was the average dredging cost across the 3 year period from 2019 to 2021?")
+    assert reading.measure is not None and reading.measure.op == m.AVERAGE
+    assert reading.measure.parts[0].words == "dredging cost", reading.describe()
+    assert [p.formula for p in plans_of(reading)] == ["avg(dredging_cost_2019, dredging_cost_2020, dredging_cost_2021)"]

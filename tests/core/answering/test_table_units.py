@@ -296,3 +296,22 @@ def test_a_line_named_with_the_words_of_its_note_s_title_is_the_row_under_that_t
     total = ask_without_model(library, "What was the total revenue from Kenya by delivery location over 2022 to 2024?")
     library.close()
     assert total.value.replace(",", "").lstrip("$").startswith(str(12_400 + 11_950 + 10_300)), total.text
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "2020", "2019"], ["Stores sold to partners", "42", "37"], ["Stores opened by partners", "9", "14"],
+            ["Proceeds from store sales", "12,400", "10,950"]]
+    library = drawn_library(tmp_path_factory.mktemp("stores"), "Partner store activity (dollars in thousands):", rows,
+                            [60, 260, 360, 460])
+    yield library
+    library.close()
+
+
+def test_how_many_things_is_a_count_not_the_money_the_table_is_stated_in(stores: Library) -> None:
+    answer = ask_without_model(stores, "How many stores were sold to partners in 2020?")
+    assert answer.value == "42", answer.text
+    answer = ask_without_model(stores, "How many stores were opened by partners in 2020 and 2019 respectively?")
+    assert list(answer.parts) == ["9", "14"], answer.text
+    answer = ask_without_model(stores, "What were the proceeds from store sales in 2019?")
+    assert answer.value == "$10,950 thousand", answer.text  # money stays money
