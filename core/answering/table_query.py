@@ -284,7 +284,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             target, operation = headed, "sum"
     if operation == "sum" and query.operation in ("how_many", "lookup") and named_twice(conditions, view) and \
             not re.search(r"\b(?:total|in\s+all)\b", reading.text, re.IGNORECASE) and not _SEVERAL.search(reading.text):
-        return None  # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one?
+        # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one? The words
+        # the column read took may also name one of the stacked tables ("female students" over a "Female students"
+        # column printed once for the female and the male tables, each titled in a column of its own)
+        fuller = _conditions(asked, reading, text_columns, distinct, exclude=exclude)
+        if named_twice(fuller, view) or len(fuller) <= len(conditions):
+            return None
+        conditions = fuller
     if operation == "value":
         target = target or _only_number(numbers, reading)
         only = only_row(view)

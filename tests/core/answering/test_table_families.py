@@ -89,3 +89,27 @@ def test_how_many_more_of_one_row_than_of_another_on_one_station_s_page(tally: T
     answer = ask_without_model(tally.library, "How many more yes votes than no votes were cast at Saint Brendan's Hall?")
     assert answer.value == f"-{no - yes}" and "fewer" in answer.text, answer.text
     assert {c.page for citation in answer.citations for c in citation.cells} == {3}
+
+
+def test_a_figure_of_one_of_two_stacked_tables_named_by_the_words_its_column_also_took(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # one ruled table stacking the women's and the men's counts, each under a title row of its own, the column
+    # headed for the first: the words "women members" name both the column read and the women's part
+    directory = tmp_path_factory.mktemp("stacked")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 2: Members in the sample by club section", fontsize=12)
+    counts = {"women": {"Rowing": 31, "Sailing": 44, "Swimming": 52}, "men": {"Rowing": 48, "Sailing": 27, "Swimming": 39}}
+    rows = [["Club section", "Women members (sample)", "Part"]]
+    for who, figures in counts.items():
+        rows += [[k, str(v), f"Number of {who} members by club section"] for k, v in figures.items()]
+        rows += [["Total", str(sum(figures.values())), f"Number of {who} members by club section"]]
+    _draw_ruled(page, rows, [60, 200, 330, 560], 80, row_height=18)
+    doc.save(directory / "members.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "members.pdf").status == "added"
+    women = ask_without_model(library, "How many women members from the Sailing section were in the sample?")
+    men = ask_without_model(library, "How many men members from the Sailing section were in the sample?")
+    library.close()
+    assert (women.value, men.value) == ("44", "27"), (women.text, men.text)
