@@ -371,16 +371,24 @@ class AnswererBase:
         the last error. ``alone``: the task by itself, without the run's tables and passages (``_call``)."""
         repairs: list[str] = []
         error = ""
+        failed: list[dict[str, Any]] = []
         for _attempt in range(1 + MAX_REPAIRS):
             data: dict[str, Any] | None = None
             try:
                 data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens, what=what,
                                   alone=alone)
+                if data in failed:
+                    # the reply that already failed, word for word: the error named did not move the model, and
+                    # another call would cost the question's time for the same reply (a 1.5B model repeats itself)
+                    run.failures.append(f"{what}: the same reply again after the repair; given up")
+                    return None, error
                 return attempt(data), ""
             except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
                 error = str(exc)
                 run.failures.append(f"{what}: {error}")
                 repairs.append(repair(data, exc))
+                if data is not None:
+                    failed.append(data)
         return None, error
 
     @staticmethod
