@@ -149,7 +149,8 @@ class Answerer(TableSteps, FormulaSteps):
             not planning.gives_up(run.plans, run.missing)
         planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
                                    lambda must_ask: self._decompose(run, must_ask, planner.iterations),
-                                   from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
+                                   from_text=(run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
+                                   or run.unplanned_table is not None)
         while True:
             ctx.check()
             decision = planner.next(len(run.steps), bool(run.context.tables))
@@ -306,6 +307,7 @@ class Answerer(TableSteps, FormulaSteps):
                                               model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
                                               alone=True)
         if answered is None:
+            run.unplanned_table = view.info.id
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
         return step, citation, answered

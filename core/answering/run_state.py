@@ -150,6 +150,10 @@ class Run:
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
     model_planned: bool = False
     """The model was asked for a query plan over the rows (once a question)."""
+    unplanned_table: int | None = None
+    """The table whose rows the model's query plan was over when every plan it gave failed its checks: cells chosen
+    from it one by one (the operation choice's count of chosen cells, one row's figure) would not answer a question
+    over its rows either, so the loop's later steps read the passages there instead."""
     """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""

@@ -121,6 +121,47 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     assert len(cited.cells) == sum(1 for r in register.rows if r[0] == answer.value)
 
 
+def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_asked_the_question(
+        register: Register) -> None:  # noqa: F811
+    # a plan whose filter names no company of the register goes back, comes back the same and is given up; the
+    # operation choice would then count the one cell it picked ("1 cell holds a figure") as the rows asked for
+    asked_for: list[str] = []
+    question = "What share of the employees affected worked in Akron plants?"
+    bad_plan = _reply(operation="share", target="employees_affected",
+                      filters=[{"column": "company", "value": "Osprey Mills"}])
+
+    def model(messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "filters" in properties:
+            asked_for.append("plan")
+            return bad_plan
+        if "cells" in properties:
+            asked_for.append("cells")
+            return {"operation": "count", "cells": [{"row": register.rows[0][0], "column": "employees_affected"}]}
+        if "action" in properties:
+            asked_for.append("decompose")
+            return {"action": "ask", "text": question}
+        if set(properties) == {"answer"}:
+            asked_for.append("text")
+            assert question in messages[-1].content
+            return {"answer": "not stated"}
+        raise AssertionError(f"no other model call expected: {sorted(properties)}")
+
+    chat = ScriptedChat(fallback=model)
+    runner = SqlRunner(register.library.path)
+    try:
+        answerer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner, chat)
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text, answer.steps)  # no cells chosen, no rewording asked first
+    assert "cells" not in asked_for
+    assert answer.status == "refused", answer.text
+    failures = [f for s in answer.steps for f in s.failures]
+    assert any("the same reply again" in f for f in failures)
+    assert any(s.sql_error.startswith("No query over the rows of") for s in answer.steps), answer.steps
+
+
 def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
     runner = SqlRunner(brands.path)
     view = load_table_view(brands, next(iter(brands.tables())))
