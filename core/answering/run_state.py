@@ -139,6 +139,8 @@ class Run:
     """What the reading's measure compiles to (``metrics.plans_of``): one plan a figure asked."""
     tried: list[Step] = field(default_factory=list)
     """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
+    read_tables: dict[int, list[str]] = field(default_factory=dict)
+    """Table id -> the texts of its chunks among ``read``: where a figure read off a table's rows came from."""
     read_passages: list[str] = field(default_factory=list)
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
@@ -232,6 +234,8 @@ class AnswererBase:
                 run.read.append(chunk.text)
                 if chunk.kind == "text":
                     run.read_passages.append(chunk.text)
+                elif chunk.table_id is not None:
+                    run.read_tables.setdefault(chunk.table_id, []).append(chunk.text)
             if chunk.kind == "table" and chunk.table_id is not None:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
@@ -403,7 +407,9 @@ class AnswererBase:
 
     def _usable_text(self, run: Run, text: str) -> bool:
         """A text answer worth giving: it answers (not "not stated"), and each figure in it is in a
-        passage or a table the loop read, or in a step's result."""
+        passage or a table the loop read, or in a step's result. A table no query plan over its rows passed the
+        checks of (``Run.unplanned_table``) vouches for no figure: the model picking a cell of it in a text answer
+        ("18", the figure of a row of the other table of two stacked ones) is the cell choice refused there."""
         if not text.strip() or _NO_ANSWER_TEXT.search(text):
             return False
         if self._asked(run).explains and not _WORDS_OF_AN_EXPLANATION.search(FIGURE.sub(" ", text)):
@@ -413,11 +419,15 @@ class AnswererBase:
             return True
         computed = self._asked(run).computed
         known: set[float] = set()
-        sources = [*(run.read_passages if computed else run.read), *(c.text for c in run.context.texts),
+        unplanned = run.read_tables.get(run.unplanned_table, []) if run.unplanned_table is not None else []
+        sources = [*(run.read_passages if computed else [t for t in run.read if t not in unplanned]),
+                   *(c.text for c in run.context.texts),
                    *(s.intermediate_answer for s in run.steps if s.sql and not s.sql_error)]
         for source in sources:
             known.update(f for f in (self._figure(m) for m in FIGURE.findall(source)) if f is not None)
         for view in run.context.tables if not computed else ():
+            if view.info.id == run.unplanned_table:
+                continue
             known.update(round(float(v), 4) for row in view.values.values() for v in row if ops.is_number(v))
         return all(f in known or abs(f) < 10 for f in figures if f is not None)
 

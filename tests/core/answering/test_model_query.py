@@ -121,12 +121,10 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     assert len(cited.cells) == sum(1 for r in register.rows if r[0] == answer.value)
 
 
-def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_asked_the_question(
-        register: Register) -> None:  # noqa: F811
-    # a plan whose filter names no company of the register goes back, comes back the same and is given up; the
-    # operation choice would then count the one cell it picked ("1 cell holds a figure") as the rows asked for
+def _after_a_failed_plan(register: Register, question: str, text_reply: str) -> tuple[list[str], Any]:  # noqa: F811
+    """The question answered where every plan the model gives names a company the register does not hold: the plan
+    goes back, comes back the same and is given up. The calls the loop made after it, and its answer."""
     asked_for: list[str] = []
-    question = "What share of the employees affected worked in Akron plants?"
     bad_plan = _reply(operation="share", target="employees_affected",
                       filters=[{"column": "company", "value": "Osprey Mills"}])
 
@@ -135,7 +133,7 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
         if "filters" in properties:
             asked_for.append("plan")
             return bad_plan
-        if "cells" in properties:
+        if "cells" in properties:  # the operation choice would count the one cell it picked as the rows asked for
             asked_for.append("cells")
             return {"operation": "count", "cells": [{"row": register.rows[0][0], "column": "employees_affected"}]}
         if "action" in properties:
@@ -144,7 +142,7 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
         if set(properties) == {"answer"}:
             asked_for.append("text")
             assert question in messages[-1].content
-            return {"answer": "not stated"}
+            return {"answer": text_reply}
         raise AssertionError(f"no other model call expected: {sorted(properties)}")
 
     chat = ScriptedChat(fallback=model)
@@ -154,12 +152,28 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
         answer = answerer.answer(question)
     finally:
         runner.close()
-    assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text, answer.steps)  # no cells chosen, no rewording asked first
+    assert any("the same reply again" in f for s in answer.steps for f in s.failures), answer.steps
+    return asked_for, answer
+
+
+def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_asked_the_question(
+        register: Register) -> None:  # noqa: F811
+    asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+                                             "not stated")
+    assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text)  # no cells chosen, no rewording first
     assert "cells" not in asked_for
     assert answer.status == "refused", answer.text
-    failures = [f for s in answer.steps for f in s.failures]
-    assert any("the same reply again" in f for f in failures)
     assert any(s.sql_error.startswith("No query over the rows of") for s in answer.steps), answer.steps
+
+
+def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_is_no_answer(
+        register: Register) -> None:  # noqa: F811
+    # a figure of one of the register's rows, which no passage prints: the model picked a cell after all
+    figure = next(n for _, _, _, n in register.rows if n >= 10)
+    asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+                                             f"{figure}")
+    assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
+    assert answer.status == "refused", answer.text
 
 
 def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
