@@ -606,6 +606,18 @@ def _is_percent(view: TableView, column: ColumnSchema) -> bool:
 _PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
 
 
+def percent_cell(view: TableView, row: int, name: str) -> bool:
+    """A cell holding a percentage: printed or typed so, or in a column headed so ("Imported (%)", "Share")."""
+    column = view.info.schema.columns[view.column_position(name)]
+    return view.cell_scale(row, name) == "%" or _is_percent(view, column)
+
+
+def percent_asked(reading: QuestionReading) -> bool:
+    """A share or percentage asked as a figure of its own ("what percentage of the firms"), not a change in percent
+    ("by what percentage did X grow"), which a difference of amounts answers."""
+    return asks_percent(reading) and not _CHANGE_ASKED.search(reading.text)
+
+
 def asks_percent(reading: QuestionReading) -> bool:
     """The question wants a percentage: "what percentage of", "what share of", "in %"."""
     return reading.percent or (reading.measure is not None and reading.measure.op == m.SHARE) or \
@@ -627,7 +639,7 @@ def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str
         return True, target
     percents = [c for c in numbers if _is_percent(view, c)]
     amounts = [c for c in numbers if c not in percents]
-    if operation in _AMOUNT_OPERATIONS and asks_percent(reading) and not _CHANGE_ASKED.search(reading.text):
+    if operation in _AMOUNT_OPERATIONS and percent_asked(reading):
         named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
         if named is not None:
             return True, named

@@ -547,3 +547,23 @@ def test_a_figure_alone_is_no_answer_to_why(report: ReportFixture) -> None:  # n
     chat = ScriptedChat()
     chat.queue({"answer": "on an annual basis"})
     assert make(report, chat).answer("Why did road spending grow in 2019?").text == "on an annual basis"
+
+
+def test_a_percentage_asked_is_not_answered_with_a_ratio_or_an_amount_of_the_cells_chosen(
+        report: ReportFixture) -> None:  # noqa: F811
+    # the plan's own check (an amount where a percentage is asked goes back) holds for the cells the model chooses
+    question = "What proportion of the 2019 spending was spent on parks?"
+    cells = [{"row": "Parks", "column": "y2019"}, {"row": "Total", "column": "y2019"}]
+    chosen: list[str] = []
+
+    def model(_messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "cells" in properties:
+            chosen.append("ratio" if not chosen else "percentage")
+            return {"operation": chosen[-1], "cells": cells}
+        return SQL_OK if "source" in properties else {"answer": "not reported"}
+
+    answer = make(report, ScriptedChat(fallback=model)).answer(question)
+    assert chosen == ["ratio", "percentage"]
+    assert any("a percentage is asked, and this gives none" in f for s in answer.steps for f in s.failures)
+    assert answer.value == "15.98%", answer.text
