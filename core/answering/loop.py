@@ -295,7 +295,10 @@ class Answerer(TableSteps, FormulaSteps):
             return None
         self._stage(run, "computing", "Planning a query over the table's rows")
 
+        replied: list[dict[str, Any]] = []
+
         def attempt(data: dict[str, Any]) -> table_query.QueryAnswer:
+            replied.append(data)
             return table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
                                        self.sql_runner.run)
 
@@ -307,7 +310,8 @@ class Answerer(TableSteps, FormulaSteps):
                                               model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
                                               alone=True)
         if answered is None:
-            run.unplanned_table = view.info.id
+            if replied:  # a plan came back and failed its checks (not a call that failed: no model, no JSON)
+                run.unplanned_table = view.info.id
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
         return step, citation, answered

@@ -73,9 +73,6 @@ class TableSteps(AnswererBase):
                                        f"({run.answer_type.describe()}).")
         elif view is None:
             outcome = SqlOutcome(error="No retrieved table names what the sub-question asks about.")
-        elif view.info.id == run.unplanned_table:
-            outcome = SqlOutcome(view.info, error=f"No query over the rows of {names.table(view.info)} passed its "
-                                                  "checks, and a cell chosen from it would not answer for its rows.")
         else:
             self._stage(run, "reading", f"Reading {names.table(view.info)}", len(run.steps))
             if self.sql_style == "structured":
@@ -148,6 +145,9 @@ class TableSteps(AnswererBase):
                 answer = ""  # the model chooses instead
             if answer and not ops.sql_is_empty(result.rows):
                 return self._computed(run, SqlOutcome(view.info, sql=sql, result=result), view, decided, result, answer)
+        if view.info.id == run.unplanned_table:
+            return SqlOutcome(view.info, error=f"No query over the rows of {view.name} passed its checks, and a cell "
+                                               "chosen from it would not answer for its rows.")
         hint = sub.operation
         task = render(
             "operation", subquery=subquery, table=view.name,

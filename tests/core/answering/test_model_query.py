@@ -21,6 +21,7 @@ from core.answering.reading import read
 from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
+from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
@@ -121,7 +122,8 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     assert len(cited.cells) == sum(1 for r in register.rows if r[0] == answer.value)
 
 
-def _after_a_failed_plan(register: Register, question: str, text_reply: str) -> tuple[list[str], Any]:  # noqa: F811
+def _after_a_failed_plan(register: Register, question: str, text_reply: str,  # noqa: F811
+                         plan_reply: Any = None) -> tuple[list[str], Any]:
     """The question answered where every plan the model gives names a company the register does not hold: the plan
     goes back, comes back the same and is given up. The calls the loop made after it, and its answer."""
     asked_for: list[str] = []
@@ -132,7 +134,7 @@ def _after_a_failed_plan(register: Register, question: str, text_reply: str) -> 
         properties = (schema or {}).get("properties", {})
         if "filters" in properties:
             asked_for.append("plan")
-            return bad_plan
+            return bad_plan if plan_reply is None else plan_reply
         if "cells" in properties:  # the operation choice would count the one cell it picked as the rows asked for
             asked_for.append("cells")
             return {"operation": "count", "cells": [{"row": register.rows[0][0], "column": "employees_affected"}]}
@@ -152,7 +154,6 @@ def _after_a_failed_plan(register: Register, question: str, text_reply: str) -> 
         answer = answerer.answer(question)
     finally:
         runner.close()
-    assert any("the same reply again" in f for s in answer.steps for f in s.failures), answer.steps
     return asked_for, answer
 
 
@@ -160,6 +161,7 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
         register: Register) -> None:  # noqa: F811
     asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
                                              "not stated")
+    assert any("the same reply again" in f for s in answer.steps for f in s.failures), answer.steps
     assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text)  # no cells chosen, no rewording first
     assert "cells" not in asked_for
     assert answer.status == "refused", answer.text
@@ -174,6 +176,13 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
                                              f"{figure}")
     assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
     assert answer.status == "refused", answer.text
+
+
+def test_a_plan_call_that_failed_is_no_plan_that_failed_its_checks(register: Register) -> None:  # noqa: F811
+    # no reply to check (the model erred): nothing was learnt about the table, so its cells may still be chosen
+    asked_for, _answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+                                              "not stated", ModelOutputError("cut off"))
+    assert "cells" in asked_for, asked_for
 
 
 def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
