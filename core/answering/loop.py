@@ -290,6 +290,8 @@ class Answerer(TableSteps, FormulaSteps):
         view = run.context.tables[0]
         if view.info.periods and asked.query is None:
             return None  # a statement's lines over periods: the loop's operation steps read those
+        if table_query.asks_difference(asked):
+            return None  # "how many more A than B": no operation of the plan subtracts (a sum, a count is no answer)
         distinct = distinct_values(self.sql_runner.run, view)
         if not model_query.plannable(view, distinct) or not model_query.about_the_table(run.question, view, distinct):
             return None

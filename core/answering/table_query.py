@@ -185,7 +185,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
-    if _MORE_THAN.search(reading.text):
+    if asks_difference(reading):
         # "how many more hectares of barley than of wheat": a difference of two figures
         return _difference(view, reading, text_columns, numbers, title, distinct)
     if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
@@ -604,6 +604,11 @@ def _is_percent(view: TableView, column: ColumnSchema) -> bool:
 
 
 _PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+
+
+def asks_difference(reading: QuestionReading) -> bool:
+    """"how many more X than Y": a difference of two figures."""
+    return bool(_MORE_THAN.search(reading.text))
 
 
 def percent_cell(view: TableView, row: int, name: str) -> bool:

@@ -25,7 +25,7 @@ from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
-from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
+from tests.core.answering.test_table_query import COMPANIES, Register, register  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
@@ -183,6 +183,29 @@ def test_a_plan_call_that_failed_is_no_plan_that_failed_its_checks(register: Reg
     asked_for, _answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
                                               "not stated", ModelOutputError("cut off"))
     assert "cells" in asked_for, asked_for
+
+
+def test_how_many_more_of_one_than_another_is_no_plan_the_model_fills(register: Register) -> None:  # noqa: F811
+    # no plan operation subtracts: the model's sum of one side (the first company's total) would read as the answer
+    asked_for: list[str] = []
+
+    def model(_messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "filters" in properties:
+            asked_for.append("plan")
+            return _reply(target="employees_affected", filters=[{"column": "company", "value": COMPANIES[0]}])
+        return {"action": "ask", "text": "", "operation": "none", "cells": [], "answer": "not stated"}
+
+    runner = SqlRunner(register.library.path)
+    try:
+        answer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner,
+                          ScriptedChat(fallback=model)).answer(
+            "How many more workers were hit by the Kestrel closures than by the Harlan ones?")
+    finally:
+        runner.close()
+    assert asked_for == [], answer.text
+    kestrel = sum(n for company, _, _, n in register.rows if company == COMPANIES[0])
+    assert f"{kestrel:,}" not in answer.text
 
 
 def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
