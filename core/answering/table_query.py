@@ -1509,6 +1509,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if _tied(sql, plan, run_sql):
         raise NoAnswer(f"{plan.describe()}: the {plan.limit} ranked first and the next tie, so none is the one asked.")
     figures = [(str(r[0]), r[1]) for r in rows if r[0] not in (None, "")]
+    if plan.change is None and not plan.per_row and figures and _one_label(plan, figures[0][0], kept, run_sql):
+        raise NoAnswer(f"{plan.describe()}: every row kept bears one label, {figures[0][0][:60]!r}, so nothing is "
+                       "ranked (its labels were read as one cell).")
     header = (target.header or target.name.replace("_", " ")) if target is not None else f"{noun}"
     scale = view.column_scale(target.name) if target is not None else ""
     word = "most" if plan.descending else "least"
@@ -1646,6 +1649,14 @@ def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], titl
                 f"{newer_column.header or newer_column.name}; {title})")
     cells = tuple((r, c.name) for r in kept for c in (older_column, newer_column))
     return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+
+
+def _one_label(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSql) -> bool:
+    """The rows ranked by their labels all bear the one label ranked first: the rows are not told apart (an
+    extraction that read every row's label into one cell), so the "largest" group is all of them."""
+    label = plan.view.label_column
+    return plan.group is not None and label is not None and plan.group.name == label.name and len(kept) > 1 and \
+        len(_group_rows(plan, item, run_sql, kept)) >= len(kept)
 
 
 def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -376,3 +377,19 @@ def test_how_many_of_a_label_printed_in_each_of_two_stacked_tables_is_not_their_
         assert planned.operation == "sum"
     finally:
         runner.close()
+
+
+def test_a_ranking_of_rows_that_all_bear_one_label_names_none_of_them(tmp_path: Path) -> None:
+    # every row's label read as one cell ("Wages Travel Rent Supplies" on each): the "largest" group is every row
+    merged = "Wages Travel Rent Supplies Printing"
+    table = [["Cost category", "Direct costs", "Indirect costs"],
+             *([merged, f"{direct:,}", f"{indirect:,}"] for direct, indirect in ((94_000, 20_000), (352_000, 99_988),
+                                                                                  (26_000, 14_000), (48_000, 11_000)))]
+    library = drawn_library(tmp_path, "Allocation of costs by category", table, [60, 330, 440, 550], name="costs.pdf")
+    try:
+        survey = Survey(library, [])
+        with pytest.raises(table_query.NoAnswer, match="one label"):
+            _plan(survey, "Which cost category had the largest direct costs?", _reply(
+                operation="max", target="direct_costs", group="cost_category"))
+    finally:
+        library.close()
