@@ -308,12 +308,12 @@ class Answerer(TableSteps, FormulaSteps):
             return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."
         # the plan's task describes the one table it is over (columns, real values): the retrieved tables and
         # passages would only lengthen the prompt (a third of the tokens) and slow the call
-        answered, _error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
+        answered, error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
                                               model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
                                               alone=True)
         if answered is None:
             if replied:  # a plan came back and failed its checks (not a call that failed: no model, no JSON)
-                run.unplanned_table = view.info.id
+                run.unplanned_table, run.unplanned_why = view.info.id, error
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
         return step, citation, answered
@@ -410,6 +410,10 @@ class Answerer(TableSteps, FormulaSteps):
             closest.append((chunk.document_id, names.document(chunk.document_id, chunk.document),
                             f"\u201c{cite.snippet(citation.snippet, 90)}\u201d (p. {chunk.page})"))
         missing = f" I could not compute {run.missing.rstrip('.')}." if run.missing else ""
+        unplanned = next((v.info for v in run.context.tables if v.info.id == run.unplanned_table), None)
+        if unplanned is not None:  # what was tried: the query over the rows, and why it was no answer
+            why = f" ({run.unplanned_why.rstrip('.')})" if run.unplanned_why else ""
+            missing += f" A query over the rows of {names.table(unplanned)} was tried; no plan passed its checks{why}."
         if not closest:
             return REFUSAL + missing
         documents = {document_id for document_id, _, _ in closest}

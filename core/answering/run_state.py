@@ -156,6 +156,8 @@ class Run:
     """The table whose rows the model's query plan was over when every plan it gave failed its checks: cells chosen
     from it one by one (the operation choice's count of chosen cells, one row's figure) would not answer a question
     over its rows either, so the loop's later steps read the passages there instead."""
+    unplanned_why: str = ""
+    """Why the last of those plans failed, said in a refusal (what was tried)."""
     """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""

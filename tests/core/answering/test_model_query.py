@@ -167,6 +167,8 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
     assert "cells" not in asked_for
     assert answer.status == "refused", answer.text
     assert any(s.sql_error.startswith("No query over the rows of") for s in answer.steps), answer.steps
+    # the refusal says what was tried and why it was no answer
+    assert "A query over the rows of" in answer.text and "'Osprey Mills' is not a value of company" in answer.text
 
 
 def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_is_no_answer(
