@@ -612,9 +612,10 @@ def asks_difference(reading: QuestionReading) -> bool:
 
 
 def percent_cell(view: TableView, row: int, name: str) -> bool:
-    """A cell holding a percentage: printed or typed so, or in a column headed so ("Imported (%)", "Share")."""
+    """A cell holding a percentage: printed so, or in a column headed so ("Imported (%)", "Share"); a count in a
+    column typed percent because most of its cells are ("81" under "Total" above "100%") is none."""
     column = view.info.schema.columns[view.column_position(name)]
-    return view.cell_scale(row, name) == "%" or _is_percent(view, column)
+    return view.cell_scale(row, name) == "%" or bool(_PERCENT_HEADER.search(column.header))
 
 
 def percent_asked(reading: QuestionReading) -> bool:

@@ -395,3 +395,21 @@ def test_a_ranking_of_rows_that_all_bear_one_label_names_none_of_them(tmp_path: 
                 operation="max", target="direct_costs", group="cost_category"))
     finally:
         library.close()
+
+
+def test_a_count_in_a_column_of_percentages_is_no_percentage(tmp_path: Path) -> None:
+    # most cells of "Total" print "%", so the column is typed percent; the counts between them are still counts
+    table = [["Firms", "Banks", "Insurers", "Total"],
+             ["Firms applying the option", "27", "16", "43"],
+             ["Share of all firms applying", "33%", "20%", "53%"],
+             ["Share of firms disclosing more", "10%", "4%", "14%"],
+             ["Share of firms disclosing less", "6%", "2%", "8%"]]
+    library = drawn_library(tmp_path, "Firms applying the option, by kind", table, [60, 280, 360, 440, 520],
+                            name="firms.pdf")
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        rows = {r.label: r.row for r in view.rows}
+        assert table_query.percent_cell(view, rows["Share of all firms applying"], "total")
+        assert not table_query.percent_cell(view, rows["Firms applying the option"], "total")
+    finally:
+        library.close()
