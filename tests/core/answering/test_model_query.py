@@ -179,6 +179,9 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
                                              f"{figure}")
     assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
     assert answer.status == "refused", answer.text
+    # a small count no passage prints is no answer there either (elsewhere it may be written in words)
+    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?", "3")
+    assert answer.status == "refused", answer.text
 
 
 def test_a_plan_call_that_failed_is_no_plan_that_failed_its_checks(register: Register) -> None:  # noqa: F811
