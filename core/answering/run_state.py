@@ -418,7 +418,7 @@ class AnswererBase:
             return False  # "how is the discount rate determined?": a figure is no explanation
         figures = {self._figure(f) for f in FIGURE.findall(text)} - {None}
         if not figures:
-            return True
+            return not self._unplanned_label(run, text)
         computed = self._asked(run).computed
         known: set[float] = set()
         unplanned = run.read_tables.get(run.unplanned_table, []) if run.unplanned_table is not None else []
@@ -435,6 +435,17 @@ class AnswererBase:
         # count the model gives ("2" demands, "0" programs) is as likely a guess, and must be printed somewhere
         small = run.unplanned_table is None
         return all(f in known or (small and abs(f) < 10) for f in figures if f is not None)
+
+    @staticmethod
+    def _unplanned_label(run: Run, text: str) -> bool:
+        """The words are a value of the table no plan over its rows passed the checks of ("Japan" of its three
+        countries) that no passage read says: a cell of it picked, as a figure of it would be."""
+        view = next((v for v in run.context.tables if v.info.id == run.unplanned_table), None)
+        said = " ".join(text.split()).strip(" .").lower()
+        if view is None or not said:
+            return False
+        labels = {" ".join(str(v).split()).lower() for row in view.values.values() for v in row if isinstance(v, str)}
+        return said in labels and not any(said in p.lower() for p in (*run.read_passages, *(c.text for c in run.context.texts)))
 
     @staticmethod
     def _figure(text: str) -> float | None:

@@ -26,7 +26,7 @@ from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
-from tests.core.answering.test_table_query import COMPANIES, Register, register  # noqa: F401 (the fixture)
+from tests.core.answering.test_table_query import CITIES, COMPANIES, Register, register  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
@@ -178,6 +178,10 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
     asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
                                              f"{figure}")
     assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
+    assert answer.status == "refused", answer.text
+    # nor is a value of the table's rows no passage says (a city named for a count)
+    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+                                              CITIES[2])
     assert answer.status == "refused", answer.text
     # a small count no passage prints is no answer there either (elsewhere it may be written in words)
     _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?", "3")
