@@ -149,7 +149,8 @@ class Answerer(TableSteps, FormulaSteps):
             not planning.gives_up(run.plans, run.missing)
         planner = planning.Planner(self._asked(run), self.max_iterations if relevant else 0,
                                    lambda must_ask: self._decompose(run, must_ask, planner.iterations),
-                                   from_text=run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
+                                   from_text=(run.answer_type is not None and run.answer_type.kind == answer_types.TEXT)
+                                   or run.unplanned_table is not None)
         while True:
             ctx.check()
             decision = planner.next(len(run.steps), bool(run.context.tables))
@@ -296,12 +297,17 @@ class Answerer(TableSteps, FormulaSteps):
         view = run.context.tables[0]
         if view.info.periods and asked.query is None:
             return None  # a statement's lines over periods: the loop's operation steps read those
+        if table_query.asks_difference(asked):
+            return None  # "how many more A than B": no operation of the plan subtracts (a sum, a count is no answer)
         distinct = distinct_values(self.sql_runner.run, view)
         if not model_query.plannable(view, distinct) or not model_query.about_the_table(run.question, view, distinct):
             return None
         self._stage(run, "computing", "Planning a query over the table's rows")
 
+        replied: list[dict[str, Any]] = []
+
         def attempt(data: dict[str, Any]) -> table_query.QueryAnswer:
+            replied.append(data)
             return table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
                                        self.sql_runner.run)
 
@@ -309,10 +315,12 @@ class Answerer(TableSteps, FormulaSteps):
             return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."
         # the plan's task describes the one table it is over (columns, real values): the retrieved tables and
         # passages would only lengthen the prompt (a third of the tokens) and slow the call
-        answered, _error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
+        answered, error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
                                               model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
                                               alone=True)
         if answered is None:
+            if replied:  # a plan came back and failed its checks (not a call that failed: no model, no JSON)
+                run.unplanned_table, run.unplanned_why = view.info.id, error
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
         return step, citation, answered
@@ -409,6 +417,10 @@ class Answerer(TableSteps, FormulaSteps):
             closest.append((chunk.document_id, names.document(chunk.document_id, chunk.document),
                             f"\u201c{cite.snippet(citation.snippet, 90)}\u201d (p. {chunk.page})"))
         missing = f" I could not compute {run.missing.rstrip('.')}." if run.missing else ""
+        unplanned = next((v.info for v in run.context.tables if v.info.id == run.unplanned_table), None)
+        if unplanned is not None:  # what was tried: the query over the rows, and why it was no answer
+            why = f" ({run.unplanned_why.rstrip('.')})" if run.unplanned_why else ""
+            missing += f" A query over the rows of {names.table(unplanned)} was tried; no plan passed its checks{why}."
         if not closest:
             return REFUSAL + missing
         documents = {document_id for document_id, _, _ in closest}

@@ -136,7 +136,8 @@ class Planner:
     asked_before: set[str] = field(default_factory=set)
     iterations: int = 0
     from_text: bool = False
-    """The answer is words from the text (its type, decided before): the question itself is asked first."""
+    """The answer is words from the text (its type, decided before), or the model's query plan over the table's rows
+    failed (none of its cells will be chosen, ``Run.unplanned_table``): the question itself is asked first."""
 
     def next(self, steps_taken: int, has_tables: bool) -> Decision:
         """Ask, answer or stop; asks the model (``decompose``) unless the question must be asked as it is."""

@@ -139,6 +139,8 @@ class Run:
     """What the reading's measure compiles to (``metrics.plans_of``): one plan a figure asked."""
     tried: list[Step] = field(default_factory=list)
     """Steps that failed before the loop's own (a formula whose values no row holds), shown first."""
+    read_tables: dict[int, list[str]] = field(default_factory=dict)
+    """Table id -> the texts of its chunks among ``read``: where a figure read off a table's rows came from."""
     read_passages: list[str] = field(default_factory=list)
     """The text passages among them: where a computed figure (a difference, a sum) must be found when the
     text, not SQL, answers a question asking for one; a table cell that happens to hold it is a copy."""
@@ -150,6 +152,12 @@ class Run:
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
     model_planned: bool = False
     """The model was asked for a query plan over the rows (once a question)."""
+    unplanned_table: int | None = None
+    """The table whose rows the model's query plan was over when every plan it gave failed its checks: cells chosen
+    from it one by one (the operation choice's count of chosen cells, one row's figure) would not answer a question
+    over its rows either, so the loop's later steps read the passages there instead."""
+    unplanned_why: str = ""
+    """Why the last of those plans failed, said in a refusal (what was tried)."""
     """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""
@@ -228,6 +236,8 @@ class AnswererBase:
                 run.read.append(chunk.text)
                 if chunk.kind == "text":
                     run.read_passages.append(chunk.text)
+                elif chunk.table_id is not None:
+                    run.read_tables.setdefault(chunk.table_id, []).append(chunk.text)
             if chunk.kind == "table" and chunk.table_id is not None:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
@@ -371,16 +381,24 @@ class AnswererBase:
         the last error. ``alone``: the task by itself, without the run's tables and passages (``_call``)."""
         repairs: list[str] = []
         error = ""
+        failed: list[dict[str, Any]] = []
         for _attempt in range(1 + MAX_REPAIRS):
             data: dict[str, Any] | None = None
             try:
                 data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens, what=what,
                                   alone=alone)
+                if data in failed:
+                    # the reply that already failed, word for word: the error named did not move the model, and
+                    # another call would cost the question's time for the same reply (a 1.5B model repeats itself)
+                    run.failures.append(f"{what}: the same reply again after the repair; given up")
+                    return None, error
                 return attempt(data), ""
             except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
                 error = str(exc)
                 run.failures.append(f"{what}: {error}")
                 repairs.append(repair(data, exc))
+                if data is not None:
+                    failed.append(data)
         return None, error
 
     @staticmethod
@@ -391,23 +409,43 @@ class AnswererBase:
 
     def _usable_text(self, run: Run, text: str) -> bool:
         """A text answer worth giving: it answers (not "not stated"), and each figure in it is in a
-        passage or a table the loop read, or in a step's result."""
+        passage or a table the loop read, or in a step's result. A table no query plan over its rows passed the
+        checks of (``Run.unplanned_table``) vouches for no figure: the model picking a cell of it in a text answer
+        ("18", the figure of a row of the other table of two stacked ones) is the cell choice refused there."""
         if not text.strip() or _NO_ANSWER_TEXT.search(text):
             return False
         if self._asked(run).explains and not _WORDS_OF_AN_EXPLANATION.search(FIGURE.sub(" ", text)):
             return False  # "how is the discount rate determined?": a figure is no explanation
         figures = {self._figure(f) for f in FIGURE.findall(text)} - {None}
         if not figures:
-            return True
+            return not self._unplanned_label(run, text)
         computed = self._asked(run).computed
         known: set[float] = set()
-        sources = [*(run.read_passages if computed else run.read), *(c.text for c in run.context.texts),
+        unplanned = run.read_tables.get(run.unplanned_table, []) if run.unplanned_table is not None else []
+        sources = [*(run.read_passages if computed else [t for t in run.read if t not in unplanned]),
+                   *(c.text for c in run.context.texts),
                    *(s.intermediate_answer for s in run.steps if s.sql and not s.sql_error)]
         for source in sources:
             known.update(f for f in (self._figure(m) for m in FIGURE.findall(source)) if f is not None)
         for view in run.context.tables if not computed else ():
+            if view.info.id == run.unplanned_table:
+                continue
             known.update(round(float(v), 4) for row in view.values.values() for v in row if ops.is_number(v))
-        return all(f in known or abs(f) < 10 for f in figures if f is not None)
+        # a small figure is often written in words ("three segments"); after a plan over the rows failed, a small
+        # count the model gives ("2" demands, "0" programs) is as likely a guess, and must be printed somewhere
+        small = run.unplanned_table is None
+        return all(f in known or (small and abs(f) < 10) for f in figures if f is not None)
+
+    @staticmethod
+    def _unplanned_label(run: Run, text: str) -> bool:
+        """The words are a value of the table no plan over its rows passed the checks of ("Japan" of its three
+        countries) that no passage read says: a cell of it picked, as a figure of it would be."""
+        view = next((v for v in run.context.tables if v.info.id == run.unplanned_table), None)
+        said = " ".join(text.split()).strip(" .").lower()
+        if view is None or not said:
+            return False
+        labels = {" ".join(str(v).split()).lower() for row in view.values.values() for v in row if isinstance(v, str)}
+        return said in labels and not any(said in p.lower() for p in (*run.read_passages, *(c.text for c in run.context.texts)))
 
     @staticmethod
     def _figure(text: str) -> float | None:

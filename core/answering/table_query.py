@@ -192,7 +192,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
-    if _MORE_THAN.search(reading.text):
+    if asks_difference(reading):
         # "how many more hectares of barley than of wheat": a difference of two figures
         return _difference(view, reading, text_columns, numbers, title, distinct)
     if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
@@ -782,6 +782,24 @@ def _is_percent(view: TableView, column: ColumnSchema) -> bool:
 _PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
 
 
+def asks_difference(reading: QuestionReading) -> bool:
+    """"how many more X than Y": a difference of two figures."""
+    return bool(_MORE_THAN.search(reading.text))
+
+
+def percent_cell(view: TableView, row: int, name: str) -> bool:
+    """A cell holding a percentage: printed so, or in a column headed so ("Imported (%)", "Share"); a count in a
+    column typed percent because most of its cells are ("81" under "Total" above "100%") is none."""
+    column = view.info.schema.columns[view.column_position(name)]
+    return view.cell_scale(row, name) == "%" or bool(_PERCENT_HEADER.search(column.header))
+
+
+def percent_asked(reading: QuestionReading) -> bool:
+    """A share or percentage asked as a figure of its own ("what percentage of the firms"), not a change in percent
+    ("by what percentage did X grow"), which a difference of amounts answers."""
+    return asks_percent(reading) and not _CHANGE_ASKED.search(reading.text)
+
+
 def asks_percent(reading: QuestionReading) -> bool:
     """The question wants a percentage: "what percentage of", "what share of", "in %"."""
     return reading.percent or (reading.measure is not None and reading.measure.op == m.SHARE) or \
@@ -803,7 +821,7 @@ def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str
         return True, target
     percents = [c for c in numbers if _is_percent(view, c)]
     amounts = [c for c in numbers if c not in percents]
-    if operation in _AMOUNT_OPERATIONS and asks_percent(reading) and not _CHANGE_ASKED.search(reading.text):
+    if operation in _AMOUNT_OPERATIONS and percent_asked(reading):
         named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
         if named is not None:
             return True, named
@@ -1695,6 +1713,9 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if _tied(sql, plan, run_sql):
         raise NoAnswer(f"{plan.describe()}: the {plan.limit} ranked first and the next tie, so none is the one asked.")
     figures = [(str(r[0]), r[1]) for r in rows if r[0] not in (None, "")]
+    if plan.change is None and not plan.per_row and figures and _one_label(plan, figures[0][0], kept, run_sql):
+        raise NoAnswer(f"{plan.describe()}: every row kept bears one label, {figures[0][0][:60]!r}, so nothing is "
+                       "ranked (its labels were read as one cell).")
     header = (target.header or target.name.replace("_", " ")) if target is not None else f"{noun}"
     scale = view.column_scale(target.name) if target is not None else ""
     word = "most" if plan.descending else "least"
@@ -1854,6 +1875,14 @@ def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], titl
                 f"{newer_column.header or newer_column.name}; {title})")
     cells = tuple((r, c.name) for r in kept for c in (older_column, newer_column))
     return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
+
+
+def _one_label(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSql) -> bool:
+    """The rows ranked by their labels all bear the one label ranked first: the rows are not told apart (an
+    extraction that read every row's label into one cell), so the "largest" group is all of them."""
+    label = plan.view.label_column
+    return plan.group is not None and label is not None and plan.group.name == label.name and len(kept) > 1 and \
+        len(_group_rows(plan, item, run_sql, kept)) >= len(kept)
 
 
 def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int] = ()) -> list[int]:

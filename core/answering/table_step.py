@@ -13,6 +13,7 @@ from typing import Any, cast
 from core.answering import (
     answer_types,
     checks,
+    table_query,
 )
 from core.answering import citations as cite
 from core.answering import operations as ops
@@ -144,6 +145,9 @@ class TableSteps(AnswererBase):
                 answer = ""  # the model chooses instead
             if answer and not ops.sql_is_empty(result.rows):
                 return self._computed(run, SqlOutcome(view.info, sql=sql, result=result), view, decided, result, answer)
+        if view.info.id == run.unplanned_table:
+            return SqlOutcome(view.info, error=f"No query over the rows of {view.name} passed its checks, and a cell "
+                                               "chosen from it would not answer for its rows.")
         hint = sub.operation
         task = render(
             "operation", subquery=subquery, table=view.name,
@@ -157,11 +161,18 @@ class TableSteps(AnswererBase):
         schema = ops.operation_schema(view, rows, columns, allowed)
         tried = SqlOutcome(view.info)  # the last statement tried, kept when every attempt fails
         asks_share = sub.measure is not None and checks.is_share(sub.measure)  # "what share of X was Y": 0 to 100
+        percent = table_query.percent_asked(sub)
 
         def attempt(raw: dict[str, Any]) -> SqlOutcome:
             choice = ops.parse_choice(view, raw, subquery, sub.percent)
             if choice.operation == "none":
                 return SqlOutcome(view.info, error="The model found no cells in the table for this.")
+            if percent and choice.operation not in ops.RANKINGS and ops.OPERATIONS[choice.operation].scale != "%" and \
+                    not all(table_query.percent_cell(view, c.row, c.column) for c in choice.cells):
+                # the plan's own check (table_query._in_the_unit_asked): a percentage answered with an amount, a
+                # ratio or a count of cells ("6,028" for a share of a turnover) is no percentage
+                raise ops.InvalidChoice("a percentage is asked, and this gives none: choose a cell printed in %, or "
+                                        "percentage with the part first and the whole second")
             tried.sql = ops.compile_sql(view, choice)
             result = tried.result = self.sql_runner.run(tried.sql)
             if ops.sql_is_empty(result.rows) and (total := ops.filled_total_choice(view, choice, subquery)):

@@ -90,8 +90,9 @@ def test_arithmetic_question_goes_to_compiled_sql_with_cell_citations(report: Re
 
 def test_structured_choice_errors_get_two_repairs_then_text_fallback(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
-    bad = {"operation": "sum", "cells": [{"row": "Bridges", "column": "y2019"}]}
-    chat.queue(ask("What was the spending on roads and bridges in 2019?"), bad, bad, bad, {"answer": "not reported"})
+    bad = [{"operation": "sum", "cells": [{"row": "Bridges", "column": column} for column in columns]}
+           for columns in (["y2019"], ["y2018"], ["y2019", "y2018"])]  # three replies, each naming no real row
+    chat.queue(ask("What was the spending on roads and bridges in 2019?"), *bad, {"answer": "not reported"})
     answer = make(report, chat).answer("What was the spending on roads and bridges in 2019?")
 
     assert len(chat.calls) == 5  # decompose, 1 + 2 repairs, text answer
@@ -125,6 +126,21 @@ def test_a_model_reply_that_fails_is_shown_on_the_step_not_swallowed(report: Rep
     assert failures[1].startswith("Check against the text: The model replied without JSON")
 
 
+def test_a_repair_answered_with_the_same_reply_is_given_up_at_once(report: ReportFixture) -> None:  # noqa: F811
+    # a small model at temperature 0 repeats a reply the error did not move it from: a third call would spend the
+    # question's time on the same reply, so the text answers after the first repeat
+    chat = ScriptedChat()
+    bad = {"operation": "sum", "cells": [{"row": "Bridges", "column": "y2019"}]}
+    chat.queue(ask("What was the spending on roads and bridges in 2019?"), bad, bad, {"answer": "not reported"})
+    answer = make(report, chat).answer("What was the spending on roads and bridges in 2019?")
+
+    assert len(chat.calls) == 4  # decompose, the choice, its repair (the same reply), text answer
+    assert "SQL could not answer it" in chat.prompt(3)
+    assert answer.steps[0].failures[-2:] == ("Operation choice: There is no row labelled 'Bridges'.",
+                                             "Operation choice: the same reply again after the repair; given up")
+    assert answer.status == "refused"
+
+
 def test_free_sql_error_is_fed_back_and_repaired(report: ReportFixture) -> None:  # noqa: F811
     chat = ScriptedChat()
     question = "What was the total 2019 spending on road maintenance and new playgrounds?"  # labels say neither: SQL
@@ -151,10 +167,10 @@ def test_empty_sql_result_falls_back_to_text(report: ReportFixture) -> None:  # 
     chat = ScriptedChat()
     question = "How much did libraries get in 2019?"
     empty = {"operation": "lookup", "cells": [{"row": "Libraries", "column": "y2019"}]}
-    chat.queue(ask(question), empty, empty, empty, {"answer": "moved to the culture budget"})
+    chat.queue(ask(question), empty, empty, {"answer": "moved to the culture budget"})
     answer = make(report, chat).answer(question)
 
-    assert len(chat.calls) == 5
+    assert len(chat.calls) == 4  # the repair answered with the same reply: the text answers next
     assert "empty" in chat.prompt(2)
     assert "Libraries has numbers in: y2018." in chat.prompt(2)  # the repair says which cell is filled
     step = answer.steps[0]
@@ -531,3 +547,23 @@ def test_a_figure_alone_is_no_answer_to_why(report: ReportFixture) -> None:  # n
     chat = ScriptedChat()
     chat.queue({"answer": "on an annual basis"})
     assert make(report, chat).answer("Why did road spending grow in 2019?").text == "on an annual basis"
+
+
+def test_a_percentage_asked_is_not_answered_with_a_ratio_or_an_amount_of_the_cells_chosen(
+        report: ReportFixture) -> None:  # noqa: F811
+    # the plan's own check (an amount where a percentage is asked goes back) holds for the cells the model chooses
+    question = "What proportion of the 2019 spending was spent on parks?"
+    cells = [{"row": "Parks", "column": "y2019"}, {"row": "Total", "column": "y2019"}]
+    chosen: list[str] = []
+
+    def model(_messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "cells" in properties:
+            chosen.append("ratio" if not chosen else "percentage")
+            return {"operation": chosen[-1], "cells": cells}
+        return SQL_OK if "source" in properties else {"answer": "not reported"}
+
+    answer = make(report, ScriptedChat(fallback=model)).answer(question)
+    assert chosen == ["ratio", "percentage"]
+    assert any("a percentage is asked, and this gives none" in f for s in answer.steps for f in s.failures)
+    assert answer.value == "15.98%", answer.text

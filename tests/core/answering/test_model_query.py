@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +22,11 @@ from core.answering.reading import read
 from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
+from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
-from tests.core.answering.test_table_query import Register, register  # noqa: F401 (the fixture)
+from tests.core.answering.test_table_query import CITIES, COMPANIES, Register, register  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
@@ -119,6 +121,101 @@ def test_the_loop_asks_for_a_plan_only_where_code_planned_none_and_runs_it(regis
     assert f"{totals.most_common(1)[0][1]:,}" in answer.text
     cited = next(c for c in answer.citations if c.sql)
     assert len(cited.cells) == sum(1 for r in register.rows if r[0] == answer.value)
+
+
+def _after_a_failed_plan(register: Register, question: str, text_reply: str,  # noqa: F811
+                         plan_reply: Any = None) -> tuple[list[str], Any]:
+    """The question answered where every plan the model gives names a company the register does not hold: the plan
+    goes back, comes back the same and is given up. The calls the loop made after it, and its answer."""
+    asked_for: list[str] = []
+    bad_plan = _reply(operation="share", target="employees_affected",
+                      filters=[{"column": "company", "value": "Osprey Mills"}])
+
+    def model(messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "filters" in properties:
+            asked_for.append("plan")
+            return bad_plan if plan_reply is None else plan_reply
+        if "cells" in properties:  # the operation choice would count the one cell it picked as the rows asked for
+            asked_for.append("cells")
+            return {"operation": "count", "cells": [{"row": register.rows[0][0], "column": "employees_affected"}]}
+        if "action" in properties:
+            asked_for.append("decompose")
+            return {"action": "ask", "text": question}
+        if set(properties) == {"answer"}:
+            asked_for.append("text")
+            assert question in messages[-1].content
+            return {"answer": text_reply}
+        raise AssertionError(f"no other model call expected: {sorted(properties)}")
+
+    chat = ScriptedChat(fallback=model)
+    runner = SqlRunner(register.library.path)
+    try:
+        answerer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner, chat)
+        answer = answerer.answer(question)
+    finally:
+        runner.close()
+    return asked_for, answer
+
+
+def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_asked_the_question(
+        register: Register) -> None:  # noqa: F811
+    asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+                                             "not stated")
+    assert any("the same reply again" in f for s in answer.steps for f in s.failures), answer.steps
+    assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text)  # no cells chosen, no rewording first
+    assert "cells" not in asked_for
+    assert answer.status == "refused", answer.text
+    assert any(s.sql_error.startswith("No query over the rows of") for s in answer.steps), answer.steps
+    # the refusal says what was tried and why it was no answer
+    assert "A query over the rows of" in answer.text and "'Osprey Mills' is not a value of company" in answer.text
+
+
+def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_is_no_answer(
+        register: Register) -> None:  # noqa: F811
+    # a figure of one of the register's rows, which no passage prints: the model picked a cell after all
+    figure = next(n for _, _, _, n in register.rows if n >= 10)
+    asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+                                             f"{figure}")
+    assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
+    assert answer.status == "refused", answer.text
+    # nor is a value of the table's rows no passage says (a city named for a count)
+    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+                                              CITIES[2])
+    assert answer.status == "refused", answer.text
+    # a small count no passage prints is no answer there either (elsewhere it may be written in words)
+    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?", "3")
+    assert answer.status == "refused", answer.text
+
+
+def test_a_plan_call_that_failed_is_no_plan_that_failed_its_checks(register: Register) -> None:  # noqa: F811
+    # no reply to check (the model erred): nothing was learnt about the table, so its cells may still be chosen
+    asked_for, _answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+                                              "not stated", ModelOutputError("cut off"))
+    assert "cells" in asked_for, asked_for
+
+
+def test_how_many_more_of_one_than_another_is_no_plan_the_model_fills(register: Register) -> None:  # noqa: F811
+    # no plan operation subtracts: the model's sum of one side (the first company's total) would read as the answer
+    asked_for: list[str] = []
+
+    def model(_messages: Any, schema: dict[str, Any] | None) -> Any:
+        properties = (schema or {}).get("properties", {})
+        if "filters" in properties:
+            asked_for.append("plan")
+            return _reply(target="employees_affected", filters=[{"column": "company", "value": COMPANIES[0]}])
+        return {"action": "ask", "text": "", "operation": "none", "cells": [], "answer": "not stated"}
+
+    runner = SqlRunner(register.library.path)
+    try:
+        answer = Answerer(register.library, Retriever(register.library.conn, HashEmbedder()), runner,
+                          ScriptedChat(fallback=model)).answer(
+            "How many more workers were hit by the Kestrel closures than by the Harlan ones?")
+    finally:
+        runner.close()
+    assert asked_for == [], answer.text
+    kestrel = sum(n for company, _, _, n in register.rows if company == COMPANIES[0])
+    assert f"{kestrel:,}" not in answer.text
 
 
 def test_a_model_s_column_of_another_year_is_the_column_of_the_year_asked(brands: Any) -> None:  # noqa: F811
@@ -289,3 +386,37 @@ def test_how_many_of_a_label_printed_in_each_of_two_stacked_tables_is_not_their_
         assert planned.operation == "sum"
     finally:
         runner.close()
+
+
+def test_a_ranking_of_rows_that_all_bear_one_label_names_none_of_them(tmp_path: Path) -> None:
+    # every row's label read as one cell ("Wages Travel Rent Supplies" on each): the "largest" group is every row
+    merged = "Wages Travel Rent Supplies Printing"
+    table = [["Cost category", "Direct costs", "Indirect costs"],
+             *([merged, f"{direct:,}", f"{indirect:,}"] for direct, indirect in ((94_000, 20_000), (352_000, 99_988),
+                                                                                  (26_000, 14_000), (48_000, 11_000)))]
+    library = drawn_library(tmp_path, "Allocation of costs by category", table, [60, 330, 440, 550], name="costs.pdf")
+    try:
+        survey = Survey(library, [])
+        with pytest.raises(table_query.NoAnswer, match="one label"):
+            _plan(survey, "Which cost category had the largest direct costs?", _reply(
+                operation="max", target="direct_costs", group="cost_category"))
+    finally:
+        library.close()
+
+
+def test_a_count_in_a_column_of_percentages_is_no_percentage(tmp_path: Path) -> None:
+    # most cells of "Total" print "%", so the column is typed percent; the counts between them are still counts
+    table = [["Firms", "Banks", "Insurers", "Total"],
+             ["Firms applying the option", "27", "16", "43"],
+             ["Share of all firms applying", "33%", "20%", "53%"],
+             ["Share of firms disclosing more", "10%", "4%", "14%"],
+             ["Share of firms disclosing less", "6%", "2%", "8%"]]
+    library = drawn_library(tmp_path, "Firms applying the option, by kind", table, [60, 280, 360, 440, 520],
+                            name="firms.pdf")
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        rows = {r.label: r.row for r in view.rows}
+        assert table_query.percent_cell(view, rows["Share of all firms applying"], "total")
+        assert not table_query.percent_cell(view, rows["Firms applying the option"], "total")
+    finally:
+        library.close()
