@@ -41,7 +41,7 @@ def test_the_model_plans_a_ranking_code_could_not_read(register: tuple[Library, 
     for firm, _, workers in rows:
         totals[firm] += workers
     (top, most), = totals.most_common(1)
-    answer = ask(library, chat, "Which employer let go of the biggest workforce across all its notices?")
+    answer = ask(library, chat, "Which outfit let go of the biggest workforce across all its notices?")
     assert answer.value == top, answer.text
     assert f"{most:,}" in answer.text
     assert any(name == "Query plan" for name, _, _ in answer.task_usage), answer.task_usage
