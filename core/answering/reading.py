@@ -397,8 +397,8 @@ _LINE_NOISE = re.compile(
     r"altogether|combined|\(\s*\))\s*)+$", re.IGNORECASE)
 _FORESEEN = re.compile(r"\s+(?:is|are|was|were)\s+(?:projected|expected|estimated|forecast|budgeted|planned)(?:\s+to\s+be)?\b"
                        r"|\s+(?:per|a|each)\s+year$|\s+(?:yearly|annually)$", re.IGNORECASE)
-""""Net interest is projected", "kindergartners are projected in public schools", "receipts on average per year": what
-a projection or an average says of a line, not its name (a table of projections prints "Net interest")."""
+""""Toll revenue is projected", "pupils are projected in state schools", "fares on average per year": what
+a projection or an average says of a line, not its name (a table of projections prints "Toll revenue")."""
 _POSSESSIVE_NAME = re.compile(r"\b(?:[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}|\d[A-Z][\w&]*)['\u2019]s\b")
 _FOR_NAME = re.compile(r"\s+(?:for|of|by)\s+(?:the\s+)?(?P<name>(?:[A-Z0-9][\w.&'\u2019-]*)(?:\s+(?:[A-Z0-9][\w.&'\u2019-]*|"
                        r"of|and|&|de))*)\s*$")
@@ -1102,7 +1102,7 @@ def _criterion(marked: str) -> Criterion:
         return Criterion("below" if below else "above", float(threshold.group("n").replace(",", "")), scale)
     equal = _EQUAL.search(text)
     if equal is not None:
-        # "which programs had a budget of zero", "with a weight of 15%": the rows holding that figure exactly
+        # "which depots had a backlog of zero", "with a delay rate of 4.5%": the rows holding that figure exactly
         said = equal.group("n").lower()
         figure = 0.0 if said in ("zero", "nil") else float(said.replace(",", ""))
         return Criterion("equal", figure, "%" if equal.group("unit") else "")
@@ -1328,7 +1328,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         how_often = re.search(r"\b(?P<t>(?:[\w-]+\s+){1,4}?)(?:the\s+)?(?:most|least)\s+(?:often|frequently|commonly)\b", text,
                               re.IGNORECASE) if re.fullmatch(r"\s*(?:often|frequently|commonly)\s*", target) else None
         if how_often is not None:
-            # "the illnesses students suffered from most often": what is counted is said by the verb before it
+            # "the complaints passengers reported most often": what is counted is said by the verb before it
             target = how_often.group("t")
         if not target:
             verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"

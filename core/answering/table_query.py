@@ -17,7 +17,7 @@ row a condition kept is cited.
 
 Statistics tables print their figures in a few more shapes, read here too: a row's figure in the column of the year
 asked ("market share (1997)"), or its change between two year columns; items that are the table's columns, added
-across one row ("butter, margarine and low fat products"); counts printed with their shares ("3212 (50.6%)"), read
+across one row ("cheese, yoghurt and cream"); counts printed with their shares ("3212 (50.6%)"), read
 before the bracket; summary statistics by variable (Mean, Std. Dev., Min, Max), the statistic asked read from its
 column; rows that are years ("in which year were the most burglaries reported").
 """
@@ -149,8 +149,8 @@ class QueryPlan:
     per_row: bool = False
     """For "which company's notice affected the most": the rows ranked one by one, each named by its group."""
     columns: tuple[ColumnSchema, ...] = ()
-    """For a "sum" across columns ("the combined turnover of butter, margarine and low fat products" over a row of
-    Butter, Margarine, Low fat products): every column added, ``target`` the first."""
+    """For a "sum" across columns ("the combined sales of cheese, yoghurt and cream" over a row of
+    Cheese, Yoghurt, Cream): every column added, ``target`` the first."""
     versus: tuple[Condition, Condition] | None = None
     """For a "difference" of two rows' figures in one column ("how many more yes votes than no votes"): the rows
     of the first figure and of the second; for one of two columns over the same rows (``target`` less ``whole``),
@@ -210,7 +210,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
               or _named_by_own_words(target_words, numbers)) if target_words else None
     if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \
             (target is None or not _tokens(_header(target)) & _tokens(target_words)):
-        # "the total budget of the Department of Posts" where no header says budget (the header read names only
+        # "the total budget of the parks service" where no header says budget (the header read names only
         # "total"): the table's total column ("Total Plan & Non-Plan"), the grand one where several are ("Plan
         # Total", "Non-Plan Total")
         leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
@@ -404,7 +404,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                           conditions=(*planned.conditions, kept))
     headings = sections(view)
     if label is not None and headings and planned.operation in _OVER_ROWS:
-        # "which departments come under the Ministry of X", "how many demands are listed under it": the rows under
+        # "which services come under the Highways Directorate", "how many are listed under it": the rows under
         # the heading the question names, not the heading's own row
         beneath = {str(heading): rows for heading, rows in headings}
         planned = replace(planned, conditions=tuple(_under_heading(c, label, beneath) for c in planned.conditions))
@@ -676,7 +676,7 @@ def _difference_of_rows(view: TableView, reading: QuestionReading, text_columns:
 def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
                     numbers: Sequence[ColumnSchema], target: ColumnSchema | None, asked: set[str],
                     distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
-    """"What share of total receipts in 2022 came from individual income taxes": one row's figure over another's,
+    """"What share of total income in 2026 came from business rates": one row's figure over another's,
     each row named whole by its own side of the share, in one column of amounts (the one the words name, else the
     only one or the one of the year asked), over the rows the rest of the question names. None where the sides do
     not name one row each of the same column."""
@@ -709,8 +709,8 @@ def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Seq
 
 def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Sequence[ColumnSchema],
                           title: set[str], conditions: Sequence[Condition]) -> QueryPlan | None:
-    """"What share of the turnover of butter, margarine and low fat products came from butter", "what share of total
-    obligations falls due in less than one year": the part a column (of amounts), the whole the columns the whole's
+    """"What share of the sales of cheese, yoghurt and cream came from yoghurt", "what share of all commitments is
+    payable within a year": the part a column (of amounts), the whole the columns the whole's
     words list, added (two or more, the part among them), or the one column they name ("Total"); over the rows the
     question names, else the table's one row, else every row but its totals (whose figures add up to the totals')."""
     assert reading.measure is not None
@@ -1381,7 +1381,7 @@ _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
 def _columns_named(reading: QuestionReading | str, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
     """The figure columns the question (or a phrase of it) names each by its whole header (units and years aside,
     and the heading every column is printed under: "Course year" over "1st year", "2nd year"), in the table's order:
-    "butter, margarine and low fat products" over Butter, Margarine, Low fat products; "first and second year
+    "cheese, yoghurt and cream" over Cheese, Yoghurt, Cream; "first and second year
     students" over Course year 1st year, Course year 2nd year."""
     text = reading if isinstance(reading, str) else reading.text
     asked = _tokens(_ORDINAL.sub(lambda g: _ORDINALS[g.group(0).lower()], text))
@@ -1810,8 +1810,8 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
 
 
 def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title: str, run_sql: RunSql) -> QueryAnswer:
-    """One row's figure as a percentage of another's: "49.45%: Individual income taxes 2,401 of Total receipts 4,855
-    in 2022", both cells cited; where either figure is not positive, there is no share."""
+    """One row's figure as a percentage of another's: "25.38%: Business rates 3,420 of Total income
+    13,475 in 2026", both cells cited; where either figure is not positive, there is no share."""
     view, target, versus = plan.view, plan.target, plan.versus
     assert target is not None and versus is not None
     first, second, _ = result.rows[0]

@@ -398,7 +398,7 @@ def test_a_ranking_of_rows_that_all_bear_one_label_names_none_of_them(tmp_path: 
     try:
         survey = Survey(library, [])
         with pytest.raises(table_query.NoAnswer, match="one label"):
-            _plan(survey, "Which cost category had the largest direct costs?", _reply(
+            _plan(survey, "In which cost category were direct costs highest?", _reply(
                 operation="max", target="direct_costs", group="cost_category"))
     finally:
         library.close()

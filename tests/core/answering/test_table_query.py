@@ -144,7 +144,7 @@ def test_by_how_much_one_place_s_figure_exceeded_that_in_another(register: Regis
     for _, city, _, affected in register.rows:
         totals[city] += affected
     first, second = CITIES[0], CITIES[1]
-    answer = _ask(register, f"By how much did the number of employees affected in {first} exceed that in {second}?")
+    answer = _ask(register, f"By how much did the employees affected in {first} exceed those in {second}?")
     gap = totals[first] - totals[second]
     assert answer.value.replace(",", "") == str(gap), answer.text
 
@@ -154,7 +154,7 @@ def test_the_rows_a_question_names_by_another_noun_for_their_kind(register: Regi
     totals: Counter[str] = Counter()
     for company, _, _, affected in register.rows:
         totals[company] += affected
-    answer = _ask(register, "Which employer had the most employees affected across all its notices?")
+    answer = _ask(register, "Across all its notices, which employer had the most employees affected?")
     assert answer.value == totals.most_common(1)[0][0], answer.text
     towns: Counter[str] = Counter(city for _, city, _, _ in register.rows)
     answer = _ask(register, "Which town had the most notices?")

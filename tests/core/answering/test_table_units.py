@@ -209,7 +209,7 @@ DAIRY = [["Product", "Cheese", "Yoghurt", "Cream"], ["Sales (EUR thousand)", "4,
 def test_a_share_of_a_whole_across_columns_reads_the_part_s_column_over_the_whole_s(tmp_path: Path) -> None:
     commitments = drawn_library(tmp_path, "Table 7: Contractual commitments by period due", COMMITMENTS,
                                 [40, 200, 290, 390, 470, 580])
-    answer = ask_without_model(commitments, "What share of total commitments falls due in less than one year?")
+    answer = ask_without_model(commitments, "What share of total commitments is payable in less than 1 year?")
     commitments.close()
     assert float(answer.value.rstrip("%")) == round(100 * 3_850 / 14_000, 2), answer.text
     dairy = drawn_library(tmp_path / "..", "Sales by product, 2024", DAIRY, [40, 220, 320, 420, 520], name="dairy.pdf")
@@ -258,7 +258,7 @@ def test_the_rows_under_a_heading_that_prints_their_totals_are_listed_counted_an
                            [40, 250, 340, 430, 570])
     listed = ask_without_model(budget, "Which services come under the Highways Directorate?")
     counted = ask_without_model(budget, "How many services are listed under the Parks Directorate?")
-    added = ask_without_model(budget, "What is the combined total budget of the services under the Highways Directorate?")
+    added = ask_without_model(budget, "What is the combined total budget for the services under the Highways Directorate?")
     budget.close()
     assert [p.split(". ", 1)[-1] for p in listed.parts] == ["Road maintenance", "Street lighting", "Winter gritting"], \
         listed.text
@@ -293,7 +293,7 @@ def test_a_line_named_with_the_words_of_its_note_s_title_is_the_row_under_that_t
             ["Total", "20,420", "19,650", "17,310"]]
     library = drawn_library(tmp_path, "The following table shows revenue from contracts with customers by delivery "
                             "location (in thousands):", rows, [40, 220, 320, 420, 520], fontsize=9)
-    total = ask_without_model(library, "What was the total revenue from Kenya by delivery location over 2022 to 2024?")
+    total = ask_without_model(library, "What was the combined revenue from Kenya by delivery location over 2022 to 2024?")
     library.close()
     assert total.value.replace(",", "").lstrip("$").startswith(str(12_400 + 11_950 + 10_300)), total.text
 
