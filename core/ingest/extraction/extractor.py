@@ -205,10 +205,10 @@ class TableExtractor:
             # extractors (half a second a page on filings) are not asked. Where a ledger lost a figure (a sparse
             # column taken into the labels, its last row or its header left out), the borderless extractor reads the
             # page too and ``prefer_ledgers`` keeps the better reading (TAT-QA held out: cell F1 0.959 with
-            # statements trusted unchecked, 0.971 checked). A page with ruling lines drawn as a grid is never read by
-            # ledgers alone: a ruled table's columns are the drawn ones, which lattice reads (a ruled table printing "$"
-            # read by ledgers alone had a column cut in two, two stacked tables run together by stream).
-            alone = (bool(statements) and not view.rulings.has_grid
+            # statements trusted unchecked, 0.971 checked). On a page with ruling lines drawn as a grid, a ledger with one
+            # column cut in two (left-aligned figures in drawn cells) is not trusted alone: lattice reads the drawn
+            # columns (read by ledgers alone, two stacked ruled tables printing "$" were run together by stream).
+            alone = (bool(statements) and not (view.rulings.has_grid and any(_split_column(t) for t, _ in statements))
                      and not figures.has_value_columns([rect for _, rect in statements]))
             whole = alone and all(figures.held_by(table, rect, HEADER_REACH * statistics.median(w.height for w in view.words))
                                   for table, rect in statements)
@@ -410,13 +410,13 @@ def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> b
     figures split over two columns beside currency signs (more figure columns than the ledger's, two of them one
     column cut in two: a table that simply has more figure columns than the ledger read keeps them), or most of
     its rows missing; or, for a statement (a ledger printing currency signs), fewer of its figures than the
-    ledger read (the generic extractor stopped short of its last lines). A table read along drawn ruling lines is
-    broken only by a lone currency cell: its columns are drawn, where the ledger's are inferred from gaps (ICDAR
-    2013 dev tables given a "$" lost cell F1 0.971 -> 0.945 to ledgers taking their place)."""
+    ledger read (the generic extractor stopped short of its last lines). One table read along drawn ruling lines that holds
+    at least as many figures as the ledger is broken only by a lone currency cell: its columns are drawn, where the
+    ledger's are inferred from gaps."""
     if any(_LONE_CURRENCY.match(cell) for table in generic for row in table.rows[table.header_rows:] for cell in row):
         return True
-    if any(_is_ruled(table) for table in generic):  # its columns are drawn, not inferred from gaps as the ledger's are
-        return False
+    if len(generic) == 1 and _is_ruled(generic[0]) and _figure_cells(generic[0]) >= _figure_cells(ledger):
+        return False  # one ruled table holding the ledger's figures: its columns are drawn, not inferred from gaps
     for table in generic:
         if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger) and _split_column(table):
             return True
