@@ -205,8 +205,11 @@ class TableExtractor:
             # extractors (half a second a page on filings) are not asked. Where a ledger lost a figure (a sparse
             # column taken into the labels, its last row or its header left out), the borderless extractor reads the
             # page too and ``prefer_ledgers`` keeps the better reading (TAT-QA held out: cell F1 0.959 with
-            # statements trusted unchecked, 0.971 checked).
-            alone = bool(statements) and not figures.has_value_columns([rect for _, rect in statements])
+            # statements trusted unchecked, 0.971 checked). On a page with ruling lines drawn as a grid, a ledger with one
+            # column cut in two (left-aligned figures in drawn cells) is not trusted alone: lattice reads the drawn
+            # columns (read by ledgers alone, two stacked ruled tables printing "$" were run together by stream).
+            alone = (bool(statements) and not (view.rulings.has_grid and any(_split_column(t) for t, _ in statements))
+                     and not figures.has_value_columns([rect for _, rect in statements]))
             whole = alone and all(figures.held_by(table, rect, HEADER_REACH * statistics.median(w.height for w in view.words))
                                   for table, rect in statements)
             drafts = [] if whole else self._choose(view, figures, may_hold_ledgers, ruled_too=not alone)
@@ -396,16 +399,25 @@ def _split_column(table: ExtractedTable) -> bool:
                for left, right in pairwise(filled[1:]))
 
 
+def _is_ruled(table: ExtractedTable) -> bool:
+    """Read along drawn ruling lines (lattice or find_tables), not from gaps between words."""
+    return table.extractor.split("+")[0] in ("camelot-lattice", "pymupdf")
+
+
 def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
     """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
     whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
     figures split over two columns beside currency signs (more figure columns than the ledger's, two of them one
     column cut in two: a table that simply has more figure columns than the ledger read keeps them), or most of
     its rows missing; or, for a statement (a ledger printing currency signs), fewer of its figures than the
-    ledger read (the generic extractor stopped short of its last lines)."""
+    ledger read (the generic extractor stopped short of its last lines). One table read along drawn ruling lines that holds
+    at least as many figures as the ledger is broken only by a lone currency cell: its columns are drawn, where the
+    ledger's are inferred from gaps."""
+    if any(_LONE_CURRENCY.match(cell) for table in generic for row in table.rows[table.header_rows:] for cell in row):
+        return True
+    if len(generic) == 1 and _is_ruled(generic[0]) and _figure_cells(generic[0]) >= _figure_cells(ledger):
+        return False  # one ruled table holding the ledger's figures: its columns are drawn, not inferred from gaps
     for table in generic:
-        if any(_LONE_CURRENCY.match(cell) for row in table.rows[table.header_rows:] for cell in row):
-            return True
         if _has_currency(table) and _figure_columns(table) > _figure_columns(ledger) and _split_column(table):
             return True
     if _has_currency(ledger) and sum(_figure_cells(t) for t in generic) <= _figure_cells(ledger):

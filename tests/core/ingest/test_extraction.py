@@ -544,3 +544,31 @@ def test_a_statement_whose_ledger_loses_a_figure_is_read_by_the_borderless_extra
     (table,) = extract_tables(tmp_path / "receivables.pdf")
     assert table.rows[table.header_rows - 1][1:] == ("Notes", "2019", "2018")
     assert ("Receivables from related parties", "17", "11,880", "8,039") in table.rows
+
+
+# A ruled table printing currency signs: its columns are the drawn ones. Text is left-aligned in the cells, so
+# figures of one column do not share a right edge (the ledger reader, inferring columns from gaps, cut "2012" in
+# two), and two ruled tables set one below another are two tables (a borderless reading ran them together).
+_GRANTS = [["Programme", "2011", "2012"]] + [
+    [f"Grant line {i}", f"${1000 + 37 * i:,}", f"${900 + 41 * i:,}"] for i in range(1, 6)
+]
+_OFFICES = [["Office", "2011", "2012"]] + [
+    [f"Office cost {i}", f"${200 + 13 * i:,}", f"${300 + 17 * i:,}"] for i in range(1, 5)
+]
+
+
+def test_ruled_table_with_currency_signs_is_read_by_its_lines(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    _draw_ruled(doc.new_page(), _GRANTS, [72, 230, 330, 430], 100)
+    tables = extract_tables(_save(doc, tmp_path / "ruled_currency.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS]
+    assert tables[0].header_rows == 1
+
+
+def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _draw_ruled(page, _GRANTS, [72, 230, 330, 430], 100)
+    _draw_ruled(page, _OFFICES, [72, 230, 330, 430], bottom + 14)
+    tables = extract_tables(_save(doc, tmp_path / "stacked_currency.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS, _OFFICES]
