@@ -32,7 +32,7 @@ from core.answering import binding, text_facts
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.measures import LINE
-from core.answering.reading import Criterion, QuestionReading, topic_of
+from core.answering.reading import THRESHOLD_KINDS, Criterion, QuestionReading, topic_of
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
@@ -462,6 +462,10 @@ def shown_label(label: str, noun: str) -> str:
     return label
 
 
+_PASSED = (*THRESHOLD_KINDS, "negative", "positive")
+"""The criteria a count of rows meeting them reads figures for ("how many exceeded $50,000", "how many were negative")."""
+
+
 def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerType, run_sql: RunSql) -> Composed | None:
     """A list of row labels, or their count."""
     question = reading.text
@@ -476,7 +480,7 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     rule = reading.criterion
     years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))
-    if answer.kind == types.COUNT and rule.kind in ("above", "below", "equal", "negative", "positive") and len(years) == 1 \
+    if answer.kind == types.COUNT and rule.kind in _PASSED and len(years) == 1 \
             and years[0] in periods:  # "how many components exceeded $50,000 thousand in 2019"
         column = periods[years[0]]
         position = view.column_position(column.name)
@@ -489,11 +493,11 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         return Composed(view, result.sql, result, count, (count,), sentence,
                         tuple((r.row, column.name) for r, _ in meeting))
     if answer.kind == types.COUNT:
-        if not _counts_the_rows(question, rows, view) or rule.kind in ("above", "below", "equal", "negative", "positive"):
+        if not _counts_the_rows(question, rows, view) or rule.kind in _PASSED:
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
-    if rule.kind in ("above", "below", "equal", "min", "max") or reading.query is not None and reading.query.operation == "top":
+    if rule.kind in (*THRESHOLD_KINDS, "min", "max") or reading.query is not None and reading.query.operation == "top":
         # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
         # threshold or the ranking unread
         return None

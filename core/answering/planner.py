@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from core.answering import operations as ops
 from core.answering.measures import CHANGE, DIFFERENCE, LINE, PERCENT_CHANGE, SHARE
 from core.answering.metrics import Plan
-from core.answering.reading import QuestionReading
+from core.answering.reading import THRESHOLD_KINDS, QuestionReading
 
 FORMULA = "formula"
 """Compute the formula the question's wording gives, its values bound to cells by code."""
@@ -61,7 +61,7 @@ def computations(asked: QuestionReading, plans: Sequence[Plan]) -> tuple[str, ..
         # "in which year": the periods a statement prints as columns first, the dates of a register's rows after;
         # "what are the types of X": the table's items first (sections, the noun asked), a column's values after
         later = asked.kind == "column_headers" or asked.query.operation == "list" and \
-            asked.criterion.kind not in ("above", "below", "equal")  # "which of them had less than 15%": the rows past it
+            asked.criterion.kind not in THRESHOLD_KINDS  # "which of them had less than 15%": the rows past it
         composed = (*composed, QUERY) if later else (QUERY, *composed)
     elif asked.operation in ("sum", "average") or asked.measure is not None and asked.measure.op == SHARE:
         # "the total spending on roads and parks in 2019": where no line is named so, a sum over the rows named;

@@ -413,6 +413,10 @@ _FILLER = frozenset({
 """Words that ask or link rather than name anything: never counted as a content word left unread."""
 
 
+THRESHOLD_KINDS = ("above", "below", "equal")
+"""The criteria that keep the rows whose figure passes a threshold (or is it: "had a budget of zero")."""
+
+
 @dataclass(frozen=True)
 class Criterion:
     """What selects a period or a row: "max", "min", "negative", "positive", "above" or "below" a threshold

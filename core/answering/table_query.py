@@ -34,7 +34,7 @@ from typing import Any
 from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
-from core.answering.reading import ACROSS_ROWS, QuestionReading, TableQuery
+from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
 from core.answering.vocabulary import same_kind_nouns
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
@@ -92,10 +92,6 @@ class Condition:
     """The values are the column's dates in the periods the question names (``said``: "2015")."""
     under: bool = False
     """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
-
-
-_THRESHOLD_KINDS = ("above", "below", "equal")
-"""The criteria that keep the rows whose figure passes a threshold (or is it: "had a budget of zero")."""
 
 
 @dataclass(frozen=True)
@@ -311,12 +307,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
         planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
         return planned if ignored_column(planned, reading) is None else None
-    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE and \
-            (of_a_row := _share_of_a_row(view, reading, text_columns, numbers, target, asked - used, distinct)) is not None:
-        return of_a_row
-    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE and \
-            (across_row := _share_across_columns(view, reading, numbers, title, conditions)) is not None:
-        return across_row
+    if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
+        # one row's figure over another's, else one column's over the columns of the whole
+        shared = _share_of_a_row(view, reading, text_columns, numbers, target, asked - used, distinct) or \
+            _share_across_columns(view, reading, numbers, title, conditions)
+        if shared is not None:
+            return shared
     if operation == "share" and target is None and conditions and reading.measure is not None and \
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
@@ -361,20 +357,20 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
-    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in _THRESHOLD_KINDS):
+    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in THRESHOLD_KINDS):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     percents = [c for c in numbers if _is_percent(view, c)]
     # a threshold in % ("more than 60% of participants female") is over a column of percentages, whatever other
     # column the rest of the words name ("Number of participants")
-    candidates = percents if reading.criterion.kind in _THRESHOLD_KINDS and reading.criterion.scale == "%" and \
+    candidates = percents if reading.criterion.kind in THRESHOLD_KINDS and reading.criterion.scale == "%" and \
         percents else numbers
     measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
-    if reading.criterion.kind in _THRESHOLD_KINDS and measured is None:
+    if reading.criterion.kind in THRESHOLD_KINDS and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     thresholds = _thresholds(view, reading, measured)
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
@@ -484,7 +480,9 @@ def sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
     label = view.label_column
     if label is None or not view.data_columns:
         return []
-    return _bare_sections(view) or _subtotal_sections(view)
+    at = view.column_position(label.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    return _bare_sections(view, at, positions) or _subtotal_sections(view, at, positions)
 
 
 _SUBTOTAL_TOLERANCE = 0.011
@@ -493,14 +491,11 @@ _SUBTOTAL_SHARE = 0.0005
 or 0.05% of it (each figure rounded to the unit printed)."""
 
 
-def _subtotal_sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
+def _subtotal_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
     """A budget's ministries over their departments: the table read as heading rows each followed by the rows whose
     figures add up to the heading's, column by column, until the next heading; [] unless every row (totals aside)
-    falls into such a group, there are two groups or more, and one of them holds two rows or more."""
-    label = view.label_column
-    assert label is not None
-    at = view.column_position(label.name)
-    positions = [view.column_position(c.name) for c in view.data_columns]
+    falls into such a group, there are two groups or more, and one of them holds two rows or more. ``at`` is the
+    label's position in a row's values, ``positions`` the figure columns'."""
     rows = [view.values[r.row] for r in view.rows if r.row in view.values and not _TOTAL_ROW.search(r.label)
             and r.row not in view.info.total_rows]
 
@@ -528,12 +523,8 @@ def _subtotal_sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
     return groups if len(groups) >= 2 and any(len(rows_) >= 2 for _, rows_ in groups) else []
 
 
-def _bare_sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
-    """The headings printed as rows of their own, with no figure."""
-    label = view.label_column
-    assert label is not None
-    at = view.column_position(label.name)
-    positions = [view.column_position(c.name) for c in view.data_columns]
+def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
+    """The headings printed as rows of their own, with no figure (``at``, ``positions`` as for the subtotals)."""
     groups: list[tuple[str, list[Any]]] = []
     for row in view.rows:
         values = view.values.get(row.row)
@@ -934,7 +925,7 @@ def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema 
     """"more than 100 million", "at least 50": a condition on the figure column the question reads, the figure
     put in the column's scale."""
     rule = reading.criterion
-    if rule.kind not in _THRESHOLD_KINDS or column is None:
+    if rule.kind not in THRESHOLD_KINDS or column is None:
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
     if rule.kind == "equal":
@@ -1500,6 +1491,11 @@ def _group_expression(plan: QueryPlan) -> str:
     return f"CASE {column} {cases} END"
 
 
+def _added_sql(columns: Sequence[ColumnSchema]) -> str:
+    """One row's figures of ``columns`` added (an empty cell adds nothing)."""
+    return " + ".join(f"COALESCE({figure_sql(c)}, 0)" for c in columns)
+
+
 def compile_sql(plan: QueryPlan) -> str:
     """The plan as one SQLite statement."""
     table = quote_identifier(plan.view.name)
@@ -1511,8 +1507,7 @@ def compile_sql(plan: QueryPlan) -> str:
     if plan.operation == "value":
         return f"SELECT {target} AS value, _row FROM {table}{where} ORDER BY _row LIMIT 2"
     if plan.operation == "sum" and plan.columns:
-        added = " + ".join(f"COALESCE({figure_sql(c)}, 0)" for c in plan.columns)
-        return f"SELECT SUM({added}) AS value, COUNT(*) AS rows FROM {table}{where}"
+        return f"SELECT SUM({_added_sql(plan.columns)}) AS value, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
@@ -1521,8 +1516,7 @@ def compile_sql(plan: QueryPlan) -> str:
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
     if plan.operation == "share" and plan.columns:
-        added = " + ".join(f"COALESCE({figure_sql(c)}, 0)" for c in plan.columns)
-        return f"SELECT SUM({target}) AS first, SUM({added}) AS second, COUNT(*) AS rows FROM {table}{where}"
+        return f"SELECT SUM({target}) AS first, SUM({_added_sql(plan.columns)}) AS second, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("share", "difference", "change") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
