@@ -386,7 +386,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         columns = year_columns(view, years, question)
         if any(c is None for c in columns):
             continue
-        sections = row_sections(view) if whole else {}
+        sections = view.headings if whole else {}
         group = " ".join(sorted(set().union(*(_column_group(view, c) for c in columns if c)))) if whole else ""
         positions = [view.column_position(c) for c in columns if c is not None]
         title = view.info.title
@@ -477,24 +477,6 @@ def _names_exactly(words: str, label: str, section: str) -> bool:
     if _TOTAL.match(words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
         return False
     return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
-
-
-def row_sections(view: TableView) -> dict[int, str]:
-    """Each row's section heading: as stored at ingestion; where none was stored, the label of the nearest row
-    above it that holds no figure ("Global (India and International)" over "Hindi films" and "Tamil films"), not a
-    fragment of a wrapped label ("revenue" under "Total cost of")."""
-    stored = {f.row: f.section for f in view.info.row_facts}
-    if any(stored.values()):
-        return stored
-    found: dict[int, str] = {}
-    heading = ""
-    for choice in view.rows:
-        if not any(is_number(v) for v in view.values.get(choice.row, ())[1:]):
-            if choice.label[:1].isupper():  # a line begun in lower case continues the label above it
-                heading = re.sub(r"\s*\(#\d+\)$", "", choice.label).rstrip(":")
-        elif heading:
-            found[choice.row] = heading
-    return found
 
 
 def _has_figures(view: TableView, row: int, positions: Sequence[int]) -> bool:
@@ -637,7 +619,7 @@ def loosely_named(plan: Plan, bound: dict[str, BoundCell], views: Sequence[Table
         if cell is None or view is None or quantity.year is None or not (plan.in_own_words or quantity.whole) \
                 or _BARE_TOTAL.match(cell.label):
             continue
-        if not _names_exactly(quantity.words.lower(), cell.label, row_sections(view).get(cell.row, "")):
+        if not _names_exactly(quantity.words.lower(), cell.label, view.headings.get(cell.row, "")):
             loose.append(quantity.words.lower())
     return list(dict.fromkeys(loose))
 
@@ -693,7 +675,7 @@ def printed_years(words: str, views: Sequence[TableView], question: str) -> list
                         if p.period.fiscal_year and not p.period.quarter}, reverse=True)
         if len(years) < 2:
             continue
-        sections = row_sections(view)
+        sections = view.headings
         # "Other for deferred tax assets": a label named exactly with its section's heading ("Other" under "Deferred
         # tax assets") is the line too, after labels that name it alone
         named = [(fit(words, r.label), r) for r in view.rows if covers(words, r.label)]

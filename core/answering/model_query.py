@@ -166,7 +166,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     filtered = {c.column.name for c in conditions}
     conditions += tuple(c for c in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""})
                         if c.column.name not in filtered)
-    thresholds = _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
+    thresholds = () if table_query.bands_kept(reading, conditions) else \
+        _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
     if operation == "count" and target is not None and not thresholds and \
             table_query.names_column(reading.text, target, numbers, view):
         # "how many black males aged 60 to 69": a count of what a figure column the question names holds, the
@@ -217,6 +218,8 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     said = str(chosen.get("value", "")).strip()
     values = [v for v in distinct(column) if v not in (None, "")]
     found = _real_value(said, values)
+    if found is None and (bands := table_query.bands_within(values, said)):
+        return table_query.Condition(column, bands, said)  # "60 and over" over bands "60-69", "70-79", "80+"
     if found is None:
         shown = ", ".join(str(v) for v in _closest(said, values, SHOWN_VALUES))
         raise ValueError(f"{said!r} is not a value of {column.name} (its values nearest to it: {shown}).")

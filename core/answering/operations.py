@@ -96,6 +96,9 @@ _PER_UNIT = re.compile(r"\bper\s+(?:basic\s+|diluted\s+|common\s+|ordinary\s+)*(
 _LABEL_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)(?:\s*\(#\d+\))?\s*$",
                          re.IGNORECASE)
 """A unit a row label ends with, in brackets: "(%)", "(percent)", or a bare currency sign ("($)": units)."""
+_HEADING_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)", re.IGNORECASE)
+"""A unit a heading row states for the rows under it, anywhere in its words: "Birth Weight (%) (age below 36
+months)"."""
 
 
 @dataclass(frozen=True)
@@ -178,8 +181,33 @@ class TableView:
         heads; None where the label states none."""
         match = _LABEL_UNIT.search(self.labels.get(row, ""))
         if match is None:
-            return None
+            said = _HEADING_UNIT.search(self.headings.get(row, ""))
+            return None if said is None else "%" if said.group("percent") else ""
         return "%" if match.group("percent") else ""
+
+    @cached_property
+    def headings(self) -> dict[int, str]:
+        """``_row`` -> the heading its row stands under: as stored at ingestion; where none was stored, the label of
+        the nearest row above it that holds no figure ("Global (India and International)" over "Hindi films"),
+        with the lines it wraps onto ("reference period) (%)" under "Treatment of diseases (based on the"); a
+        fragment of a wrapped line label ("revenue" under "Total cost of", which holds figures) heads nothing."""
+        stored = {row: section for row, section in self.sections.items() if section}
+        if stored:
+            return stored
+        found: dict[int, str] = {}
+        heading, under_heading = "", False
+        for choice in self.rows:
+            if not any(is_number(v) for v in self.values.get(choice.row, ())[1:]):
+                label = re.sub(r"\s*\(#\d+\)$", "", choice.label).rstrip(":")
+                if choice.label[:1].isupper():  # a line begun in lower case continues the label above it
+                    heading, under_heading = label, True
+                elif under_heading:
+                    heading = f"{heading} {label}"
+            else:
+                under_heading = False
+                if heading:
+                    found[choice.row] = heading
+        return found
 
     def asked_words(self, question: str) -> set[str]:
         """The question's words, with the report's wording for line items it names that these rows'
@@ -624,8 +652,10 @@ def result_scale(view: TableView, choice: OperationChoice) -> str:
 
 
 def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[str],
-                    rows: Sequence[Sequence[Any]]) -> str:
-    """The SQL result in words, with scale: "-12.6 million", or "1,452.4 million and 44.1 million" for a lookup."""
+                    rows: Sequence[Sequence[Any]], fall_asked: bool = False) -> str:
+    """The SQL result in words, with scale: "-12.6 million", or "1,452.4 million and 44.1 million" for a lookup.
+    Where the question asks how much a figure fell (``fall_asked``), a negative difference is the amount it fell
+    by, stated positive as the sentence states it ("fell by 7.7")."""
     if choice.operation in RANKINGS:
         if not rows or rows[0][2] is None:
             return ""
@@ -635,6 +665,8 @@ def describe_result(view: TableView, choice: OperationChoice, columns: Sequence[
         return f"{row_label(view, int(winner), label)} ({change}{format_value(value, scale)})"
     if choice.operation != "lookup":
         value = rows[0][0] if rows and rows[0] else None
+        if fall_asked and choice.operation == "difference" and isinstance(value, (int, float)) and value < 0:
+            value = -value
         return format_value(value, result_scale(view, choice))
     by_row = {row[0]: row for row in rows}
     parts = []

@@ -19,6 +19,7 @@ from pathlib import Path
 import pymupdf
 
 from core.answering.operations import words
+from core.reports.words import plain_letters
 from models.types import BBox
 
 MARGIN = 0.08
@@ -60,7 +61,7 @@ def _lines(page: pymupdf.Page, regions: Sequence[BBox]) -> list[list[_Word]]:
         box = (float(x0), float(y0), float(x1), float(y1))
         if regions and not _inside(box, regions):
             continue
-        by_line.setdefault((int(block), int(line)), []).append(_Word(box, str(text), (int(block), int(line))))
+        by_line.setdefault((int(block), int(line)), []).append(_Word(box, plain_letters(str(text)), (int(block), int(line))))
     out = []
     for found in by_line.values():
         text = " ".join(w.text for w in found)

@@ -252,7 +252,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
-    if _RANGE_ASKED.search(reading.text) and any(_range_of(r.label) for r in view.rows) and \
+    if _range_asked(reading.text) and any(_range_of(r.label) for r in view.rows) and \
             not any(_range_of(v) for c in conditions for v in c.values):
         return None  # "aged 20 to 35" over age groups none of which it covers exactly: not every row either
     operation = _operation(query, target, group, reading)
@@ -372,7 +372,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
     if reading.criterion.kind in THRESHOLD_KINDS and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
-    thresholds = _thresholds(view, reading, measured)
+    # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
+    thresholds = () if bands_kept(reading, conditions) else _thresholds(view, reading, measured)
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
@@ -727,6 +728,12 @@ _FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped
                    r"lose|lost|reduc(?:e|ed|tion))\b", re.IGNORECASE)
 
 
+def asks_fall(reading: QuestionReading) -> bool:
+    """"By how much did X fall": the question names the direction down, so the amount it fell by is the answer
+    (7.7, not -7.7)."""
+    return bool(_FALL.search(reading.text))
+
+
 def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema], asked: set[str],
                      distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
     """"by how much did polytechnic participants grow from 2000 to 2004", "by how many points did brand X's share
@@ -745,7 +752,7 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
     percent = reading.measure is not None and reading.measure.op == m.PERCENT_CHANGE
     if not _accounts_for(reading, view, newer, conditions, older):
         return None
-    fell = not percent and bool(_FALL.search(reading.text))
+    fell = not percent and asks_fall(reading)
     first, second = (older, newer) if fell else (newer, older)
     return QueryPlan(view, "change", first, tuple(conditions), whole=second, percent=percent, descending=not fell)
 
@@ -1213,11 +1220,11 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common, asked, common, reading.text)
             if count:
                 matched.append((count, value))
-        asked_range = _RANGE_ASKED.search(reading.text)
-        span = (int(asked_range.group(1)), int(asked_range.group(2))) if asked_range else None
+        span = _range_asked(reading.text)
         if not matched or span and all(_range_of(v) not in (None, span) for _, v in matched):
-            # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names)
-            spanned = _within_range(values, reading.text)
+            # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names);
+            # "60 and over" over "60-69", "70-79", "80+"
+            spanned = bands_within(values, reading.text)
             if spanned:
                 found.append(Condition(column, spanned, " ".join(str(v) for v in spanned)))
             continue
@@ -1235,34 +1242,71 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
 
 
 _RANGE_ASKED = re.compile(r"(?<![\d.,$])(\d{1,3})\s*(?:to|-|\u2013|through)\s*(\d{1,3})(?![\d.,%])", re.IGNORECASE)
-_RANGE_LABEL = re.compile(r"^\s*(?P<lo>\d{1,3})(?:\s*(?:-|\u2013|to)\s*(?P<hi>\d{1,3}))?(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
+_OPEN_ABOVE = r"(?:\+|(?:and|or)\s+(?:over|older|above|more))"
+_OPEN_ASKED = re.compile(rf"(?<![\d.,$])(\d{{1,3}})(?:\s*(?:years?|yrs?))?\s*{_OPEN_ABOVE}(?!\s*than)", re.IGNORECASE)
+_UNDER_ASKED = re.compile(r"\b(?:under|below|younger\s+than)\s+(?:the\s+age\s+of\s+)?(\d{1,3})(?![\d.,%])", re.IGNORECASE)
+_RANGE_LABEL = re.compile(rf"^\s*(?:(?P<under>under|below|less\s+than)\s+)?(?P<lo>\d{{1,3}})"
+                          rf"(?:\s*(?:-|\u2013|to)\s*(?P<hi>\d{{1,3}}))?(?:\s+(?:years?|yrs?))?\s*(?P<open>{_OPEN_ABOVE})?"
+                          rf"(?:\s+[a-z]+)?\s*$", re.IGNORECASE)
+_OPEN_END = 999
+"""The upper end of an open band ("80+", "65 and over")."""
 
 
 def _range_of(value: Any) -> tuple[int, int] | None:
-    """The numbers a label spans ("60 - 69 years": 60 to 69; "61 years": 61 to 61), or None."""
+    """The numbers a label spans ("60 - 69 years": 60 to 69; "61 years": 61 to 61; "80+" or "80 years and over":
+    80 on; "under 5": 0 to 4), or None."""
     label = _RANGE_LABEL.match(str(value))
     if label is None:
         return None
     low = int(label.group("lo"))
+    if label.group("under"):
+        return (0, low - 1) if not label.group("hi") and not label.group("open") else None
+    if label.group("open"):
+        return (low, _OPEN_END) if not label.group("hi") else None
     return low, int(label.group("hi")) if label.group("hi") else low
 
 
-def _within_range(values: Sequence[Any], text: str) -> tuple[Any, ...]:
-    """The values that are ranges ("60 - 69 years") or numbers ("61 years") lying within a range the question asks
-    ("aged 60 to 79"), where together they cover it exactly, from its first number to its last; () else."""
-    asked = _RANGE_ASKED.search(text)
+def _range_asked(text: str) -> tuple[int, int | None] | None:
+    """The span of ages (or other bands) a question asks: "aged 60 to 79" (60, 79); "60 and over", "65 or older",
+    "80+" (60, None: to the last band); "under 5", "younger than 18" (None, 4) as (lowest, 4) once the bands
+    are known; None where it asks none."""
+    closed = _RANGE_ASKED.search(text)
+    if closed is not None:
+        return int(closed.group(1)), int(closed.group(2))
+    above = _OPEN_ASKED.search(text)
+    if above is not None:
+        return int(above.group(1)), None
+    under = _UNDER_ASKED.search(text)
+    if under is not None:
+        return -1, int(under.group(1)) - 1
+    return None
+
+
+def bands_kept(reading: QuestionReading, conditions: Sequence[Condition]) -> bool:
+    """The question's span ("under 20", "65 and over") is read as bands a condition keeps."""
+    return _range_asked(reading.text) is not None and \
+        any(len(c.values) > 1 and all(_range_of(v) is not None for v in c.values) for c in conditions)
+
+
+def bands_within(values: Sequence[Any], text: str) -> tuple[Any, ...]:
+    """The values that are bands ("60 - 69 years", "80+") or numbers ("61 years") lying within a span the text asks
+    ("aged 60 to 79", "60 and over", "under 5"), where together they cover it exactly, from its first number to
+    its last (an open span: to the last band; "under 5": from the first); () else."""
+    asked = _range_asked(text)
     if asked is None:
         return ()
-    low, high = int(asked.group(1)), int(asked.group(2))
+    low, high = asked
     spans = []
     for value in values:
         found = _range_of(value)
-        if found is not None and low <= found[0] <= found[1] <= high:
+        if found is not None and (low < 0 or low <= found[0]) and (high is None or found[1] <= high):
             spans.append((*found, value))
     spans.sort(key=lambda span: span[0])
     joined = all(b[0] == a[1] + 1 for a, b in pairwise(spans))
-    if len(spans) < 2 or not joined or spans[0][0] != low or spans[-1][1] != high:
+    if len(spans) < 2 or not joined or low >= 0 and spans[0][0] != low or high is not None and spans[-1][1] != high:
         return ()
+    if low < 0 and any((r := _range_of(v)) is not None and r[0] < spans[0][0] for v in values):
+        return ()  # "under 5" where a band below the ones kept is printed: they do not start at the bottom
     return tuple(value for _, _, value in spans)
 
 

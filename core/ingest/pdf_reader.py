@@ -13,6 +13,7 @@ import pymupdf
 
 from core.errors import CorruptPdf, EmptyPdf, EncryptedPdf, NotAPdf
 from core.ingest.file_names import display_name, readable_path
+from core.reports.words import plain_letters
 from models.types import PageContent, TextBlock
 
 pymupdf.TOOLS.mupdf_display_errors(False)
@@ -80,7 +81,7 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
     for x0, y0, x1, y1, text, _block_no, block_type in raw_blocks:
         if block_type != 0:
             continue
-        clean = " ".join(text.split())
+        clean = " ".join(plain_letters(text).split())
         if clean:
             blocks.append(TextBlock(number, (x0, y0, x1, y1), clean))
     text = "\n".join(b.text for b in blocks)

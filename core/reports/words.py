@@ -16,6 +16,16 @@ _WORD = re.compile(r"[a-z0-9]+")
 _SINGLE_DIGIT = re.compile(r"(?<![\w.])\d(?![\w.])")
 
 
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+                            "\ufb05": "st", "\ufb06": "st"})
+
+
+def plain_letters(text: str) -> str:
+    """``text`` with typographic ligatures spelt out: PDFs print "Difﬁculty" with one glyph for "fi", which no
+    question's "difficulty" would meet."""
+    return text.translate(_LIGATURES)
+
+
 _SAME_AS = {"women": "female", "woman": "female", "men": "male", "people": "person", "children": "child"}
 """Irregular plurals, and the words statistics tables print for them in headers ("Females (%)" for "women")."""
 
@@ -37,7 +47,7 @@ def fold(word: str) -> str:
 def content_words(text: str, stop: Collection[str] = (), single_digits: bool = False) -> set[str]:
     """The folded words of ``text`` less ``stop`` and one-letter words; with ``single_digits``, a lone digit is a
     word too ("Scope 1" and "Scope 2" differ by it)."""
-    lowered = text.lower()
+    lowered = plain_letters(text).lower()
     out = {re.sub(r"\s+", "", compound) for compound in _COMPOUND.findall(lowered)}  # "d&a", "pp&e": one word
     if single_digits:
         out.update(_SINGLE_DIGIT.findall(lowered))

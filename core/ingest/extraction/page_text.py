@@ -17,6 +17,8 @@ from itertools import pairwise
 
 import pymupdf
 
+from core.reports.words import plain_letters
+
 # Unicode spaces (thin, em, no-break...) and the replacement character pymupdf emits for glyphs
 # without a Unicode mapping (dot leaders in many government PDFs).
 _ODD_SPACES = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000]")
@@ -83,8 +85,9 @@ def point_in(box: pymupdf.Rect, x: float, y: float) -> bool:
 
 
 def clean_word_text(text: str) -> str:
-    """Normalise one word: odd Unicode spaces become spaces, unmapped glyphs and control characters go."""
-    text = _ODD_SPACES.sub(" ", text)
+    """Normalise one word: odd Unicode spaces become spaces, ligatures are spelt out ("ﬁ": "fi"), unmapped glyphs
+    and control characters go."""
+    text = plain_letters(_ODD_SPACES.sub(" ", text))
     return "".join(ch for ch in text if ch != "\ufffd" and unicodedata.category(ch) != "Cc").strip()
 
 
@@ -282,7 +285,7 @@ def clean_cell_text(text: str) -> str:
 
     A cell that is nothing but dots (``...`` for "not available") keeps them: that is its value.
     """
-    text = " ".join(_ODD_SPACES.sub(" ", text).split())
+    text = " ".join(plain_letters(_ODD_SPACES.sub(" ", text)).split())
     without_leaders = " ".join(_LEADER_DOTS.sub(" ", text).split())
     return without_leaders or text
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from core.answering import operations as ops
+from core.answering import table_query
 from core.answering.reading import read
 from core.library.store import TableInfo
 from core.reports.values import currency_stated_in, scale_stated_in
@@ -246,3 +247,21 @@ def test_a_column_of_figures_per_share_is_in_units_whatever_the_table_s_scale() 
     v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Ordinary dividends", 1),),
                       {1: ("Ordinary dividends", 51200.0, 0.64)}, "thousand", {}, "dollars")
     assert v.cell_scale(1, "per_share_2021") == "" and v.cell_scale(1, "total_2021") == "thousand"
+
+
+def test_a_fall_asked_is_answered_with_the_amount_it_fell_by() -> None:
+    """"By how many points did coverage fall": the newer figure less the older one is negative, and the sentence says
+    "fell by 3.5"; the answer's figure is that 3.5. Asked as a change, the signed difference stays."""
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("round_2", "REAL", "Round 2"),
+               ColumnSchema("round_1", "REAL", "Round 1"))
+    info = TableInfo(1, 1, "survey.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Key indicators (%)", "", "", 1, 1, "test",
+                     TableSchema(1, "t", "survey.pdf", 1, columns))
+    v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Clinic coverage", 1),),
+                      {1: ("Clinic coverage", 40.5, 44.0)}, "", {}, "")
+    cells = [{"row": "Clinic coverage", "column": "round_2"}, {"row": "Clinic coverage", "column": "round_1"}]
+    choice = ops.parse_choice(v, {"operation": "difference", "cells": cells}, "q")
+    fell = "By how many points did clinic coverage fall between round 1 and round 2?"
+    assert ops.describe_result(v, choice, ["difference"], [(-3.5,)], table_query.asks_fall(read(fell))) == "3.5"
+    changed = "What was the change in clinic coverage between round 1 and round 2?"
+    assert ops.describe_result(v, choice, ["difference"], [(-3.5,)], table_query.asks_fall(read(changed))) == "-3.5"
+    assert ops.describe_in_words(v, choice, ["difference"], [(-3.5,)]).startswith("Clinic coverage fell by 3.5")

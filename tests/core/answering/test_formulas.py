@@ -29,7 +29,6 @@ from core.answering.binding import (
     loosely_named,
     printed_years,
     printing_exactly,
-    row_sections,
     year_columns,
 )
 from core.answering.formula import BoundCell
@@ -462,7 +461,7 @@ def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestio
                   ("Total", "", (130.0, 114.0))],
                  [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
     view = dataclasses.replace(view, info=dataclasses.replace(view.info, row_facts=()))
-    assert row_sections(view) == {2: "Global (all markets)", 3: "Global (all markets)", 5: "Domestic only",
+    assert view.headings == {2: "Global (all markets)", 3: "Global (all markets)", 5: "Domestic only",
                                   6: "Domestic only", 8: "Domestic only"}
     found = candidates("global cargo flights", [2020, 2021], [view], "", whole=True)
     assert (found[0].row, found[0].label) == (2, "Cargo flights")
@@ -997,6 +996,19 @@ def test_a_row_label_s_own_unit_overrides_the_table_s() -> None:
                  [("f19", "F19", 2019), ("f18", "F18", 2018)])
     view = dataclasses.replace(view, page_scale="million")
     assert [view.cell_scale(row, "f19") for row in (1, 2, 3)] == ["million", "%", ""]
+
+
+def test_a_heading_row_s_unit_holds_for_the_rows_beneath_it() -> None:
+    """A statistics table of indicators groups its rows under headings with no figures: "Water supply (%)" makes
+    the figures below it percentages up to the next heading, a heading wrapped onto a second line ("visits in
+    the last year) (%)") too; under a heading stating no unit the table's scale holds again."""
+    view = _view([("Water supply (%)", "", (None, None)), ("Homes with piped water", "", (61.5, 58.0)),
+                  ("Clinic use (based on the", "", (None, None)), ("visits in the last year) (%)", "", (None, None)),
+                  ("Visits with a nurse present", "", (44.1, 40.2)), ("Staff", "", (None, None)),
+                  ("Nurses employed", "", (812.0, 790.0))],
+                 [("y2021", "2021", 2021), ("y2020", "2020", 2020)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, row_facts=()), page_scale="thousand")
+    assert [view.cell_scale(row, "y2021") for row in (2, 5, 7)] == ["%", "%", "thousand"]
 
 
 def test_another_documents_statement_does_not_push_aside_this_documents_note() -> None:

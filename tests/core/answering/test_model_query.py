@@ -294,6 +294,25 @@ def test_how_many_of_a_figure_column_the_question_names_is_its_figure_not_a_coun
     assert planned.operation == "count" and answered.value == str(len(kept))
 
 
+def test_a_band_the_model_names_as_an_open_range_is_the_groups_it_covers(tmp_path: Path) -> None:
+    """The model filters on "65 and over" where the column prints bands "65-74", "75-84", "85+": the rows of
+    those three bands are added up; "70 and over" starts inside a band and goes back."""
+    bands = {"Under 18": 310, "18-64": 2_050, "65-74": 402, "75-84": 233, "85+": 95}
+    table = [["Age band", "Patients"], *([band, f"{n:,}"] for band, n in bands.items())]
+    library = drawn_library(tmp_path, "Patients registered by age band", table, [60, 240, 360], name="patients.pdf")
+    try:
+        question = "How many patients aged 65 and over were registered?"
+        planned, answered = _plan(Register(library, []), question, _reply(
+            target="patients", filters=[{"column": "age_band", "value": "65 and over"}]))
+        assert planned.conditions[0].values == ("65-74", "75-84", "85+")
+        assert answered.value == f"{402 + 233 + 95:,}"
+        with pytest.raises(ValueError, match="not a value of age_band"):
+            _plan(Register(library, []), "How many patients aged 70 and over were registered?", _reply(
+                target="patients", filters=[{"column": "age_band", "value": "70 and over"}]))
+    finally:
+        library.close()
+
+
 def test_a_value_not_in_the_column_goes_back_with_the_column_s_values_nearest_to_it() -> None:
     ages = ["2-11 months", "1-2", "3-5", "6-11", "12-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70-79", "80+",
             "All"]

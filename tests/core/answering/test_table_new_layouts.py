@@ -179,7 +179,7 @@ def test_a_change_foreseen_is_a_change() -> None:
 
 # age group: residents
 RESIDENTS = {"Under 10 years": 1_204, "10 - 19 years": 1_310, "20 - 29 years": 1_522, "30 - 39 years": 1_467,
-             "40 - 49 years": 1_391}
+             "40 - 49 years": 1_391, "50 years and over": 2_046}
 
 
 @pytest.fixture(scope="module")
@@ -194,6 +194,16 @@ def test_a_range_asked_keeps_the_groups_that_cover_it_exactly(residents: Library
     answer = ask_without_model(residents, "How many residents of Eastholm were aged 20 to 39 in total?")
     assert answer.value == f"{1_522 + 1_467:,}", answer.text
     assert _plan(residents, "How many residents of Eastholm were aged 20 to 35 in total?") is None
+
+
+def test_an_open_range_asked_keeps_the_groups_from_its_start_to_the_last_or_from_the_first(residents: Library) -> None:
+    """"aged 40 and over" is the 40 - 49 group and the open "50 years and over"; "under 20" the groups from the first
+    ("Under 10 years") to 19; "aged 45 and over" starts inside a group: no plan adds it up."""
+    answer = ask_without_model(residents, "How many residents of Eastholm were aged 40 and over?")
+    assert answer.value == f"{1_391 + 2_046:,}", answer.text
+    answer = ask_without_model(residents, "How many Eastholm residents were under 20?")
+    assert answer.value == f"{1_204 + 1_310:,}", answer.text
+    assert _plan(residents, "How many residents of Eastholm were aged 45 and over?") is None
 
 
 @pytest.fixture(scope="module")

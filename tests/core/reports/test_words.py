@@ -1,0 +1,34 @@
+"""The words Folio compares: ligatures spelt out, plurals folded."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.reports.words import content_words, plain_letters
+from tests.conftest import BENCH
+
+
+def test_ligatures_are_spelt_out_so_a_label_meets_the_question_s_words() -> None:
+    """A PDF prints "Difﬁculty" and "Ofﬂine" with one glyph for "fi" and "fl": compared by their letters."""
+    assert plain_letters("Difﬁculty hearing, ofﬂine staff, aﬀordable") == "Difficulty hearing, offline staff, affordable"
+    assert content_words("Difﬁculty hearing") == content_words("difficulty hearing") == {"difficulty", "hearing"}
+
+
+def test_a_pdf_printing_ligatures_is_read_with_its_letters_spelt_out() -> None:
+    """A real government statistics table that prints "Difﬁculty seeing" with the fi ligature: its page text and
+    the cells of its table come out spelt in plain letters."""
+    from core.ingest.extraction.extractor import extract_tables
+    from core.ingest.pdf_reader import open_pdf, read_page
+
+    path = BENCH / "icdar2013-dev" / "us-001.pdf"
+    if not path.exists():
+        pytest.skip(f"{path} not found (the shared folder is absent)")
+    doc = open_pdf(path)
+    try:
+        page = read_page(doc, 1, path)
+    finally:
+        doc.close()
+    tables = extract_tables(path)
+    assert "Difficulty" in page.text and "\ufb01" not in page.text
+    cells = [cell for table in tables for row in table.rows for cell in row]
+    assert any("Difficulty hearing" in cell for cell in cells) and not any("\ufb01" in cell for cell in cells)
