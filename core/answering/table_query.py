@@ -908,7 +908,11 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
-_NUMBER_OF = re.compile(r"\b(?:numbers?|no\.|count|frequency)\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}[\w-]+", re.IGNORECASE)
+_COUNTED = r"(?:numbers?|no\.|count|frequency|proportion|share|percentage)"
+_NUMBER_OF = re.compile(rf"\b{_COUNTED}(?:\s+and\s+(?:the\s+)?{_COUNTED})?\s+of\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}[\w-]+",
+                        re.IGNORECASE)
+"""Words saying the figures count something ("Number of participants", "the frequency and the proportion of
+respondents"): the rows are something else."""
 
 
 def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:

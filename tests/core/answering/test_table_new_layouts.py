@@ -216,3 +216,18 @@ def by_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_columns_under_one_heading_named_by_their_own_words_are_added_across(by_year: Library) -> None:
     answer = ask_without_model(by_year, "How many first and second year students together reported migraine?")
     assert answer.value == "48", answer.text
+
+
+@pytest.fixture(scope="module")
+def savers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Survey wave", "Months saved", "Freq.", "Percent"],
+            ["Wave 2019", "None", "212", "21.2"], ["Wave 2019", "Some", "505", "50.5"], ["Wave 2019", "Every", "283", "28.3"]]
+    yield from _drawn(tmp_path_factory, "Table 3: Saving habits. The frequency and the proportion of households by how "
+                                        "often they saved", rows, [40, 160, 280, 400, 520])
+
+
+def test_the_rows_of_a_frequency_table_are_no_things_counted(savers: Library) -> None:
+    """A caption saying the table gives "the frequency and the proportion of households" says its figures count the
+    households: "how many households" is no count of the table's rows (3), whatever else it reads."""
+    answer = ask_code_first(savers, "How many households in the 2019 wave saved in some months?")
+    assert answer.value in ("", "505"), answer.text
