@@ -44,7 +44,15 @@ from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
 from core.answering.query_step import answer_by_query, distinct_values, step_of
-from core.answering.reading import MODEL_TASK, better, from_model, model_schema, read, topic_of
+from core.answering.reading import (
+    MODEL_TASK,
+    QuestionReading,
+    better,
+    from_model,
+    model_schema,
+    read,
+    topic_of,
+)
 from core.answering.run_state import CLOSEST_TEXTS, EMPTY_LIBRARY, REFUSAL, Deadline, Finding, OutOfTime, Run
 from core.answering.table_choice import label_words
 from core.answering.table_step import TableSteps
@@ -54,9 +62,12 @@ from core.jobs import JobContext
 from core.library.reembedding import reembed
 from core.library.store import TableInfo
 from core.search.routing import Route, issuer_names, route_question, with_issuer_names
-from models.types import Answer, Chunk, Citation, ProgressEvent, Step, Usage
+from models.types import Answer, Chunk, Citation, ColumnSchema, ProgressEvent, Step, Usage
 
 QUERY_PLAN_TOKENS = 160
+PLANNED_TABLES = 2
+"""The likeliest tables a model's query plan may be over: the second where the first has nothing to plan by or
+names nothing asked."""
 """Enough for a plan with three filters and a threshold (a cut-off reply is no JSON)."""
 _BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
 """A model's answer that is a figure and nothing else ("433", "2,154", "(12.5)")."""
@@ -294,14 +305,12 @@ class Answerer(TableSteps, FormulaSteps):
         asked = self._asked(run)
         if self.sql_style == "free" or not run.context.tables:
             return None
-        view = run.context.tables[0]
-        if view.info.periods and asked.query is None:
-            return None  # a statement's lines over periods: the loop's operation steps read those
         if table_query.asks_difference(asked):
             return None  # "how many more A than B": no operation of the plan subtracts (a sum, a count is no answer)
-        distinct = distinct_values(self.sql_runner.run, view)
-        if not model_query.plannable(view, distinct) or not model_query.about_the_table(run.question, view, distinct):
+        chosen = self._plannable_table(run, asked)
+        if chosen is None:
             return None
+        view, distinct = chosen
         self._stage(run, "computing", "Planning a query over the table's rows")
 
         replied: list[dict[str, Any]] = []
@@ -324,6 +333,13 @@ class Answerer(TableSteps, FormulaSteps):
             return None
         step, citation = step_of(asked, answered, self.library, names, [c.id for c in retrieved])
         return step, citation, answered
+
+    def _plannable_table(self, run: Run, asked: QuestionReading
+                         ) -> tuple[ops.TableView, Callable[[ColumnSchema], list[Any]]] | None:
+        """The likeliest table a query plan can be filled over (``model_query.plannable_table``), with its reader of
+        distinct values. A statement's lines over periods are read by the loop's operation steps instead."""
+        views = [v for v in run.context.tables[:PLANNED_TABLES] if not (v.info.periods and asked.query is None)]
+        return model_query.plannable_table(views, run.question, lambda v: distinct_values(self.sql_runner.run, v))
 
     @staticmethod
     def _deliver(ctx: JobContext, answer: Answer, on_token: Callable[[str], None] | None) -> Answer:

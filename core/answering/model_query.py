@@ -61,6 +61,17 @@ def plannable(view: TableView, distinct: Distinct) -> bool:
     return bool(text) and bool(numbers)
 
 
+def plannable_table(views: Sequence[TableView], question: str, reader: Callable[[TableView], Distinct]
+                    ) -> tuple[TableView, Distinct] | None:
+    """The first of ``views`` (likeliest first) a plan can be filled over (``plannable``) that names something the
+    question asks about (``about_the_table``), with its reader of distinct values; None where none is."""
+    for view in views:
+        distinct = reader(view)
+        if plannable(view, distinct) and about_the_table(question, view, distinct):
+            return view, distinct
+    return None
+
+
 def about_the_table(question: str, view: TableView, distinct: Distinct) -> bool:
     """Whether the table names something the question asks about (in its title, headers or text values): "how
     many gardeners were employed" over a budget by department is not a question of its rows."""

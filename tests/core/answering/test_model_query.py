@@ -439,3 +439,23 @@ def test_a_count_in_a_column_of_percentages_is_no_percentage(tmp_path: Path) -> 
         assert not table_query.percent_cell(view, rows["Firms applying the option"], "total")
     finally:
         library.close()
+
+
+def test_a_plan_is_filled_over_the_likeliest_table_that_names_what_is_asked(register: Register,  # noqa: F811
+                                                                             tmp_path: Path) -> None:
+    """The likeliest table names nothing the question asks (a table of districts' cases for a question about layoff
+    notices): the plan is filled over the next one, the register; a question neither names gets no plan."""
+    table = [["District", "Cases (n)"], ["Ashvale", "412"], ["Corwick", "288"]]
+    cases = drawn_library(tmp_path, "Cases by district", table, [60, 240, 360], name="cases.pdf")
+    runners = [SqlRunner(cases.path), SqlRunner(register.library.path)]
+    try:
+        views = [load_table_view(lib, next(iter(lib.tables()))) for lib in (cases, register.library)]
+        readers = {id(v): distinct_values(r.run, v) for v, r in zip(views, runners)}
+        chosen = model_query.plannable_table(views, "How many employees did the notices of Kestrel Foods affect?",
+                                             lambda v: readers[id(v)])
+        assert chosen is not None and chosen[0] is views[1]
+        assert model_query.plannable_table(views, "How many bridges were repaired?", lambda v: readers[id(v)]) is None
+    finally:
+        for runner in runners:
+            runner.close()
+        cases.close()
