@@ -190,6 +190,12 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             # "how many in Humanities" where Humanities heads a row of each of two stacked tables: the figure of
             # one of them is asked, which the question does not say (code's plan declines it too)
             raise ValueError("the rows named are printed in two tables of one layout; filter on what tells them apart.")
+    counted = reading.query.target if reading.query is not None else ""
+    if operation == "count" and target is not None and not thresholds and counted and \
+            not table_query.names_the_rows(counted, view):
+        # "how many workers did the notice affect": the register's rows are notices, not workers; the figure the
+        # model chose is what counts them (a count of the one row named would be 1)
+        operation, group, group_of = "sum", None, {}
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:

@@ -204,6 +204,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers)) if target_words else None
+    if target is None and target_words:
+        # "how many workers" over a column "Employees affected": another name for the same kind of thing counted
+        target = next((column for word in target_words.split() for other in same_kind_nouns(word)
+                       if (column := _best_column(other, numbers, title)) is not None), None)
     if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \
             (target is None or not _tokens(_header(target)) & _tokens(target_words)):
         # "the total budget of the parks service" where no header says budget (the header read names only
@@ -316,7 +320,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "share" and target is None and conditions and reading.measure is not None and \
             reading.measure.op == m.SHARE and len(shared_of := reading.measure.leaves()) == 2 and \
             (of_words := shared_of[1].words.split()) and _PLURAL.fullmatch(of_words[-1]) and \
-            not view.info.periods and _names_the_rows(of_words[-1], view) and \
+            not view.info.periods and names_the_rows(of_words[-1], view) and \
             _best_column(shared_of[1].words, numbers, title) is None and not _names_rows_once(conditions, view):
         # "what share of the notices were layoffs": a share of the rows (43 of 96), not of a figure column, where
         # the whole is things counted ("notices", a plural) that the rows are, over a table of no periods
@@ -357,7 +361,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
-    if operation == "count" and not _names_the_rows(noun, view, reading.criterion.kind in THRESHOLD_KINDS):
+    if operation == "count" and not names_the_rows(noun, view, reading.criterion.kind in THRESHOLD_KINDS):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
@@ -762,7 +766,7 @@ def _ranked_row(text: str, group: str, view: TableView) -> str:
     named by its group (the company), not the group's total over its rows; "" when the question ranks groups."""
     last = group.split()[-1] if group.split() else ""
     said = re.search(rf"\b{re.escape(last)}(?:'s|\u2019s|s'|s\u2019)\s+(?P<n>[\w-]+)", text, re.IGNORECASE) if last else None
-    return said.group("n") if said is not None and _names_the_rows(said.group("n"), view) else ""
+    return said.group("n") if said is not None and names_the_rows(said.group("n"), view) else ""
 
 
 _PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
@@ -915,7 +919,7 @@ _NUMBER_OF = re.compile(rf"\b{_COUNTED}(?:\s+and\s+(?:the\s+)?{_COUNTED})?\s+of\
 respondents"): the rows are something else."""
 
 
-def _names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
+def names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> bool:
     """The noun counted is what the table's rows are: its title or a column's header names it ("notices" in a
     "Register of layoff notices", "departments" over a "Department" column); or, for the rows past a threshold ("in
     how many member states did X reach 20%"), the rows of an unheaded stub, which nothing names."""

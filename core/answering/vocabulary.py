@@ -212,6 +212,7 @@ ENTITY_KINDS: tuple[frozenset[str], ...] = (
     frozenset({"city", "town", "municipality", "locality", "place"}),
     frozenset({"country", "nation", "member state"}),
     frozenset({"person", "individual", "respondent", "participant"}),
+    frozenset({"employee", "worker", "staff"}),
 )
 """Nouns a question and a table's header use for the same kind of row ("which employers" over a Company column)."""
 

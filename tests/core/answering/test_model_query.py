@@ -26,7 +26,7 @@ from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
-from tests.core.answering.test_table_query import CITIES, COMPANIES, Register, register  # noqa: F401 (the fixture)
+from tests.core.answering.test_table_query import CITIES, COMPANIES, Register, ask_without_model, register  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
@@ -175,16 +175,16 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
         register: Register) -> None:  # noqa: F811
     # a figure of one of the register's rows, which no passage prints: the model picked a cell after all
     figure = next(n for _, _, _, n in register.rows if n >= 10)
-    asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+    asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?",
                                              f"{figure}")
     assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
     assert answer.status == "refused", answer.text
     # nor is a value of the table's rows no passage says (a city named for a count)
-    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+    _asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?",
                                               CITIES[2])
     assert answer.status == "refused", answer.text
     # a small count no passage prints is no answer there either (elsewhere it may be written in words)
-    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?", "3")
+    _asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?", "3")
     assert answer.status == "refused", answer.text
 
 
@@ -459,3 +459,17 @@ def test_a_plan_is_filled_over_the_likeliest_table_that_names_what_is_asked(regi
         for runner in runners:
             runner.close()
         cases.close()
+
+
+def test_a_count_of_what_the_rows_are_not_is_the_figure_that_counts_it(register: Register) -> None:  # noqa: F811
+    """"How many workers did the Kestrel Foods notices in one city affect": the register's rows are notices, so a count
+    of the rows kept (the model's reading of "how many") is no answer; the figure column chosen is added up. Code
+    reads "workers" as the column of employees affected too."""
+    company, city = next((c, t) for c, t, _, _ in register.rows if c == "Kestrel Foods Inc.")
+    kept = [r for r in register.rows if r[0] == company and r[1] == city]
+    question = f"How many workers did the Kestrel Foods notices in {city} affect?"
+    planned, answered = _plan(register, question, _reply(
+        operation="count", target="employees_affected", group="city",
+        filters=[{"column": "company", "value": "Kestrel Foods"}, {"column": "city", "value": city}]))
+    assert planned.operation == "sum" and answered.value == f"{sum(r[3] for r in kept):,}"
+    assert ask_without_model(register.library, question).value == f"{sum(r[3] for r in kept):,}"
