@@ -497,6 +497,9 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
+    if any(_tokens(r.label) and _tokens(r.label) <= _tokens(question) for r in rows):
+        # "which company was granted permit 2021-015": the question names one of the rows, and asks of it
+        return None
     if rule.kind in (*THRESHOLD_KINDS, "min", "max") or reading.query is not None and reading.query.operation == "top":
         # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
         # threshold or the ranking unread

@@ -43,7 +43,7 @@ from core.answering.formula_step import FormulaSteps
 from core.answering.metrics import plans_of
 from core.answering.naive import naive_answer
 from core.answering.prompts import Context, render
-from core.answering.query_step import answer_by_query, distinct_values, step_of
+from core.answering.query_step import answer_by_query, distinct_values, in_the_unit_asked, step_of
 from core.answering.reading import (
     MODEL_TASK,
     QuestionReading,
@@ -317,8 +317,8 @@ class Answerer(TableSteps, FormulaSteps):
 
         def attempt(data: dict[str, Any]) -> table_query.QueryAnswer:
             replied.append(data)
-            return table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
-                                       self.sql_runner.run)
+            return in_the_unit_asked(table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
+                                                         self.sql_runner.run), asked)
 
         def repair(data: dict[str, Any] | None, exc: Exception) -> str:
             return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."

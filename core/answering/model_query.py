@@ -29,7 +29,7 @@ from core.answering import table_query
 from core.answering.binding import stems
 from core.answering.operations import TableView
 from core.answering.operations import words as ops_words
-from core.answering.reading import QuestionReading, topic_of
+from core.answering.reading import THRESHOLD_KINDS, QuestionReading, topic_of
 from models.types import ColumnSchema
 
 Distinct = Callable[[ColumnSchema], list[Any]]
@@ -297,6 +297,10 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
     if value not in printed:
         return ()  # a threshold the question does not state (the model's filler): none
     rule = reading.criterion
+    if rule.kind in THRESHOLD_KINDS and rule.threshold == value:
+        # "20% or more": the question's own direction and bound, over the column the model chose (a 1.5B model
+        # often says "below" for it)
+        return table_query.question_thresholds(view, reading, column)
     scaled = table_query.scaled_threshold(view, column, value, rule.scale if rule.threshold == value else "")
     said = f"{'above' if chosen.get('above', True) else 'below'} {value:,g}"
     return (table_query.Threshold(column, bool(chosen.get("above", True)), scaled, said),)

@@ -4,6 +4,7 @@ words. No model call: code reads the question's reading and the table's real val
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -62,16 +63,30 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
             planned = table_query.plan(view, reading, distinct_values(run_sql, view))
             if planned is None or _lists_rows_for_periods(planned, reading):
                 continue
-            answered = table_query.execute(planned, reading, run_sql)
-            if reading.percent and not reading.several and "%" not in answered.value:
-                # "what percentage of the shares were forfeited": an amount or a count is no answer to it
-                raise table_query.NoAnswer(f"{answered.value} is no percentage, and a percentage is asked")
+            answered = in_the_unit_asked(table_query.execute(planned, reading, run_sql), reading)
         except (table_query.NoAnswer, UserError, ValueError) as exc:
             failures.append(f"Query over {names.table(view.info)}: {exc}")
             continue
         step, citation = step_of(reading, answered, library, names, chunk_ids)
         return step, citation, answered
     return None
+
+
+_PERCENT_COLUMN = re.compile(r"%|\bper\s?cent(?:age)?s?\b|\bshare\b|\bproportions?\b|\brates?\b", re.IGNORECASE)
+
+
+def in_the_unit_asked(answered: table_query.QueryAnswer, reading: QuestionReading) -> table_query.QueryAnswer:
+    """A plan's answer in the unit the question asks, else ``NoAnswer``: "what percentage of the shares were
+    forfeited" or "what share of the ministry's budget goes to X" is not answered by an amount or a count."""
+    plan = answered.plan
+    amount = plan.operation in ("value", "sum", "average", "max", "min")  # a count or a ranking answers otherwise
+    # a column of percentages printed without "%" ("Market share", "Rate"), not one of shares held ("Shares")
+    of_percents = plan.target is not None and (plan.view.column_scale(plan.target.name) == "%" or
+                                               bool(_PERCENT_COLUMN.search(plan.target.header)))
+    if (reading.percent or amount and table_query.percent_asked(reading)) and not reading.several and \
+            "%" not in answered.value and not of_percents:
+        raise table_query.NoAnswer(f"{answered.value} is no percentage, and a percentage is asked")
+    return answered
 
 
 def _lists_rows_for_periods(planned: table_query.QueryPlan, reading: QuestionReading) -> bool:

@@ -36,7 +36,7 @@ from core.answering import measures as m
 from core.answering.maturities import Span
 from core.answering.measures import Measure
 from core.answering.operations import words as ops_words
-from core.answering.vocabulary import statements_asked
+from core.answering.vocabulary import ENTITY_KINDS, statements_asked
 from core.reports.values import PeriodMention, find_periods
 
 PERIOD = "\u27e8P{}\u27e9"
@@ -100,6 +100,11 @@ _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?
                r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
                r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
                r"names?|members?|persons?|people)")
+_ROW_NOUN = (r"(?:" + _LABEL_NOUN + "|"
+             + "|".join(rf"{re.escape(noun)}s?" for kind in ENTITY_KINDS for noun in sorted(kind) if " " not in noun) + ")")
+"""A label noun, or a noun for a kind of row the vocabulary knows ("firms", "employers", "towns"): what "which firm
+obtained permit 2021-016" asks for, where the noun is said before its verb (before another noun, "corporation
+income tax receipts", it names no row)."""
 _OR_MORE_SAID = (r"(?<![\w.])(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|billions?|"
                  r"(?<=\d)(?:k|m|bn)(?![a-z]))?(?:\s+[a-z/-]+){0,4}?\s+or\s+"
                  r"(?P<dir>more|above|higher|greater|over|less|below|lower|fewer|under)\b")
@@ -164,8 +169,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                # often": a ranking however far its superlative is said from the rows asked for
                rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
                rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
-               rf"|^\s*(?:which|what)\s+(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
-               rf"come|comes|came|fall|falls|fell|belong|belongs|belonged)\b"
+               rf"|^\s*(?:which|what)\s+(?!(?:percent(?:age)?|share|proportion|fraction|number|amount|total|average|"
+               rf"sum|value|level|rate)\b)(?:\w+\s+){{0,2}}?{_ROW_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
+               rf"come|comes|came|fall|falls|fell|belong|belongs|belonged|(?:(?:was|were)\s+)?[a-z]{{2,}}ed)\b"
                # "which services come under the Highways Directorate": the rows printed under a heading
                rf"|^\s*(?:which|what)\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:come|fall|belong|sit|are|were)\s+"
                rf"(?:under|within)\b"

@@ -279,7 +279,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if counted is not None and conditions:
             target, operation = counted, "sum"
         elif query.group and (headed := _best_column(query.group, numbers, whole_header=True)) is not None and \
-                not _is_percent(view, headed):
+                not is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
     if operation == "sum" and query.operation in ("how_many", "lookup") and named_twice(conditions, view) and \
@@ -300,7 +300,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             conditions = [only]
         if target is None or not conditions:
             return None  # a cell is found by its row (a value the question names) and its column
-    across = _columns_named(reading, [c for c in numbers if not _is_percent(view, c)]) \
+    across = _columns_named(reading, [c for c in numbers if not is_percent(view, c)]) \
         if operation in ("sum", "count") and _SEVERAL.search(reading.text) else []
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added across them
@@ -329,14 +329,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "share" and target is None:
         # "what share of the cases were in Spain" over columns of percentages and one of counts: the counts, as
         # percentages add up to nothing
-        amounts = [c for c in numbers if not _is_percent(view, c)]
+        amounts = [c for c in numbers if not is_percent(view, c)]
         target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
             return None
     if operation in ("share", "average") and target is not None and conditions and \
-            (_is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))
+            (is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))
              and all(len(c.values) == 1 for c in conditions)):  # (the average of several rows' averages is asked)
         operation = "value"  # the share or the average the table prints for the row named: read, not recomputed
     whole = None
@@ -365,7 +365,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
-    percents = [c for c in numbers if _is_percent(view, c)]
+    percents = [c for c in numbers if is_percent(view, c)]
     # a threshold in % ("more than 60% of participants female") is over a column of percentages, whatever other
     # column the rest of the words name ("Number of participants")
     candidates = percents if reading.criterion.kind in THRESHOLD_KINDS and reading.criterion.scale == "%" and \
@@ -377,7 +377,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if reading.criterion.kind in THRESHOLD_KINDS and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
-    thresholds = () if bands_kept(reading, conditions) else _thresholds(view, reading, measured)
+    thresholds = () if bands_kept(reading, conditions) else question_thresholds(view, reading, measured)
+    if operation == "list" and not conditions and not thresholds and query.group and \
+            not _PLURAL.search(query.group.split()[-1]):
+        return None  # "which company filed the notice": one row asked, and the question names none of them
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
@@ -551,7 +554,7 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
         asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
         asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
-    if any(_is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
+    if any(is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
         # "more than 60% of participants were female", "what percentage of course participants were women": what the
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
@@ -697,7 +700,7 @@ def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Seq
     years = {str(p.year) for p in reading.periods if p.year}
     of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
     column = target or (of_year[0] if len(of_year) == 1 else _only_number(numbers, reading))
-    if column is None or _is_percent(view, column):
+    if column is None or is_percent(view, column):
         return None  # the figures of a column of percentages are no parts of a whole
     rest = _conditions(asked - part_words - whole_words, reading, text_columns, distinct, exclude={named})
     return QueryPlan(view, "share", column, tuple(rest), versus=(sides[0][0], sides[1][0]))
@@ -711,7 +714,7 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
     question names, else the table's one row, else every row but its totals (whose figures add up to the totals')."""
     assert reading.measure is not None
     leaves = reading.measure.leaves()
-    amounts = [c for c in numbers if not _is_percent(view, c)]
+    amounts = [c for c in numbers if not is_percent(view, c)]
     if len(leaves) != 2 or len(amounts) < 2:
         return None
     part = _best_column(leaves[0].words, amounts, title)
@@ -776,7 +779,7 @@ _AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person
 _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 
 
-def _is_percent(view: TableView, column: ColumnSchema) -> bool:
+def is_percent(view: TableView, column: ColumnSchema) -> bool:
     """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate")."""
     return view.column_scale(column.name) == "%" or bool(_PERCENT_HEADER.search(column.header))
 
@@ -821,7 +824,7 @@ def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str
     averages the table prints ("Average household size") rather than averaging another."""
     if not words:
         return True, target
-    percents = [c for c in numbers if _is_percent(view, c)]
+    percents = [c for c in numbers if is_percent(view, c)]
     amounts = [c for c in numbers if c not in percents]
     if operation in _AMOUNT_OPERATIONS and percent_asked(reading):
         named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
@@ -936,7 +939,7 @@ def names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> 
     return past_threshold and label is not None and not label.header.strip() and len(texts) == 1
 
 
-def _thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
+def question_thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
     """"more than 100 million", "at least 50": a condition on the figure column the question reads, the figure
     put in the column's scale."""
     rule = reading.criterion
@@ -1910,7 +1913,7 @@ def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], titl
         shown = f"{format_number(change)}%"
     else:
         gap = first - second
-        if _is_percent(view, first_column):  # a change of a percentage is in points, not a percent of anything
+        if is_percent(view, first_column):  # a change of a percentage is in points, not a percent of anything
             shown = f"{format_number(gap)} percentage points"
         else:
             shown = amount(view, abs(gap), scale) if gap >= 0 else f"-{amount(view, abs(gap), scale)}"

@@ -527,9 +527,10 @@ def find_periods(text: str) -> list[PeriodMention]:
     years. A span of two full years ("2017-2019") is two mentions: a range is for the reader of the
     question to see."""
     found: list[PeriodMention] = []
+    codes = [m.span() for m in _CODE_WITH_YEAR.finditer(text)]  # "notice 2015-071": an identifier, no period
 
     def free(start: int, end: int) -> bool:
-        return all(end <= m.start or start >= m.end for m in found)
+        return all(end <= m.start or start >= m.end for m in found) and all(end <= a or start >= b for a, b in codes)
 
     def add(match: re.Match[str], year: int, **kw: Any) -> None:
         if free(*match.span()):
@@ -565,6 +566,10 @@ def find_periods(text: str) -> list[PeriodMention]:
         add(m, int(m.group(1)))
     found.sort(key=lambda m: m.start)
     return found
+
+
+_CODE_WITH_YEAR = re.compile(r"(?<![\w-])(?:19|20)\d{2}[-/](?:\d{3}|0\d{3,}|\d{5,})(?![\w-])")
+"""A case or notice number that begins with its year ("2015-071", "2019/0042"): no fiscal year, no date."""
 
 
 _NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})\s*$")

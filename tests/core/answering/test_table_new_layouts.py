@@ -231,3 +231,22 @@ def test_the_rows_of_a_frequency_table_are_no_things_counted(savers: Library) ->
     households: "how many households" is no count of the table's rows (3), whatever else it reads."""
     answer = ask_code_first(savers, "How many households in the 2019 wave saved in some months?")
     assert answer.value in ("", "505"), answer.text
+
+
+@pytest.fixture(scope="module")
+def permits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Permit no.", "Company", "Town", "Units"], ["2021-014", "Harrow Builders", "Elmstead", "12"],
+            ["2021-015", "Copse Homes", "Dunwich", "40"], ["2021-016", "Harrow Builders", "Dunwich", "8"]]
+    yield from _drawn(tmp_path_factory, "Table 1: Building permits issued, 2021", rows, [40, 150, 300, 420, 520])
+
+
+def test_which_company_a_numbered_row_names_is_read_off_that_row(permits: Library) -> None:
+    """"Which company was granted permit 2021-015": the row whose number the question gives (no year 2021 asked),
+    its company; "which firm obtained ..." too; "which company was granted the permit" names no row, and is not
+    every company listed."""
+    answer = ask_without_model(permits, "Which company was granted permit 2021-015?")
+    assert answer.value == "Copse Homes", answer.text
+    answer = ask_without_model(permits, "Which firm obtained permit 2021-016?")
+    assert answer.value == "Harrow Builders", answer.text
+    planned = _plan(permits, "Which company was granted the permit?")
+    assert planned is None or planned.operation != "list"

@@ -32,3 +32,14 @@ def test_a_pdf_printing_ligatures_is_read_with_its_letters_spelt_out() -> None:
     assert "Difficulty" in page.text and "\ufb01" not in page.text
     cells = [cell for table in tables for row in table.rows for cell in row]
     assert any("Difficulty hearing" in cell for cell in cells) and not any("\ufb01" in cell for cell in cells)
+
+
+def test_a_number_that_begins_with_its_year_is_no_period() -> None:
+    """"Notice 2015-071" and "case 2019/0042" are identifiers: no year is asked; "2019/2020" and "2015-2017" are
+    periods still."""
+    from core.reports.values import find_periods
+
+    assert find_periods("Who filed notice 2015-071?") == []
+    assert [m.year for m in find_periods("case 2019/0042 heard in 2020")] == [2020]
+    assert [m.year for m in find_periods("the 2019/2020 season")] == [2020]
+    assert [m.year for m in find_periods("from 2015-2017")] == [2015, 2017]
