@@ -572,3 +572,49 @@ def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> 
     _draw_ruled(page, _OFFICES, [72, 230, 330, 430], bottom + 14)
     tables = extract_tables(_save(doc, tmp_path / "stacked_currency.pdf"))
     assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS, _OFFICES]
+
+
+def test_ruled_cells_holding_a_figure_and_its_share_are_read_by_their_lines(tmp_path: Path) -> None:
+    # Each drawn cell holds an amount and its share in brackets: the ledger reader, going by gaps, would make two
+    # columns of each; a rule parts the labels from the figures and another the two years, so the grid decides.
+    rows = [["Programme", "2011", "2012"]] + [
+        [f"Grant line {i}", f"${100 + 37 * i:,} ({10 + i}.5%)", f"${300 + 41 * i:,} ({20 + i}.1%)"] for i in range(1, 6)
+    ]
+    doc = pymupdf.open()
+    _draw_ruled(doc.new_page(), rows, [72, 230, 330, 430], 100)
+    tables = extract_tables(_save(doc, tmp_path / "ruled_shares.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [rows]
+
+
+def test_stacked_ruled_tables_with_aligned_currency_figures_stay_apart(tmp_path: Path) -> None:
+    # Figures of one width line up as a statement's would; the two grids are still two tables, not one ledger
+    # or one borderless reading across both.
+    first = [["Programme", "2011", "2012"]] + [
+        [f"Grant line {i}", f"${1000 + 37 * i:,}", f"${1900 + 41 * i:,}"] for i in range(1, 6)
+    ]
+    second = [["Office", "2011", "2012"]] + [
+        [f"Office cost {i}", f"${2000 + 13 * i:,}", f"${3000 + 17 * i:,}"] for i in range(1, 5)
+    ]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _draw_ruled(page, first, [72, 230, 330, 430], 100)
+    _draw_ruled(page, second, [72, 230, 330, 430], bottom + 14)
+    tables = extract_tables(_save(doc, tmp_path / "stacked_aligned.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [first, second]
+
+
+def test_statement_with_rules_only_between_its_figure_columns_stays_a_ledger(tmp_path: Path) -> None:
+    # A statement with lines around its figures (as filings draw shaded cells parted by lines) but none between
+    # its labels and its figures is not a ruled grid: its labels must not be lost to a reading of the drawn part.
+    rows = [["", "2021", "2020"], ["Net sales", "$ 4,120", "$ 3,870"], ["Cost of sales", "2,310", "2,205"],
+            ["Gross profit", "1,810", "1,665"], ["Selling expenses", "640", "610"], ["Operating income", "$ 1,170", "$ 1,055"]]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _draw_borderless(page, rows, [72, 330, 420], 100)
+    for x in (345, 435):
+        page.draw_line((x, 100), (x, bottom), width=0.6)
+    for y in (100, 115, bottom):
+        page.draw_line((260, y), (435, y), width=0.6)
+    tables = extract_tables(_save(doc, tmp_path / "statement_rules.pdf"))
+    assert [t.extractor for t in tables] == ["ledger"]
+    assert [list(r) for r in tables[0].rows][1:] == [[label, a.replace(" ", ""), b.replace(" ", "")] for label, a, b in rows[1:]]
