@@ -429,8 +429,7 @@ def _drawn_as_grid(table: ExtractedTable, verticals: Sequence[pymupdf.Rect]) -> 
         rules = [v for v in verticals if left[1] - 1 <= (v.x0 + v.x1) / 2 <= right[0] + 1]
         return sum(1 for y in middles if any(v.y0 - 1 <= y <= v.y1 + 1 for v in rules)) * 2 >= len(rows)
 
-    parted = [ruled(left, right) for left, right in pairwise(spans)]
-    return parted[0] and (len(parted) == 1 or any(parted[1:]))
+    return ruled(spans[0], spans[1]) and (len(spans) == 2 or any(ruled(left, right) for left, right in pairwise(spans[1:])))
 
 
 def _is_ruled(table: ExtractedTable) -> bool:
