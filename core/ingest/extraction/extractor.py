@@ -209,9 +209,12 @@ class TableExtractor:
             # column cut in two (left-aligned figures in drawn cells), or printed in a ruled grid (``_drawn_as_grid``), is
             # not trusted alone: lattice reads the drawn columns (read by ledgers alone, two stacked ruled tables printing
             # "$" were run together by stream). A filing's statement with lines around some of its parts stays alone.
-            verticals = [view.map_rect(v) for v in view.rulings.vertical] if view.rulings.has_grid else []
-            alone = (bool(statements)
-                     and not any(_split_column(t) or _drawn_as_grid(t, verticals) for t, _ in statements if verticals)
+            verticals = view.rulings.vertical if view.rulings.has_grid else ()
+
+            def in_grid(ledger: ExtractedTable) -> bool:
+                return _drawn_as_grid(ledger, verticals, view.view_rect)
+
+            alone = (bool(statements) and not any(_split_column(t) or in_grid(t) for t, _ in statements if verticals)
                      and not figures.has_value_columns([rect for _, rect in statements]))
             whole = alone and all(figures.held_by(table, rect, HEADER_REACH * statistics.median(w.height for w in view.words))
                                   for table, rect in statements)
@@ -220,7 +223,7 @@ class TableExtractor:
             tables: list[ExtractedTable] = []
             for draft in drafts:
                 tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
-            tables = prefer_ledgers(tables, [t for t, _ in ledgers], verticals)
+            tables = prefer_ledgers(tables, [t for t, _ in ledgers], in_grid)
             # A table of contents is laid out like a table but holds no data: its text stays prose.
             return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
         except Exception:  # odd pages must never stop ingestion; the page simply yields no table
@@ -402,25 +405,26 @@ def _split_column(table: ExtractedTable) -> bool:
                for left, right in pairwise(filled[1:]))
 
 
-def _drawn_as_grid(table: ExtractedTable, verticals: Sequence[pymupdf.Rect]) -> bool:
+def _drawn_as_grid(table: ExtractedTable, verticals: Sequence[pymupdf.Rect],
+                   to_view: Callable[[BBox], pymupdf.Rect]) -> bool:
     """Whether the ledger is printed in a ruled grid: a drawn vertical rule parts its row labels from its figures and,
     where it has several columns of figures, another runs between two of them, each crossing at least half its rows
     of figures. Its other columns may lie within one drawn cell (a figure and its share in brackets, thousands set
     apart by a space): the grid's lines, not the ledger's gaps, say where its columns are. A filing's statement
     drawn with lines around some of its parts, or with shaded cells parted by white lines, has no rule between
-    its labels and its figures."""
+    its labels and its figures. ``verticals`` are in the page view's coordinates, the table's boxes in the page's:
+    ``to_view`` takes them there (a landscape table on a rotated page)."""
     if not verticals:
         return False
     rows = [r for r in range(table.header_rows, table.n_rows) if any(is_figure(cell) for cell in table.rows[r][1:])]
     columns = [c for c in range(1, table.n_cols) if any(is_figure(table.rows[r][c]) for r in rows)]
 
     def span(c: int, filled: Callable[[str], bool]) -> tuple[float, float] | None:
-        boxes = [ref.bbox for r in rows if filled(table.rows[r][c]) and (ref := table.cells[r][c]) is not None]
-        return (min(b[0] for b in boxes), max(b[2] for b in boxes)) if boxes else None
+        boxes = [to_view(ref.bbox) for r in rows if filled(table.rows[r][c]) and (ref := table.cells[r][c]) is not None]
+        return (min(b.x0 for b in boxes), max(b.x1 for b in boxes)) if boxes else None
 
-    spans = [span(0, lambda text: bool(text.strip()))] + [span(c, is_figure) for c in columns]
-    middles = [(ref.bbox[1] + ref.bbox[3]) / 2 for r in rows if (ref := table.cells[r][0]) is not None]
-    if not columns or not middles or spans[0] is None:
+    middles = [(box.y0 + box.y1) / 2 for r in rows if (ref := table.cells[r][0]) is not None and (box := to_view(ref.bbox))]
+    if not columns or not middles:
         return False
 
     def ruled(left: tuple[float, float] | None, right: tuple[float, float] | None) -> bool:
@@ -429,7 +433,9 @@ def _drawn_as_grid(table: ExtractedTable, verticals: Sequence[pymupdf.Rect]) -> 
         rules = [v for v in verticals if left[1] - 1 <= (v.x0 + v.x1) / 2 <= right[0] + 1]
         return sum(1 for y in middles if any(v.y0 - 1 <= y <= v.y1 + 1 for v in rules)) * 2 >= len(rows)
 
-    return ruled(spans[0], spans[1]) and (len(spans) == 2 or any(ruled(left, right) for left, right in pairwise(spans[1:])))
+    if not ruled(span(0, lambda text: bool(text.strip())), span(columns[0], is_figure)):
+        return False  # checked first: the rule filings lack
+    return len(columns) == 1 or any(ruled(left, right) for left, right in pairwise(span(c, is_figure) for c in columns))
 
 
 def _is_ruled(table: ExtractedTable) -> bool:
@@ -462,16 +468,15 @@ def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable, draw
 
 
 def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable],
-                   verticals: Sequence[pymupdf.Rect] = ()) -> list[ExtractedTable]:
+                   in_grid: Callable[[ExtractedTable], bool] = lambda ledger: False) -> list[ExtractedTable]:
     """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
-    (see ``_reads_worse``; ``verticals``, the page's drawn vertical rules, say which ledgers are printed in a ruled
-    grid); where no generic table was found, a ledger that prints currency signs or heads its columns with periods
+    (see ``_reads_worse``; ``in_grid`` says which ledgers are printed in a ruled grid); where no generic table was found, a ledger that prints currency signs or heads its columns with periods
     (a statement) stands alone."""
     kept = list(generic)
     chosen: list[ExtractedTable] = []
     for ledger in ledgers:
         overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
-        if (overlapping and _reads_worse(overlapping, ledger, _drawn_as_grid(ledger, verticals))
+        if (overlapping and _reads_worse(overlapping, ledger, in_grid(ledger))
                 or not overlapping and (_has_currency(ledger) or _has_period_header(ledger))):
             chosen.append(ledger)
             kept = [t for t in kept if t not in overlapping]

@@ -574,16 +574,32 @@ def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> 
     assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS, _OFFICES]
 
 
+_SHARES = [["Programme", "2011", "2012"]] + [
+    [f"Grant line {i}", f"${100 + 37 * i:,} ({10 + i}.5%)", f"${300 + 41 * i:,} ({20 + i}.1%)"] for i in range(1, 6)
+]
+
+
 def test_ruled_cells_holding_a_figure_and_its_share_are_read_by_their_lines(tmp_path: Path) -> None:
     # Each drawn cell holds an amount and its share in brackets: the ledger reader, going by gaps, would make two
     # columns of each; a rule parts the labels from the figures and another the two years, so the grid decides.
-    rows = [["Programme", "2011", "2012"]] + [
-        [f"Grant line {i}", f"${100 + 37 * i:,} ({10 + i}.5%)", f"${300 + 41 * i:,} ({20 + i}.1%)"] for i in range(1, 6)
-    ]
     doc = pymupdf.open()
-    _draw_ruled(doc.new_page(), rows, [72, 230, 330, 430], 100)
+    _draw_ruled(doc.new_page(), _SHARES, [72, 230, 330, 430], 100)
     tables = extract_tables(_save(doc, tmp_path / "ruled_shares.pdf"))
-    assert [[list(r) for r in t.rows] for t in tables] == [rows]
+    assert [[list(r) for r in t.rows] for t in tables] == [_SHARES]
+
+
+@pytest.mark.parametrize("turn", [90, 270])
+def test_ruled_grid_on_a_turned_page_is_read_by_its_lines(tmp_path: Path, turn: int) -> None:
+    # The page's content lies sideways and the page is turned to show it upright: the drawn rules (seen upright)
+    # and the ledger's cells (in the page's own coordinates) are compared in one orientation.
+    source = pymupdf.open()
+    _draw_ruled(source.new_page(), _SHARES, [72, 230, 330, 430], 100)
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    page.show_pdf_page(page.rect, source, 0, rotate=turn)
+    page.set_rotation(turn)
+    tables = extract_tables(_save(doc, tmp_path / f"turned_{turn}.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [_SHARES]
 
 
 def test_stacked_ruled_tables_with_aligned_currency_figures_stay_apart(tmp_path: Path) -> None:
