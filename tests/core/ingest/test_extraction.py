@@ -565,13 +565,18 @@ def test_ruled_table_with_currency_signs_is_read_by_its_lines(tmp_path: Path) ->
     assert tables[0].header_rows == 1
 
 
-def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> None:
+def _ruled_rows(path: Path, *grids: Sequence[Sequence[str]]) -> list[list[list[str]]]:
+    """Draw ``grids`` as ruled tables one below another on one page; the rows of the tables extracted from it."""
     doc = pymupdf.open()
     page = doc.new_page()
-    bottom = _draw_ruled(page, _GRANTS, [72, 230, 330, 430], 100)
-    _draw_ruled(page, _OFFICES, [72, 230, 330, 430], bottom + 14)
-    tables = extract_tables(_save(doc, tmp_path / "stacked_currency.pdf"))
-    assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS, _OFFICES]
+    top = 100.0
+    for rows in grids:
+        top = _draw_ruled(page, rows, [72, 230, 330, 430], top) + 14
+    return [[list(r) for r in t.rows] for t in extract_tables(_save(doc, path))]
+
+
+def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> None:
+    assert _ruled_rows(tmp_path / "stacked_currency.pdf", _GRANTS, _OFFICES) == [_GRANTS, _OFFICES]
 
 
 _SHARES = [["Programme", "2011", "2012"]] + [
@@ -582,10 +587,7 @@ _SHARES = [["Programme", "2011", "2012"]] + [
 def test_ruled_cells_holding_a_figure_and_its_share_are_read_by_their_lines(tmp_path: Path) -> None:
     # Each drawn cell holds an amount and its share in brackets: the ledger reader, going by gaps, would make two
     # columns of each; a rule parts the labels from the figures and another the two years, so the grid decides.
-    doc = pymupdf.open()
-    _draw_ruled(doc.new_page(), _SHARES, [72, 230, 330, 430], 100)
-    tables = extract_tables(_save(doc, tmp_path / "ruled_shares.pdf"))
-    assert [[list(r) for r in t.rows] for t in tables] == [_SHARES]
+    assert _ruled_rows(tmp_path / "ruled_shares.pdf", _SHARES) == [_SHARES]
 
 
 @pytest.mark.parametrize("turn", [90, 270])
@@ -611,12 +613,7 @@ def test_stacked_ruled_tables_with_aligned_currency_figures_stay_apart(tmp_path:
     second = [["Office", "2011", "2012"]] + [
         [f"Office cost {i}", f"${2000 + 13 * i:,}", f"${3000 + 17 * i:,}"] for i in range(1, 5)
     ]
-    doc = pymupdf.open()
-    page = doc.new_page()
-    bottom = _draw_ruled(page, first, [72, 230, 330, 430], 100)
-    _draw_ruled(page, second, [72, 230, 330, 430], bottom + 14)
-    tables = extract_tables(_save(doc, tmp_path / "stacked_aligned.pdf"))
-    assert [[list(r) for r in t.rows] for t in tables] == [first, second]
+    assert _ruled_rows(tmp_path / "stacked_aligned.pdf", first, second) == [first, second]
 
 
 def test_statement_with_rules_only_between_its_figure_columns_stays_a_ledger(tmp_path: Path) -> None:
