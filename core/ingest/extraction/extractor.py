@@ -21,7 +21,7 @@ import logging
 import re
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Self
@@ -206,9 +206,15 @@ class TableExtractor:
             # column taken into the labels, its last row or its header left out), the borderless extractor reads the
             # page too and ``prefer_ledgers`` keeps the better reading (TAT-QA held out: cell F1 0.959 with
             # statements trusted unchecked, 0.971 checked). On a page with ruling lines drawn as a grid, a ledger with one
-            # column cut in two (left-aligned figures in drawn cells) is not trusted alone: lattice reads the drawn
-            # columns (read by ledgers alone, two stacked ruled tables printing "$" were run together by stream).
-            alone = (bool(statements) and not (view.rulings.has_grid and any(_split_column(t) for t, _ in statements))
+            # column cut in two (left-aligned figures in drawn cells), or printed in a ruled grid (``_drawn_as_grid``), is
+            # not trusted alone: lattice reads the drawn columns (read by ledgers alone, two stacked ruled tables printing
+            # "$" were run together by stream). A filing's statement with lines around some of its parts stays alone.
+            verticals = view.rulings.vertical if view.rulings.has_grid else ()
+
+            def in_grid(ledger: ExtractedTable) -> bool:
+                return _drawn_as_grid(ledger, verticals, view.view_rect)
+
+            alone = (bool(statements) and not any(_split_column(t) or in_grid(t) for t, _ in statements if verticals)
                      and not figures.has_value_columns([rect for _, rect in statements]))
             whole = alone and all(figures.held_by(table, rect, HEADER_REACH * statistics.median(w.height for w in view.words))
                                   for table, rect in statements)
@@ -217,7 +223,7 @@ class TableExtractor:
             tables: list[ExtractedTable] = []
             for draft in drafts:
                 tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
-            tables = prefer_ledgers(tables, [t for t, _ in ledgers])
+            tables = prefer_ledgers(tables, [t for t, _ in ledgers], in_grid)
             # A table of contents is laid out like a table but holds no data: its text stays prose.
             return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
         except Exception:  # odd pages must never stop ingestion; the page simply yields no table
@@ -399,12 +405,45 @@ def _split_column(table: ExtractedTable) -> bool:
                for left, right in pairwise(filled[1:]))
 
 
+def _drawn_as_grid(table: ExtractedTable, verticals: Sequence[pymupdf.Rect],
+                   to_view: Callable[[BBox], pymupdf.Rect]) -> bool:
+    """Whether the ledger is printed in a ruled grid: a drawn vertical rule parts its row labels from its figures and,
+    where it has several columns of figures, another runs between two of them, each crossing at least half its rows
+    of figures. Its other columns may lie within one drawn cell (a figure and its share in brackets, thousands set
+    apart by a space): the grid's lines, not the ledger's gaps, say where its columns are. A filing's statement
+    drawn with lines around some of its parts, or with shaded cells parted by white lines, has no rule between
+    its labels and its figures. ``verticals`` are in the page view's coordinates, the table's boxes in the page's:
+    ``to_view`` takes them there (a landscape table on a rotated page)."""
+    if not verticals:
+        return False
+    rows = [r for r in range(table.header_rows, table.n_rows) if any(is_figure(cell) for cell in table.rows[r][1:])]
+    columns = [c for c in range(1, table.n_cols) if any(is_figure(table.rows[r][c]) for r in rows)]
+
+    def span(c: int, filled: Callable[[str], bool]) -> tuple[float, float] | None:
+        boxes = [to_view(ref.bbox) for r in rows if filled(table.rows[r][c]) and (ref := table.cells[r][c]) is not None]
+        return (min(b.x0 for b in boxes), max(b.x1 for b in boxes)) if boxes else None
+
+    middles = [(box.y0 + box.y1) / 2 for r in rows if (ref := table.cells[r][0]) is not None and (box := to_view(ref.bbox))]
+    if not columns or not middles:
+        return False
+
+    def ruled(left: tuple[float, float] | None, right: tuple[float, float] | None) -> bool:
+        if left is None or right is None:
+            return False
+        rules = [v for v in verticals if left[1] - 1 <= (v.x0 + v.x1) / 2 <= right[0] + 1]
+        return sum(1 for y in middles if any(v.y0 - 1 <= y <= v.y1 + 1 for v in rules)) * 2 >= len(rows)
+
+    if not ruled(span(0, lambda text: bool(text.strip())), span(columns[0], is_figure)):
+        return False  # checked first: the rule filings lack
+    return len(columns) == 1 or any(ruled(left, right) for left, right in pairwise(span(c, is_figure) for c in columns))
+
+
 def _is_ruled(table: ExtractedTable) -> bool:
     """Read along drawn ruling lines (lattice or find_tables), not from gaps between words."""
     return table.extractor.split("+")[0] in ("camelot-lattice", "pymupdf")
 
 
-def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> bool:
+def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable, drawn: bool = False) -> bool:
     """Whether generic extractors' tables are a broken reading of a statement the ledger reader read
     whole: a currency sign in a cell of its own (a "$" column, or rows shifted by one), one period's
     figures split over two columns beside currency signs (more figure columns than the ledger's, two of them one
@@ -412,9 +451,12 @@ def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> b
     its rows missing; or, for a statement (a ledger printing currency signs), fewer of its figures than the
     ledger read (the generic extractor stopped short of its last lines). One table read along drawn ruling lines that holds
     at least as many figures as the ledger is broken only by a lone currency cell: its columns are drawn, where the
-    ledger's are inferred from gaps."""
+    ledger's are inferred from gaps; so are ruled tables, however many, reading a ledger printed in a ruled grid
+    (``drawn``)."""
     if any(_LONE_CURRENCY.match(cell) for table in generic for row in table.rows[table.header_rows:] for cell in row):
         return True
+    if drawn and all(_is_ruled(t) for t in generic):
+        return False
     if len(generic) == 1 and _is_ruled(generic[0]) and _figure_cells(generic[0]) >= _figure_cells(ledger):
         return False  # one ruled table holding the ledger's figures: its columns are drawn, not inferred from gaps
     for table in generic:
@@ -425,15 +467,16 @@ def _reads_worse(generic: Sequence[ExtractedTable], ledger: ExtractedTable) -> b
     return sum(_figure_rows(t) for t in generic) * 3 < _figure_rows(ledger) * 2
 
 
-def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable]) -> list[ExtractedTable]:
+def prefer_ledgers(generic: list[ExtractedTable], ledgers: list[ExtractedTable],
+                   in_grid: Callable[[ExtractedTable], bool] = lambda ledger: False) -> list[ExtractedTable]:
     """The page's tables: each ledger replaces the generic tables it overlaps when they read it worse
-    (see ``_reads_worse``); where no generic table was found, a ledger that prints
-    currency signs or heads its columns with periods (a statement) stands alone."""
+    (see ``_reads_worse``; ``in_grid`` says which ledgers are printed in a ruled grid); where no generic table was found, a ledger that prints currency signs or heads its columns with periods
+    (a statement) stands alone."""
     kept = list(generic)
     chosen: list[ExtractedTable] = []
     for ledger in ledgers:
         overlapping = [t for t in kept if _overlap(t.bbox, ledger.bbox) > 0.3 * min(_area(t.bbox), _area(ledger.bbox))]
-        if (overlapping and _reads_worse(overlapping, ledger)
+        if (overlapping and _reads_worse(overlapping, ledger, in_grid(ledger))
                 or not overlapping and (_has_currency(ledger) or _has_period_header(ledger))):
             chosen.append(ledger)
             kept = [t for t in kept if t not in overlapping]

@@ -17,6 +17,7 @@ import pymupdf
 
 from core.ingest.extraction.camelot_tables import PdfSource
 from core.ingest.extraction.page_text import Word, mark_vertical, phrase_words, read_words, superscript_boxes
+from models.types import BBox
 
 RULING_THICKNESS = 2.5  # points: a filled rectangle thinner than this is drawn as a line
 MIN_RULING_LENGTH = 4.0  # points: shorter strokes are glyph parts, ticks or bullets
@@ -183,6 +184,12 @@ class PageView:
         mapped = pymupdf.Rect(rect) * self.page.derotation_matrix
         mapped.normalize()
         return mapped
+
+    def view_rect(self, rect: BBox | pymupdf.Rect) -> pymupdf.Rect:
+        """A box in the original page's coordinates (a table's), on this view: the inverse of ``map_rect``."""
+        shown = pymupdf.Rect(rect) * self.page.rotation_matrix
+        shown.normalize()
+        return shown
 
     def superscripts(self, rect: pymupdf.Rect) -> list[tuple[pymupdf.Rect, str]]:
         """Footnote markers inside ``rect`` (view coordinates)."""

@@ -565,10 +565,69 @@ def test_ruled_table_with_currency_signs_is_read_by_its_lines(tmp_path: Path) ->
     assert tables[0].header_rows == 1
 
 
-def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> None:
+def _ruled_rows(path: Path, *grids: Sequence[Sequence[str]]) -> list[list[list[str]]]:
+    """Draw ``grids`` as ruled tables one below another on one page; the rows of the tables extracted from it."""
     doc = pymupdf.open()
     page = doc.new_page()
-    bottom = _draw_ruled(page, _GRANTS, [72, 230, 330, 430], 100)
-    _draw_ruled(page, _OFFICES, [72, 230, 330, 430], bottom + 14)
-    tables = extract_tables(_save(doc, tmp_path / "stacked_currency.pdf"))
-    assert [[list(r) for r in t.rows] for t in tables] == [_GRANTS, _OFFICES]
+    top = 100.0
+    for rows in grids:
+        top = _draw_ruled(page, rows, [72, 230, 330, 430], top) + 14
+    return [[list(r) for r in t.rows] for t in extract_tables(_save(doc, path))]
+
+
+def test_stacked_ruled_tables_with_currency_signs_stay_apart(tmp_path: Path) -> None:
+    assert _ruled_rows(tmp_path / "stacked_currency.pdf", _GRANTS, _OFFICES) == [_GRANTS, _OFFICES]
+
+
+_SHARES = [["Programme", "2011", "2012"]] + [
+    [f"Grant line {i}", f"${100 + 37 * i:,} ({10 + i}.5%)", f"${300 + 41 * i:,} ({20 + i}.1%)"] for i in range(1, 6)
+]
+
+
+def test_ruled_cells_holding_a_figure_and_its_share_are_read_by_their_lines(tmp_path: Path) -> None:
+    # Each drawn cell holds an amount and its share in brackets: the ledger reader, going by gaps, would make two
+    # columns of each; a rule parts the labels from the figures and another the two years, so the grid decides.
+    assert _ruled_rows(tmp_path / "ruled_shares.pdf", _SHARES) == [_SHARES]
+
+
+@pytest.mark.parametrize("turn", [90, 270])
+def test_ruled_grid_on_a_turned_page_is_read_by_its_lines(tmp_path: Path, turn: int) -> None:
+    # The page's content lies sideways and the page is turned to show it upright: the drawn rules (seen upright)
+    # and the ledger's cells (in the page's own coordinates) are compared in one orientation.
+    source = pymupdf.open()
+    _draw_ruled(source.new_page(), _SHARES, [72, 230, 330, 430], 100)
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    page.show_pdf_page(page.rect, source, 0, rotate=turn)
+    page.set_rotation(turn)
+    tables = extract_tables(_save(doc, tmp_path / f"turned_{turn}.pdf"))
+    assert [[list(r) for r in t.rows] for t in tables] == [_SHARES]
+
+
+def test_stacked_ruled_tables_with_aligned_currency_figures_stay_apart(tmp_path: Path) -> None:
+    # Figures of one width line up as a statement's would; the two grids are still two tables, not one ledger
+    # or one borderless reading across both.
+    first = [["Programme", "2011", "2012"]] + [
+        [f"Grant line {i}", f"${1000 + 37 * i:,}", f"${1900 + 41 * i:,}"] for i in range(1, 6)
+    ]
+    second = [["Office", "2011", "2012"]] + [
+        [f"Office cost {i}", f"${2000 + 13 * i:,}", f"${3000 + 17 * i:,}"] for i in range(1, 5)
+    ]
+    assert _ruled_rows(tmp_path / "stacked_aligned.pdf", first, second) == [first, second]
+
+
+def test_statement_with_rules_only_between_its_figure_columns_stays_a_ledger(tmp_path: Path) -> None:
+    # A statement with lines around its figures (as filings draw shaded cells parted by lines) but none between
+    # its labels and its figures is not a ruled grid: its labels must not be lost to a reading of the drawn part.
+    rows = [["", "2021", "2020"], ["Net sales", "$ 4,120", "$ 3,870"], ["Cost of sales", "2,310", "2,205"],
+            ["Gross profit", "1,810", "1,665"], ["Selling expenses", "640", "610"], ["Operating income", "$ 1,170", "$ 1,055"]]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _draw_borderless(page, rows, [72, 330, 420], 100)
+    for x in (345, 435):
+        page.draw_line((x, 100), (x, bottom), width=0.6)
+    for y in (100, 115, bottom):
+        page.draw_line((260, y), (435, y), width=0.6)
+    tables = extract_tables(_save(doc, tmp_path / "statement_rules.pdf"))
+    assert [t.extractor for t in tables] == ["ledger"]
+    assert [list(r) for r in tables[0].rows][1:] == [[label, a.replace(" ", ""), b.replace(" ", "")] for label, a, b in rows[1:]]
