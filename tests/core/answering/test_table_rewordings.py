@@ -1,0 +1,117 @@
+"""A question over a table is read by what it asks, whatever its word order and words: the place or period said
+first, the asking words left where the answer goes ("X affected how many?"), a count asked as "what number of" or
+"count the", a total as "altogether" or "add up", a ranking as a heading ("top 2 ... by ..."), a share as "A
+accounted for what percentage of X", a span of years as "2016-2019" or "between 2016 and 2019". Each is answered by
+code, as its usual wording is. The tables are invented, drawn as ruled PDFs and ingested for real."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.answering.reading import read
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.ingest.test_extraction import _draw_ruled
+
+pytestmark = pytest.mark.unit
+
+OPERATORS = ("Copperfield Bakery Ltd.", "Ninefold Dairy", "Lark Lane Grocers", "Tidewater Fish Co.")
+DISTRICTS = ("Ashby", "Brampton", "Colwick", "Dunmore")
+YEARS = (2016, 2017, 2018, 2019, 2020)
+# harbour: ferry passengers (thousands) in each of YEARS
+HARBOURS = {"Nordby": (412, 430, 455, 470, 301), "Westby": (220, 236, 241, 262, 180),
+            "Eastby": (150, 149, 171, 166, 120), "Southby": (95, 118, 131, 127, 84), "Kirkby": (60, 64, 61, 72, 55)}
+
+
+@dataclass
+class Inspections:
+    library: Library
+    rows: list[tuple[str, str, date, int]]
+
+
+def _ingested(directory: Path, name: str, title: str, rows: list[list[str]], x: list[float]) -> Library:
+    path = directory / name
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), title, fontsize=12)
+    _draw_ruled(page, rows, x, 80, row_height=17)
+    doc.save(path)
+    doc.close()
+    library = Library(path.with_suffix(".sqlite3"))
+    result = Ingestor(library, HashEmbedder()).ingest_file(path)
+    assert result.status == "added" and result.tables == 1, result
+    return library
+
+
+@pytest.fixture(scope="module")
+def inspections(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Inspections]:
+    rng = random.Random(7)
+    rows = [(rng.choice(OPERATORS), rng.choice(DISTRICTS), date(2021, rng.randint(1, 12), rng.randint(1, 28)),
+             rng.randint(3, 40)) for _ in range(24)]
+    table = [["Operator", "District", "Inspection date", "Staff on site"]] + [
+        [o, d, f"{day.month}/{day.day}/{day.year}", str(n)] for o, d, day, n in rows]
+    library = _ingested(tmp_path_factory.mktemp("inspections"), "inspections.pdf",
+                        "Register of food hygiene inspections, 2021", table, [60, 230, 330, 430, 550])
+    yield Inspections(library, rows)
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def harbours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    table = [["Harbour", *map(str, YEARS)]] + [[h, *map(str, n)] for h, n in HARBOURS.items()]
+    table.append(["Total", *(str(sum(n[i] for n in HARBOURS.values())) for i in range(len(YEARS)))])
+    library = _ingested(tmp_path_factory.mktemp("harbours"), "ferries.pdf",
+                        "Table 3: Ferry passengers by harbour, 2016-2020 (thousands)", table, [60, 180, 250, 320, 390, 460, 530])
+    yield library
+    library.close()
+
+
+def test_a_count_asked_as_what_number_of_or_count_the(inspections: Inspections) -> None:
+    in_brampton = sum(1 for r in inspections.rows if r[1] == "Brampton")
+    answer = ask_without_model(inspections.library, "What number of inspections took place in Brampton?")
+    assert answer.value == str(in_brampton), answer.text
+    in_colwick = sum(1 for r in inspections.rows if r[1] == "Colwick")
+    answer = ask_without_model(inspections.library, "Count the inspections in Colwick.")
+    assert answer.value == str(in_colwick), answer.text
+
+
+def test_a_total_asked_after_the_asking_words_left_in_place(inspections: Inspections) -> None:
+    staff = sum(r[3] for r in inspections.rows if r[1] == "Dunmore")
+    answer = ask_without_model(inspections.library, "Inspections in Dunmore counted how many staff on site altogether?")
+    assert answer.value == f"{staff:,}", answer.text
+
+
+def test_rows_named_by_what_they_did_are_listed(inspections: Inspections) -> None:
+    operators = {r[0] for r in inspections.rows if r[1] == "Ashby"}
+    answer = ask_without_model(inspections.library, "Which operators hosted inspections in Ashby?")
+    assert set(answer.parts) == operators, answer.text
+
+
+def test_a_period_said_first_and_a_ranking_said_as_a_heading(harbours: Library) -> None:
+    answer = ask_without_model(harbours, "In 2019, how many passengers did Westby handle?")
+    assert answer.value == f"{HARBOURS['Westby'][3]} thousand", answer.text
+    answer = ask_without_model(harbours, "Top 2 harbours by passengers in 2020?")
+    assert list(answer.parts) == ["Nordby", "Westby"], answer.text
+
+
+@pytest.mark.parametrize("question", ["Average passengers at Eastby, 2016-2019?",
+                                      "Average passengers at Eastby between 2016 and 2019?"])
+def test_a_span_of_years_said_with_a_dash_or_between_and(harbours: Library, question: str) -> None:
+    assert read(question).measure is not None and read(question).measure.periods == (2016, 2017, 2018, 2019)  # type: ignore[union-attr]
+    answer = ask_without_model(harbours, question)
+    assert answer.value == f"{sum(HARBOURS['Eastby'][:4]) / 4:g} thousand", answer.text
+
+
+def test_a_share_said_by_the_part_s_verb(harbours: Library) -> None:
+    total = sum(n[4] for n in HARBOURS.values())
+    answer = ask_without_model(harbours, "Kirkby accounted for what percentage of total passengers in 2020?")
+    assert answer.value.rstrip("%") == f"{HARBOURS['Kirkby'][4] * 100 / total:.2f}", answer.text
