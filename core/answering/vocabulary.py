@@ -260,3 +260,19 @@ def verb_base(verb: str) -> str:
     if re.search(r"(?:[cgvsz]|[aeiou][^aeiou]?at|ut|ur|ir|or|[^aeiou][aeiou]l)$", stem) and not stem.endswith(("ss", "ai")):
         return stem + "e"
     return stem
+
+
+SAME_MEANING: tuple[frozenset[str], ...] = (
+    frozenset({"employee", "worker", "staff", "personnel", "workforce", "employed"}),
+    frozenset({"outlay", "spending", "expenditure", "spend", "spent"}),
+    frozenset({"pupil", "student", "learner"}),
+    frozenset({"passenger", "traveller", "traveler", "rider"}),
+    frozenset({"inhabitant", "resident", "population"}),
+)
+"""Nouns a question and a column header use for the same thing counted or measured ("workers" over an "Employees
+affected" column), compared by their stems (``core.answering.binding.stems``)."""
+
+
+def same_meaning(stems: set[str] | frozenset[str]) -> set[str]:
+    """The other words of the same meaning as any of ``stems`` (singular, lower case), or an empty set."""
+    return {other for kind in SAME_MEANING if kind & stems for other in kind} - set(stems)

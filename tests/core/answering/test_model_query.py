@@ -174,17 +174,18 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
 def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_is_no_answer(
         register: Register) -> None:  # noqa: F811
     # a figure of one of the register's rows, which no passage prints: the model picked a cell after all
+    # ("people", which no header names: "workers" is read as the register's Employees affected column)
     figure = next(n for _, _, _, n in register.rows if n >= 10)
-    asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+    asked_for, answer = _after_a_failed_plan(register, "How many people did the Kestrel notice in Dayton affect?",
                                              f"{figure}")
     assert asked_for[-1] == "text" and answer.steps[-1].intermediate_answer == f"{figure}", asked_for
     assert answer.status == "refused", answer.text
     # nor is a value of the table's rows no passage says (a city named for a count)
-    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?",
+    _asked_for, answer = _after_a_failed_plan(register, "How many people did the Kestrel notice in Dayton affect?",
                                               CITIES[2])
     assert answer.status == "refused", answer.text
     # a small count no passage prints is no answer there either (elsewhere it may be written in words)
-    _asked_for, answer = _after_a_failed_plan(register, "How many workers did the Kestrel notice in Dayton affect?", "3")
+    _asked_for, answer = _after_a_failed_plan(register, "How many people did the Kestrel notice in Dayton affect?", "3")
     assert answer.status == "refused", answer.text
 
 

@@ -115,3 +115,28 @@ def test_a_share_said_by_the_part_s_verb(harbours: Library) -> None:
     total = sum(n[4] for n in HARBOURS.values())
     answer = ask_without_model(harbours, "Kirkby accounted for what percentage of total passengers in 2020?")
     assert answer.value.rstrip("%") == f"{HARBOURS['Kirkby'][4] * 100 / total:.2f}", answer.text
+
+
+# county: (staff, books, total) library spending, thousand euros; the most on staff is not the most in total
+COUNTIES = {"Arden": (410, 90, 500), "Belmore": (300, 260, 560), "Corrib": (350, 100, 450)}
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    table = [["County", "Staff library spending", "Book library spending", "Total"]] + [
+        [c, *map(str, n)] for c, n in COUNTIES.items()]
+    library = _ingested(tmp_path_factory.mktemp("libraries"), "libraries.pdf",
+                        "Table 2: Library spending by county, 2020 (thousand euros)", table, [60, 180, 330, 480, 550])
+    yield library
+    library.close()
+
+
+def test_a_ranking_asked_in_total_reads_the_total_column(libraries: Library) -> None:
+    answer = ask_without_model(libraries, "Which county spent the most on libraries in total?")
+    assert answer.value == "Belmore" and "560" in answer.text, answer.text
+
+
+def test_a_count_named_by_another_word_of_the_same_meaning(inspections: Inspections) -> None:
+    staff = sum(r[3] for r in inspections.rows if r[1] == "Colwick")
+    answer = ask_without_model(inspections.library, "What was the total number of workers at inspections in Colwick?")
+    assert answer.value == f"{staff:,}", answer.text
