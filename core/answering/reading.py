@@ -39,9 +39,11 @@ from core.answering.operations import words as ops_words
 from core.answering.vocabulary import (
     COUNT_ASKED,
     EXTREME_VERBS,
+    OUTPUT_VERBS,
     PART_OF_VERBS,
     RECEIVED_VERBS,
     SHARE_WORDS,
+    SIZE_ASKED,
     TOTAL_AFTER,
     TOTAL_ASKED,
     statements_asked,
@@ -880,11 +882,21 @@ def _in_question_order(text: str) -> str:
         if counted is not None:  # "how many X ... altogether": how many X in total
             text = f"{counted.group('n')} in total{counted.group('r')}"
     late = re.match(r"^\s*(?P<q>how\s+(?:many|much)\b.*?)\s*,?\s+on\s+average\b(?P<r>.*)$", text, re.IGNORECASE)
-    if late is not None and not re.search(r"\bper\s+(?:year|annum|month|quarter)\b", late.group("q"), re.IGNORECASE):
+    if late is not None:
         # "how many X did a region have on average": the average number of X per region
         asked = re.sub(r"\b(?:did|does|do|would|will)\s+(?:a|an|each|every|one|the\s+average)\s+(?P<r>[\w-]+)\s+(?:have|hold|keep|get|"
                        r"receive|see|record|report|count|affect|employ)\b", r"per \g<r>", late.group("q"), flags=re.IGNORECASE)
         text = f"On average, {asked}{late.group('r')}"
+    text = re.sub(rf"^(\s*)how\s+(?:{_words_of(SIZE_ASKED)})\s+(is|was|are|were)\b", r"\1What \2", text, flags=re.IGNORECASE)
+    made = re.match(rf"^\s*how\s+much\s+(?P<x>[\w\s-]{{1,40}}?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
+                    rf"(?P<v>{_words_of(list(OUTPUT_VERBS))})\b(?P<rest>.*)$", text, re.IGNORECASE)
+    if made is not None:  # "how much barley did A produce": the barley production of A
+        text = f"What was {made.group('x')} {OUTPUT_VERBS[made.group('v').lower()]} in {made.group('s')}{made.group('rest')}"
+    top_doing = re.match(r"^\s*(?:the\s+)?(?P<dir>top|leading|biggest|largest)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)[\s-]+(?P<v>[a-z]{3,}ing)\s+"
+                         r"(?P<n>[a-z-]+)\b(?P<rest>.*)$", text, re.IGNORECASE)
+    if top_doing is not None:  # "top maize producing province": which province produced the most maize
+        text = (f"Which {top_doing.group('n')} {top_doing.group('v')[:-3]}ed the most {top_doing.group('x')}"
+                f"{top_doing.group('rest')}")
     top = _TOP_BY.match(text)
     if top is not None:
         k = f" {top.group('k')}" if top.group("k") else ""

@@ -255,6 +255,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
+    year_column = _year_column(numbers, distinct) if reading.years and not dated else None
+    if year_column is not None and year_column not in (target, group) and \
+            not any(c.column.name == year_column.name for c in conditions):
+        # "the average number of fires from 2012 to 2014" over rows of years: the rows of the years asked, not all
+        years_printed = [v for v in distinct(year_column) if v not in (None, "")]
+        years_asked = set(_span_asked(reading.measure) or reading.years)  # a span asked is every year of it
+        years_kept = tuple(v for v in years_printed if v in years_asked)
+        if not years_kept:
+            return None
+        if len(years_kept) < len(years_printed):
+            conditions = [*conditions, Condition(year_column, years_kept, ", ".join(map(str, sorted(years_kept))))]
     if _RANGE_ASKED.search(reading.text) and any(_range_of(r.label) for r in view.rows) and \
             not any(_range_of(v) for c in conditions for v in c.values):
         return None  # "aged 20 to 35" over age groups none of which it covers exactly: not every row either
@@ -992,6 +1003,13 @@ def _header(column: ColumnSchema | None) -> str:
 _TOTAL_SAID_LAST = re.compile(rf"\b(?:{'|'.join(re.escape(w).replace(chr(92) + ' ', chr(92) + 's+') for w in TOTAL_AFTER)}|overall)"
                               r"\b", re.IGNORECASE)
 """A total asked after what it totals ("which state spent the most on health in total", "... overall")."""
+
+
+def _span_asked(measure: m.Measure | None) -> tuple[int, ...]:
+    """The years the measure runs over, outermost first ("the average of X from 2012 to 2014": 2012, 2013, 2014)."""
+    if measure is None:
+        return ()
+    return measure.periods or next((span for part in measure.parts if (span := _span_asked(part))), ())
 
 
 def _total_said_after(target: str, text: str) -> bool:

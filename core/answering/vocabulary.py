@@ -242,6 +242,11 @@ PART_OF_VERBS = ("account for", "make up", "represent", "come from", "contribute
 EXTREME_VERBS = {"peak": "highest", "top out": "highest", "max out": "highest", "crest": "highest", "bottom out": "lowest",
                  "trough": "lowest"}
 """Verbs that say a figure was at its highest or lowest ("X peaked in which year": when X was the highest)."""
+OUTPUT_VERBS = {"produce": "production", "export": "exports", "import": "imports", "consume": "consumption",
+                "emit": "emissions", "harvest": "harvest", "generate": "generation", "catch": "catch"}
+"""Verbs of an output a statistics table prints as a noun ("how much barley did A produce": barley production in A)."""
+SIZE_ASKED = ("big", "large", "high", "great", "low", "small", "sizable", "sizeable")
+"""Adjectives of "how big was X", which asks for X's figure ("what was X")."""
 RECEIVED_VERBS = ("receive", "get", "obtain", "take in", "be given", "be allotted")
 """Verbs a receiver takes for the part of a whole that went to it ("what % of X did A receive": A's share)."""
 

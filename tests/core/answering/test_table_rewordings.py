@@ -140,3 +140,50 @@ def test_a_count_named_by_another_word_of_the_same_meaning(inspections: Inspecti
     staff = sum(r[3] for r in inspections.rows if r[1] == "Colwick")
     answer = ask_without_model(inspections.library, "What was the total number of workers at inspections in Colwick?")
     assert answer.value == f"{staff:,}", answer.text
+
+
+# region: (wheat, barley) production in tonnes
+REGIONS = {"Eastmarch": (48_200, 30_150), "Westmarch": (39_900, 52_700), "Northmoor": (21_300, 18_800)}
+
+
+@pytest.fixture(scope="module")
+def crops(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    table = [["Region", "Wheat production (t)", "Barley production (t)"]] + [
+        [r, f"{w:,}", f"{b:,}"] for r, (w, b) in REGIONS.items()]
+    library = _ingested(tmp_path_factory.mktemp("crops"), "crops.pdf", "Table 1: Cereal production by region, 2022",
+                        table, [60, 200, 360, 520])
+    yield library
+    library.close()
+
+
+def test_an_output_asked_by_its_verb_and_a_figure_asked_by_its_size(crops: Library) -> None:
+    answer = ask_without_model(crops, "How much wheat did Northmoor produce?")
+    assert answer.value.startswith(f"{REGIONS['Northmoor'][0]:,}"), answer.text
+    answer = ask_without_model(crops, "Top barley producing region?")
+    assert answer.value == "Westmarch", answer.text
+    answer = ask_without_model(crops, "How large was barley production in Eastmarch?")
+    assert answer.value.startswith(f"{REGIONS['Eastmarch'][1]:,}"), answer.text
+
+
+# year: (thefts, fires) reported
+INCIDENTS = {2011: (310, 41), 2012: (295, 38), 2013: (301, 52), 2014: (288, 47), 2015: (270, 44)}
+
+
+@pytest.fixture(scope="module")
+def incidents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    table = [["Year", "Thefts", "Fires"]] + [[str(y), str(t), str(f)] for y, (t, f) in INCIDENTS.items()]
+    library = _ingested(tmp_path_factory.mktemp("incidents"), "incidents.pdf",
+                        "Table 4: Incidents reported on the estate, by year", table, [60, 160, 260, 360])
+    yield library
+    library.close()
+
+
+def test_on_average_said_after_the_count(incidents: Library) -> None:
+    answer = ask_without_model(incidents, "How many fires were reported per year on average between 2012 and 2014?")
+    assert answer.value == f"{sum(INCIDENTS[y][1] for y in (2012, 2013, 2014)) / 3:.2f}", answer.text
+
+
+def test_an_average_over_rows_of_years_keeps_the_years_asked(incidents: Library) -> None:
+    answer = ask_without_model(incidents, "What was the average number of thefts from 2013 to 2015?")
+    assert answer.value == f"{sum(INCIDENTS[y][0] for y in (2013, 2014, 2015)) / 3:.2f}", answer.text
+    assert "3 rows" in answer.text, answer.text
