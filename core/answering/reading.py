@@ -800,7 +800,7 @@ def _words_of(said: Sequence[str]) -> str:
     return "|".join(r"\s+".join(re.escape(w) for w in phrase.split()) for phrase in sorted(said, key=len, reverse=True))
 
 
-_ASKS = r"(?:what|which|how|who|whose|list|name|give|tell|show)\b"
+_ASKS = r"(?:(?:in|for|at|on|from|during|by)\s+(?=what\b|which\b|how\b))?(?:what|which|how|who|whose|list|name|give|tell|show)\b"
 _SHARE_SAID = _words_of([w for w in SHARE_WORDS if w != "%"]) + "|%"
 _NO_PLACE = r"(?:average|total|all|sum|short|brief|general|particular|the\s+whole|balance|aggregate|addition)\b"
 """Words after a preposition that say how to read the question ("on average", "in total"), not where or when."""
@@ -905,6 +905,8 @@ def _in_question_order(text: str) -> str:
     at = _WHICH_DID_AT.match(text)
     if at is not None:
         text = f"{at.group('p').capitalize()} which {at.group('n')} {at.group('q')}{at.group('end')}"
+    # "what companies filed ...": "what" asks for rows as "which" does where the noun is a kind of row
+    text = re.sub(rf"^(\s*)what(?=\s+(?:[\w-]+\s+)?{_LABEL_NOUN}\s+[a-z]{{3,}}ed\b)", r"\1Which", text, flags=re.IGNORECASE)
     did = _WHICH_DID.match(text)
     if did is not None and not _ONE_OF.search(text) and not _THRESHOLD.search(text):
         text = f"List the {did.group('n')} that {did.group('v')} {did.group('rest')}{did.group('end')}"

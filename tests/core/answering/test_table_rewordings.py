@@ -91,6 +91,9 @@ def test_a_total_asked_after_the_asking_words_left_in_place(inspections: Inspect
 
 
 def test_rows_named_by_what_they_did_are_listed(inspections: Inspections) -> None:
+    towns = {r[1] for r in inspections.rows if r[0] == "Tidewater Fish Co."}
+    answer = ask_without_model(inspections.library, "Which districts did Tidewater Fish Co. receive inspections in?")
+    assert set(answer.parts) == towns, answer.text  # the District column's values, never every row's operator
     operators = {r[0] for r in inspections.rows if r[1] == "Ashby"}
     answer = ask_without_model(inspections.library, "Which operators hosted inspections in Ashby?")
     assert set(answer.parts) == operators, answer.text
@@ -187,3 +190,13 @@ def test_an_average_over_rows_of_years_keeps_the_years_asked(incidents: Library)
     answer = ask_without_model(incidents, "What was the average number of thefts from 2013 to 2015?")
     assert answer.value == f"{sum(INCIDENTS[y][0] for y in (2013, 2014, 2015)) / 3:.2f}", answer.text
     assert "3 rows" in answer.text, answer.text
+
+
+def test_a_period_said_before_an_asking_preposition_and_what_for_which(harbours: Library,
+                                                                       inspections: Inspections) -> None:
+    busy = sum(1 for n in HARBOURS.values() if n[3] > 150)
+    answer = ask_without_model(harbours, "In 2019, in how many harbours were there more than 150 thousand passengers?")
+    assert answer.value == str(busy), answer.text
+    districts = {r[1] for r in inspections.rows if r[0] == "Ninefold Dairy"}
+    answer = ask_without_model(inspections.library, "What districts hosted inspections of Ninefold Dairy?")
+    assert set(answer.parts) == districts, answer.text
