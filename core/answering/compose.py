@@ -504,7 +504,20 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
         # threshold or the ranking unread
         return None
+    if _names_another_column(view, reading):
+        return None  # "which districts did A have inspections in" over rows labelled by operator: not these labels
     return Composed(view, result.sql, result, "; ".join(names), tuple(names), f"The table lists {_listing(names)}")
+
+
+def _names_another_column(view: ops.TableView, reading: QuestionReading) -> bool:
+    """The rows asked for are named by the header of a text column other than the label column ("which districts"
+    over a register labelled by Operator, with a District column)."""
+    group = binding.stems(reading.query.group) if reading.query is not None and reading.query.group else set()
+    label = view.label_column
+    if not group or label is None or group & binding.stems(label.header or label.name):
+        return False
+    return any(group & binding.stems(c.header) for c in view.info.schema.columns
+               if c.type.upper() == "TEXT" and c.name != label.name and c.header)
 
 
 _NUMBER_OF = re.compile(r"\b(?:numbers?|no\.)\s+of\b", re.IGNORECASE)

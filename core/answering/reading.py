@@ -36,7 +36,20 @@ from core.answering import measures as m
 from core.answering.maturities import Span
 from core.answering.measures import Measure
 from core.answering.operations import words as ops_words
-from core.answering.vocabulary import ENTITY_KINDS, statements_asked
+from core.answering.vocabulary import (
+    COUNT_ASKED,
+    ENTITY_KINDS,
+    EXTREME_VERBS,
+    OUTPUT_VERBS,
+    PART_OF_VERBS,
+    RECEIVED_VERBS,
+    SHARE_WORDS,
+    SIZE_ASKED,
+    TOTAL_AFTER,
+    TOTAL_ASKED,
+    statements_asked,
+    verb_base,
+)
 from core.reports.values import PeriodMention, find_periods
 
 PERIOD = "\u27e8P{}\u27e9"
@@ -184,7 +197,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:of\s+(?:[\w-]+\s+){{1,3}}?)?(?:had|have|were|are|did|do)\b(?={_PAST_A_THRESHOLD})"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
-               rf"(?:where|that|which|whose|with|in\s+which)\b(?={_PAST_A_THRESHOLD})")),
+               rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD}))")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
@@ -631,6 +644,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     metadata): a question naming one is read with that name set aside as the issuer."""
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
+    text = _in_question_order(text)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)
     text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
@@ -786,6 +800,126 @@ read as the past the share frames read ("came from", "went to")."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
+
+
+def _words_of(said: Sequence[str]) -> str:
+    """A word class as one alternation of its phrases, longest first, each word apart by any space."""
+    return "|".join(r"\s+".join(re.escape(w) for w in phrase.split()) for phrase in sorted(said, key=len, reverse=True))
+
+
+_ASKS = r"(?:(?:in|for|at|on|from|during|by)\s+(?=what\b|which\b|how\b))?(?:what|which|how|who|whose|list|name|give|tell|show)\b"
+_SHARE_SAID = _words_of([w for w in SHARE_WORDS if w != "%"]) + "|%"
+_NO_PLACE = r"(?:average|total|all|sum|short|brief|general|particular|the\s+whole|balance|aggregate|addition)\b"
+"""Words after a preposition that say how to read the question ("on average", "in total"), not where or when."""
+_FRONTED = re.compile(
+    rf"^\s*(?P<prep>in|on|for|during|from|between|at|of)\s+(?!{_NO_PLACE})(?P<x>[^,?:;]{{1,80}}?)\s*,\s*(?P<q>{_ASKS}[^?]*?)"
+    r"\s*(?P<end>[?.!]*)\s*$"
+    rf"|^\s*(?P<prep2>in|on|for|during)\s+(?P<x2>(?:[\w-]+\s+){{0,3}}?(?:19|20)\d\d(?:[-/]\d{{2,4}})?)\s+(?P<q2>{_ASKS}[^?,]*?)"
+    r"\s*(?P<end2>[?.!]*)\s*$", re.IGNORECASE)
+"""A place, a period or the whole a part is of, said before the question ("In 2003, how many ...", "Of all the
+notices, what share ..."): said after it, where the grammar reads it."""
+_OF_WHOLE = re.compile(rf"^(?P<w>(?:what|which)(?:\s+(?:{_SHARE_SAID}))?|how\s+(?:many|much))\b(?P<r>.*)$", re.IGNORECASE)
+_IN_PLACE = re.compile(
+    r"^\s*(?P<s>(?!(?:what|which|how|who|whose|why|when|where|is|are|was|were|do|does|did|in|on|for|of|from|list|name)\b)"
+    r"[^,?;:]{2,80}?)\s+(?P<v>[a-z]{3,}ed)\s+(?P<p>(?:in|during|on|at|for|to|from|by|up)\s+)?"
+    r"(?P<wh>how\s+many|how\s+much|what|which)\b(?P<rest>[^?]*?)\s*(?P<end>[?.!]*)\s*$", re.IGNORECASE)
+"""The asking words left where the answer goes ("notice 17 affected how many workers?", "A accounted for what share
+of X?", "X peaked in which year?")."""
+_COUNT_START = re.compile(
+    r"^\s*(?:what\s+(?:is|was|are|were)\s+the\s+total\s+|what\s+|(?:give|tell)\s+(?:me\s+)?the\s+|the\s+)?"
+    rf"(?:{_words_of([w for w in COUNT_ASKED if w.endswith(' of')])})\s+(?!times\b|years\b|periods\b)"
+    r"|^\s*(?:please\s+)?count\s+(?:up\s+)?(?:all\s+)?(?:the\s+)?", re.IGNORECASE)
+"""A count asked by a noun or an imperative ("what number of X", "the number of X", "count the X"): how many X. "What
+is the number of X" is left as it is said: statements print a line named so ("Number of options granted")."""
+_TOTAL_START = re.compile(rf"^\s*(?:please\s+)?(?:{_words_of(TOTAL_ASKED)})\s+(?:all\s+)?(?:the\s+)?(?=\w)", re.IGNORECASE)
+_TOTAL_AFTER = re.compile(rf",?\s+\b(?:{_words_of([w for w in TOTAL_AFTER if w != 'in total'])})\b", re.IGNORECASE)
+_COUNTED_NOUN = re.compile(r"^(?P<n>\s*how\s+many\s+(?:[\w-]+\s+){0,3}?[\w-]+?)(?P<r>\s+(?:were|was|are|is|did|do|does|had|have|"
+                           r"has|in|from|by|across|over|[a-z]+ed)\b.*)$", re.IGNORECASE)
+_TOP_BY = re.compile(r"^\s*(?:the\s+)?(?P<dir>top|bottom)\s+(?:(?P<k>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+                     r"(?P<g>[\w-]+(?:\s+[\w-]+)?)\s+(?:by|for|in\s+terms\s+of|on)\s+(?P<t>.+?)\s*(?P<end>[?.!]*)\s*$",
+                     re.IGNORECASE)
+"""A ranking said as a heading ("top 3 regions by sales in 2020"): which 3 regions had the highest sales."""
+_WHICH_DID_AT = re.compile(r"^\s*which\s+(?P<n>(?:[\w-]+\s+){0,2}?[a-z-]+[^s\W]s)\s+(?P<q>(?:did|do|does|were|was|are)\s+.+?)\s+"
+                           r"(?P<p>in|at|from|for|to|under)\s*(?P<end>[?.!]*)\s*$", re.IGNORECASE)
+"""The rows asked for, their preposition said last ("which cities did A file notices in?"): in which cities did A."""
+_WHICH_DID = re.compile(r"^\s*which\s+(?P<n>(?:[\w-]+\s+){0,2}?[a-z-]+[^s\W]s)\s+(?P<v>[a-z]{3,}ed)\s+(?P<rest>[^?]+?)\s*(?P<end>[?.!]*)\s*$",
+                        re.IGNORECASE)
+"""Rows named by what they did ("which companies filed notices in A?"): the rows that did, listed."""
+
+
+def _in_question_order(text: str) -> str:
+    """The question retold in the order the grammar reads, whatever the order it was said in: what it asks first
+    (a place or period said before it goes after it; asking words left where the answer goes come first), and
+    each operation by the one word class that names it (a count by "how many", a total by "in total" or
+    "combined", a share by "what share of X came from A", a ranking by "which k ... had the highest")."""
+    fronted = _FRONTED.match(text)
+    if fronted is not None:
+        prep, place = fronted.group("prep") or fronted.group("prep2"), fronted.group("x") or fronted.group("x2")
+        asked, end = fronted.group("q") or fronted.group("q2"), fronted.group("end") or fronted.group("end2") or ""
+        of_whole = _OF_WHOLE.match(asked) if prep.lower() == "of" else None
+        if of_whole is not None:
+            text = f"{of_whole.group('w')} of {place}{of_whole.group('r')}{end}"
+        elif prep.lower() != "of":
+            text = f"{asked} {prep.lower()} {place}{end}"
+    in_place = _IN_PLACE.match(text)
+    if in_place is not None:
+        subject, verb, prep = in_place.group("s").strip(), in_place.group("v"), (in_place.group("p") or "").strip()
+        wh, rest, end = in_place.group("wh"), in_place.group("rest"), in_place.group("end")
+        phrasal = f"{verb_base(verb).lower()} {prep.lower()}".strip()
+        of_share = re.match(rf"^\s*(?:{_SHARE_SAID})\s+of\s+(?P<whole>.+)$", rest, re.IGNORECASE)
+        if of_share is not None and wh.lower() == "what" and phrasal in PART_OF_VERBS:
+            text = f"What share of {of_share.group('whole')} came from {subject}{end}"
+        elif prep.lower() in ("in", "during", "on", "at") and verb_base(verb).lower() in EXTREME_VERBS:
+            text = f"{prep.capitalize()} {wh.lower()}{rest} was the {EXTREME_VERBS[verb_base(verb).lower()]} {subject}{end}"
+        elif prep.lower() in ("in", "during", "on", "at"):
+            text = f"{prep.capitalize()} {wh.lower()}{rest} did {subject} {verb_base(verb)}{end}"
+        elif not prep or prep.lower() == "by":
+            text = f"{wh.capitalize()}{rest} {'were' if wh.lower() == 'how many' else 'was'} {verb} by {subject}{end}"
+    received = re.match(rf"^\s*what\s+(?P<sh>{_SHARE_SAID})\s+of\s+(?P<whole>.+?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
+                        rf"(?:{_words_of(RECEIVED_VERBS)})\s*(?P<end>[?.!]*)\s*$", text, re.IGNORECASE)
+    if received is not None:  # "what % of X did A receive": the part of X that went to A
+        text = f"What {received.group('sh')} of {received.group('whole')} went to {received.group('s')}{received.group('end')}"
+    count = _COUNT_START.match(text)
+    if count is not None:  # "the total number of X": how many X in total
+        text = "How many " + text[count.end():] + (" altogether" if re.search(r"\btotal\b", count.group(0), re.IGNORECASE) else "")
+    text = _TOTAL_START.sub("What was the combined ", text, count=1)
+    if re.match(r"^\s*how\s+many\b", text, re.IGNORECASE) and _TOTAL_AFTER.search(text) \
+            and not re.search(r"\bin\s+total\b", text, re.IGNORECASE):
+        counted = _COUNTED_NOUN.match(_TOTAL_AFTER.sub("", re.sub(r"([?.!]*)\s*altogether$", r" altogether\1", text)))
+        if counted is not None:  # "how many X ... altogether": how many X in total
+            text = f"{counted.group('n')} in total{counted.group('r')}"
+    late = re.match(r"^\s*(?P<q>how\s+(?:many|much)\b.*?)\s*,?\s+on\s+average\b(?P<r>.*)$", text, re.IGNORECASE)
+    if late is not None:
+        # "how many X did a region have on average": the average number of X per region
+        asked = re.sub(r"\b(?:did|does|do|would|will)\s+(?:a|an|each|every|one|the\s+average)\s+(?P<r>[\w-]+)\s+(?:have|hold|keep|get|"
+                       r"receive|see|record|report|count|affect|employ)\b", r"per \g<r>", late.group("q"), flags=re.IGNORECASE)
+        text = f"On average, {asked}{late.group('r')}"
+    text = re.sub(rf"^(\s*)how\s+(?:{_words_of(SIZE_ASKED)})\s+(is|was|are|were)\b", r"\1What \2", text, flags=re.IGNORECASE)
+    made = re.match(rf"^\s*how\s+much\s+(?P<x>[\w\s-]{{1,40}}?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
+                    rf"(?P<v>{_words_of(list(OUTPUT_VERBS))})\b(?P<rest>.*)$", text, re.IGNORECASE)
+    if made is not None and m.named(made.group("x")) is None:
+        # "how much barley did A produce": the barley production of A ("how much FCF did A generate" asks for the
+        # measure itself, which the catalogue names)
+        text = f"What was {made.group('x')} {OUTPUT_VERBS[made.group('v').lower()]} in {made.group('s')}{made.group('rest')}"
+    top_doing = re.match(r"^\s*(?:the\s+)?(?P<dir>top|leading|biggest|largest)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)[\s-]+(?P<v>[a-z]{3,}ing)\s+"
+                         r"(?P<n>[a-z-]+)\b(?P<rest>.*)$", text, re.IGNORECASE)
+    if top_doing is not None:  # "top maize producing province": which province produced the most maize
+        text = (f"Which {top_doing.group('n')} {top_doing.group('v')[:-3]}ed the most {top_doing.group('x')}"
+                f"{top_doing.group('rest')}")
+    top = _TOP_BY.match(text)
+    if top is not None:
+        k = f" {top.group('k')}" if top.group("k") else ""
+        most = "highest" if top.group("dir").lower() == "top" else "lowest"
+        text = f"Which{k} {top.group('g')} had the {most} {top.group('t')}{top.group('end')}"
+    at = _WHICH_DID_AT.match(text)
+    if at is not None:
+        text = f"{at.group('p').capitalize()} which {at.group('n')} {at.group('q')}{at.group('end')}"
+    # "what companies filed ...": "what" asks for rows as "which" does where the noun is a kind of row
+    text = re.sub(rf"^(\s*)what(?=\s+(?:[\w-]+\s+)?{_LABEL_NOUN}\s+[a-z]{{3,}}ed\b)", r"\1Which", text, flags=re.IGNORECASE)
+    did = _WHICH_DID.match(text)
+    if did is not None and not _ONE_OF.search(text) and not _THRESHOLD.search(text):
+        text = f"List the {did.group('n')} that {did.group('v')} {did.group('rest')}{did.group('end')}"
+    return text
 
 
 def _retold(text: str) -> str:
@@ -1356,7 +1490,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
                          re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
     noun = re.search(r"\bhow\s+many\s+(?:(?:more|fewer|total|different|separate)\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|are|"
-                     r"is|did|do|does|had|have|has|in|of|for|from|by|on|at|with|per|than|came|come|went|got)\b)[\w-]+)?)",
+                     r"is|did|do|does|had|have|has|in|of|for|from|by|on|at|with|per|than|came|come|went|got|[a-z]+ed)\b)[\w-]+)?)",
                      text, re.IGNORECASE)
     target = _clean(noun.group("n")) if noun else ""
     return TableQuery("how_many", target, "", 1, True, text)
@@ -1438,7 +1572,10 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
         reversed_pair = _REVERSED_PAIR.search(tail)
         if reversed_pair and len(indices) == 2:
             found = [periods[int(reversed_pair.group(2))].year, periods[int(reversed_pair.group(1))].year]
-        elif len(found) == 2 and _RANGE_JOINT.search(re.sub(_P, "", tail)) and not re.search(r"\band\b|&|,", re.sub(_P, "", tail)):
+        elif len(found) == 2 and (_RANGE_JOINT.search(joint := re.sub(_P, "", tail).strip(" ,")) and not re.search(
+                r"\band\b|&|,", joint) or re.fullmatch(r"(?:in\s+|during\s+|for\s+)?(?:the\s+(?:years?|period)\s+)?between\s+and",
+                                                        " ".join(joint.split()), re.IGNORECASE)):
+            # "from 2001 to 2005", ", 2001-2005", "between 2001 and 2005": every year of the span
             low, high = sorted(found)
             found = list(range(low, high + 1)) if high - low <= 10 else [low, high]
         elif len(found) == 2 and re.search(r"\bbetween\b", tail, re.IGNORECASE) and re.search(r"[-\u2013]", tail):

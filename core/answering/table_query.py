@@ -35,7 +35,7 @@ from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
-from core.answering.vocabulary import same_kind_nouns
+from core.answering.vocabulary import SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
@@ -202,14 +202,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     asked |= _tokens(_with_acronyms(reading.text, view.info.schema.columns))
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
+    if target_words and query.operation == "top" and "total" not in _tokens(target_words) and \
+            _total_said_after(query.target, reading.text):
+        target_words = f"total {target_words}"  # "which state spent the most on public health overall": its Total column
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers)) if target_words else None
-    if target is None and target_words:
-        # "how many workers" over a column "Employees affected": another name for the same kind of thing counted
-        target = next((column for word in target_words.split() for other in same_kind_nouns(word)
-                       if (column := _best_column(other, numbers, title)) is not None), None)
     if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \
-            (target is None or not _tokens(_header(target)) & _tokens(target_words)):
+            (target is None or not _tokens(_header(target)) & (_tokens(target_words) | same_meaning(_tokens(target_words)))):
         # "the total budget of the parks service" where no header says budget (the header read names only
         # "total"): the table's total column ("Total Plan & Non-Plan"), the grand one where several are ("Plan
         # Total", "Non-Plan Total")
@@ -256,6 +255,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
+    year_column = _year_column(numbers, distinct) if reading.years and not dated else None
+    if year_column is not None and year_column not in (target, group) and \
+            not any(c.column.name == year_column.name for c in conditions):
+        # "the average number of fires from 2012 to 2014" over rows of years: the rows of the years asked, not all
+        years_printed = [v for v in distinct(year_column) if v not in (None, "")]
+        years_asked = set(_span_asked(reading.measure) or reading.years)  # a span asked is every year of it
+        years_kept = tuple(v for v in years_printed if v in years_asked)
+        if not years_kept:
+            return None
+        if len(years_kept) < len(years_printed):
+            conditions = [*conditions, Condition(year_column, years_kept, ", ".join(map(str, sorted(years_kept))))]
     if _range_asked(reading.text) and any(_range_of(r.label) for r in view.rows) and \
             not any(_range_of(v) for c in conditions for v in c.values):
         return None  # "aged 20 to 35" over age groups none of which it covers exactly: not every row either
@@ -1004,8 +1014,26 @@ def _header(column: ColumnSchema | None) -> str:
     return " ".join([column.header, column.name.replace("_", " "), *units])
 
 
+_TOTAL_SAID_LAST = re.compile(rf"\b(?:{'|'.join(re.escape(w).replace(chr(92) + ' ', chr(92) + 's+') for w in TOTAL_AFTER)}|overall)"
+                              r"\b", re.IGNORECASE)
+"""A total asked after what it totals ("which state spent the most on health in total", "... overall")."""
+
+
+def _span_asked(measure: m.Measure | None) -> tuple[int, ...]:
+    """The years the measure runs over, outermost first ("the average of X from 2012 to 2014": 2012, 2013, 2014)."""
+    if measure is None:
+        return ()
+    return measure.periods or next((span for part in measure.parts if (span := _span_asked(part))), ())
+
+
+def _total_said_after(target: str, text: str) -> bool:
+    """A total is asked after what it totals ("which county spent the most on libraries in total", "overall")."""
+    last = re.search(rf"\b{re.escape(target.split()[-1])}\b", text, re.IGNORECASE) if target.split() else None
+    return bool(_TOTAL_SAID_LAST.search(text[last.end() if last else 0:]))
+
+
 def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | frozenset[str] = frozenset(),
-                 whole_header: bool = False) -> ColumnSchema | None:
+                 whole_header: bool = False, synonyms: bool = False) -> ColumnSchema | None:
     """The column whose header names the most of ``words`` (at least half of the header's own words, or of the words
     when fewer). Words of the table's ``title`` describe every column, so they choose none while other words do
     ("total public health outlay" over a public health outlay table: its Total column). With ``whole_header`` (the
@@ -1020,7 +1048,13 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
         enough = len(have) if whole_header else min(len(have), len(wanted))
         if shared and len(shared) * 2 >= enough:
             scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
+    if not scored and not synonyms and (others := same_meaning(wanted)):
+        # "how many workers" over an "Employees affected" column: another word for what is counted or measured
+        return _best_column(" ".join(sorted((wanted - _MEANT) | others)), columns, title, whole_header, synonyms=True)
     return max(scored, key=lambda s: s[:4])[4] if scored else None
+
+
+_MEANT = {word for kind in SAME_MEANING for word in kind}
 
 
 def names_column(text: str, column: ColumnSchema, columns: Sequence[ColumnSchema], view: TableView) -> bool:

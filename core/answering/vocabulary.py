@@ -212,7 +212,6 @@ ENTITY_KINDS: tuple[frozenset[str], ...] = (
     frozenset({"city", "town", "municipality", "locality", "place"}),
     frozenset({"country", "nation", "member state"}),
     frozenset({"person", "individual", "respondent", "participant"}),
-    frozenset({"employee", "worker", "staff"}),
 )
 """Nouns a question and a table's header use for the same kind of row ("which employers" over a Company column)."""
 
@@ -225,3 +224,60 @@ def same_kind_nouns(noun: str) -> list[str]:
         if singular in kind:
             return sorted(kind - {singular})
     return []
+
+
+# How people ask, by word class: the words that ask for a count, a total, a share, and the verbs that say which
+# way a figure moved or where a part went. ``core.answering.reading`` retells a question said with any of them in
+# the one wording its grammar reads, so a meaning is read whatever its words.
+COUNT_ASKED = ("number of", "count of", "count", "tally of", "how many")
+"""Words that ask how many rows or things there are ("what number of X", "count the X", "the number of X")."""
+TOTAL_AFTER = ("altogether", "together", "in all", "combined", "all told", "in total", "summed")
+"""Words said after what is counted or summed that ask for it in total ("how many X altogether")."""
+TOTAL_ASKED = ("add up", "sum up", "sum", "total up", "tot up")
+"""Imperatives that ask for a total ("add up the X of A, B and C")."""
+SHARE_WORDS = ("share", "percentage", "percent", "proportion", "portion", "fraction", "part", "%")
+"""Nouns that ask for a part of a whole."""
+PART_OF_VERBS = ("account for", "make up", "represent", "come from", "contribute", "constitute")
+"""Verbs a part's subject takes for its share of a whole ("A accounted for what % of X": A's share of X)."""
+EXTREME_VERBS = {"peak": "highest", "top out": "highest", "max out": "highest", "crest": "highest", "bottom out": "lowest",
+                 "trough": "lowest"}
+"""Verbs that say a figure was at its highest or lowest ("X peaked in which year": when X was the highest)."""
+OUTPUT_VERBS = {"produce": "production", "export": "exports", "import": "imports", "consume": "consumption",
+                "emit": "emissions", "harvest": "harvest", "generate": "generation", "catch": "catch"}
+"""Verbs of an output a statistics table prints as a noun ("how much barley did A produce": barley production in A)."""
+SIZE_ASKED = ("big", "large", "high", "great", "low", "small", "sizable", "sizeable")
+"""Adjectives of "how big was X", which asks for X's figure ("what was X")."""
+RECEIVED_VERBS = ("receive", "get", "obtain", "take in", "be given", "be allotted")
+"""Verbs a receiver takes for the part of a whole that went to it ("what % of X did A receive": A's share)."""
+
+
+def verb_base(verb: str) -> str:
+    """The base form of a regular verb said in the past ("affected": "affect", "received": "receive", "peaked":
+    "peak", "dropped": "drop", "carried": "carry"); a verb not in the past is returned as it is."""
+    low = verb.lower()
+    if not low.endswith("ed") or len(low) < 5:
+        return verb
+    stem = low[:-2]
+    if stem.endswith("i"):
+        return stem[:-1] + "y"
+    if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+        return stem[:-1]
+    if re.search(r"(?:[cgvsz]|[aeiou][^aeiou]?at|ut|ur|ir|or|[^aeiou][aeiou]l)$", stem) and not stem.endswith(("ss", "ai")):
+        return stem + "e"
+    return stem
+
+
+SAME_MEANING: tuple[frozenset[str], ...] = (
+    frozenset({"employee", "worker", "staff", "personnel", "workforce", "employed"}),
+    frozenset({"outlay", "spending", "expenditure", "spend", "spent"}),
+    frozenset({"pupil", "student", "learner"}),
+    frozenset({"passenger", "traveller", "traveler", "rider"}),
+    frozenset({"inhabitant", "resident", "population"}),
+)
+"""Nouns a question and a column header use for the same thing counted or measured ("workers" over an "Employees
+affected" column), compared by their stems (``core.answering.binding.stems``)."""
+
+
+def same_meaning(stems: set[str] | frozenset[str]) -> set[str]:
+    """The other words of the same meaning as any of ``stems`` (singular, lower case), or an empty set."""
+    return {other for kind in SAME_MEANING if kind & stems for other in kind} - set(stems)

@@ -1,7 +1,7 @@
 """Benchmark: questions over tables that are not financial statements (registers, statistics, survey and vote
 tables), asked in ONE library that holds every document of the set, so routing has to find the right one.
 
-    python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|heldout|both] [--limit N] [--kinds sum,count,...]
+    python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|reworded|heldout|both] [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
                                        [--resume]   # with --out: keep its answers, choose among the others
     python tests/bench/bench_tables.py --routing-only [--half ...]     # no model: routing before any model call
@@ -10,7 +10,9 @@ tables), asked in ONE library that holds every document of the set, so routing h
 The questions are ``tests/bench/data/tables_tune.jsonl`` and ``tables_heldout.jsonl``, and the probe
 ``tables_probe.jsonl`` (tune data on ICDAR documents no other question uses) and the second probe
 ``tables_probe2.jsonl`` (tune data: new questions on the tune half's documents) and the third probe
-``tables_probe3.jsonl`` (tune data on documents no other question uses; see the README beside them):
+``tables_probe3.jsonl`` (tune data on documents no other question uses) and the reworded set
+``tables_reworded_tune.jsonl`` (tune data: 60 questions the others answer by code, asked in other words; see the
+README beside them):
 eleven kinds (lookup by one key, by two keys, count of rows, filtered sum, average, min/max
 with its label, top-k, list of values, share of a total, difference of two cells, text answered from
 the prose), golds read off the pages. The held-out half is for checking, never for tuning.
@@ -73,10 +75,11 @@ def load_questions(half: str) -> list[dict[str, Any]]:
     second probe (``tables_probe2.jsonl``) is tune data as well: new questions on the tables the tune half uses,
     to measure how the plans hold on questions they were not written on. The third (``tables_probe3.jsonl``),
     tune data too, asks about documents none of the others uses, to measure the plans on layouts new to
-    everyone."""
+    everyone. The reworded set (``tables_reworded_tune.jsonl``), tune data too, asks questions of the others in
+    other words (each names its ``source``), to measure whether a plan reads a meaning or a phrase."""
     out = []
     for name in HALVES if half == "both" else (half,):
-        path = DATA / f"tables_{name}.jsonl"
+        path = DATA / ("tables_reworded_tune.jsonl" if name == "reworded" else f"tables_{name}.jsonl")
         out += [{**json.loads(line), "half": name} for line in path.read_text(encoding="utf-8").splitlines()
                 if line.strip()]
     return out
@@ -275,10 +278,11 @@ def ask(answerer: Any, question: dict[str, Any]) -> Outcome:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", default="tune", choices=(*HALVES, "probe", "probe2", "probe3", "both"),
+    parser.add_argument("--half", default="tune", choices=(*HALVES, "probe", "probe2", "probe3", "reworded", "both"),
                         help="which questions: tune (default), probe (tune data on documents the tune half does "
                              "not use), probe2 (tune data: new questions on the tune half's documents), probe3 (tune "
-                             "data on documents no other question uses), heldout (for "
+                             "data on documents no other question uses), reworded (tune data: questions of the others "
+                             "reworded), heldout (for "
                              "checking only) or both (tune and heldout)")
     parser.add_argument("--limit", type=int, default=0, help="ask at most N questions, taken in turn by kind")
     parser.add_argument("--kinds", default="", help=f"comma-separated kinds ({', '.join(KINDS)})")

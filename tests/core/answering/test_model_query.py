@@ -174,6 +174,7 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
 def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_is_no_answer(
         register: Register) -> None:  # noqa: F811
     # a figure of one of the register's rows, which no passage prints: the model picked a cell after all
+    # ("people", which no header names: "workers" is read as the register's Employees affected column)
     figure = next(n for _, _, _, n in register.rows if n >= 10)
     asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?",
                                              f"{figure}")

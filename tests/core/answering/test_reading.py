@@ -538,3 +538,11 @@ def test_a_span_of_years_said_beside_the_years_is_no_word_of_the_line() -> None:
     assert reading.measure is not None and reading.measure.op == m.AVERAGE
     assert reading.measure.parts[0].words == "dredging cost", reading.describe()
     assert [p.formula for p in plans_of(reading)] == ["avg(dredging_cost_2019, dredging_cost_2020, dredging_cost_2021)"]
+
+
+def test_a_measure_the_catalogue_names_is_no_output_turned_into_a_noun() -> None:
+    """"How much wheat did a province produce" asks for its wheat production; "how much free cash flow did a company
+    generate" asks for the free cash flow itself, not a line "free cash flow generation"."""
+    assert "production" in read("How much wheat did Zuidmeer produce in 2023?").describe()
+    generated = read("How much FCF did Acme generate in fiscal 2021?")
+    assert "named(free cash flow" in generated.describe() and "generation" not in generated.describe()
