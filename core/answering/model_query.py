@@ -30,6 +30,7 @@ from core.answering.binding import stems
 from core.answering.operations import TableView
 from core.answering.operations import words as ops_words
 from core.answering.reading import THRESHOLD_KINDS, QuestionReading, topic_of
+from core.reports.values import find_periods
 from models.types import ColumnSchema
 
 Distinct = Callable[[ColumnSchema], list[Any]]
@@ -152,7 +153,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         target = of_year
     asked = stems(reading.text)
     # a filter on a value the question does not name is the model's own addition: left out, not run
-    conditions = tuple(c for f in reply.get("filters") or () if (c := _condition(f, by_name, text, distinct, asked)))
+    conditions = tuple(c for f in reply.get("filters") or () if (c := _condition(f, by_name, text, distinct, asked,
+                                                                                        reading.text)))
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
@@ -161,6 +163,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
         group = group or view.label_column
+    if wanted == "list" and operation == "count":
+        # "in which member states did X rise by 10 points or more": the rows kept, named, not how many they are
+        operation, group = "list", group or view.label_column
+    if wanted == "list" and operation not in ("list", "top"):
+        raise ValueError("the question asks which rows: use operation list with a group (and a threshold or filters).")
     if wanted == "top" and operation != "top":
         raise ValueError("the question asks which rows rank first: use operation top with a group and a target.")
     if wanted == "top" and reading.query is not None and reading.query.limit > 1:
@@ -226,7 +233,7 @@ def _columns(view: TableView, distinct: Distinct
 
 
 def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[ColumnSchema], distinct: Distinct,
-               asked: set[str]) -> table_query.Condition | None:
+               asked: set[str], asked_text: str) -> table_query.Condition | None:
     if not isinstance(chosen, dict):
         raise ValueError("a filter is an object with a column and a value.")  # noqa: TRY004 (a reply to repair)
     column = by_name.get(str(chosen.get("column", "")))
@@ -235,6 +242,10 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     said = str(chosen.get("value", "")).strip()
     values = [v for v in distinct(column) if v not in (None, "")]
     found = _real_value(said, values)
+    if found is None and find_periods(said) and "".join(said.split()) in "".join(asked_text.split()) and \
+            not any(find_periods(str(v)) for v in values):
+        return None  # "2007" on a column of countries: the period the question names, which the table is of
+
     if found is None and (bands := table_query.bands_within(values, said)):
         return table_query.Condition(column, bands, said)  # "60 and over" over bands "60-69", "70-79", "80+"
     if found is None:

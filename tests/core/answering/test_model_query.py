@@ -476,25 +476,47 @@ def test_a_count_of_what_the_rows_are_not_is_the_figure_that_counts_it(register:
     assert ask_without_model(register.library, question).value == f"{sum(r[3] for r in kept):,}"
 
 
-def test_a_threshold_the_question_states_keeps_its_direction_and_bound_whatever_the_model_says(tmp_path: Path) -> None:
+SHARES_IMPORTED = {"Ashvale": 12.5, "Brindlemoor": 20.0, "Corwick": 31.4, "Dunmore": 8.0, "Elmstead": 26.0}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Register]:
+    table = [["District", "Imported (%)", "Cases"], *([d, f"{p:.1f}", "100"] for d, p in SHARES_IMPORTED.items())]
+    library = drawn_library(tmp_path_factory.mktemp("imported"), "Share of imported cases by district, 2021", table,
+                            [60, 240, 360, 460], name="imported.pdf")
+    yield Register(library, [])
+    library.close()
+
+
+def test_a_threshold_the_question_states_keeps_its_direction_and_bound_whatever_the_model_says(
+        imported: Register) -> None:
     """"20% or more" where the model fills "above": false: the rows at 20% and over are counted (20 itself kept);
     and a plan answering a percentage question with an amount is no answer (it goes back for a repair)."""
     from core.answering.query_step import in_the_unit_asked
 
-    shares = {"Ashvale": 12.5, "Brindlemoor": 20.0, "Corwick": 31.4, "Dunmore": 8.0, "Elmstead": 26.0}
-    table = [["District", "Imported (%)", "Cases"], *([d, f"{p:.1f}", "100"] for d, p in shares.items())]
-    library = drawn_library(tmp_path, "Share of imported cases by district", table, [60, 240, 360, 460],
-                            name="imported.pdf")
-    try:
-        question = "How many districts had 20% or more of their cases imported?"
-        planned, answered = _plan(Register(library, []), question, _reply(
-            operation="count", target="pct_imported", group="district",
-            threshold={"column": "pct_imported", "above": False, "value": 20}))
-        assert planned.thresholds[0].above and answered.value == "3"
-        share = "What share of all cases did Corwick import?"
-        _planned, answered = _plan(Register(library, []), share, _reply(
-            operation="value", target="cases", filters=[{"column": "district", "value": "Corwick"}]))
-        with pytest.raises(ValueError, match="no percentage"):
-            in_the_unit_asked(answered, read(share))
-    finally:
-        library.close()
+    question = "How many districts had 20% or more of their cases imported?"
+    planned, answered = _plan(imported, question, _reply(
+        operation="count", target="pct_imported", group="district",
+        threshold={"column": "pct_imported", "above": False, "value": 20}))
+    assert planned.thresholds[0].above and answered.value == "3"
+    share = "What share of all cases did Corwick import?"
+    _planned, answered = _plan(imported, share, _reply(
+        operation="value", target="cases", filters=[{"column": "district", "value": "Corwick"}]))
+    with pytest.raises(ValueError, match="no percentage"):
+        in_the_unit_asked(answered, read(share))
+
+
+def test_which_rows_asked_are_named_not_counted_and_a_year_is_no_filter_on_names(imported: Register) -> None:
+    """"In which districts ...": the model's count of the rows past the threshold is their list; a filter on the
+    year the question names, over a column of district names, is the table's year (its title), not a row."""
+    question = "In which districts were 20% or more of the cases imported?"
+    planned, answered = _plan(imported, question, _reply(
+        operation="count", target="pct_imported", group="district",
+        threshold={"column": "pct_imported", "above": True, "value": 20}))
+    assert planned.operation == "list"
+    assert all(name in answered.value for name in ("Brindlemoor", "Corwick", "Elmstead")), answered.value
+    ranked = "Which two districts had the highest share of imported cases in 2021?"
+    planned, answered = _plan(imported, ranked, _reply(
+        operation="top", target="pct_imported", group="district", limit=2,
+        filters=[{"column": "district", "value": "2021"}]))
+    assert not planned.conditions and answered.value.split("; ") == ["Corwick", "Elmstead"], answered.value
