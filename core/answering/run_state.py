@@ -445,7 +445,10 @@ class AnswererBase:
         if view is None or not said:
             return False
         labels = {" ".join(str(v).split()).lower() for row in view.values.values() for v in row if isinstance(v, str)}
-        return said in labels and not any(said in p.lower() for p in (*run.read_passages, *(c.text for c in run.context.texts)))
+        # one value, or several listed ("Finland, Sweden and Norway": three of its rows named)
+        parts = [said] if said in labels else [p for p in re.split(r"\s*(?:[,;]|\band\b)\s*", said) if p]
+        passages = [p.lower() for p in (*run.read_passages, *(c.text for c in run.context.texts))]
+        return bool(parts) and all(part in labels and not any(part in p for p in passages) for part in parts)
 
     @staticmethod
     def _figure(text: str) -> float | None:

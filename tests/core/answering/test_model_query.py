@@ -184,6 +184,10 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
     _asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?",
                                               CITIES[2])
     assert answer.status == "refused", answer.text
+    # nor several of them listed
+    _asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?",
+                                              f"{CITIES[2]}, {CITIES[1]} and {CITIES[3]}")
+    assert answer.status == "refused", answer.text
     # a small count no passage prints is no answer there either (elsewhere it may be written in words)
     _asked_for, answer = _after_a_failed_plan(register, "How many jobs did the Kestrel notice in Dayton cut?", "3")
     assert answer.status == "refused", answer.text
