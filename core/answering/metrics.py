@@ -355,7 +355,10 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         expression, found = _expression(body, own, definitions)
         return f"({expression})", found
     if op == m.DEFINED:
-        expression, found = _expression(measure.body, own, definitions, printed_first=printed_first)
+        body = measure.body
+        if (whose := m.part_said(measure.words)) is not None and "<" not in body:
+            body = m.of_part(whose, measure.words, body).body  # "the Space segment's DSO (A / B)": the segment's A and B
+        expression, found = _expression(body, own, definitions, printed_first=printed_first)
         return f"({expression})", found
     if op == m.PERCENT_CHANGE and len(measure.parts) == 2:  # "the percentage difference between X and Y"
         (first, first_q), (second, second_q) = (_tree(p, own, definitions, printed_first) for p in measure.parts)
@@ -421,13 +424,6 @@ def _split(plan: Plan, measure: Measure, year: int | None, definitions: dict[str
 
 # -- a definition in words -> a formula ---------------------------------------------------------------
 
-_OPERATOR_WORDS = (
-    (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
-    (re.compile(r"\b(?:multiplied\s+by|times|x)\b|\u00d7", re.IGNORECASE), " * "),
-    (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
-    (re.compile(r"\bplus\b|\badjusted\s+for\b", re.IGNORECASE), " + "),
-    (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
-)
 _FUNCTION_CALL = re.compile(r"^(avg|sum|min|max|abs|round|growth|cagr)\($", re.IGNORECASE)
 _AVERAGE_OF = re.compile(rf"^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+?)\s+(?:between|from|for)\s+{_YEAR}\s+(?:and|to|&)\s+{_YEAR}$",
                          re.IGNORECASE)
@@ -467,12 +463,10 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
     text = re.sub(r",\s+net(?=\s*(?:[-+*/)]|\b(?:divided|over|plus|minus|less|times)\b|$))", "", text, flags=re.IGNORECASE)
     text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
                   flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
-    for pattern, symbol in _OPERATOR_WORDS:
-        text = pattern.sub(symbol, text)
+    text = m.with_symbols(text)
     share = re.search(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", text, re.IGNORECASE)
-    text = re.sub(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", " / ", text, flags=re.IGNORECASE)
-    if share is not None:
-        text = f"({text}) * 100"
+    if share is not None:  # "A plus B as a share of C": the whole said before is the part, the whole after the base
+        text = f"(({text[:share.start()]}) / ({text[share.end():]})) * 100"
     out: list[str] = []
     quantities: list[Quantity] = []
     for token in _tokens(text):

@@ -9,6 +9,7 @@ if the loop calls it where the words decide.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
@@ -1267,3 +1268,18 @@ def test_cash_and_short_term_investments_are_balances() -> None:
 def test_eps_is_read_only_from_a_per_share_line() -> None:
     assert fit("EPS", "Earnings before interest and taxes") < MIN_FIT
     assert fit("EPS", "Diluted earnings per share") > MIN_FIT
+
+
+def test_a_sum_said_before_as_a_share_of_is_the_part_whole() -> None:
+    plan = plan_for("Orchard Co: ticket income plus grant income as a share of total income in 2021 (%)")
+    assert plan is not None
+    tree = formula.parse(plan.formula)
+    values = {"ticket_income_2021": 30.0, "grant_income_2021": 10.0, "total_income_2021": 200.0}
+    assert eval(compile(ast.Expression(tree), "<f>", "eval"), {}, values) == pytest.approx(20.0), plan.formula
+
+
+def test_a_definition_given_for_a_part_of_the_company_takes_each_line_of_that_part() -> None:
+    plan = plan_for("What was the Harbour division DSO in 2022 (receivables / turnover x 365)?")
+    assert plan is not None
+    assert [q.words.lower() for q in plan.quantities] == ["harbour receivables", "harbour turnover"], plan
+    assert all(q.whole for q in plan.quantities)
