@@ -85,6 +85,10 @@ _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|at
 _AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
 """An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
+_PER_SHARE_FIGURE = re.compile(r"\bper\s+(?:[a-z]+\s+)?share\b|\beps\b|\bdps\b", re.IGNORECASE)
+_SHARE_COUNT = re.compile(r"\bshares\b|\bshare\s+count\b", re.IGNORECASE)
+"""A figure per share ("Diluted earnings per common share"), and a number of shares ("weighted average diluted
+shares")."""
 
 
 def stems(text: str) -> set[str]:
@@ -113,6 +117,9 @@ def fit(quantity_words: str, label: str) -> float:
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
             and not re.fullmatch(r"\W*(?:basic|diluted)\W*", plain, re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
+    if _SHARE_COUNT.search(quantity_words) and not _PER_SHARE_FIGURE.search(quantity_words) \
+            and _PER_SHARE_FIGURE.search(label):
+        score *= 0.25  # "Diluted earnings per share" is no number of diluted shares
     if asked & (denied(label) - denied(quantity_words)):
         score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
     if _another_kind(plain, relevant):

@@ -463,6 +463,10 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
     text = re.sub(r",\s+net(?=\s*(?:[-+*/)]|\b(?:divided|over|plus|minus|less|times)\b|$))", "", text, flags=re.IGNORECASE)
     text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
                   flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
+    # "current assets excluding cash": that line less another, before any operator said around it
+    text = re.sub(r"(?<![\w-])(?!(?:divided|times|multiplied|less|minus|plus|over)\b)(?P<x>[A-Za-z][^()+*/,]*?)\s+(?:excluding|excl\.?|ex\.?)\s+(?P<y>[A-Za-z][^()+*/,]*?)"
+                  r"(?=\s*(?:$|\)|\s[-+*/]\s|\b(?:divided|times|multiplied|less|minus|plus|over)\b))",
+                  lambda g: f"({g.group('x')} - {g.group('y')})", text, flags=re.IGNORECASE)
     text = m.with_symbols(text)
     share = re.search(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", text, re.IGNORECASE)
     if share is not None:  # "A plus B as a share of C": the whole said before is the part, the whole after the base
@@ -478,6 +482,8 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         expression, found = _phrase(token, year, definitions, depth, printed_first)
         out.append(expression)
         quantities.extend(found)
+    if out and out[0] in "+-*/,":
+        raise ValueError("a definition that begins with an operator has lost what comes before it")
     return " ".join(out).replace("( ", "(").replace(" )", ")").replace(" ,", ","), quantities
 
 

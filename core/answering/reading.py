@@ -893,7 +893,8 @@ def _definitions(text: str) -> dict[str, str]:
 _NAMED_BEFORE = re.compile(r"(?:^|[,;:]\s*|\b(?:of|for|is|was|the|what|i\.e\.)\s+)(?P<name>[\w&'./ -]{2,60}?)\s*$", re.IGNORECASE)
 """The words naming what a bracketed formula defines: back from the bracket to a comma or a linking word."""
 _COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s+is,?\s+|namely\s+|defined\s+as\s+|"
-                            r"computed\s+as\s+|calculated\s+as\s+)?(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
+                            r"computed\s+as\s+|calculated\s+as\s+)?(?!(?:minus|plus|less|times|divided|over|multiplied)\b)"
+                            r"(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
 """A measure, then how to compute it after a comma: "3M's interest coverage for 2022, EBIT divided by interest expense"."""
 _USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
                           r"(?P<body>(?:[^.?;,:(]|\([^)]*\))+)", re.IGNORECASE)

@@ -1283,3 +1283,23 @@ def test_a_definition_given_for_a_part_of_the_company_takes_each_line_of_that_pa
     assert plan is not None
     assert [q.words.lower() for q in plan.quantities] == ["harbour receivables", "harbour turnover"], plan
     assert all(q.whole for q in plan.quantities)
+
+
+def test_a_number_of_shares_is_never_a_figure_per_share() -> None:
+    count = "diluted weighted average shares"
+    assert fit(count, "Weighted average diluted common shares") > fit(count, "Diluted earnings per common share")
+    assert fit(count, "Diluted earnings per common share") < MIN_FIT
+    assert fit("diluted earnings per share", "Diluted earnings per common share") >= MIN_FIT
+
+
+def test_a_line_less_what_it_excludes_is_read_before_the_operators_around_it() -> None:
+    plan = plan_for("Orchard Co core working capital in 2021: current assets excluding cash, minus current "
+                    "liabilities excluding short-term loans")
+    assert plan is not None
+    assert same_formula(plan, "(current_assets_2021 - cash_2021) - (current_liabilities_2021 - short_term_loans_2021)"), plan
+
+
+def test_a_definition_that_lost_its_first_operand_is_no_formula() -> None:
+    from core.answering.metrics import _expression
+    with pytest.raises(ValueError):
+        _expression("minus current liabilities", 2021, {})
