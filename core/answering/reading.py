@@ -763,11 +763,14 @@ _MOVED_NOUN = re.compile(
     r"\s+(?:expansion|contraction|compression|improvement|deterioration|erosion)\b(?P<rest>.*)$", re.IGNORECASE)
 """"Operating margin expansion in 2021 vs 2020": the change in the margin (its sign says which way it moved)."""
 _SHARE_TAKEN = re.compile(
-    r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
-    r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
-    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
-    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:(?:was|were)\s+(?:spent|"
-    r"used|paid)\s+(?:to|on|into|for|as)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$",
+    r"^(?P<lead>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+"
+    r"(?:did|does|do)\s+(?:(?P<s>.+?)\s+(?:(?:spend|pay|invest)\s+on|(?:keep|retain|convert|turn)\s+(?:as|into))\s+(?P<y>.+?)|"
+    r"(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
+    r"|^(?P<lead3>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+"
+    r"(?:(?:was|were)\s+(?:spent|used|paid|returned|distributed|kept|retained|invested)(?:\s+(?:out|back))?\s+"
+    r"(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
+    r"|^(?P<y4>[^,?:]{3,80}?),\s+what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x4>[^,?]+?)"
+    r"(?P<rest4>\s*[?.!]?)$",
     re.IGNORECASE)
 """"What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
 to cost of sales?": the part as a % of the whole."""
@@ -792,18 +795,22 @@ def _retold(text: str) -> str:
                   flags=re.IGNORECASE)
     if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
         text = re.sub(r"(?<=[A-Za-z])\s+\+\s+(?=[A-Za-z])", " plus ", text)
-    text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
+    text = re.sub(r"(^|[:,]\s+)(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1\2percentage", text,
+                  flags=re.IGNORECASE)  # "what % of X ...", also after a headline or the line it is of
     if re.search(r"\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of\b", text, re.IGNORECASE):
         text = _FORESEEN_SHARE.sub(lambda g: ("came " if (g.group("v") or g.group("v2")).lower().startswith("c") else "went ")
                                    + (g.group("p") or g.group("p2")).lower(), text)
     taken = _SHARE_TAKEN.match(text)
     if taken is not None:
-        part = taken.group("y") or taken.group("y2") or taken.group("y3")
-        whole, rest = taken.group("x") or taken.group("x3"), taken.group("rest") or taken.group("rest3") or ""
-        when = re.search(r"\s+(?:in|for|during|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
+        part = taken.group("y") or taken.group("y2") or taken.group("y3") or taken.group("y4")
+        whole = taken.group("x") or taken.group("x3") or taken.group("x4")
+        rest = taken.group("rest") or taken.group("rest3") or taken.group("rest4") or ""
+        when = re.search(r"\s+(?:on\s+average\s+)?(?:in|for|during|over|across|between|from)\s+(?:the\s+)?"
+                         r"(?:fiscal\s+(?:years?\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
         if when is not None:  # the period after the part is the whole's too: said last
             part = part[: when.start()]
-        text = f"What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+        lead = taken.group("lead") or taken.group("lead3") or ""
+        text = f"{lead}What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
     verb_first = _VERB_FIRST.match(text)
     if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
         text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"

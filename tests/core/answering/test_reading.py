@@ -339,6 +339,11 @@ def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> N
      "change(line(total assets)) 2018-2019"),
     ("how much did Northwind pay in dividends in FY19? answer in $ millions", "line(dividends 2019)"),
     ("Northwind dividend payout FY22 (dividends paid / net earnings)", "defined(payout ratio 2022)"),
+    ("Northwind's FY21 freight costs, what % of sales?", "share(line(freight costs 2021), line(sales 2021)) 2021"),
+    ("Northwind fiscal 2020: what % of net income was paid out as dividends?",
+     "share(line(dividends), line(net income))"),
+    ("What % of revenue did Northwind keep as gross profit on average across 2019, 2020 and 2021?",
+     "average(share(named(gross profit), line(revenue))) 2019-2020-2021"),
 ])
 def test_more_frames_people_type(question: str, described: str) -> None:
     assert tree(question, ("Northwind",)) == described
