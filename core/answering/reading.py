@@ -49,8 +49,8 @@ _DEFINED = re.compile(
     r"(?:^|[.?:;]\s+|\b)(?:define\s+(?P<a>[^.?]{2,60}?)\s+as:?\s+(?P<abody>.+?)"
     r"|(?P<b>[A-Za-z][\w&'() %-]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as:?\s*(?P<bbody>.+?)"
     r"|(?P<c>[A-Za-z][\w&'() %-]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?)"
-    r"|(?:^|(?<=[.?;:,])\s*|\b(?:where|with|and)\s+)(?P<e>[A-Za-z][\w&'() -]{0,40}?)\s*=\s*(?P<ebody>.+?))"
-    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$|,\s+(?:and\s+)?[A-Za-z][\w&' -]{0,40}?\s*=)",
+    r"|(?:^|(?<=[.?;:,])\s*|(?<=[.?;:,]\s)|\b(?:where|with|and)\s+)(?P<e>[A-Za-z][\w&'() -]{0,60}?)\s*=\s*(?P<ebody>.+?))"
+    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$|;\s|,\s+(?:and\s+)?[A-Za-z][\w&' -]{0,40}?\s*=)",
     re.IGNORECASE)
 _ASKING_START = re.compile(
     r"(?:^|(?<=[:;,]\s)|(?<=[:;,]))\s*(?P<q>(?:what|which|how|why|when|where|who|whose|is|are|was|were|does|do|did|has|"
@@ -654,7 +654,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     comma = _COMMA_FORMULA.match(clause)
     if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
-        if not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
+        if not re.match(r"(?:(?:where|with|and)\s+)?[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
             definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
         clause = comma.group("head")  # ", where EBIT = ...": a definition of its own name, read with the others
     after = _OPERATION_AFTER.match(clause)
@@ -967,6 +967,9 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
 
     def aside(match: re.Match[str]) -> str:
         inner = match.group(1).strip()
+        if re.search(r"(?:[-+*/\u00d7]|\b(?:divided\s+by|times|multiplied\s+by|plus|minus|less|over|x))\s*$",
+                     clause[: match.start()], re.IGNORECASE):
+            return match.group(0)  # "A / (B + C)": a bracket after an operator is an operand of the formula
         equals = re.match(r"^(?P<n>[A-Za-z][\w&' .-]{0,40}?)\s*=\s*(?P<b>.+)$", inner)
         if equals is not None:  # "(EBITDA = operating profit + D&A)": a definition of its own
             notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")

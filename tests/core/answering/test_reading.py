@@ -543,3 +543,18 @@ def test_a_span_of_years_said_beside_the_years_is_no_word_of_the_line() -> None:
     assert reading.measure is not None and reading.measure.op == m.AVERAGE
     assert reading.measure.parts[0].words == "dredging cost", reading.describe()
     assert [p.formula for p in plans_of(reading)] == ["avg(dredging_cost_2019, dredging_cost_2020, dredging_cost_2021)"]
+
+
+def test_a_bracket_after_an_operator_is_an_operand_of_the_definition() -> None:
+    plan = plans_of(read("Northwind FY'21 days of stock: 365 * average stock (2020, 2021) / (freight costs + "
+                         "packaging costs). Round to 2 decimals.", ("Northwind",)))[0]
+    assert plan.formula == "365 * avg(stock_2020, stock_2021) / (freight_costs_2021 + packaging_costs_2021)", plan
+
+
+def test_definitions_said_after_semicolons_feed_the_measure_they_define() -> None:
+    reading = read("Northwind Shipping Group FY'21 cycle time in days = DOS + DOR; DOS = avg stock / freight costs x "
+                   "365, DOR = avg receivables / fares x 365", ("Northwind",))
+    names = dict(reading.definitions)
+    assert names.get("dos") == "avg stock / freight costs x 365" and names.get("dor") == "avg receivables / fares x 365"
+    plan = plans_of(reading)[0]
+    assert {q.words for q in plan.quantities} == {"stock", "freight costs", "receivables", "fares"}, plan
