@@ -139,9 +139,23 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
     if plan is None and measure.op == m.DEFINED and (catalogued := m.named(measure.words)) is not None:
         # a definition in words the grammar cannot compile, of a measure the catalogue defines: the catalogue's
         plan = _compile(reading, replace(measure, op=m.NAMED, words=catalogued, body=""), None)
+        if plan is not None and _adds_terms(reading, plan):
+            plan = None  # the question's definition adds or adjusts by a line the usual one has not: not that measure
         if plan is not None:  # said in the answer, so no one takes it for the definition given
             plan = replace(plan, measure=f"{plan.measure} (by its usual definition: the one asked could not be read)")
     return [plan] if plan is not None else []
+
+
+_ADDED = re.compile(r"\s[-+]\s|\b(?:plus|minus|less|excluding|adjusted\s+for|net\s+of|change\s+in|changes?)\b",
+                    re.IGNORECASE)
+"""A term added to, taken from or adjusting a definition's lines ("payables over COGS plus the change in inventory")."""
+
+
+def _adds_terms(reading: QuestionReading, plan: Plan) -> bool:
+    """The definitions the question gives add, take away or adjust by more terms than the catalogue's formula of
+    the measure has: the question defines another measure under the usual name."""
+    said = sum(len(_ADDED.findall(body)) for _, body in reading.definitions)
+    return said > len(_ADDED.findall(plan.formula))
 
 
 def _at(measure: Measure, years: tuple[int, ...]) -> Measure:
@@ -589,7 +603,10 @@ def _defined_as(phrase: str, definitions: dict[str, str]) -> str | None:
     name = m.named(phrase)
     if name is None:
         return None
-    return next((body for key, body in definitions.items() if m.named(key) == name), None)
+    body = next((body for key, body in definitions.items() if m.named(key) == name), None)
+    if body is not None and "365" in m.CATALOGUE.get(name, "") and not re.search(r"\b36[05]\b", body):
+        body = f"365 * ({body})"  # "where DPO divides payables by COGS": a measure in days, the ratio's share of a year
+    return body
 
 
 def _catalog_body(phrase: str) -> str | None:

@@ -891,12 +891,18 @@ def _definitions(text: str) -> dict[str, str]:
             continue
         for key in _names_of(name):
             found.setdefault(key, _full_years(body))
+    for match in _DIVIDES.finditer(text):  # "where DPO divides average payables by cost of sales plus ...": A / (B)
+        for key in _names_of(re.sub(r"^(?:where|with|and)\s+", "", match.group("n").strip(), flags=re.IGNORECASE)):
+            found.setdefault(key, _full_years(f"{match.group('a').strip()} / ({match.group('b').strip()})"))
     for match in _USE_FORMULA.finditer(text):  # "Use 365 times average AP over COGS": how to compute what is asked
         if _ARITHMETIC.search(match.group("body")):
             found.setdefault("it", _full_years(match.group("body").strip().rstrip(".")))
     return found
 
 
+_DIVIDES = re.compile(r"(?:^|[,;:]\s*|\b(?:where|with|and)\s+)(?P<n>[A-Za-z][\w&'-]*(?:\s+[\w&'-]+){0,3}?)\s+divides\s+"
+                      r"(?P<a>[^,;.]+?)\s+by\s+(?P<b>[^,;.]+?)(?=\s*(?:[,;.?]|$))", re.IGNORECASE)
+"""A definition said with a verb: "where DPO divides average payables by cost of sales"."""
 _NAMED_BEFORE = re.compile(r"(?:^|[,;:]\s*|\b(?:of|for|is|was|the|what|i\.e\.)\s+)(?P<name>[\w&'./ -]{2,60}?)\s*$", re.IGNORECASE)
 """The words naming what a bracketed formula defines: back from the bracket to a comma or a linking word."""
 _COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s+is,?\s+|namely\s+|defined\s+as\s+|"

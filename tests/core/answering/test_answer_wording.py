@@ -246,3 +246,17 @@ def test_a_column_of_figures_per_share_is_in_units_whatever_the_table_s_scale() 
     v = ops.TableView(info, columns[0], columns[1:], (ops.RowChoice("Ordinary dividends", 1),),
                       {1: ("Ordinary dividends", 51200.0, 0.64)}, "thousand", {}, "dollars")
     assert v.cell_scale(1, "per_share_2021") == "" and v.cell_scale(1, "total_2021") == "thousand"
+
+
+def test_a_measure_the_question_defines_is_never_one_row_looked_up() -> None:
+    """A definition that names a printed line ("... divided by rent payable ...") asks for what it computes, not
+    for that line's figure."""
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Balance sheet", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    rows = (ops.RowChoice("Change in notes payable", 1), ops.RowChoice("Fares receivable", 2))
+    v = ops.TableView(info, columns[0], columns[1:], rows,
+                      {1: ("Change in notes payable", 40.0), 2: ("Fares receivable", 75.0)}, "", {}, "")
+    assert ops.decided_lookup(v, read("What were the fares receivable in 2021?")) is not None
+    assert ops.decided_lookup(v, read("Northwind's rent cover in 2021, i.e. fares receivable divided by rent "
+                                      "payable?")) is None

@@ -558,3 +558,18 @@ def test_definitions_said_after_semicolons_feed_the_measure_they_define() -> Non
     assert names.get("dos") == "avg stock / freight costs x 365" and names.get("dor") == "avg receivables / fares x 365"
     plan = plans_of(reading)[0]
     assert {q.words for q in plan.quantities} == {"stock", "freight costs", "receivables", "fares"}, plan
+
+
+def test_a_definition_said_with_divides_is_read_and_a_days_measure_stays_in_days() -> None:
+    reading = read("How many days was Northwind's cash conversion cycle in 2021? Take DIO plus DSO minus DPO, where "
+                   "DPO divides average payables by freight costs plus the change in inventories.", ("Northwind",))
+    assert dict(reading.definitions)["dpo"] == "average payables / (freight costs plus the change in inventories)"
+    (plan,) = plans_of(reading)
+    assert "365 * (avg(payables_2020, payables_2021) / (freight_costs_2021 + (inventories_2021 - inventories_2020)))" \
+        in plan.formula, plan.formula
+
+
+def test_a_definition_adding_a_line_the_usual_one_lacks_gets_no_usual_stand_in() -> None:
+    reading = read("What was the cash conversion cycle in fiscal 2021: DIO + DSO - DPO, each on the average of the "
+                   "two year-end balances (payables over costs plus the change in stock), times 365?")
+    assert plans_of(reading) == []
