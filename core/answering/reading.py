@@ -780,6 +780,12 @@ _FORESEEN_SHARE = re.compile(
     re.IGNORECASE)
 """"Is projected to come from", "will go to", "comes from": a part of a whole said in the future or the present,
 read as the past the share frames read ("came from", "went to")."""
+_MADE_FROM = re.compile(r"^\s*how\s+much\s+(?P<x>cash|money|revenues?|income|profit)\s+did\s+(?P<s>.+?)\s+(?:generate|produce|"
+                        r"bring\s+in|earn|make|take\s+in)\s+(?P<p>from|in|on)\s+(?P<y>.+)$", re.IGNORECASE)
+""""How much cash did A generate from operations in 2020?": the cash from operations, A its issuer."""
+_AFTER_OUTLAY = re.compile(r"\bafter\s+(cap(?:ital)?\s*ex(?:penditures?)?|capital\s+expenditures?|dividends(?:\s+paid)?)\b",
+                           re.IGNORECASE)
+""""Operating cash flow after capex": what is left once the outlay is paid, the line less it."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -811,6 +817,12 @@ def _retold(text: str) -> str:
             part = part[: when.start()]
         lead = taken.group("lead") or taken.group("lead3") or ""
         text = f"{lead}What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+    made = _MADE_FROM.match(text)
+    if made is not None:  # "how much cash did A generate from operations ...": the cash from operations
+        owner = made.group("s").strip()
+        owner = "" if owner.lower() in ("it", "they", "the company", "we") else f"{owner}'s "
+        text = f"What was {owner}{made.group('x')} {made.group('p').lower()} {made.group('y')}"
+    text = _AFTER_OUTLAY.sub(lambda g: f"less {g.group(1)}", text)
     verb_first = _VERB_FIRST.match(text)
     if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
         text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"

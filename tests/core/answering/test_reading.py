@@ -573,3 +573,12 @@ def test_a_definition_adding_a_line_the_usual_one_lacks_gets_no_usual_stand_in()
     reading = read("What was the cash conversion cycle in fiscal 2021: DIO + DSO - DPO, each on the average of the "
                    "two year-end balances (payables over costs plus the change in stock), times 365?")
     assert plans_of(reading) == []
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("How much cash did Northwind generate from operations after capex in fiscal 2021?",
+     "difference(line(cash from operations 2021), line(capex 2021)) 2021"),
+    ("How much revenue did Northwind bring in from freight in 2020?", "line(revenue from freight 2020)"),
+])
+def test_what_a_company_made_from_something_and_what_is_left_after_an_outlay(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
