@@ -71,6 +71,8 @@ _EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(in
 """A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense", "Income
 before income taxes")."""
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
+_DEDUCTION = re.compile(r"^\W*(?:less|deduct|minus)\b\s*[:\-\u2014]?\s", re.IGNORECASE)
+"""A line printed as a deduction from the lines above it ("Less: Accumulated depreciation"), with its sign."""
 _NET_SUFFIX = re.compile(r",\s*net\s*$|,?\s+\(?net\s+of\b", re.IGNORECASE)
 """A label naming the net amount: "X, net", "X, net of accumulated depreciation"."""
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
@@ -760,7 +762,8 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
     title = view.info.title
     outflow = not as_printed and value < 0 and (
-        is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
+        bool(_DEDUCTION.match(pick.label))  # "Less: Accumulated depreciation (16,135)": the amount deducted
+        or is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
         or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label))
     scale = view.cell_scale(pick.parts[0] if pick.parts else pick.row, column)
     # Figures of tables in different scales (thousands here, millions there) are put in one scale.

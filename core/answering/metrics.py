@@ -502,7 +502,8 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
 
 
 _AVERAGE_IN_BRACKETS = re.compile(rf"\b(?:average|avg\.?)\s+(?P<x>[a-z][\w&' -]*?)\s*\(\s*(?:FY\s?'?)?(?P<a>{YEAR_DIGITS})\s*"
-                                  rf"(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s*\)", re.IGNORECASE)
+                                  rf"(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})"
+                                  rf"(?:\s+(?:fiscal\s+)?(?:year[\s-]*ends?|balances|year[\s-]*end\s+balances))?\s*\)", re.IGNORECASE)
 """"avg AP (FY2019, FY2020)": the average of a line over two years, written with the years in brackets."""
 _SAID_OVER = re.compile(r"\s+(?:over|divided\s+by)\s+(?!\s*\()(?!(?:the|a)\s+(?:year|period))", re.IGNORECASE)
 

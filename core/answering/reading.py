@@ -786,6 +786,17 @@ _MADE_FROM = re.compile(r"^\s*how\s+much\s+(?P<x>cash|money|revenues?|income|pro
 _AFTER_OUTLAY = re.compile(r"\bafter\s+(cap(?:ital)?\s*ex(?:penditures?)?|capital\s+expenditures?|dividends(?:\s+paid)?)\b",
                            re.IGNORECASE)
 """"Operating cash flow after capex": what is left once the outlay is paid, the line less it."""
+_TICKER_SAID = re.compile(r"\s*\(\s*(?:NYSE|NASDAQ|Nasdaq|AMEX|LSE|TSX|ASX|ticker|symbol)(?:\s+American)?\s*:\s*[A-Za-z.]{1,6}\s*\)")
+_NUMERIC_DATE = re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d\d)\b")
+""""12/31/2018", month first as US filings write it."""
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_WANT_SAID = re.compile(r"^(?:[^,.?]{3,80},\s+)?(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:to\s+(?:know|see|get)\s+)?",
+                        re.IGNORECASE)
+""""As an analyst building a model, I need X ...": the request for X."""
+_ANNUALISED = re.compile(r"\b(?:annuali[sz]ed|compound(?:ed)?)\s+(?:annual\s+)?(?:growth|increase)(?:\s+rate)?\s+(?:of|in)\s+",
+                         re.IGNORECASE)
+""""Annualized growth of X", "compounded growth in X": X's CAGR."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -797,6 +808,14 @@ def _retold(text: str) -> str:
     rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
     Y" asks how much more X was than Y."""
     text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    text = _TICKER_SAID.sub("", text)  # "3M (NYSE: MMM)": the listing, no word of the question
+    text = re.sub(r"\b((?:FY\s?'?)?(?:19|20)\d\d)[AE]\b", r"\1", text)  # "FY2021A" (actual), "2024E" (estimate)
+    text = _NUMERIC_DATE.sub(lambda g: f"{_MONTH_NAMES[int(g.group('m')) - 1]} {int(g.group('d'))}, {g.group('y')}"
+                             if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
+    text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
+    text = _ANNUALISED.sub("compound annual growth rate of ", text)
+    if re.search(r"\bcompound\s+annual\s+growth\b|\bcagr\b", text, re.IGNORECASE):
+        text = re.sub(r"\s*\(\s*compound(?:ed)?\s*\)", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bincl\.?(?=\s)", "including", re.sub(r"\bexcl\.?(?=\s)", "excluding", text, flags=re.IGNORECASE),
                   flags=re.IGNORECASE)
     if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
@@ -921,7 +940,7 @@ _COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s
                             r"computed\s+as\s+|calculated\s+as\s+)?(?!(?:minus|plus|less|times|divided|over|multiplied)\b)"
                             r"(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
 """A measure, then how to compute it after a comma: "3M's interest coverage for 2022, EBIT divided by interest expense"."""
-_USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
+_USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|give|report|compute\s+it\s+as|calculate\s+it\s+as)\s+"
                           r"(?P<body>(?:[^.?;,:(]|\([^)]*\))+)", re.IGNORECASE)
 """How to compute what is asked, said as an instruction: "Use 365 times avg AP (FY19, FY20) over COGS ..." (to the
 end of its clause; commas inside brackets stay)."""
@@ -970,6 +989,7 @@ def _strip_instructions(clause: str) -> str:
     return " ".join(clause.split()).strip(" ,;")
 
 
+_YEARS_ONLY = re.compile(r"(?:FY\s?'?)?\d{2,4}\s*(?:-|\u2013|to|through)\s*(?:FY\s?'?)?\d{2,4}", re.IGNORECASE)
 _DATE_AFTER = re.compile(r"(?:\s+(?:at|as\s+of|on|for|in|ended|ending)(?:\s+the)?(?:\s+end\s+of)?(?:\s+the)?"
                          r"(?:\s+(?:fiscal|financial))?(?:\s+year(?:\s+end(?:ed|ing)?)?)?)?\s+(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?"
                          r"\d{2,4}$", re.IGNORECASE)
@@ -988,6 +1008,8 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
         if re.search(r"(?:[-+*/\u00d7]|\b(?:divided\s+by|times|multiplied\s+by|plus|minus|less|over|x))\s*$",
                      clause[: match.start()], re.IGNORECASE):
             return match.group(0)  # "A / (B + C)": a bracket after an operator is an operand of the formula
+        if _YEARS_ONLY.fullmatch(inner):
+            return f" {inner}"  # "(FY2019-FY2021)": the years the measure is asked for, said in brackets
         equals = re.match(r"^(?P<n>[A-Za-z][\w&' .-]{0,40}?)\s*=\s*(?P<b>.+)$", inner)
         if equals is not None:  # "(EBITDA = operating profit + D&A)": a definition of its own
             notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")

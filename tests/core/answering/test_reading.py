@@ -582,3 +582,22 @@ def test_a_definition_adding_a_line_the_usual_one_lacks_gets_no_usual_stand_in()
 ])
 def test_what_a_company_made_from_something_and_what_is_left_after_an_outlay(question: str, described: str) -> None:
     assert tree(question, ("Northwind",)) == described
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("Northwind (NASDAQ: NWND) FY'21 freight costs, in USD millions", "line(freight costs 2021)"),
+    ("Northwind 3-year average gross margin (FY2019A-FY2021A), in %",
+     "average(share(named(gross profit), line(revenue))) 2019-2020-2021 over 3 years"),
+    ("For the fleet plan, I need Northwind's net fixed assets at 12/31/2021. Report in $ millions.",
+     "line(net fixed assets 2021)"),
+    ("Northwind: annualized growth of fares, fiscal 2019 to fiscal 2021 (compounded), one decimal %",
+     "cagr(line(fares)) 2019-2021"),
+])
+def test_typed_forms_of_tickers_years_dates_requests_and_growth(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_definition_given_as_an_instruction_after_the_question_is_how_to_compute_it() -> None:
+    plan = plans_of(read("How hard did Northwind work its fleet in 2021? Give fares divided by average total assets "
+                         "(2020 and 2021 year-ends), 2 dp.", ("Northwind",)))[0]
+    assert plan.formula == "fares_2021 / avg(total_assets_2020, total_assets_2021)", plan
