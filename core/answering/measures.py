@@ -260,8 +260,9 @@ def of_part(part: str, name: str, body: str | None = None) -> Measure:
     def of_the_part(piece: str) -> str:
         if re.fullmatch(r"\s[-+*/]\s|[()]|,|\s*\d+(?:\.\d+)?\s*|\s*", piece):
             return piece
-        average, rest = re.fullmatch(r"\s*(average\s+)?(.*?)\s*", piece, re.DOTALL).groups()  # type: ignore[union-attr]
-        return f"{average or ''}<{key} {rest}>"  # "average X between ...": the part after "average"
+        average, rest, span = re.fullmatch(r"\s*(average\s+)?(.*?)(\s+between\s+FY\S+\s+and\s+FY\S+)?\s*", piece,
+                                           re.DOTALL).groups()  # type: ignore[union-attr]
+        return f"{average or ''}<{key} {rest}>{span or ''}"  # "average X between ...": the part after "average"
 
     return Measure(DEFINED, f"{part} {name}", body="".join(of_the_part(p) for p in re.split(r"(\s[-+*/]\s|[()]|,)", body)))
 

@@ -617,6 +617,8 @@ def _catalog_body(phrase: str) -> str | None:
 
 
 def _quantity(words: str, year: int | None, whole: bool = False) -> Quantity:
+    if (marked := re.fullmatch(r"\s*<(.+)>\s*", words)) is not None:  # a part's line inside "average <...> between"
+        words, whole = marked.group(1), True
     cleaned = " ".join(re.sub(r"^(?:the|total cash|cash)?\s*", lambda m: m.group(0) if "cash" in m.group(0).lower() else "",
                               words.strip(), flags=re.IGNORECASE).split())
     cleaned = re.sub(r"^(?:the|a|an)\s+", "", cleaned, flags=re.IGNORECASE)

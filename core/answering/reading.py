@@ -1530,6 +1530,10 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     catalogued = m.named(text)
     if catalogued is not None:
         return done(Measure(m.NAMED, catalogued))
+    if not definitions and (part := _PART_OF_COMPANY.match(text)) is not None \
+            and (named := m.named(part.group("rest"))) is not None and re.search(r"\b(?:segment|division|region)s?$", part.group("part"), re.IGNORECASE):
+        # "the Europe region's days sales outstanding": the catalogue's definition, every line of it the region's
+        return done(m.of_part(part.group("part"), named))
     # "the average X over the three fiscal years": over every period the line's table prints, not a ratio
     every = _ALL_PERIODS.search(text)
     if every is not None and every.start() > 0:

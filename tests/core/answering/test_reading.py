@@ -601,3 +601,10 @@ def test_a_definition_given_as_an_instruction_after_the_question_is_how_to_compu
     plan = plans_of(read("How hard did Northwind work its fleet in 2021? Give fares divided by average total assets "
                          "(2020 and 2021 year-ends), 2 dp.", ("Northwind",)))[0]
     assert plan.formula == "fares_2021 / avg(total_assets_2020, total_assets_2021)", plan
+
+
+def test_a_catalogue_measure_of_a_segment_takes_every_line_for_that_segment() -> None:
+    (plan,) = plans_of(read("Northwind Freight segment days inventory outstanding for 2021?", ("Northwind",)))
+    assert {(q.words, q.year, q.whole) for q in plan.quantities} == {
+        ("Freight inventories", 2020, True), ("Freight inventories", 2021, True),
+        ("Freight cost of goods sold", 2021, True)}, plan
