@@ -814,6 +814,9 @@ def _retold(text: str) -> str:
                              if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
     text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
     text = _ANNUALISED.sub("compound annual growth rate of ", text)
+    text = re.sub(r"\bat\s+the\s+close\s+of\b", "at the end of", text, flags=re.IGNORECASE)
+    text = re.sub(r"(\b(?:what|how\s+much)\s+(?:was|were|is|are)\s+[^?]+?)\s+worth\b", r"\1", text,
+                  flags=re.IGNORECASE)  # "what were inventories worth at ...": the balance of inventories
     if re.search(r"\bcompound\s+annual\s+growth\b|\bcagr\b", text, re.IGNORECASE):
         text = re.sub(r"\s*\(\s*compound(?:ed)?\s*\)", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bincl\.?(?=\s)", "including", re.sub(r"\bexcl\.?(?=\s)", "excluding", text, flags=re.IGNORECASE),

@@ -592,6 +592,8 @@ def test_what_a_company_made_from_something_and_what_is_left_after_an_outlay(que
      "line(net fixed assets 2021)"),
     ("Northwind: annualized growth of fares, fiscal 2019 to fiscal 2021 (compounded), one decimal %",
      "cagr(line(fares)) 2019-2021"),
+    ("From Northwind's balance sheet, what were its spare parts worth at the close of fiscal 2021?",
+     "line(spare parts 2021)"),
 ])
 def test_typed_forms_of_tickers_years_dates_requests_and_growth(question: str, described: str) -> None:
     assert tree(question, ("Northwind",)) == described
