@@ -767,8 +767,8 @@ _SHARE_TAKEN = re.compile(
     r"(?:did|does|do)\s+(?:(?P<s>.+?)\s+(?:(?:spend|pay|invest)\s+on|(?:keep|retain|convert|turn)\s+(?:as|into))\s+(?P<y>.+?)|"
     r"(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
     r"|^(?P<lead3>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+"
-    r"(?:(?:was|were)\s+(?:spent|used|paid|returned|distributed|kept|retained|invested)(?:\s+(?:out|back))?\s+"
-    r"(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
+    r"(?:(?:was|were)\s+(?:spent|used|paid|returned|distributed|kept|retained|invested)(?:\s+(?:out|back))?"
+    r"(?:\s+to\s+(?:its\s+|the\s+)?(?:shareholders|stockholders|investors|owners))?\s+(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
     r"|^(?P<y4>[^,?:]{3,80}?),\s+what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x4>[^,?]+?)"
     r"(?P<rest4>\s*[?.!]?)$",
     re.IGNORECASE)

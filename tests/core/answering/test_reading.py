@@ -342,6 +342,8 @@ def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> N
     ("Northwind's FY21 freight costs, what % of sales?", "share(line(freight costs 2021), line(sales 2021)) 2021"),
     ("Northwind fiscal 2020: what % of net income was paid out as dividends?",
      "share(line(dividends), line(net income))"),
+    ("Northwind fiscal 2020: what % of net income was returned to shareholders as dividends?",
+     "share(line(dividends), line(net income))"),
     ("What % of revenue did Northwind keep as gross profit on average across 2019, 2020 and 2021?",
      "average(share(named(gross profit), line(revenue))) 2019-2020-2021"),
 ])
