@@ -612,3 +612,13 @@ def test_a_catalogue_measure_of_a_segment_takes_every_line_for_that_segment() ->
     assert {(q.words, q.year, q.whole) for q in plan.quantities} == {
         ("Freight inventories", 2020, True), ("Freight inventories", 2021, True),
         ("Freight cost of goods sold", 2021, True)}, plan
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("What were Northwind's days of inventory on hand in 2021?", "days inventory outstanding"),
+    ("Northwind days payables for FY2021?", "days payable outstanding"),
+    ("Northwind days sales in receivables, 2021?", "days sales outstanding"),
+])
+def test_days_measures_by_the_other_names_people_type(question: str, name: str) -> None:
+    reading = read(question, ("Northwind",))
+    assert reading.measure is not None and reading.measure.op == m.NAMED and reading.measure.words == name
