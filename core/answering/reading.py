@@ -726,7 +726,10 @@ _N_YEAR_PERIOD = re.compile(r",?\s*\b(?:across|over|during|for|in)\s+the\s+(?:\d
                             r"(?:fiscal\s+|financial\s+)?years?\s+period\b", re.IGNORECASE)
 _YEAR_END_BASIS = re.compile(
     r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
-    r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+[a-z&']+)?)"
+    r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+(?!and\b)[a-z&']+)?)"
+    r"(?:\s+and\s+(?:the\s+)?(?:year's\s+)?(?:cost\s+of\s+(?:sales|goods\s+sold|revenues?)|cogs|(?:net\s+)?(?:sales|revenues?))"
+    r"(?=\s*(?:[(?,.]|$)))?"  # "using year-end inventories and cost of sales": the flow a days measure is taken over
+    r"(?:\s*\(\s*(?:x|\u00d7|times)\s*36[05]\s*\))?"
     r"(?:\s+(?:only|rather\s+than\s+(?:the\s+)?averages?|instead\s+of\s+(?:the\s+)?averages?|not\s+(?:the\s+)?averages?))?",
     re.IGNORECASE)
 """A measure asked on the year's closing balances ("ROE using year-end equity", "based on ending balances"), where

@@ -622,3 +622,12 @@ def test_a_catalogue_measure_of_a_segment_takes_every_line_for_that_segment() ->
 def test_days_measures_by_the_other_names_people_type(question: str, name: str) -> None:
     reading = read(question, ("Northwind",))
     assert reading.measure is not None and reading.measure.op == m.NAMED and reading.measure.words == name
+
+
+def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -> None:
+    (plan,) = plans_of(read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and "
+                            "cost of sales (x365)?", ("Northwind",)))
+    assert plan.formula == "365 * inventories_2021 / cost_of_goods_sold_2021", plan
+    other = read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and freight costs?",
+                 ("Northwind",))
+    assert all("cost_of_goods_sold" not in p.formula for p in plans_of(other))  # another line named: not dropped
