@@ -71,6 +71,8 @@ _EITHER_WAY = re.compile(r"\bincome\s*(?:/|\(|and|or)\s*\(?(?:expense|loss)|\(in
 """A label of a line that may be either sign ("Other income (expense), net", "Income tax (benefit) expense", "Income
 before income taxes")."""
 _TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
+_DEDUCTION = re.compile(r"^\W*(?:less|deduct|minus)\b\s*[:\-\u2014]?\s", re.IGNORECASE)
+"""A line printed as a deduction from the lines above it ("Less: Accumulated depreciation"), with its sign."""
 _NET_SUFFIX = re.compile(r",\s*net\s*$|,?\s+\(?net\s+of\b", re.IGNORECASE)
 """A label naming the net amount: "X, net", "X, net of accumulated depreciation"."""
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
@@ -85,6 +87,10 @@ _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|at
 _AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
 """An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
+_PER_SHARE_FIGURE = re.compile(r"\bper\s+(?:[a-z]+\s+)?share\b|\beps\b|\bdps\b", re.IGNORECASE)
+_SHARE_COUNT = re.compile(r"\bshares\b|\bshare\s+count\b", re.IGNORECASE)
+"""A figure per share ("Diluted earnings per common share"), and a number of shares ("weighted average diluted
+shares")."""
 
 
 def stems(text: str) -> set[str]:
@@ -113,6 +119,9 @@ def fit(quantity_words: str, label: str) -> float:
     elif _PER_SHARE.search(quantity_words) and not _PER_SHARE.search(label) \
             and not re.fullmatch(r"\W*(?:basic|diluted)\W*", plain, re.IGNORECASE):
         score *= 0.5  # "Earnings before interest and taxes" is no EPS (a "Diluted" row under EPS may be)
+    if _SHARE_COUNT.search(quantity_words) and not _PER_SHARE_FIGURE.search(quantity_words) \
+            and _PER_SHARE_FIGURE.search(label):
+        score *= 0.25  # "Diluted earnings per share" is no number of diluted shares
     if asked & (denied(label) - denied(quantity_words)):
         score *= 0.25  # the label says it is not what the quantity is: "Dividends declared and not paid"
     if _another_kind(plain, relevant):
@@ -735,7 +744,8 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
     title = view.info.title
     outflow = not as_printed and value < 0 and (
-        is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
+        bool(_DEDUCTION.match(pick.label))  # "Less: Accumulated depreciation (16,135)": the amount deducted
+        or is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
         or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label))
     scale = view.cell_scale(pick.parts[0] if pick.parts else pick.row, column)
     # Figures of tables in different scales (thousands here, millions there) are put in one scale.

@@ -147,12 +147,13 @@ _DEFINITIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("debt to equity", "debt to equity ratio", "debt-to-equity", "debt-to-equity ratio"),
      "total liabilities / total equity"),
     (("days inventory outstanding", "dio", "days in inventory", "days sales in inventory", "days sales of inventory",
-      "inventory days", "days of inventory", "days inventory"), "365 * (average inventories between FY{p} and FY{y}) / cost of goods sold"),
+      "inventory days", "days of inventory", "days inventory", "days of inventory on hand", "days inventory on hand",
+      "inventory days on hand"), "365 * (average inventories between FY{p} and FY{y}) / cost of goods sold"),
     (("days sales outstanding", "dso", "receivable days", "days receivables", "days of receivables",
-      "days receivable outstanding", "receivables days"),
+      "days receivable outstanding", "receivables days", "days receivable", "days sales in receivables"),
      "365 * (average accounts receivable between FY{p} and FY{y}) / revenue"),
     (("days payable outstanding", "dpo", "days payables outstanding", "payable days", "days of payables",
-      "payables days"),
+      "payables days", "days payables", "days payable"),
      "365 * (average accounts payable between FY{p} and FY{y}) / cost of goods sold"),
     (("cash conversion cycle", "ccc"),
      "days inventory outstanding + days sales outstanding - days payable outstanding"),
@@ -221,20 +222,48 @@ def part_name(part: str) -> str:
     return re.sub(rf"^(?:the|its|their)\s+|\s+{PART_WORDS}$", "", part.strip(), flags=re.IGNORECASE) or part
 
 
-def of_part(part: str, name: str) -> Measure:
+_OPERATOR_WORDS = (
+    (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
+    (re.compile(r"\b(?:multiplied\s+by|times|x)\b|\u00d7", re.IGNORECASE), " * "),
+    (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
+    (re.compile(r"\bplus\b|\badjusted\s+for\b", re.IGNORECASE), " + "),
+    (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
+)
+
+
+def with_symbols(text: str) -> str:
+    """A definition's operators said in words ("A divided by B times 365") written as symbols."""
+    for pattern, symbol in _OPERATOR_WORDS:
+        text = pattern.sub(symbol, text)
+    return text
+
+
+_NAMES_A_PART = re.compile(r"^(?:(?:what|how\s+much)\s+(?:is|was|are|were)\s+)?(?P<part>(?:the\s+)?.+?\s(?:(?:operating|reportable|business)\s+)?(?:segment|division|region)s?)"
+                           r"(?:'s)?\s+\S", re.IGNORECASE)
+
+
+def part_said(name: str) -> str | None:
+    """The part of the company a measure's name says it is of ("the Space segment DSO": "the Space segment")."""
+    said = _NAMES_A_PART.match(name)
+    return said.group("part") if said is not None else None
+
+
+def of_part(part: str, name: str, body: str | None = None) -> Measure:
     """A measure of a part of the company ("Pet segment", "the Europe region"): a catalogue measure's definition
-    with every line of it taken for that part ("Pet operating income + Pet depreciation and amortization"), each
-    bound only where a label (with its section) names it whole; a line of the part otherwise ("Pet net sales")."""
+    (or ``body``, the question's own) with every line of it taken for that part ("Pet operating income + Pet
+    depreciation and amortization"), each bound only where a label (with its section) names it whole; a line of
+    the part otherwise ("Pet net sales")."""
     key = part_name(part)
-    body = CATALOGUE.get(name)
+    body = CATALOGUE.get(name) if body is None else with_symbols(body)
     if body is None:
         return line(f"{key} {name}")
 
     def of_the_part(piece: str) -> str:
         if re.fullmatch(r"\s[-+*/]\s|[()]|,|\s*\d+(?:\.\d+)?\s*|\s*", piece):
             return piece
-        average, rest = re.fullmatch(r"\s*(average\s+)?(.*?)\s*", piece, re.DOTALL).groups()  # type: ignore[union-attr]
-        return f"{average or ''}<{key} {rest}>"  # "average X between ...": the part after "average"
+        average, rest, span = re.fullmatch(r"\s*(average\s+)?(.*?)(\s+between\s+FY\S+\s+and\s+FY\S+)?\s*", piece,
+                                           re.DOTALL).groups()  # type: ignore[union-attr]
+        return f"{average or ''}<{key} {rest}>{span or ''}"  # "average X between ...": the part after "average"
 
     return Measure(DEFINED, f"{part} {name}", body="".join(of_the_part(p) for p in re.split(r"(\s[-+*/]\s|[()]|,)", body)))
 

@@ -139,9 +139,23 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
     if plan is None and measure.op == m.DEFINED and (catalogued := m.named(measure.words)) is not None:
         # a definition in words the grammar cannot compile, of a measure the catalogue defines: the catalogue's
         plan = _compile(reading, replace(measure, op=m.NAMED, words=catalogued, body=""), None)
+        if plan is not None and _adds_terms(reading, plan):
+            plan = None  # the question's definition adds or adjusts by a line the usual one has not: not that measure
         if plan is not None:  # said in the answer, so no one takes it for the definition given
             plan = replace(plan, measure=f"{plan.measure} (by its usual definition: the one asked could not be read)")
     return [plan] if plan is not None else []
+
+
+_ADDED = re.compile(r"\s[-+]\s|\b(?:plus|minus|less|excluding|adjusted\s+for|net\s+of|change\s+in|changes?)\b",
+                    re.IGNORECASE)
+"""A term added to, taken from or adjusting a definition's lines ("payables over COGS plus the change in inventory")."""
+
+
+def _adds_terms(reading: QuestionReading, plan: Plan) -> bool:
+    """The definitions the question gives add, take away or adjust by more terms than the catalogue's formula of
+    the measure has: the question defines another measure under the usual name."""
+    said = sum(len(_ADDED.findall(body)) for _, body in reading.definitions)
+    return said > len(_ADDED.findall(plan.formula))
 
 
 def _at(measure: Measure, years: tuple[int, ...]) -> Measure:
@@ -355,7 +369,10 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         expression, found = _expression(body, own, definitions)
         return f"({expression})", found
     if op == m.DEFINED:
-        expression, found = _expression(measure.body, own, definitions, printed_first=printed_first)
+        body = measure.body
+        if (whose := m.part_said(measure.words)) is not None and "<" not in body:
+            body = m.of_part(whose, measure.words, body).body  # "the Space segment's DSO (A / B)": the segment's A and B
+        expression, found = _expression(body, own, definitions, printed_first=printed_first)
         return f"({expression})", found
     if op == m.PERCENT_CHANGE and len(measure.parts) == 2:  # "the percentage difference between X and Y"
         (first, first_q), (second, second_q) = (_tree(p, own, definitions, printed_first) for p in measure.parts)
@@ -421,13 +438,6 @@ def _split(plan: Plan, measure: Measure, year: int | None, definitions: dict[str
 
 # -- a definition in words -> a formula ---------------------------------------------------------------
 
-_OPERATOR_WORDS = (
-    (re.compile(r"\bdivided\s+by\b", re.IGNORECASE), " / "),
-    (re.compile(r"\b(?:multiplied\s+by|times|x)\b|\u00d7", re.IGNORECASE), " * "),
-    (re.compile(r"\b(?:less|minus)\b", re.IGNORECASE), " - "),
-    (re.compile(r"\bplus\b|\badjusted\s+for\b", re.IGNORECASE), " + "),
-    (re.compile(r"\bover\b(?!\s+(?:the|a)\s+(?:year|period))", re.IGNORECASE), " / "),
-)
 _FUNCTION_CALL = re.compile(r"^(avg|sum|min|max|abs|round|growth|cagr)\($", re.IGNORECASE)
 _AVERAGE_OF = re.compile(rf"^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(.+?)\s+(?:between|from|for)\s+{_YEAR}\s+(?:and|to|&)\s+{_YEAR}$",
                          re.IGNORECASE)
@@ -467,12 +477,14 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
     text = re.sub(r",\s+net(?=\s*(?:[-+*/)]|\b(?:divided|over|plus|minus|less|times)\b|$))", "", text, flags=re.IGNORECASE)
     text = re.sub(r",\s*(?=(?:divided\s+by|times|plus|minus|less|over|multiplied|adjusted\s+for)\b|[/*+])", " ", text,
                   flags=re.IGNORECASE)  # "A times 365, divided by B": the comma only pauses
-    for pattern, symbol in _OPERATOR_WORDS:
-        text = pattern.sub(symbol, text)
+    # "current assets excluding cash": that line less another, before any operator said around it
+    text = re.sub(r"(?<![\w-])(?!(?:divided|times|multiplied|less|minus|plus|over)\b)(?P<x>[A-Za-z][^()+*/,]*?)\s+(?:excluding|excl\.?|ex\.?)\s+(?P<y>[A-Za-z][^()+*/,]*?)"
+                  r"(?=\s*(?:$|\)|\s[-+*/]\s|\b(?:divided|times|multiplied|less|minus|plus|over)\b))",
+                  lambda g: f"({g.group('x')} - {g.group('y')})", text, flags=re.IGNORECASE)
+    text = m.with_symbols(text)
     share = re.search(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", text, re.IGNORECASE)
-    text = re.sub(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b", " / ", text, flags=re.IGNORECASE)
-    if share is not None:
-        text = f"({text}) * 100"
+    if share is not None:  # "A plus B as a share of C": the whole said before is the part, the whole after the base
+        text = f"(({text[:share.start()]}) / ({text[share.end():]})) * 100"
     out: list[str] = []
     quantities: list[Quantity] = []
     for token in _tokens(text):
@@ -484,11 +496,14 @@ def _expression(body: str, year: int | None, definitions: dict[str, str], depth:
         expression, found = _phrase(token, year, definitions, depth, printed_first)
         out.append(expression)
         quantities.extend(found)
+    if out and out[0] in "+-*/,":
+        raise ValueError("a definition that begins with an operator has lost what comes before it")
     return " ".join(out).replace("( ", "(").replace(" )", ")").replace(" ,", ","), quantities
 
 
 _AVERAGE_IN_BRACKETS = re.compile(rf"\b(?:average|avg\.?)\s+(?P<x>[a-z][\w&' -]*?)\s*\(\s*(?:FY\s?'?)?(?P<a>{YEAR_DIGITS})\s*"
-                                  rf"(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})\s*\)", re.IGNORECASE)
+                                  rf"(?:,|and|&|-)\s*(?:FY\s?'?)?(?P<b>{YEAR_DIGITS})"
+                                  rf"(?:\s+(?:fiscal\s+)?(?:year[\s-]*ends?|balances|year[\s-]*end\s+balances))?\s*\)", re.IGNORECASE)
 """"avg AP (FY2019, FY2020)": the average of a line over two years, written with the years in brackets."""
 _SAID_OVER = re.compile(r"\s+(?:over|divided\s+by)\s+(?!\s*\()(?!(?:the|a)\s+(?:year|period))", re.IGNORECASE)
 
@@ -589,7 +604,10 @@ def _defined_as(phrase: str, definitions: dict[str, str]) -> str | None:
     name = m.named(phrase)
     if name is None:
         return None
-    return next((body for key, body in definitions.items() if m.named(key) == name), None)
+    body = next((body for key, body in definitions.items() if m.named(key) == name), None)
+    if body is not None and "365" in m.CATALOGUE.get(name, "") and not re.search(r"\b36[05]\b", body):
+        body = f"365 * ({body})"  # "where DPO divides payables by COGS": a measure in days, the ratio's share of a year
+    return body
 
 
 def _catalog_body(phrase: str) -> str | None:
@@ -599,6 +617,8 @@ def _catalog_body(phrase: str) -> str | None:
 
 
 def _quantity(words: str, year: int | None, whole: bool = False) -> Quantity:
+    if (marked := re.fullmatch(r"\s*<(.+)>\s*", words)) is not None:  # a part's line inside "average <...> between"
+        words, whole = marked.group(1), True
     cleaned = " ".join(re.sub(r"^(?:the|total cash|cash)?\s*", lambda m: m.group(0) if "cash" in m.group(0).lower() else "",
                               words.strip(), flags=re.IGNORECASE).split())
     cleaned = re.sub(r"^(?:the|a|an)\s+", "", cleaned, flags=re.IGNORECASE)

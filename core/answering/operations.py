@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from core.answering import measures as m
 from core.answering.vocabulary import denied_words, is_statement, report_words
 from core.library.db import quote_identifier
 from core.library.facts import lines_above
@@ -486,6 +487,10 @@ def decided_lookup(view: TableView, reading: QuestionReading) -> OperationChoice
     question = reading.text
     if reading.operation is not None or len(reading.years) != 1:
         return None
+    measure = reading.measure
+    if measure is not None and (measure.parts or measure.op == m.DEFINED
+                                or measure.op == m.NAMED and measure.words not in m.PRINTED_FIRST):
+        return None  # a measure computed from lines (a ratio, a definition the question gives) is no one row's figure
     year = str(reading.years[0])
     columns = [c for c in view.data_columns if year in c.name and c.type.upper() != "TEXT"]
     if len(columns) > 1:  # "2019 Number" and "2019 $M": the one the question names ("the number of shares")

@@ -62,8 +62,8 @@ _DEFINED = re.compile(
     r"(?:^|[.?:;]\s+|\b)(?:define\s+(?P<a>[^.?]{2,60}?)\s+as:?\s+(?P<abody>.+?)"
     r"|(?P<b>[A-Za-z][\w&'() %-]{1,60}?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as:?\s*(?P<bbody>.+?)"
     r"|(?P<c>[A-Za-z][\w&'() %-]{1,80}?),\s+(?:which\s+is\s+)?(?:defined|calculated|computed)\s+as:?\s*(?P<cbody>.+?)"
-    r"|(?:^|(?<=[.?;:,])\s*|\b(?:where|with|and)\s+)(?P<e>[A-Za-z][\w&'() -]{0,40}?)\s*=\s*(?P<ebody>.+?))"
-    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$|,\s+(?:and\s+)?[A-Za-z][\w&' -]{0,40}?\s*=)",
+    r"|(?:^|(?<=[.?;:,])\s*|(?<=[.?;:,]\s)|\b(?:where|with|and)\s+)(?P<e>[A-Za-z][\w&'() -]{0,60}?)\s*=\s*(?P<ebody>.+?))"
+    r"(?=\.\s+[A-Z]|\.\s*$|\?\s|\?$|$|;\s|,\s+(?:and\s+)?[A-Za-z][\w&' -]{0,40}?\s*=)",
     re.IGNORECASE)
 _ASKING_START = re.compile(
     r"(?:^|(?<=[:;,]\s)|(?<=[:;,]))\s*(?P<q>(?:what|which|how|why|when|where|who|whose|is|are|was|were|does|do|did|has|"
@@ -674,7 +674,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     comma = _COMMA_FORMULA.match(clause)
     if comma and _ARITHMETIC.search(comma.group("body")) and len(comma.group("body").split()) >= 3 \
             and not re.search(rf"{_P}|\b(?:19|20)\d\d\b", comma.group("body")):
-        if not re.match(r"(?:where|with|and)\s+[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
+        if not re.match(r"(?:(?:where|with|and)\s+)?[^=]{1,40}=", comma.group("body"), re.IGNORECASE):
             definitions.setdefault("it", _full_years(comma.group("body")))  # "X for 2022, EBIT divided by interest"
         clause = comma.group("head")  # ", where EBIT = ...": a definition of its own name, read with the others
     after = _OPERATION_AFTER.match(clause)
@@ -746,7 +746,10 @@ _N_YEAR_PERIOD = re.compile(r",?\s*\b(?:across|over|during|for|in)\s+the\s+(?:\d
                             r"(?:fiscal\s+|financial\s+)?years?\s+period\b", re.IGNORECASE)
 _YEAR_END_BASIS = re.compile(
     r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
-    r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+[a-z&']+)?)"
+    r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+(?!and\b)[a-z&']+)?)"
+    r"(?:\s+and\s+(?:the\s+)?(?:year's\s+)?(?:cost\s+of\s+(?:sales|goods\s+sold|revenues?)|cogs|(?:net\s+)?(?:sales|revenues?))"
+    r"(?=\s*(?:[(?,.]|$)))?"  # "using year-end inventories and cost of sales": the flow a days measure is taken over
+    r"(?:\s*\(\s*(?:x|\u00d7|times)\s*36[05]\s*\))?"
     r"(?:\s+(?:only|rather\s+than\s+(?:the\s+)?averages?|instead\s+of\s+(?:the\s+)?averages?|not\s+(?:the\s+)?averages?))?",
     re.IGNORECASE)
 """A measure asked on the year's closing balances ("ROE using year-end equity", "based on ending balances"), where
@@ -783,11 +786,14 @@ _MOVED_NOUN = re.compile(
     r"\s+(?:expansion|contraction|compression|improvement|deterioration|erosion)\b(?P<rest>.*)$", re.IGNORECASE)
 """"Operating margin expansion in 2021 vs 2020": the change in the margin (its sign says which way it moved)."""
 _SHARE_TAKEN = re.compile(
-    r"^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+(?:did|does|do)\s+"
-    r"(?:(?P<s>.+?)\s+(?:spend|pay|invest)\s+on\s+(?P<y>.+?)|(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|"
-    r"represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
-    r"|^\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+(?:(?:was|were)\s+(?:spent|"
-    r"used|paid)\s+(?:to|on|into|for|as)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$",
+    r"^(?P<lead>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x>.+?)\s+"
+    r"(?:did|does|do)\s+(?:(?P<s>.+?)\s+(?:(?:spend|pay|invest)\s+on|(?:keep|retain|convert|turn)\s+(?:as|into))\s+(?P<y>.+?)|"
+    r"(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
+    r"|^(?P<lead3>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+"
+    r"(?:(?:was|were)\s+(?:spent|used|paid|returned|distributed|kept|retained|invested)(?:\s+(?:out|back))?"
+    r"(?:\s+to\s+(?:its\s+|the\s+)?(?:shareholders|stockholders|investors|owners))?\s+(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
+    r"|^(?P<y4>[^,?:]{3,80}?),\s+what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x4>[^,?]+?)"
+    r"(?P<rest4>\s*[?.!]?)$",
     re.IGNORECASE)
 """"What share of 2021 sales did SG&A take?", "what % of revenue did Acme spend on R&D?", "what share of net sales went
 to cost of sales?": the part as a % of the whole."""
@@ -797,6 +803,23 @@ _FORESEEN_SHARE = re.compile(
     re.IGNORECASE)
 """"Is projected to come from", "will go to", "comes from": a part of a whole said in the future or the present,
 read as the past the share frames read ("came from", "went to")."""
+_MADE_FROM = re.compile(r"^\s*how\s+much\s+(?P<x>cash|money|revenues?|income|profit)\s+did\s+(?P<s>.+?)\s+(?:generate|produce|"
+                        r"bring\s+in|earn|make|take\s+in)\s+(?P<p>from|in|on)\s+(?P<y>.+)$", re.IGNORECASE)
+""""How much cash did A generate from operations in 2020?": the cash from operations, A its issuer."""
+_AFTER_OUTLAY = re.compile(r"\bafter\s+(cap(?:ital)?\s*ex(?:penditures?)?|capital\s+expenditures?|dividends(?:\s+paid)?)\b",
+                           re.IGNORECASE)
+""""Operating cash flow after capex": what is left once the outlay is paid, the line less it."""
+_TICKER_SAID = re.compile(r"\s*\(\s*(?:NYSE|NASDAQ|Nasdaq|AMEX|LSE|TSX|ASX|ticker|symbol)(?:\s+American)?\s*:\s*[A-Za-z.]{1,6}\s*\)")
+_NUMERIC_DATE = re.compile(r"\b(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>(?:19|20)\d\d)\b")
+""""12/31/2018", month first as US filings write it."""
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_WANT_SAID = re.compile(r"^(?:[^,.?]{3,80},\s+)?(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:to\s+(?:know|see|get)\s+)?",
+                        re.IGNORECASE)
+""""As an analyst building a model, I need X ...": the request for X."""
+_ANNUALISED = re.compile(r"\b(?:annuali[sz]ed|compound(?:ed)?)\s+(?:annual\s+)?(?:growth|increase)(?:\s+rate)?\s+(?:of|in)\s+",
+                         re.IGNORECASE)
+""""Annualized growth of X", "compounded growth in X": X's CAGR."""
 _SHORT_YEAR_ON_YEAR = re.compile(r"\b(?:y/y|yoy|y-o-y|year[\s-]+(?:over|on)[\s-]+year)\b", re.IGNORECASE)
 _MOVED_YEAR_ON_YEAR = re.compile(rf"\b(?P<v>{'|'.join(list(_BASE_VERB) + list(_BASE_VERB.values()))}|grown|risen|fallen|growth)"
                                  r"\s+year-over-year\b", re.IGNORECASE)
@@ -818,6 +841,8 @@ _FRONTED = re.compile(
     r"\s*(?P<end2>[?.!]*)\s*$", re.IGNORECASE)
 """A place, a period or the whole a part is of, said before the question ("In 2003, how many ...", "Of all the
 notices, what share ..."): said after it, where the grammar reads it."""
+_SOURCE_NAMED = re.compile(r"\b(?:balance\s+sheets?|statements?|cash\s+flows?|10-?k|filings?|reports?|accounts|notes?)\b",
+                           re.IGNORECASE)
 _OF_WHOLE = re.compile(rf"^(?P<w>(?:what|which)(?:\s+(?:{_SHARE_SAID}))?|how\s+(?:many|much))\b(?P<r>.*)$", re.IGNORECASE)
 _IN_PLACE = re.compile(
     r"^\s*(?P<s>(?!(?:what|which|how|who|whose|why|when|where|is|are|was|were|do|does|did|in|on|for|of|from|list|name)\b)"
@@ -853,6 +878,8 @@ def _in_question_order(text: str) -> str:
     each operation by the one word class that names it (a count by "how many", a total by "in total" or
     "combined", a share by "what share of X came from A", a ranking by "which k ... had the highest")."""
     fronted = _FRONTED.match(text)
+    if fronted is not None and _SOURCE_NAMED.search(fronted.group("x") or fronted.group("x2") or ""):
+        fronted = None  # "From X's balance sheet, what were ...": the statement read, said where the grammar reads it
     if fronted is not None:
         prep, place = fronted.group("prep") or fronted.group("prep2"), fronted.group("x") or fronted.group("x2")
         asked, end = fronted.group("q") or fronted.group("q2"), fronted.group("end") or fronted.group("end2") or ""
@@ -897,9 +924,10 @@ def _in_question_order(text: str) -> str:
     text = re.sub(rf"^(\s*)how\s+(?:{_words_of(SIZE_ASKED)})\s+(is|was|are|were)\b", r"\1What \2", text, flags=re.IGNORECASE)
     made = re.match(rf"^\s*how\s+much\s+(?P<x>[\w\s-]{{1,40}}?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
                     rf"(?P<v>{_words_of(list(OUTPUT_VERBS))})\b(?P<rest>.*)$", text, re.IGNORECASE)
-    if made is not None and m.named(made.group("x")) is None:
+    if made is not None and m.named(made.group("x")) is None and \
+            not re.match(r"\s*(?:from|by|through|out\s+of)\b", made.group("rest"), re.IGNORECASE):
         # "how much barley did A produce": the barley production of A ("how much FCF did A generate" asks for the
-        # measure itself, which the catalogue names)
+        # measure itself, which the catalogue names; "how much cash did A generate from operations" the cash from them)
         text = f"What was {made.group('x')} {OUTPUT_VERBS[made.group('v').lower()]} in {made.group('s')}{made.group('rest')}"
     top_doing = re.match(r"^\s*(?:the\s+)?(?P<dir>top|leading|biggest|largest)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)[\s-]+(?P<v>[a-z]{3,}ing)\s+"
                          r"(?P<n>[a-z-]+)\b(?P<rest>.*)$", text, re.IGNORECASE)
@@ -928,22 +956,43 @@ def _retold(text: str) -> str:
     rise"; "did X rise or fall ..., and by how much" asks for X's change; "how much more did A spend on X than on
     Y" asks how much more X was than Y."""
     text = _SHORT_YEAR_ON_YEAR.sub("year-over-year", text)
+    text = _TICKER_SAID.sub("", text)  # "3M (NYSE: MMM)": the listing, no word of the question
+    text = re.sub(r"\b((?:FY\s?'?)?(?:19|20)\d\d)[AE]\b", r"\1", text)  # "FY2021A" (actual), "2024E" (estimate)
+    text = _NUMERIC_DATE.sub(lambda g: f"{_MONTH_NAMES[int(g.group('m')) - 1]} {int(g.group('d'))}, {g.group('y')}"
+                             if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
+    text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
+    text = _ANNUALISED.sub("compound annual growth rate of ", text)
+    text = re.sub(r"\bat\s+the\s+close\s+of\b", "at the end of", text, flags=re.IGNORECASE)
+    text = re.sub(r"(\b(?:what|how\s+much)\s+(?:was|were|is|are)\s+[^?]+?)\s+worth\b", r"\1", text,
+                  flags=re.IGNORECASE)  # "what were inventories worth at ...": the balance of inventories
+    if re.search(r"\bcompound\s+annual\s+growth\b|\bcagr\b", text, re.IGNORECASE):
+        text = re.sub(r"\s*\(\s*compound(?:ed)?\s*\)", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\bincl\.?(?=\s)", "including", re.sub(r"\bexcl\.?(?=\s)", "excluding", text, flags=re.IGNORECASE),
                   flags=re.IGNORECASE)
     if not re.search(r"[=(]", text):  # "cash + short-term investments": arithmetic between lines, said in symbols
         text = re.sub(r"(?<=[A-Za-z])\s+\+\s+(?=[A-Za-z])", " plus ", text)
-    text = re.sub(r"^(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1percentage", text, flags=re.IGNORECASE)  # "what % of X ..."
+    text = re.sub(r"(^|[:,]\s+)(\s*(?:what|which)\s+)%(?=\s+of\b)", r"\1\2percentage", text,
+                  flags=re.IGNORECASE)  # "what % of X ...", also after a headline or the line it is of
     if re.search(r"\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of\b", text, re.IGNORECASE):
         text = _FORESEEN_SHARE.sub(lambda g: ("came " if (g.group("v") or g.group("v2")).lower().startswith("c") else "went ")
                                    + (g.group("p") or g.group("p2")).lower(), text)
     taken = _SHARE_TAKEN.match(text)
     if taken is not None:
-        part = taken.group("y") or taken.group("y2") or taken.group("y3")
-        whole, rest = taken.group("x") or taken.group("x3"), taken.group("rest") or taken.group("rest3") or ""
-        when = re.search(r"\s+(?:in|for|during|over)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
+        part = taken.group("y") or taken.group("y2") or taken.group("y3") or taken.group("y4")
+        whole = taken.group("x") or taken.group("x3") or taken.group("x4")
+        rest = taken.group("rest") or taken.group("rest3") or taken.group("rest4") or ""
+        when = re.search(r"\s+(?:on\s+average\s+)?(?:in|for|during|over|across|between|from)\s+(?:the\s+)?"
+                         r"(?:fiscal\s+(?:years?\s+)?|FY\s?'?)?\d{2,4}\b.*$", part)
         if when is not None:  # the period after the part is the whole's too: said last
             part = part[: when.start()]
-        text = f"What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+        lead = taken.group("lead") or taken.group("lead3") or ""
+        text = f"{lead}What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+    made = _MADE_FROM.match(text)
+    if made is not None:  # "how much cash did A generate from operations ...": the cash from operations
+        owner = made.group("s").strip()
+        owner = "" if owner.lower() in ("it", "they", "the company", "we") else f"{owner}'s "
+        text = f"What was {owner}{made.group('x')} {made.group('p').lower()} {made.group('y')}"
+    text = _AFTER_OUTLAY.sub(lambda g: f"less {g.group(1)}", text)
     verb_first = _VERB_FIRST.match(text)
     if verb_first is not None and not _ASKING_START.match(verb_first.group("x")):
         text = f"How much did {verb_first.group('x')} {_BASE_VERB[verb_first.group('v').lower()]}{verb_first.group('rest')}"
@@ -1024,18 +1073,25 @@ def _definitions(text: str) -> dict[str, str]:
             continue
         for key in _names_of(name):
             found.setdefault(key, _full_years(body))
+    for match in _DIVIDES.finditer(text):  # "where DPO divides average payables by cost of sales plus ...": A / (B)
+        for key in _names_of(re.sub(r"^(?:where|with|and)\s+", "", match.group("n").strip(), flags=re.IGNORECASE)):
+            found.setdefault(key, _full_years(f"{match.group('a').strip()} / ({match.group('b').strip()})"))
     for match in _USE_FORMULA.finditer(text):  # "Use 365 times average AP over COGS": how to compute what is asked
         if _ARITHMETIC.search(match.group("body")):
             found.setdefault("it", _full_years(match.group("body").strip().rstrip(".")))
     return found
 
 
+_DIVIDES = re.compile(r"(?:^|[,;:]\s*|\b(?:where|with|and)\s+)(?P<n>[A-Za-z][\w&'-]*(?:\s+[\w&'-]+){0,3}?)\s+divides\s+"
+                      r"(?P<a>[^,;.]+?)\s+by\s+(?P<b>[^,;.]+?)(?=\s*(?:[,;.?]|$))", re.IGNORECASE)
+"""A definition said with a verb: "where DPO divides average payables by cost of sales"."""
 _NAMED_BEFORE = re.compile(r"(?:^|[,;:]\s*|\b(?:of|for|is|was|the|what|i\.e\.)\s+)(?P<name>[\w&'./ -]{2,60}?)\s*$", re.IGNORECASE)
 """The words naming what a bracketed formula defines: back from the bracket to a comma or a linking word."""
 _COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s+is,?\s+|namely\s+|defined\s+as\s+|"
-                            r"computed\s+as\s+|calculated\s+as\s+)?(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
+                            r"computed\s+as\s+|calculated\s+as\s+)?(?!(?:minus|plus|less|times|divided|over|multiplied)\b)"
+                            r"(?P<body>[^,]+?)[\s?.]*$", re.IGNORECASE)
 """A measure, then how to compute it after a comma: "3M's interest coverage for 2022, EBIT divided by interest expense"."""
-_USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|compute\s+it\s+as|calculate\s+it\s+as)\s+"
+_USE_FORMULA = re.compile(r"(?:^|[.?;]\s+)(?:please\s+)?(?:use|using|take|give|report|compute\s+it\s+as|calculate\s+it\s+as)\s+"
                           r"(?P<body>(?:[^.?;,:(]|\([^)]*\))+)", re.IGNORECASE)
 """How to compute what is asked, said as an instruction: "Use 365 times avg AP (FY19, FY20) over COGS ..." (to the
 end of its clause; commas inside brackets stay)."""
@@ -1084,6 +1140,7 @@ def _strip_instructions(clause: str) -> str:
     return " ".join(clause.split()).strip(" ,;")
 
 
+_YEARS_ONLY = re.compile(r"(?:FY\s?'?)?\d{2,4}\s*(?:-|\u2013|to|through)\s*(?:FY\s?'?)?\d{2,4}", re.IGNORECASE)
 _DATE_AFTER = re.compile(r"(?:\s+(?:at|as\s+of|on|for|in|ended|ending)(?:\s+the)?(?:\s+end\s+of)?(?:\s+the)?"
                          r"(?:\s+(?:fiscal|financial))?(?:\s+year(?:\s+end(?:ed|ing)?)?)?)?\s+(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+)?(?:FY\s?'?)?"
                          r"\d{2,4}$", re.IGNORECASE)
@@ -1099,6 +1156,11 @@ def _without_asides(clause: str) -> tuple[str, list[str]]:
 
     def aside(match: re.Match[str]) -> str:
         inner = match.group(1).strip()
+        if re.search(r"(?:[-+*/\u00d7]|\b(?:divided\s+by|times|multiplied\s+by|plus|minus|less|over|x))\s*$",
+                     clause[: match.start()], re.IGNORECASE):
+            return match.group(0)  # "A / (B + C)": a bracket after an operator is an operand of the formula
+        if _YEARS_ONLY.fullmatch(inner):
+            return f" {inner}"  # "(FY2019-FY2021)": the years the measure is asked for, said in brackets
         equals = re.match(r"^(?P<n>[A-Za-z][\w&' .-]{0,40}?)\s*=\s*(?P<b>.+)$", inner)
         if equals is not None:  # "(EBITDA = operating profit + D&A)": a definition of its own
             notes.append(f"= {equals.group('n').strip()} = {equals.group('b').strip()}")
@@ -1547,6 +1609,11 @@ _INNER_PERIOD = re.compile(rf"^(?:total|combined|sum\s+of|average|net|annual|agg
                            re.IGNORECASE)
 
 
+_CHANGE_WORDS = re.compile(r"\b(?:growth|grow|grew|grown|cagr|compound(?:ed)?|annuali[sz]ed|changed?|increase[sd]?|"
+                           r"decrease[sd]?|rise|rose|fall|fell)\b", re.IGNORECASE)
+"""A change or growth from one period to another: its span's ends are the periods it compares, not every year."""
+
+
 def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, tuple[int, ...]]:
     """The phrase without the periods it ends on (or starts with), and those years in the order of a change:
     "X from 2018 to 2019" -> (X, (2018, 2019)); "X in 2019 from 2018" -> (X, (2018, 2019)); "X for 2017, 2018
@@ -1572,13 +1639,15 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
         reversed_pair = _REVERSED_PAIR.search(tail)
         if reversed_pair and len(indices) == 2:
             found = [periods[int(reversed_pair.group(2))].year, periods[int(reversed_pair.group(1))].year]
-        elif len(found) == 2 and (_RANGE_JOINT.search(joint := re.sub(_P, "", tail).strip(" ,")) and not re.search(
+        elif len(found) == 2 and not _CHANGE_WORDS.search(text) and \
+                (_RANGE_JOINT.search(joint := re.sub(_P, "", tail).strip(" ,")) and not re.search(
                 r"\band\b|&|,", joint) or re.fullmatch(r"(?:in\s+|during\s+|for\s+)?(?:the\s+(?:years?|period)\s+)?between\s+and",
                                                         " ".join(joint.split()), re.IGNORECASE)):
             # "from 2001 to 2005", ", 2001-2005", "between 2001 and 2005": every year of the span
             low, high = sorted(found)
             found = list(range(low, high + 1)) if high - low <= 10 else [low, high]
-        elif len(found) == 2 and re.search(r"\bbetween\b", tail, re.IGNORECASE) and re.search(r"[-\u2013]", tail):
+        elif len(found) == 2 and not _CHANGE_WORDS.search(text) and re.search(r"\bbetween\b", tail, re.IGNORECASE) and \
+                re.search(r"[-\u2013]", tail):
             low, high = sorted(found)
             found = list(range(low, high + 1))
         text = text[: match.start("tail")].strip(" ,")
@@ -1622,6 +1691,10 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     catalogued = m.named(text)
     if catalogued is not None:
         return done(Measure(m.NAMED, catalogued))
+    if not definitions and (part := _PART_OF_COMPANY.match(text)) is not None \
+            and (named := m.named(part.group("rest"))) is not None and re.search(r"\b(?:segment|division|region)s?$", part.group("part"), re.IGNORECASE):
+        # "the Europe region's days sales outstanding": the catalogue's definition, every line of it the region's
+        return done(m.of_part(part.group("part"), named))
     # "the average X over the three fiscal years": over every period the line's table prints, not a ratio
     every = _ALL_PERIODS.search(text)
     if every is not None and every.start() > 0:

@@ -35,7 +35,10 @@ _SHORT_TERM_DEBT = re.compile(r"\bshort[\s-]*term\s+(?:borrowings?|debt|loans?)\
                               r"|\bcommercial\s+paper\b", re.IGNORECASE)
 _DEPRECIATION = re.compile(r"\bd\s*&\s*a\b|\bdepreciation(?:,?\s+(?:depletion\s+)?(?:and|&)\s+amorti[sz]ation)?\b",
                            re.IGNORECASE)
-_CASH_FROM_OPERATIONS = re.compile(r"\bcash\s+from\s+operations\b|\boperating\s+cash\s+flow\b|\bcfo\b", re.IGNORECASE)
+_CASH_FROM_OPERATIONS = re.compile(r"\bcash(?:\s+flows?)?\s+(?:from|generated\s+(?:by|from)|provided\s+by)\s+"
+                                   r"(?:operations|operating\s+activities)\b|\boperating\s+cash\s+flows?\b|\bcfo\b",
+                                   re.IGNORECASE)
+"""The cash operations brought in: "cash from operations", "cash flow from operations", "operating cash flow"."""
 _WORKING_CAPITAL = re.compile(r"\bworking\s+capital\b|\bcurrent\s+ratio\b|\bquick\s+ratio\b", re.IGNORECASE)
 _BUYBACK = re.compile(r"\b(?:share|stock)\s+(?:buy[\s-]?backs?|repurchases?)\b|\bbuy[\s-]?backs?\b", re.IGNORECASE)
 _CURRENT_DEBT = re.compile(r"\bcurrent\s+(?:portion|maturities|maturity)\s+of\s+(?:long[\s-]*term\s+debt|ltd)\b"
@@ -89,6 +92,7 @@ TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
 # Where a line item is reported: balances in the balance sheet, flows of the period in the income
 # statement, cash movements in the cash-flow statement (which also lists changes in the balances).
 HOME_STATEMENTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_CASH_FROM_OPERATIONS, "cash_flows"),
     (re.compile(r"\b(?:cash\s+from\s+operations|operating\s+cash\s+flow|operating\s+activities|investing|financing|"
                 r"cap(?:ital)?\s*ex|capital\s+expenditures?|dividends?\s+paid|purchases?|repurchases?|buy[\s-]?backs?|proceeds)\b",
                 re.IGNORECASE), "cash_flows"),

@@ -265,3 +265,17 @@ def test_a_fall_asked_is_answered_with_the_amount_it_fell_by() -> None:
     changed = "What was the change in clinic coverage between round 1 and round 2?"
     assert ops.describe_result(v, choice, ["difference"], [(-3.5,)], table_query.asks_fall(read(changed))) == "-3.5"
     assert ops.describe_in_words(v, choice, ["difference"], [(-3.5,)]).startswith("Clinic coverage fell by 3.5")
+
+
+def test_a_measure_the_question_defines_is_never_one_row_looked_up() -> None:
+    """A definition that names a printed line ("... divided by rent payable ...") asks for what it computes, not
+    for that line's figure."""
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Balance sheet", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    rows = (ops.RowChoice("Change in notes payable", 1), ops.RowChoice("Fares receivable", 2))
+    v = ops.TableView(info, columns[0], columns[1:], rows,
+                      {1: ("Change in notes payable", 40.0), 2: ("Fares receivable", 75.0)}, "", {}, "")
+    assert ops.decided_lookup(v, read("What were the fares receivable in 2021?")) is not None
+    assert ops.decided_lookup(v, read("Northwind's rent cover in 2021, i.e. fares receivable divided by rent "
+                                      "payable?")) is None

@@ -339,6 +339,13 @@ def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> N
      "change(line(total assets)) 2018-2019"),
     ("how much did Northwind pay in dividends in FY19? answer in $ millions", "line(dividends 2019)"),
     ("Northwind dividend payout FY22 (dividends paid / net earnings)", "defined(payout ratio 2022)"),
+    ("Northwind's FY21 freight costs, what % of sales?", "share(line(freight costs 2021), line(sales 2021)) 2021"),
+    ("Northwind fiscal 2020: what % of net income was paid out as dividends?",
+     "share(line(dividends), line(net income))"),
+    ("Northwind fiscal 2020: what % of net income was returned to shareholders as dividends?",
+     "share(line(dividends), line(net income))"),
+    ("What % of revenue did Northwind keep as gross profit on average across 2019, 2020 and 2021?",
+     "average(share(named(gross profit), line(revenue))) 2019-2020-2021"),
 ])
 def test_more_frames_people_type(question: str, described: str) -> None:
     assert tree(question, ("Northwind",)) == described
@@ -546,3 +553,89 @@ def test_a_measure_the_catalogue_names_is_no_output_turned_into_a_noun() -> None
     assert "production" in read("How much wheat did Zuidmeer produce in 2023?").describe()
     generated = read("How much FCF did Acme generate in fiscal 2021?")
     assert "named(free cash flow" in generated.describe() and "generation" not in generated.describe()
+
+
+def test_a_bracket_after_an_operator_is_an_operand_of_the_definition() -> None:
+    plan = plans_of(read("Northwind FY'21 days of stock: 365 * average stock (2020, 2021) / (freight costs + "
+                         "packaging costs). Round to 2 decimals.", ("Northwind",)))[0]
+    assert plan.formula == "365 * avg(stock_2020, stock_2021) / (freight_costs_2021 + packaging_costs_2021)", plan
+
+
+def test_definitions_said_after_semicolons_feed_the_measure_they_define() -> None:
+    reading = read("Northwind Shipping Group FY'21 cycle time in days = DOS + DOR; DOS = avg stock / freight costs x "
+                   "365, DOR = avg receivables / fares x 365", ("Northwind",))
+    names = dict(reading.definitions)
+    assert names.get("dos") == "avg stock / freight costs x 365" and names.get("dor") == "avg receivables / fares x 365"
+    plan = plans_of(reading)[0]
+    assert {q.words for q in plan.quantities} == {"stock", "freight costs", "receivables", "fares"}, plan
+
+
+def test_a_definition_said_with_divides_is_read_and_a_days_measure_stays_in_days() -> None:
+    reading = read("How many days was Northwind's cash conversion cycle in 2021? Take DIO plus DSO minus DPO, where "
+                   "DPO divides average payables by freight costs plus the change in inventories.", ("Northwind",))
+    assert dict(reading.definitions)["dpo"] == "average payables / (freight costs plus the change in inventories)"
+    (plan,) = plans_of(reading)
+    assert "365 * (avg(payables_2020, payables_2021) / (freight_costs_2021 + (inventories_2021 - inventories_2020)))" \
+        in plan.formula, plan.formula
+
+
+def test_a_definition_adding_a_line_the_usual_one_lacks_gets_no_usual_stand_in() -> None:
+    reading = read("What was the cash conversion cycle in fiscal 2021: DIO + DSO - DPO, each on the average of the "
+                   "two year-end balances (payables over costs plus the change in stock), times 365?")
+    assert plans_of(reading) == []
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("How much cash did Northwind generate from operations after capex in fiscal 2021?",
+     "difference(line(cash from operations 2021), line(capex 2021)) 2021"),
+    ("How much revenue did Northwind bring in from freight in 2020?", "line(revenue from freight 2020)"),
+])
+def test_what_a_company_made_from_something_and_what_is_left_after_an_outlay(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+@pytest.mark.parametrize(("question", "described"), [
+    ("Northwind (NASDAQ: NWND) FY'21 freight costs, in USD millions", "line(freight costs 2021)"),
+    ("Northwind 3-year average gross margin (FY2019A-FY2021A), in %",
+     "average(share(named(gross profit), line(revenue))) 2019-2020-2021 over 3 years"),
+    ("For the fleet plan, I need Northwind's net fixed assets at 12/31/2021. Report in $ millions.",
+     "line(net fixed assets 2021)"),
+    ("Northwind: annualized growth of fares, fiscal 2019 to fiscal 2021 (compounded), one decimal %",
+     "cagr(line(fares)) 2019-2021"),
+    ("From Northwind's balance sheet, what were its spare parts worth at the close of fiscal 2021?",
+     "line(spare parts 2021)"),
+])
+def test_typed_forms_of_tickers_years_dates_requests_and_growth(question: str, described: str) -> None:
+    assert tree(question, ("Northwind",)) == described
+
+
+def test_a_definition_given_as_an_instruction_after_the_question_is_how_to_compute_it() -> None:
+    plan = plans_of(read("How hard did Northwind work its fleet in 2021? Give fares divided by average total assets "
+                         "(2020 and 2021 year-ends), 2 dp.", ("Northwind",)))[0]
+    assert plan.formula == "fares_2021 / avg(total_assets_2020, total_assets_2021)", plan
+
+
+def test_a_catalogue_measure_of_a_segment_takes_every_line_for_that_segment() -> None:
+    (plan,) = plans_of(read("Northwind Freight segment days inventory outstanding for 2021?", ("Northwind",)))
+    assert {(q.words, q.year, q.whole) for q in plan.quantities} == {
+        ("Freight inventories", 2020, True), ("Freight inventories", 2021, True),
+        ("Freight cost of goods sold", 2021, True)}, plan
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("What were Northwind's days of inventory on hand in 2021?", "days inventory outstanding"),
+    ("Northwind days payables for FY2021?", "days payable outstanding"),
+    ("Northwind days sales in receivables, 2021?", "days sales outstanding"),
+])
+def test_days_measures_by_the_other_names_people_type(question: str, name: str) -> None:
+    reading = read(question, ("Northwind",))
+    assert reading.measure is not None and reading.measure.op == m.NAMED and reading.measure.words == name
+
+
+def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -> None:
+    (plan,) = plans_of(read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and "
+                            "cost of sales (x365)?", ("Northwind",)))
+    assert plan.formula == "365 * inventories_2021 / cost_of_goods_sold_2021", plan
+    other = read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and freight costs?",
+                 ("Northwind",))
+    assert all("cost_of_goods_sold" not in p.formula for p in plans_of(other))  # another line named: not dropped
