@@ -148,7 +148,7 @@ def plans_of(reading: QuestionReading) -> list[Plan]:
 
 _ADDED = re.compile(r"\s[-+]\s|\b(?:plus|minus|less|excluding|adjusted\s+for|net\s+of|change\s+in|changes?)\b",
                     re.IGNORECASE)
-"""A term added to, taken from or adjusting a definition's lines ("payables over COGS plus the change in inventory")."""
+"""A term added to, taken from or adjusting a definition's lines ("receivables over sales less the change in allowances")."""
 
 
 def _adds_terms(reading: QuestionReading, plan: Plan) -> bool:

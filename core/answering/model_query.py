@@ -164,7 +164,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
         group = group or view.label_column
     if wanted == "list" and operation == "count":
-        # "in which member states did X rise by 10 points or more": the rows kept, named, not how many they are
+        # "in which districts were a fifth or more of the cases imported": the rows kept, named, not how many
         operation, group = "list", group or view.label_column
     if wanted == "list" and operation not in ("list", "top"):
         raise ValueError("the question asks which rows: use operation list with a group (and a threshold or filters).")

@@ -748,7 +748,7 @@ _YEAR_END_BASIS = re.compile(
     r",?\s*\b(?:using|on|with|based\s+on|taking|from)\s+(?:the\s+)?(?:(?:(?:fiscal\s+)?year|period)[\s-]*end(?:ing)?|ending|"
     r"closing|end[\s-]of[\s-](?:the[\s-])?(?:year|period))\s+(?:balances?|figures?|amounts?|values?|[a-z&']+(?:\s+(?!and\b)[a-z&']+)?)"
     r"(?:\s+and\s+(?:the\s+)?(?:year's\s+)?(?:cost\s+of\s+(?:sales|goods\s+sold|revenues?)|cogs|(?:net\s+)?(?:sales|revenues?))"
-    r"(?=\s*(?:[(?,.]|$)))?"  # "using year-end inventories and cost of sales": the flow a days measure is taken over
+    r"(?=\s*(?:[(?,.]|$)))?"  # "using closing receivables and revenue": the flow a days measure is taken over
     r"(?:\s*\(\s*(?:x|\u00d7|times)\s*36[05]\s*\))?"
     r"(?:\s+(?:only|rather\s+than\s+(?:the\s+)?averages?|instead\s+of\s+(?:the\s+)?averages?|not\s+(?:the\s+)?averages?))?",
     re.IGNORECASE)
@@ -816,7 +816,7 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
                 "November", "December")
 _WANT_SAID = re.compile(r"^(?:[^,.?]{3,80},\s+)?(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:to\s+(?:know|see|get)\s+)?",
                         re.IGNORECASE)
-""""As an analyst building a model, I need X ...": the request for X."""
+""""As a credit analyst preparing a memo, I need X ...": the request for X."""
 _ANNUALISED = re.compile(r"\b(?:annuali[sz]ed|compound(?:ed)?)\s+(?:annual\s+)?(?:growth|increase)(?:\s+rate)?\s+(?:of|in)\s+",
                          re.IGNORECASE)
 """"Annualized growth of X", "compounded growth in X": X's CAGR."""
@@ -931,7 +931,7 @@ def _in_question_order(text: str) -> str:
         text = f"What was {made.group('x')} {OUTPUT_VERBS[made.group('v').lower()]} in {made.group('s')}{made.group('rest')}"
     top_doing = re.match(r"^\s*(?:the\s+)?(?P<dir>top|leading|biggest|largest)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)[\s-]+(?P<v>[a-z]{3,}ing)\s+"
                          r"(?P<n>[a-z-]+)\b(?P<rest>.*)$", text, re.IGNORECASE)
-    if top_doing is not None:  # "top maize producing province": which province produced the most maize
+    if top_doing is not None:  # "top oat growing region": which region grew the most oats
         text = (f"Which {top_doing.group('n')} {top_doing.group('v')[:-3]}ed the most {top_doing.group('x')}"
                 f"{top_doing.group('rest')}")
     top = _TOP_BY.match(text)
@@ -1073,7 +1073,7 @@ def _definitions(text: str) -> dict[str, str]:
             continue
         for key in _names_of(name):
             found.setdefault(key, _full_years(body))
-    for match in _DIVIDES.finditer(text):  # "where DPO divides average payables by cost of sales plus ...": A / (B)
+    for match in _DIVIDES.finditer(text):  # "where DSO divides average receivables by revenue less ...": A / (B)
         for key in _names_of(re.sub(r"^(?:where|with|and)\s+", "", match.group("n").strip(), flags=re.IGNORECASE)):
             found.setdefault(key, _full_years(f"{match.group('a').strip()} / ({match.group('b').strip()})"))
     for match in _USE_FORMULA.finditer(text):  # "Use 365 times average AP over COGS": how to compute what is asked
@@ -1084,7 +1084,7 @@ def _definitions(text: str) -> dict[str, str]:
 
 _DIVIDES = re.compile(r"(?:^|[,;:]\s*|\b(?:where|with|and)\s+)(?P<n>[A-Za-z][\w&'-]*(?:\s+[\w&'-]+){0,3}?)\s+divides\s+"
                       r"(?P<a>[^,;.]+?)\s+by\s+(?P<b>[^,;.]+?)(?=\s*(?:[,;.?]|$))", re.IGNORECASE)
-"""A definition said with a verb: "where DPO divides average payables by cost of sales"."""
+"""A definition said with a verb: "where DSO divides average receivables by revenue"."""
 _NAMED_BEFORE = re.compile(r"(?:^|[,;:]\s*|\b(?:of|for|is|was|the|what|i\.e\.)\s+)(?P<name>[\w&'./ -]{2,60}?)\s*$", re.IGNORECASE)
 """The words naming what a bracketed formula defines: back from the bracket to a comma or a linking word."""
 _COMMA_FORMULA = re.compile(r"^(?P<head>[^,]{3,120}?),\s+(?:i\.?e\.?,?\s+|that\s+is,?\s+|namely\s+|defined\s+as\s+|"

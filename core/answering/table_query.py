@@ -204,7 +204,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
     if target_words and query.operation == "top" and "total" not in _tokens(target_words) and \
             _total_said_after(query.target, reading.text):
-        target_words = f"total {target_words}"  # "which state spent the most on public health overall": its Total column
+        target_words = f"total {target_words}"  # "which county paid the most for school transport overall": its Total column
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers)) if target_words else None
     if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \

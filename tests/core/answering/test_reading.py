@@ -344,7 +344,7 @@ def test_a_margin_moved_in_basis_points_is_its_change_in_points_times_100() -> N
      "share(line(dividends), line(net income))"),
     ("Northwind fiscal 2020: what % of net income was returned to shareholders as dividends?",
      "share(line(dividends), line(net income))"),
-    ("What % of revenue did Northwind keep as gross profit on average across 2019, 2020 and 2021?",
+    ("What % of revenue did Northwind keep as gross profit on average over 2019, 2020 and 2021?",
      "average(share(named(gross profit), line(revenue))) 2019-2020-2021"),
 ])
 def test_more_frames_people_type(question: str, described: str) -> None:
@@ -586,7 +586,7 @@ def test_a_definition_adding_a_line_the_usual_one_lacks_gets_no_usual_stand_in()
 
 
 @pytest.mark.parametrize(("question", "described"), [
-    ("How much cash did Northwind generate from operations after capex in fiscal 2021?",
+    ("How much cash did Northwind generate from operations after capex during fiscal 2021?",
      "difference(line(cash from operations 2021), line(capex 2021)) 2021"),
     ("How much revenue did Northwind bring in from freight in 2020?", "line(revenue from freight 2020)"),
 ])
@@ -602,7 +602,7 @@ def test_what_a_company_made_from_something_and_what_is_left_after_an_outlay(que
      "line(net fixed assets 2021)"),
     ("Northwind: annualized growth of fares, fiscal 2019 to fiscal 2021 (compounded), one decimal %",
      "cagr(line(fares)) 2019-2021"),
-    ("From Northwind's balance sheet, what were its spare parts worth at the close of fiscal 2021?",
+    ("From Northwind's balance sheet, what were its spare parts worth at the end of fiscal 2021?",
      "line(spare parts 2021)"),
 ])
 def test_typed_forms_of_tickers_years_dates_requests_and_growth(question: str, described: str) -> None:
@@ -633,9 +633,9 @@ def test_days_measures_by_the_other_names_people_type(question: str, name: str) 
 
 
 def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -> None:
-    (plan,) = plans_of(read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and "
+    (plan,) = plans_of(read("Northwind days of inventory on hand in fiscal 2021 using year-end inventories and "
                             "cost of sales (x365)?", ("Northwind",)))
     assert plan.formula == "365 * inventories_2021 / cost_of_goods_sold_2021", plan
-    other = read("Northwind days of inventory on hand for fiscal 2021 using year-end inventories and freight costs?",
+    other = read("Northwind days of inventory on hand in fiscal 2021 using year-end inventories and freight costs?",
                  ("Northwind",))
     assert all("cost_of_goods_sold" not in p.formula for p in plans_of(other))  # another line named: not dropped

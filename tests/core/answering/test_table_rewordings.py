@@ -141,7 +141,7 @@ def test_a_ranking_asked_in_total_reads_the_total_column(libraries: Library) -> 
 
 def test_a_count_named_by_another_word_of_the_same_meaning(inspections: Inspections) -> None:
     staff = sum(r[3] for r in inspections.rows if r[1] == "Colwick")
-    answer = ask_without_model(inspections.library, "What was the total number of workers at inspections in Colwick?")
+    answer = ask_without_model(inspections.library, "What was the total number of staff at the inspections held in Colwick?")
     assert answer.value == f"{staff:,}", answer.text
 
 
