@@ -65,10 +65,10 @@ from core.search.routing import Route, issuer_names, route_question, with_issuer
 from models.types import Answer, Chunk, Citation, ColumnSchema, ProgressEvent, Step, Usage
 
 QUERY_PLAN_TOKENS = 160
+"""Enough for a plan with three filters and a threshold (a cut-off reply is no JSON)."""
 PLANNED_TABLES = 2
 """The likeliest tables a model's query plan may be over: the second where the first has nothing to plan by or
 names nothing asked."""
-"""Enough for a plan with three filters and a threshold (a cut-off reply is no JSON)."""
 _BARE_FIGURE = re.compile(r"^\s*\(?-?\$?\s?\d{1,3}(?:,?\d{3})*(?:\.\d+)?\)?\s*$")
 """A model's answer that is a figure and nothing else ("433", "2,154", "(12.5)")."""
 

@@ -245,7 +245,6 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     if found is None and find_periods(said) and "".join(said.split()) in "".join(asked_text.split()) and \
             not any(find_periods(str(v)) for v in values):
         return None  # "2007" on a column of countries: the period the question names, which the table is of
-
     if found is None and (bands := table_query.bands_within(values, said)):
         return table_query.Condition(column, bands, said)  # "60 and over" over bands "60-69", "70-79", "80+"
     if found is None:

@@ -94,10 +94,10 @@ class RowChoice:
 _PER_UNIT = re.compile(r"\bper\s+(?:basic\s+|diluted\s+|common\s+|ordinary\s+)*(?:share|unit|ads)\b|\bearnings\s+per\b|"
                        r"\beps\b", re.IGNORECASE)
 """A line stated per share: reports print it in units, whatever scale the rest of the table is in."""
-_LABEL_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)(?:\s*\(#\d+\))?\s*$",
-                         re.IGNORECASE)
+_UNIT_SAID = r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)"
+_LABEL_UNIT = re.compile(_UNIT_SAID + r"(?:\s*\(#\d+\))?\s*$", re.IGNORECASE)
 """A unit a row label ends with, in brackets: "(%)", "(percent)", or a bare currency sign ("($)": units)."""
-_HEADING_UNIT = re.compile(r"\((?:(?P<percent>%|per\s?cent|in\s+%)|(?:US)?[$\u20ac\u00a3\u00a5])\)", re.IGNORECASE)
+_HEADING_UNIT = re.compile(_UNIT_SAID, re.IGNORECASE)
 """A unit a heading row states for the rows under it, anywhere in its words: "Birth Weight (%) (age below 36
 months)"."""
 
@@ -179,11 +179,10 @@ class TableView:
     def _label_unit(self, row: int) -> str | None:
         """The unit a row's label states for its own figures, overriding the table's: "ROFE (%)" and "Gross
         margin (%)" are percentages and "Sales per square metre ($)" is in dollars, in a table "$ MILLION"
-        heads; None where the label states none."""
-        match = _LABEL_UNIT.search(self.labels.get(row, ""))
+        heads; where the label states none, the heading the row stands under may ("Awareness (%)"); else None."""
+        match = _LABEL_UNIT.search(self.labels.get(row, "")) or _HEADING_UNIT.search(self.headings.get(row, ""))
         if match is None:
-            said = _HEADING_UNIT.search(self.headings.get(row, ""))
-            return None if said is None else "%" if said.group("percent") else ""
+            return None
         return "%" if match.group("percent") else ""
 
     @cached_property
