@@ -182,8 +182,13 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     # unfiltered: "female students of the Humanities cluster" keeps the female rows though the model named the
     # cluster alone (a 1.5B model often leaves out a second filter)
     filtered = {c.column.name for c in conditions}
-    conditions += tuple(c for c in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""})
-                        if c.column.name not in filtered)
+    for named in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""}):
+        if named.column.name not in filtered:
+            conditions += (named,)
+        elif named.within:
+            # "aged 15 and older who had difficulty hearing": the row under the parent the model kept (a 1.5B model
+            # keeps the parent, or every row of the child's label), as the question's words name it
+            conditions = (*(c for c in conditions if c.column.name != named.column.name), named)
     thresholds = () if table_query.bands_kept(reading, conditions) else \
         _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
     if operation == "count" and target is not None and not thresholds and \

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from itertools import pairwise
+from itertools import pairwise, permutations
 from typing import Any
 
 from core.answering import measures as m
@@ -92,6 +92,15 @@ class Condition:
     """The values are the column's dates in the periods the question names (``said``: "2015")."""
     under: bool = False
     """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
+    rows: tuple[int, ...] = ()
+    """Where set, only these rows (``_row``) of those holding the values: the one "Difficulty hearing" row printed
+    under "Aged 15 and older", which ``within`` names (``nested_row``)."""
+    within: str = ""
+
+    def sql(self) -> str:
+        """The condition as a predicate of one SQL statement."""
+        kept = f"{quote_identifier(self.column.name)} IN ({', '.join(_literal(v) for v in self.values)})"
+        return f"{kept} AND _row IN ({', '.join(map(str, self.rows))})" if self.rows else kept
 
 
 @dataclass(frozen=True)
@@ -254,7 +263,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     used |= set().union(*(_tokens(m.said) for m in missing))
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
-    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude)
+    conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude, view=view)
     year_column = _year_column(numbers, distinct) if reading.years and not dated else None
     if year_column is not None and year_column not in (target, group) and \
             not any(c.column.name == year_column.name for c in conditions):
@@ -297,7 +306,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "how many in Humanities" where Humanities heads a row of each of two stacked tables: which one? The words
         # the column read took may also name one of the stacked tables ("female students" over a "Female students"
         # column printed once for the female and the male tables, each titled in a column of its own)
-        fuller = _conditions(asked, reading, text_columns, distinct, exclude=exclude)
+        fuller = _conditions(asked, reading, text_columns, distinct, exclude=exclude, view=view)
         if named_twice(fuller, view) or len(fuller) <= len(conditions):
             return None
         conditions = fuller
@@ -590,7 +599,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     names |= {c.name for c in (planned.group, planned.view.label_column) if c is not None}
     taken = set().union(*(_header_tokens(_header(c)) for c in read if c is not None))
     taken |= _tokens(_header(planned.group)) | _tokens(planned.noun)
-    taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in c.values))
+    taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in (*c.values, c.within)))
     label = planned.view.label_column
     taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
     left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit()}
@@ -918,7 +927,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
-        *(_tokens(str(v)) for c in conditions for v in c.values))
+        *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)))
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     # one word in four may be the question's own ("capital spending" for a Capital column)
@@ -1227,10 +1236,12 @@ def dates_of(values: Sequence[Any]) -> dict[Any, date]:
 
 
 def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[ColumnSchema],
-                distinct: Callable[[ColumnSchema], list[Any]], exclude: set[str]) -> list[Condition]:
+                distinct: Callable[[ColumnSchema], list[Any]], exclude: set[str],
+                view: TableView | None = None) -> list[Condition]:
     """The values of the table's text columns the question names: every distinctive word of a value (legal forms
     aside) is in the question, and the value names at least one word the question uses for nothing else. Dates
-    named by the question's periods keep the rows of those periods."""
+    named by the question's periods keep the rows of those periods. Given the ``view``, two labels named one
+    after the other name one row, the second printed under the first (``nested_row``)."""
     found: list[Condition] = []
     dated_conditions: list[Condition] = []
     covered = False
@@ -1273,6 +1284,12 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             if spanned:
                 found.append(Condition(column, spanned, " ".join(str(v) for v in spanned)))
             continue
+        # (the values named by every word: "Aged 15 and older", not "Aged 6 and older" by its words but the number)
+        whole = [v for n, v in matched if n == len(_tokens(str(v)) - LEGAL_WORDS - common)]
+        nested = nested_row(whole, view, column, reading.text) if view is not None else None
+        if nested is not None:
+            found.append(nested)
+            continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
         if len(kept) > 1 and (members := tuple(v for v in kept if not _TOTAL_ROW.search(str(v)))):
@@ -1284,6 +1301,90 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
     return found
+
+
+_COORDINATING = frozenset({"and", "or", "nor", "than", "versus", "vs", "compared", "plus", "to", "from", "between",
+                           "against", "both", "either", ","})
+"""Words between two labels a question names that make them two rows ("in Spain and France", "Spain than France"),
+not one row under the other."""
+
+
+def nested_row(values: Sequence[Any], view: TableView, column: ColumnSchema, text: str) -> Condition | None:
+    """The one row several labels of ``column`` name together, as an outline prints it: "people aged 15 and older
+    who had difficulty hearing" over rows "Aged 15 and older", ..., "Difficulty hearing" (a label printed under
+    other age groups too) is the "Difficulty hearing" row under "Aged 15 and older", not the parent row and not
+    every row so labelled. ``values`` are the labels the question names by every word; a label within another's
+    words is none ("Severe" beside "Severe disability"). The labels are read as a chain, the first printed once
+    and each next one the first of its label below the last, inside the first's section (which ends at the next
+    row that begins with the same word, "Aged 65 and older" after "Aged 15 and older"); None unless exactly one
+    order of two to four labels chains so and no two of them are coordinated in the question ("in Spain and
+    France", "Spain than France")."""
+    label = view.label_column
+    named = list(dict.fromkeys(str(v) for v in values))
+    named = [v for v in named if not any(_tokens(v) < _tokens(other) for other in named)]
+    if label is None or column.name != label.name or not 2 <= len(named) <= 4 or \
+            any(_TOTAL_ROW.search(v) for v in named):
+        # (a totals row is under no row: "the EU's cases in Spain" is Spain's row and the EU Total's)
+        return None
+    at = view.column_position(column.name)
+    printed = [(r.row, str(view.values[r.row][at])) for r in view.rows if r.row in view.values]
+    chains = []
+    for order in permutations(named):
+        parents = [row for row, value in printed if value == order[0]]
+        if len(parents) != 1:
+            continue
+        first_word = order[0].split()[0].casefold() if order[0].split() else ""
+        ends = [row for row, value in printed if row > parents[0] and value not in order and
+                value.split()[:1] and value.split()[0].casefold() == first_word]
+        section_end = min(ends, default=None)
+        rows = [parents[0]]
+        for child in order[1:]:
+            below = [row for row, value in printed if value == child and row > rows[-1] and
+                     (section_end is None or row < section_end)]
+            if not below:
+                break
+            rows.append(below[0])
+        if len(rows) == len(order):
+            chains.append((order, rows[-1]))
+    if len(chains) > 1:
+        # "aged 21 to 64 with a severe disability who were employed": of several chains, the one in the question's order
+        chains = [(order, row) for order, row in chains if _said_in_order(text, order)]
+    if len(chains) != 1:
+        return None
+    order, row = chains[0]
+    if any(_coordinated(text, _tokens(a) - _tokens(b), _tokens(b) - _tokens(a)) for a, b in pairwise(order)):
+        return None
+    kept = next(v for v in values if str(v) == order[-1])
+    return Condition(column, (kept,), order[-1], rows=(row,), within=" > ".join(order[:-1]))
+
+
+def _said_in_order(text: str, labels: Sequence[str]) -> bool:
+    """Whether the question says the labels' own words (those no other of them has) in the order given."""
+    words = [_tokens(w) for w in re.findall(r"[\w'%]+", text.lower())]
+    firsts = []
+    for label in labels:
+        own = _tokens(label) - set().union(*(_tokens(other) for other in labels if other != label))
+        at = [i for i, w in enumerate(words) if w & own]
+        if not at:
+            return False
+        firsts.append(min(at))
+    return firsts == sorted(firsts)
+
+
+def _coordinated(text: str, first: set[str], second: set[str]) -> bool:
+    """Whether the question's words of two labels are apart, or joined by a coordinating word (``_COORDINATING``);
+    True where either cannot be placed or the two are interleaved."""
+    words = re.findall(r"[\w'%]+|,", text.lower())
+    spans = []
+    for own in (first, second):
+        at = [i for i, w in enumerate(words) if _tokens(w) & own]
+        if not at:
+            return True
+        spans.append((min(at), max(at)))
+    (_, a1), (b0, _) = sorted(spans)
+    if b0 <= a1:
+        return True
+    return any(w in _COORDINATING for w in words[a1 + 1:b0])
 
 
 _RANGE_ASKED = re.compile(r"(?<![\d.,$])(\d{1,3})\s*(?:to|-|\u2013|through)\s*(\d{1,3})(?![\d.,%])", re.IGNORECASE)
@@ -1362,7 +1463,7 @@ def rows_named(reading: QuestionReading, view: TableView, columns: Sequence[Colu
     header aside (they name the column read, not rows): what any plan over the table must keep."""
     asked = _tokens(_with_acronyms(reading.text, view.info.schema.columns)) | {
         str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower()) if w in _NUMBER_WORDS}
-    return _conditions(asked - _tokens(_header(target)), reading, columns, distinct, exclude)
+    return _conditions(asked - _tokens(_header(target)), reading, columns, distinct, exclude, view)
 
 
 def _common_words(values: Sequence[Any]) -> set[str]:
@@ -1502,6 +1603,10 @@ def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> C
         return numbers[0]
     years = {str(p.year) for p in reading.periods}
     of_year = [c for c in numbers if years and any(y in _header(c) for y in years)]
+    if len(of_year) > 1 and not asks_percent(reading):
+        # "2010 Number", "2010 Margin of error", "2010 Percent": of the year's columns, the one that counts
+        counting = [c for c in of_year if _COUNT_KIND.match(re.sub(r"\b(?:19|20)\d\d\b", " ", c.header).strip())]
+        of_year = counting if len(counting) == 1 else of_year
     return of_year[0] if len(of_year) == 1 else None
 
 
@@ -1515,7 +1620,7 @@ def _literal(value: Any) -> str:
 
 
 def _where(plan: QueryPlan) -> str:
-    parts = [f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.conditions]
+    parts = [c.sql() for c in plan.conditions]
     parts += [f"{figure_sql(t.column)} = {t.value!r}" if t.equal else
               f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
               for t in plan.thresholds]
@@ -1601,7 +1706,7 @@ def compile_sql(plan: QueryPlan) -> str:
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
     if plan.operation in ("difference", "share") and plan.versus is not None:
-        a, b = (f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})" for c in plan.versus)
+        a, b = (c.sql() for c in plan.versus)
         return (f"SELECT SUM(CASE WHEN {a} THEN {target} END) AS first, SUM(CASE WHEN {b} THEN {target} END) AS second, "
                 f"COUNT(*) AS rows FROM {table}{where}")
     if plan.operation == "share" and plan.columns:
@@ -1610,8 +1715,7 @@ def compile_sql(plan: QueryPlan) -> str:
         return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share":
-        kept = " AND ".join(f"{quote_identifier(c.column.name)} IN ({', '.join(_literal(v) for v in c.values)})"
-                            for c in plan.conditions) or "1"
+        kept = " AND ".join(c.sql() for c in plan.conditions) or "1"
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
         each = target or "1"  # no target: a share of the rows themselves
         total = f"SUM({target})" if target else "COUNT(*)"
@@ -1706,7 +1810,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
         shown = _figure(view, target, value, reading, cell=True)
         header = target.header or target.name.replace("_", " ")
-        named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
+        named = _rows_said(plan, dated=False)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
         return QueryAnswer(plan, result, shown, (shown,), sentence, ((int(row), target.name),), {})
     if plan.operation in ("sum", "average", "max", "min"):
@@ -1724,7 +1828,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
             shown = _figure(view, target, value, reading, cell=True)
-            named = ", ".join(str(v) for c in plan.conditions if not c.dated for v in c.values)
+            named = _rows_said(plan, dated=False)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
                                ((row, target.name),) if row is not None else (), {})
@@ -1925,7 +2029,7 @@ def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequenc
     parts = [f"{c.header or c.name} {_figure(view, c, view.values[row][position[c.name]], reading)}"
              for c in plan.columns]
     shown = _figure(view, plan.columns[0], value, reading)
-    named = ", ".join(str(v) for c in plan.conditions for v in c.values)
+    named = _rows_said(plan)
     sentence = f"{shown} in all: {' + '.join(parts)} ({named}; {title})"
     return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((row, c.name) for c in plan.columns), {})
 
@@ -1952,7 +2056,7 @@ def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], titl
         else:
             shown = amount(view, abs(gap), scale) if gap >= 0 else f"-{amount(view, abs(gap), scale)}"
     direction = "fell" if newer < older else "rose" if newer > older else "was unchanged"
-    named = ", ".join(str(v) for c in plan.conditions for v in c.values)
+    named = _rows_said(plan)
     sentence = (f"{named}: {shown} ({direction} from {amount(view, older, scale)} in "
                 f"{older_column.header or older_column.name} to {amount(view, newer, scale)} in "
                 f"{newer_column.header or newer_column.name}; {title})")
@@ -1986,6 +2090,13 @@ def _group_cells(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSq
     return tuple((r, column) for r in _group_rows(plan, item, run_sql, kept))
 
 
+def _rows_said(plan: QueryPlan, dated: bool = True) -> str:
+    """The values the plan's conditions keep, as an answer names its rows ("Employed (under Aged 21 to 64 > With a
+    disability)"); the conditions on dates left out unless ``dated``."""
+    return ", ".join(f"{v} (under {c.within})" if c.within else str(v)
+                     for c in plan.conditions if dated or not c.dated for v in c.values)
+
+
 def _where_words(plan: QueryPlan) -> str:
     if not plan.conditions and not plan.thresholds and not plan.missing:
         return ""
@@ -2001,7 +2112,7 @@ def _where_words(plan: QueryPlan) -> str:
             continue
         values = [str(v) for v in condition.values]
         shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")
-        parts.append(f"{header} {shown}")
+        parts.append(f"{header} {shown}" + (f" under {condition.within}" if condition.within else ""))
     return " where " + " and ".join(parts)
 
 

@@ -1,0 +1,100 @@
+"""Tables printed as outlines: a group's row ("Members aged 18 to 39") with the rows under it ("Walkers",
+"Cyclists"), whose labels repeat under every group. A question naming a group and a row under it reads that one
+row, by code's plan and by the model's (whose 1.5B reply often keeps the group's row alone); a question naming a
+row under a group that prints none says nothing from another group's rows. The table is drawn as a ruled PDF
+and ingested for real; the model is scripted (its control flow), bench_tables.py measures the real one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.answering import model_query, table_query
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
+from core.answering.reading import read
+from core.library.store import Library
+from core.sql.runner import SqlRunner
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
+
+pytestmark = pytest.mark.unit
+
+# label, members 2022, members 2023, share 2023 (%)  (made up); "Walkers" and "Cyclists" repeat under each group
+OUTLINE = [
+    ("All members", 9_870, 10_415, 100.0),
+    ("Walkers", 4_210, 4_388, 42.1),
+    ("Cyclists", 2_950, 3_120, 30.0),
+    ("Aged 18 to 39", 3_405, 3_712, 100.0),
+    ("Walkers", 1_204, 1_333, 35.9),
+    ("Cyclists", 1_377, 1_460, 39.3),
+    ("Aged 40 to 64", 4_120, 4_301, 100.0),
+    ("Walkers", 1_806, 1_849, 43.0),
+    ("Cyclists", 1_090, 1_177, 27.4),
+    ("Open water swimmers", 402, 431, 10.0),
+    ("Aged 65 and over", 2_345, 2_402, 100.0),
+    ("Walkers", 1_200, 1_206, 50.2),
+    ("Cyclists", 483, 483, 20.1),
+]
+
+
+@pytest.fixture(scope="module")
+def outline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Group", "2022 Members", "2023 Members", "2023 Percent"]]
+    body = [[label, f"{a:,}", f"{b:,}", f"{p:.1f}"] for label, a, b, p in OUTLINE]
+    library = drawn_library(tmp_path_factory.mktemp("outline"), "Table 3. Club members by age group and activity",
+                            header + body, [60, 250, 350, 450, 550])
+    yield library
+    library.close()
+
+
+def _figure(label: str, under: str, column: int) -> int:
+    group = next(i for i, row in enumerate(OUTLINE) if row[0] == under)
+    return int(next(row for row in OUTLINE[group + 1:] if row[0] == label)[column])
+
+
+@pytest.mark.parametrize(("question", "label", "under", "column"), [
+    ("How many members aged 40 to 64 were cyclists in 2023?", "Cyclists", "Aged 40 to 64", 2),
+    ("How many walkers aged 65 and over did the club have in 2022?", "Walkers", "Aged 65 and over", 1),
+    ("How many of the members aged 40 to 64 were open water swimmers in 2022?", "Open water swimmers",
+     "Aged 40 to 64", 1),
+])
+def test_a_row_under_the_group_the_question_names(outline: Library, question: str, label: str, under: str,
+                                                  column: int) -> None:
+    answer = ask_without_model(outline, question)
+    assert answer.value == f"{_figure(label, under, column):,}", answer.text
+    assert f"under {under}" in answer.text  # the answer says which of the rows so labelled it read
+
+
+def test_rows_joined_by_and_are_two_rows_not_one_under_the_other(outline: Library) -> None:
+    rows = [r for r in OUTLINE if r[0] in ("Aged 18 to 39", "Aged 40 to 64")]
+    answer = ask_without_model(outline, "How many members were aged 18 to 39 or aged 40 to 64 in 2023?")
+    assert "under" not in answer.text
+    if answer.value is not None:  # two groups added up, or no figure: never one group under the other
+        assert answer.value == f"{sum(r[2] for r in rows):,}", answer.text
+
+
+def test_a_row_the_group_does_not_print_takes_no_other_group_s_row(outline: Library) -> None:
+    # "Open water swimmers" is printed under the 40 to 64 group only: none of its figure is the 18 to 39 group's
+    answer = ask_without_model(outline, "How many members aged 18 to 39 were open water swimmers in 2023?")
+    assert answer.value != "431" and "431" not in answer.text.split("(")[0], answer.text
+
+
+def test_the_model_s_plan_on_the_group_s_row_reads_the_row_under_it(outline: Library) -> None:
+    question = "How many members aged 18 to 39 were walkers in 2022?"
+    reply: dict[str, Any] = {"operation": "count", "target": "y2022_members",
+                             "filters": [{"column": "group_value", "value": "Aged 18 to 39"}], "group": "group_value",
+                             "limit": 1, "descending": True, "threshold": {"column": "", "above": True, "value": 0}}
+    runner = SqlRunner(outline.path)
+    try:
+        view = load_table_view(outline, next(iter(outline.tables())))
+        distinct = distinct_values(runner.run, view)
+        reading = read(question)
+        planned = model_query.from_model(reply, view, reading, distinct)
+        answered = table_query.execute(planned, reading, runner.run)
+    finally:
+        runner.close()
+    assert answered.value == f"{_figure('Walkers', 'Aged 18 to 39', 1):,}", answered.sentence
+    assert len(answered.cells) == 1
