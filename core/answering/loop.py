@@ -325,7 +325,7 @@ class Answerer(TableSteps, FormulaSteps):
         # the plan's task describes the one table it is over (columns, real values): the retrieved tables and
         # passages would only lengthen the prompt (a third of the tokens) and slow the call
         answered, error = self._with_repairs(run, "Query plan", model_query.task(view, run.question, distinct),
-                                              model_query.schema(view, distinct), QUERY_PLAN_TOKENS, attempt, repair,
+                                              model_query.schema(view, distinct, asked), QUERY_PLAN_TOKENS, attempt, repair,
                                               alone=True)
         if answered is None:
             if replied:  # a plan came back and failed its checks (not a call that failed: no model, no JSON)

@@ -87,11 +87,14 @@ def about_the_table(question: str, view: TableView, distinct: Distinct) -> bool:
     return bool(asked & said)
 
 
-def schema(view: TableView, distinct: Distinct) -> dict[str, Any]:
-    """The plan's JSON schema: its enums are the table's real columns."""
+def schema(view: TableView, distinct: Distinct, reading: QuestionReading | None = None) -> dict[str, Any]:
+    """The plan's JSON schema: its enums are the table's real columns. Given the question's ``reading``, a ranking's
+    limit and order are asked only of a question that ranks, and a threshold only of one that states a figure (a
+    year is none): each field the reply need not write is some twenty tokens the small model does not generate,
+    and a filler it cannot get wrong."""
     text, numbers, dated = _columns(view, distinct)
     groups = [c.name for c in text] + [f"{unit} of {c.name}" for c in dated for unit in ("month", "year")]
-    return {
+    fields: dict[str, Any] = {
         "type": "object",
         "properties": {
             "operation": {"type": "string", "enum": list(OPERATIONS)},
@@ -111,6 +114,31 @@ def schema(view: TableView, distinct: Distinct) -> dict[str, Any]:
         },
         "required": ["operation", "target", "filters", "group", "limit", "descending", "threshold"],
     }
+    if reading is None:
+        return fields
+    unasked: set[str] = set()
+    if not ranks(reading):
+        unasked |= {"limit", "descending"}
+    if not _states_a_figure(reading.text):
+        unasked.add("threshold")
+    fields["properties"] = {k: v for k, v in fields["properties"].items() if k not in unasked}
+    fields["required"] = [k for k in fields["required"] if k not in unasked]
+    return fields
+
+
+_RANKS = re.compile(r"\b(?:most|least|fewest|highest|lowest|largest|smallest|biggest|greatest|top|bottom|rank\w*|"
+                    r"first|last|best|worst|leading|maximum|minimum|max|min)\b", re.IGNORECASE)
+
+
+def ranks(reading: QuestionReading) -> bool:
+    """Whether the question ranks rows ("which three districts had the most cases", "the smallest sample")."""
+    return bool(reading.query is not None and reading.query.operation == "top" or
+                reading.criterion.kind in ("max", "min") or _RANKS.search(reading.text))
+
+
+def _states_a_figure(text: str) -> bool:
+    """Whether the question prints a figure other than a year ("more than 500 employees", "20% or more")."""
+    return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in _NUMBER.findall(text))
 
 
 def task(view: TableView, question: str, distinct: Distinct) -> str:

@@ -524,3 +524,22 @@ def test_which_rows_asked_are_named_not_counted_and_a_year_is_no_filter_on_names
         operation="top", target="pct_imported", group="district", limit=2,
         filters=[{"column": "district", "value": "2021"}]))
     assert not planned.conditions and answered.value.split("; ") == ["Corwick", "Elmstead"], answered.value
+
+
+@pytest.mark.parametrize(("question", "ranking", "threshold"), [
+    ("How many employees did the Kestrel Foods notices affect in 2015?", False, False),
+    ("Which city had the fewest notices?", True, False),
+    ("How many notices affected more than 120 employees?", False, True),
+])
+def test_a_plan_asks_for_a_ranking_or_a_threshold_only_where_the_question_has_one(
+        register: Register, question: str, ranking: bool, threshold: bool) -> None:  # noqa: F811
+    runner = SqlRunner(register.library.path)
+    try:
+        view = load_table_view(register.library, next(iter(register.library.tables())))
+        fields = model_query.schema(view, distinct_values(runner.run, view), read(question))
+    finally:
+        runner.close()
+    assert {"limit", "descending"} <= set(fields["required"]) if ranking else \
+        not {"limit", "descending"} & set(fields["properties"])
+    assert ("threshold" in fields["required"]) is threshold
+    assert {"operation", "target", "filters", "group"} <= set(fields["required"])
