@@ -35,7 +35,7 @@ from core.answering import measures as m
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
-from core.answering.vocabulary import SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
+from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
@@ -426,7 +426,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         planned = replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
                           conditions=(*planned.conditions, kept))
     headings = sections(view)
-    if label is not None and headings and planned.operation in _OVER_ROWS:
+    if label is not None and headings and planned.operation in (*_OVER_ROWS, "share"):
         # "which services come under the Highways Directorate", "how many are listed under it": the rows under
         # the heading the question names, not the heading's own row
         beneath = {str(heading): rows for heading, rows in headings}
@@ -1184,6 +1184,12 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
         found = _best_column(other, columns)
         if found is not None:
             return found
+    if noun.lower().strip() in ("name", "names"):
+        # "which name filed notice 2015-071" ("who filed"): the one column of who the rows are (Company, Employer,
+        # Applicant name), the entity nouns the vocabulary knows
+        who = [c for c in columns if _tokens(c.header) & _WHO_COLUMN]
+        if len(who) == 1:
+            return who[0]
     label = view.label_column
     if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
         return label
@@ -1193,6 +1199,11 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
             len([c for c in columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]) == 1:
         return label  # "which member states": the rows of a table whose only text column is an unheaded stub
     return None
+
+
+_WHO_COLUMN = stems(" ".join([*ENTITY_KINDS[0], *ENTITY_KINDS[3], "name", "applicant", "recipient", "candidate",
+                                "owner", "holder", "grantee", "contractor", "supplier", "vendor", "winner"]))
+"""Words of a header whose column says who each row is (a company, a person, an applicant)."""
 
 
 def _date_group(unit: str, columns: Sequence[ColumnSchema],
@@ -1597,6 +1608,47 @@ def named_twice(conditions: Sequence[Condition], view: TableView) -> bool:
 _REPEAT_MARK = re.compile(r"\s*\(#\d+\)$")
 
 
+def _printed_whole(view: TableView, column: ColumnSchema, whole: Any) -> float | None:
+    """The figure the table prints for ``whole`` (equal to rounding) in ``column`` on a grand total's row: one
+    labelled "Total" alone, or one with no label that sums the rest (``unlabelled_totals``); None where none does."""
+    if not is_number(whole) or not whole:
+        return None
+    grand = [r.row for r in view.rows if re.fullmatch(r"\s*(?:grand\s+)?total\s*:?\s*", r.label, re.IGNORECASE)]
+    named = [r.row for r in view.rows if _TOTAL_ROW.search(r.label)] + list(view.info.total_rows)
+    for row in (*grand, *unlabelled_totals(view, column, named)):
+        value = _cell_figure(view, row, column)
+        if value is not None and abs(value - float(whole)) <= max(1.0, abs(float(whole)) * 0.0005):
+            return value
+    return None
+
+
+def _cell_figure(view: TableView, row: int, column: ColumnSchema) -> float | None:
+    values = view.values.get(row, ())
+    at = view.column_position(column.name)
+    value: Any = values[at] if 0 <= at < len(values) else None
+    return float(value) if is_number(value) else None
+
+
+def unlabelled_totals(view: TableView, column: ColumnSchema | None, totals: Sequence[int]) -> list[int]:
+    """The rows that print no label and, in ``column``, the sum of the table's other rows: the grand total a
+    table prints last with no word beside it, or the sum of its "Total ..." rows (``totals``). Counted as a row,
+    it would double what a sum or a share's whole adds up."""
+    if column is None or view.label_column is None:
+        return []
+    def figure(row: int) -> float | None:
+        return _cell_figure(view, row, column)
+    found = []
+    for candidate in (r for r in view.rows if not r.labelled and r.row not in totals):
+        printed = figure(candidate.row)
+        if printed is None or not printed:
+            continue
+        rest = [f for r in view.rows if r.row != candidate.row and r.row not in totals and (f := figure(r.row)) is not None]
+        named = [f for r in totals if (f := figure(r)) is not None]
+        if any(part and abs(sum(part) - printed) <= max(1.0, abs(printed) * 0.0005) for part in (rest, named)):
+            found.append(candidate.row)
+    return found
+
+
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
     """The figure column a question means when it names none: the only one, or the one of the year asked."""
     if len(numbers) == 1:
@@ -1630,6 +1682,7 @@ def _where(plan: QueryPlan) -> str:
     if label is None or not any(c.column.name == label.name for c in (*plan.conditions, *(plan.versus or ()))):
         # rows named by their labels are kept whatever they are (a "Total receipts" a share is taken of)
         totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
+        totals += unlabelled_totals(plan.view, plan.target, totals)
         if totals:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
@@ -1879,8 +1932,12 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
         if share is None:
             raise NoAnswer(f"{plan.describe()}: nothing to share.")
-        if len({f.section for f in view.info.row_facts if f.section}) > 1:
-            # rows under several headings ("Profit ($M)", "Basic earnings per share (cents)"): no one whole
+        printed = _printed_whole(view, target, whole)
+        if printed is not None and printed != whole:
+            share, whole = float(part) * 100.0 / printed, printed  # the grand total printed, not its sum to rounding
+        if len({f.section for f in view.info.row_facts if f.section}) > 1 and printed is None:
+            # rows under several headings ("Profit ($M)", "Basic earnings per share (cents)"): no one whole, unless
+            # the table prints one ("Americas", "EMEA" over one grand total of revenue)
             raise NoAnswer(f"{plan.describe()}: the table's rows stand under several headings, so its column has no "
                            f"one whole.")
         shown = f"{format_number(share)}%"

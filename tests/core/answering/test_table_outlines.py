@@ -98,3 +98,26 @@ def test_the_model_s_plan_on_the_group_s_row_reads_the_row_under_it(outline: Lib
         runner.close()
     assert answered.value == f"{_figure('Walkers', 'Aged 18 to 39', 1):,}", answered.sentence
     assert len(answered.cells) == 1
+
+
+# region heading, then stores with 2023 and 2024 sales, each region's total, and a grand total printed unlabelled
+SALES = {"Coastal:": None, "Harbour Street": (412, 455), "Pier Road": (388, 391), "Total Coastal": (800, 846),
+         "Inland:": None, "Mill Lane": (297, 310), "Quarry Hill": (515, 560), "Total Inland": (812, 870),
+         "": (1_612, 1_716)}
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Store", "2024", "2023"]]
+    body = [[label, *(("", "") if figures is None else (f"{figures[1]:,}", f"{figures[0]:,}"))]
+            for label, figures in SALES.items()]
+    library = drawn_library(tmp_path_factory.mktemp("regions"), "Note 4. Sales by region and store (in thousands)",
+                            header + body, [60, 260, 360, 460])
+    yield library
+    library.close()
+
+
+def test_a_region_s_share_is_of_the_grand_total_the_table_prints(regions: Library) -> None:
+    answer = ask_without_model(regions, "What share of 2024 sales came from the Inland stores?")
+    assert answer.value == f"{870 * 100 / 1_716:.1f}%", answer.text
+    assert "1,716" in answer.text  # the whole is the total printed, not the total counted twice
