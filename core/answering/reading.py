@@ -872,11 +872,20 @@ _WHICH_DID = re.compile(r"^\s*which\s+(?P<n>(?:[\w-]+\s+){0,2}?[a-z-]+[^s\W]s)\s
 """Rows named by what they did ("which companies filed notices in A?"): the rows that did, listed."""
 
 
+_WHO_DID = re.compile(r"^\s*who\s+(?=(?:[a-z]{2,}ed|won|made|got|had|paid|sent|gave|took|sold|bought|laid|cut|ran|"
+                      r"led|held|spent|lost|brought|kept)\b)", re.IGNORECASE)
+"""A question asking who did something: the name of the row it is said of, where the rest names that row by a
+number or a ranking (``_in_question_order``)."""
+
+
 def _in_question_order(text: str) -> str:
     """The question retold in the order the grammar reads, whatever the order it was said in: what it asks first
     (a place or period said before it goes after it; asking words left where the answer goes come first), and
     each operation by the one word class that names it (a count by "how many", a total by "in total" or
     "combined", a share by "what share of X came from A", a ranking by "which k ... had the highest")."""
+    if _WHO_DID.match(text) and re.search(rf"\d|\b(?:{_SUPERLATIVE})\b", text, re.IGNORECASE):
+        # "who filed notice 2015-071", "who won the most votes": the name a row prints, asked as "which name"
+        text = _WHO_DID.sub("Which name ", text, count=1)
     fronted = _FRONTED.match(text)
     if fronted is not None and _SOURCE_NAMED.search(fronted.group("x") or fronted.group("x2") or ""):
         fronted = None  # "From X's balance sheet, what were ...": the statement read, said where the grammar reads it

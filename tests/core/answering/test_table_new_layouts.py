@@ -250,3 +250,12 @@ def test_which_company_a_numbered_row_names_is_read_off_that_row(permits: Librar
     assert answer.value == "Harrow Builders", answer.text
     planned = _plan(permits, "Which company was granted the permit?")
     assert planned is None or planned.operation != "list"
+
+
+def test_who_did_what_a_numbered_row_says_is_the_name_that_row_prints(permits: Library) -> None:
+    """"Who obtained permit 2021-014": the one column saying who each row is (Company), of the row the number
+    names; the most units asked by "who" ranks the same names."""
+    answer = ask_without_model(permits, "Who obtained permit 2021-014?")
+    assert answer.value == "Harrow Builders", answer.text
+    answer = ask_without_model(permits, "Who obtained the most units?")
+    assert answer.value == "Copse Homes", answer.text
