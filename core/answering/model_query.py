@@ -13,8 +13,8 @@ table and the question before anything runs:
 - the operation must have what it needs (a figure column to add up, a column to rank or list by, a row to
   read a cell from).
 
-A reply that fails a check raises ``ValueError`` naming what was wrong, which the loop sends back once for a
-repair. A plan that passes is compiled and executed by ``table_query`` like code's own, with the same checks
+A reply that fails a check raises ``ValueError`` naming what was wrong, which the loop records on the step
+(``loop.QUERY_PLAN_REPAIRS``: it is not sent back, as a 1.5B model repeats itself). A plan that passes is compiled and executed by ``table_query`` like code's own, with the same checks
 of its result and the same wording and citations.
 """
 
@@ -268,7 +268,7 @@ def _columns(view: TableView, distinct: Distinct
 def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[ColumnSchema], distinct: Distinct,
                asked: set[str], asked_text: str) -> table_query.Condition | None:
     if not isinstance(chosen, dict):
-        raise ValueError("a filter is an object with a column and a value.")  # noqa: TRY004 (a reply to repair)
+        raise ValueError("a filter is an object with a column and a value.")  # noqa: TRY004 (a reply refused)
     column = by_name.get(str(chosen.get("column", "")))
     if column is None or column not in text:
         raise ValueError(f"filter column {chosen.get('column')!r} is no text column of the table.")
@@ -290,7 +290,7 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
     """The ``count`` values nearest to what the model said (shared words first, then spelling), in the column's
-    order: what a repair shows, rather than the column's first values, which may be none of the ones meant."""
+    order: what an error names, rather than the column's first values, which may be none of the ones meant."""
     words = stems(said)
     folded = said.casefold()
     scored = sorted(range(len(values)), key=lambda i: (-len(words & stems(str(values[i]))),

@@ -373,16 +373,16 @@ class AnswererBase:
     def _with_repairs(self, run: Run, what: str, task: str, schema: dict[str, Any], max_tokens: int,
                       attempt: Callable[[dict[str, Any]], _T],
                       repair: Callable[[dict[str, Any] | None, Exception], str],
-                      alone: bool = False) -> tuple[_T | None, str]:
+                      alone: bool = False, repairs_allowed: int = MAX_REPAIRS) -> tuple[_T | None, str]:
         """The one repair loop every step shares: ask the model, try its reply with ``attempt``; a reply that
         fails (no JSON, a choice outside the lists, a formula outside the grammar, SQL that errs or finds
-        nothing) goes back with ``repair``'s message naming the error, at most ``MAX_REPAIRS`` times. Each
+        nothing) goes back with ``repair``'s message naming the error, at most ``repairs_allowed`` times. Each
         failure is recorded (``run.failures``, shown on the step). Returns what ``attempt`` gave, or None and
         the last error. ``alone``: the task by itself, without the run's tables and passages (``_call``)."""
         repairs: list[str] = []
         error = ""
         failed: list[dict[str, Any]] = []
-        for _attempt in range(1 + MAX_REPAIRS):
+        for _attempt in range(1 + repairs_allowed):
             data: dict[str, Any] | None = None
             try:
                 data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens, what=what,

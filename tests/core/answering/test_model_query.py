@@ -67,8 +67,8 @@ def test_a_value_the_column_does_not_hold_goes_back_with_the_values_it_does(regi
             target="employees_affected", filters=[{"column": "company", "value": "Osprey Mills"}]))
 
 
-def test_a_model_plan_that_leaves_the_question_unread_goes_back(register: Register) -> None:  # noqa: F811
-    # a count of every notice is no answer to how long a notice must run; the plan goes back for a repair
+def test_a_model_plan_that_leaves_the_question_unread_is_refused(register: Register) -> None:  # noqa: F811
+    # a count of every notice is no answer to how long a notice must run; the plan is refused
     with pytest.raises(ValueError, match="unread"):
         _plan(register, "How many weeks of warning must a closing plant give its workers?", _reply(operation="count"))
     _planned, answered = _plan(register, "How many notices are listed?", _reply(operation="count"))
@@ -162,8 +162,8 @@ def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_
         register: Register) -> None:  # noqa: F811
     asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
                                              "not stated")
-    assert any("the same reply again" in f for s in answer.steps for f in s.failures), answer.steps
-    assert asked_for[:3] == ["plan", "plan", "text"], (asked_for, answer.text)  # no cells chosen, no rewording first
+    assert asked_for[:2] == ["plan", "text"], (asked_for, answer.text)  # not sent back (a 1.5B model repeats
+    # itself), no cells chosen, no rewording first
     assert "cells" not in asked_for
     assert answer.status == "refused", answer.text
     assert any(s.sql_error.startswith("No query over the rows of") for s in answer.steps), answer.steps
@@ -495,7 +495,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Register]:
 def test_a_threshold_the_question_states_keeps_its_direction_and_bound_whatever_the_model_says(
         imported: Register) -> None:
     """"20% or more" where the model fills "above": false: the rows at 20% and over are counted (20 itself kept);
-    and a plan answering a percentage question with an amount is no answer (it goes back for a repair)."""
+    and a plan answering a percentage question with an amount is no answer (it is refused)."""
     from core.answering.query_step import in_the_unit_asked
 
     question = "How many districts had 20% or more of their cases imported?"
