@@ -191,6 +191,10 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
         group = group or view.label_column
+    if wanted == "top" and operation in ("value", "sum", "count") and (target is not None or operation == "count"):
+        # "which demand has the biggest budget" answered with one row's figure: the question ranks, by the figure
+        # (or the rows' count) the model chose, the rows of its group
+        operation, group = "top", group or view.label_column
     if wanted == "list" and operation == "count":
         # "in which districts were a fifth or more of the cases imported": the rows kept, named, not how many
         operation, group = "list", group or view.label_column

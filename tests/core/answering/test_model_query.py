@@ -82,6 +82,11 @@ def test_a_largest_figure_asked_by_which_is_a_ranking_that_names_its_row(registe
     planned, answered = _plan(register, "Which city had the most employees affected?", _reply(
         operation="max", target="employees_affected", group="city"))
     assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0]
+    # one row's figure (or a sum) where the question ranks: the same ranking, by the figure chosen
+    for operation in ("value", "sum"):
+        planned, answered = _plan(register, "Which city had the most employees affected?", _reply(
+            operation=operation, target="employees_affected", group="city"))
+        assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0]
 
 
 def test_the_direction_of_a_ranking_is_the_question_s_not_the_model_s(register: Register) -> None:  # noqa: F811
