@@ -192,7 +192,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
         group = group or view.label_column
     if wanted == "top" and operation in ("value", "sum", "count") and (target is not None or operation == "count"):
-        # "which demand has the biggest budget" answered with one row's figure: the question ranks, by the figure
+        # "which depot handled the largest tonnage" answered with one row's figure: the question ranks, by the figure
         # (or the rows' count) the model chose, the rows of its group
         operation, group = "top", group or view.label_column
     if wanted == "list" and operation == "count":
@@ -218,7 +218,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         if named.column.name not in filtered:
             conditions += (named,)
         elif named.within:
-            # "aged 15 and older who had difficulty hearing": the row under the parent the model kept (a 1.5B model
+            # "members aged 40 to 64 who were cyclists": the row under the parent the model kept (a 1.5B model
             # keeps the parent, or every row of the child's label), as the question's words name it
             conditions = (*(c for c in conditions if c.column.name != named.column.name), named)
     thresholds = () if table_query.bands_kept(reading, conditions) else \

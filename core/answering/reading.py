@@ -884,7 +884,7 @@ def _in_question_order(text: str) -> str:
     each operation by the one word class that names it (a count by "how many", a total by "in total" or
     "combined", a share by "what share of X came from A", a ranking by "which k ... had the highest")."""
     if _WHO_DID.match(text) and re.search(rf"\d|\b(?:{_SUPERLATIVE})\b", text, re.IGNORECASE):
-        # "who filed notice 2015-071", "who won the most votes": the name a row prints, asked as "which name"
+        # "who obtained licence 2019-118", "who won the most votes": the name a row prints, asked as "which name"
         text = _WHO_DID.sub("Which name ", text, count=1)
     fronted = _FRONTED.match(text)
     if fronted is not None and _SOURCE_NAMED.search(fronted.group("x") or fronted.group("x2") or ""):

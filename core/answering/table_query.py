@@ -93,8 +93,8 @@ class Condition:
     under: bool = False
     """The values are the rows printed under the heading ``said`` ("Processes of comprehension")."""
     rows: tuple[int, ...] = ()
-    """Where set, only these rows (``_row``) of those holding the values: the one "Difficulty hearing" row printed
-    under "Aged 15 and older", which ``within`` names (``nested_row``)."""
+    """Where set, only these rows (``_row``) of those holding the values: the one "Cyclists" row printed under
+    "Aged 40 to 64", which ``within`` names (``nested_row``)."""
     within: str = ""
 
     def sql(self) -> str:
@@ -1185,7 +1185,7 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
         if found is not None:
             return found
     if noun.lower().strip() in ("name", "names"):
-        # "which name filed notice 2015-071" ("who filed"): the one column of who the rows are (Company, Employer,
+        # "which name obtained licence 2019-118" ("who obtained"): the one column of who the rows are (Company, Employer,
         # Applicant name), the entity nouns the vocabulary knows
         who = [c for c in columns if _tokens(c.header) & _WHO_COLUMN]
         if len(who) == 1:
@@ -1295,7 +1295,7 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             if spanned:
                 found.append(Condition(column, spanned, " ".join(str(v) for v in spanned)))
             continue
-        # (the values named by every word: "Aged 15 and older", not "Aged 6 and older" by its words but the number)
+        # (the values named by every word: "Aged 40 to 64", not "Aged 4 to 6" by its words but the numbers)
         whole = [v for n, v in matched if n == len(_tokens(str(v)) - LEGAL_WORDS - common)]
         nested = nested_row(whole, view, column, reading.text) if view is not None else None
         if nested is not None:
@@ -1321,13 +1321,13 @@ not one row under the other."""
 
 
 def nested_row(values: Sequence[Any], view: TableView, column: ColumnSchema, text: str) -> Condition | None:
-    """The one row several labels of ``column`` name together, as an outline prints it: "people aged 15 and older
-    who had difficulty hearing" over rows "Aged 15 and older", ..., "Difficulty hearing" (a label printed under
-    other age groups too) is the "Difficulty hearing" row under "Aged 15 and older", not the parent row and not
+    """The one row several labels of ``column`` name together, as an outline prints it: "members aged 40 to 64
+    who were cyclists" over rows "Aged 40 to 64", ..., "Cyclists" (a label printed under other age groups too)
+    is the "Cyclists" row under "Aged 40 to 64", not the parent row and not
     every row so labelled. ``values`` are the labels the question names by every word; a label within another's
     words is none ("Severe" beside "Severe disability"). The labels are read as a chain, the first printed once
     and each next one the first of its label below the last, inside the first's section (which ends at the next
-    row that begins with the same word, "Aged 65 and older" after "Aged 15 and older"); None unless exactly one
+    row that begins with the same word, "Aged 65 and over" after "Aged 40 to 64"); None unless exactly one
     order of two to four labels chains so and no two of them are coordinated in the question ("in Spain and
     France", "Spain than France")."""
     label = view.label_column
@@ -1358,7 +1358,7 @@ def nested_row(values: Sequence[Any], view: TableView, column: ColumnSchema, tex
         if len(rows) == len(order):
             chains.append((order, rows[-1]))
     if len(chains) > 1:
-        # "aged 21 to 64 with a severe disability who were employed": of several chains, the one in the question's order
+        # "aged 40 to 64, walkers, who walked daily": of several chains, the one in the question's order
         chains = [(order, row) for order, row in chains if _said_in_order(text, order)]
     if len(chains) != 1:
         return None
@@ -1937,7 +1937,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             share, whole = float(part) * 100.0 / printed, printed  # the grand total printed, not its sum to rounding
         if len({f.section for f in view.info.row_facts if f.section}) > 1 and printed is None:
             # rows under several headings ("Profit ($M)", "Basic earnings per share (cents)"): no one whole, unless
-            # the table prints one ("Americas", "EMEA" over one grand total of revenue)
+            # the table prints one ("Coastal", "Inland" over one grand total of sales)
             raise NoAnswer(f"{plan.describe()}: the table's rows stand under several headings, so its column has no "
                            f"one whole.")
         shown = f"{format_number(share)}%"
@@ -2148,8 +2148,8 @@ def _group_cells(plan: QueryPlan, item: str, kept: Sequence[int], run_sql: RunSq
 
 
 def _rows_said(plan: QueryPlan, dated: bool = True) -> str:
-    """The values the plan's conditions keep, as an answer names its rows ("Employed (under Aged 21 to 64 > With a
-    disability)"); the conditions on dates left out unless ``dated``."""
+    """The values the plan's conditions keep, as an answer names its rows ("Daily (under Aged 40 to 64 > Walkers)");
+    the conditions on dates left out unless ``dated``."""
     return ", ".join(f"{v} (under {c.within})" if c.within else str(v)
                      for c in plan.conditions if dated or not c.dated for v in c.values)
 
