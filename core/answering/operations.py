@@ -475,6 +475,10 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str, percent: 
             cells = _newer_first(cells, question)
     if operation in ("difference", "percent_change"):
         cells = _newer_first(cells, question)
+    if operation == "count" and len(cells) == 1:
+        # "how many students were enrolled" answered by counting the one cell that says how many: 1 is never the
+        # answer; the cell's figure is
+        operation = "lookup"
     return OperationChoice(operation, tuple(cells), operation in RANKINGS and len(cells) == 2 and percent)
 
 

@@ -114,6 +114,16 @@ def test_every_operation_in_the_registry_runs_and_is_worded(report: ReportFixtur
     assert ops.NEW_FIGURES == {"difference", "percent_change", "sum", "average", "ratio", "percentage", "product"}
 
 
+def test_a_count_of_one_cell_is_that_cell_s_figure(report: ReportFixture) -> None:  # noqa: F811
+    """"How much did parks get": counting the one cell that says it gives 1, never an answer; its figure is."""
+    view, choice = choose(report, "count", [("Parks", "y2019")], "How much did parks get in 2019?")
+    result = report.runner.run(ops.compile_sql(view, choice))
+    assert choice.operation == "lookup"
+    assert ops.describe_result(view, choice, result.columns, result.rows) == "80 million"
+    view, choice = choose(report, "count", [("Parks", "y2019"), ("Roads", "y2019")], "q")
+    assert choice.operation == "count"  # several cells: how many of them hold a figure, as chosen
+
+
 def test_lookup_returns_the_cells_with_scale(report: ReportFixture) -> None:  # noqa: F811
     info = report.library.table(TABLE_NAME)
     assert info is not None
