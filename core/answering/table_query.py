@@ -908,9 +908,9 @@ def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSc
         return None
     found = []
     for year in years:
-        columns = [c for c in view.data_columns if c.type.upper() != "TEXT" and (
+        columns = _the_count_of_several([c for c in view.data_columns if c.type.upper() != "TEXT" and (
             any(p.column == c.name and p.period.fiscal_year == year for p in view.info.periods)
-            or re.search(rf"\b{year}\b", _header(c)))]
+            or re.search(rf"\b{year}\b", _header(c)))], reading)
         if len(columns) != 1:
             return None
         found.append(columns[0])
@@ -1654,12 +1654,17 @@ def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> C
     if len(numbers) == 1:
         return numbers[0]
     years = {str(p.year) for p in reading.periods}
-    of_year = [c for c in numbers if years and any(y in _header(c) for y in years)]
-    if len(of_year) > 1 and not asks_percent(reading):
-        # "2010 Number", "2010 Margin of error", "2010 Percent": of the year's columns, the one that counts
-        counting = [c for c in of_year if _COUNT_KIND.match(re.sub(r"\b(?:19|20)\d\d\b", " ", c.header).strip())]
-        of_year = counting if len(counting) == 1 else of_year
+    of_year = _the_count_of_several([c for c in numbers if years and any(y in _header(c) for y in years)], reading)
     return of_year[0] if len(of_year) == 1 else None
+
+
+def _the_count_of_several(columns: list[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:
+    """Of several columns of one year ("2010 Number", "2010 Margin of error", "2010 Percent"), the one that counts
+    where the question asks no percentage; else the columns as given."""
+    if len(columns) < 2 or asks_percent(reading):
+        return columns
+    counting = [c for c in columns if _COUNT_KIND.match(re.sub(r"\b(?:19|20)\d\d\b", " ", c.header).strip())]
+    return counting if len(counting) == 1 else columns
 
 
 # -- compiling and running ---------------------------------------------------------------------------------------
