@@ -1664,7 +1664,15 @@ def _the_count_of_several(columns: list[ColumnSchema], reading: QuestionReading)
     if len(columns) < 2 or asks_percent(reading):
         return columns
     counting = [c for c in columns if _COUNT_KIND.match(re.sub(r"\b(?:19|20)\d\d\b", " ", c.header).strip())]
-    return counting if len(counting) == 1 else columns
+    if len(counting) == 1:
+        return counting
+    figures = [c for c in columns if not _PERCENT_KIND.search(c.header) and not _SPREAD.search(c.header)]
+    return figures if len(figures) == 1 else columns
+
+
+_SPREAD = re.compile(r"\b(?:errors?|margins?|moe|ci|confidence|interval|standard\s+deviation|sd|se|s\.e\.)\b",
+                     re.IGNORECASE)
+"""A column printing how far a figure may be off (a margin of error, a standard error), not a figure."""
 
 
 # -- compiling and running ---------------------------------------------------------------------------------------

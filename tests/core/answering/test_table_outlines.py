@@ -121,3 +121,9 @@ def test_a_region_s_share_is_of_the_grand_total_the_table_prints(regions: Librar
     answer = ask_without_model(regions, "What share of 2024 sales came from the Inland stores?")
     assert answer.value == f"{870 * 100 / 1_716:.1f}%", answer.text
     assert "1,716" in answer.text  # the whole is the total printed, not the total counted twice
+
+
+def test_a_change_between_two_years_reads_each_year_s_counting_column(outline: Library) -> None:
+    # 2023 prints two columns (Members, Percent): the count's change is asked, so Members
+    answer = ask_without_model(outline, "By how much did the number of open water swimmers rise from 2022 to 2023?")
+    assert answer.value == "29", answer.text
