@@ -1855,7 +1855,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         raise NoAnswer(f"{plan.describe()}: the question names several rows, not one cell.")
     kept = rows_kept(plan, run_sql)
     target = plan.target
-    where = _where_words(plan)
+    where = where_words(plan)
     noun = plan.noun or "rows"
     title = view.info.caption or view.info.heading or view.name
     if plan.operation == "count":
@@ -2167,13 +2167,18 @@ def _rows_said(plan: QueryPlan, dated: bool = True) -> str:
                      for c in plan.conditions if dated or not c.dated for v in c.values)
 
 
-def _where_words(plan: QueryPlan) -> str:
+def where_words(plan: QueryPlan) -> str:
+    """What the plan's conditions keep, in words (" where Company Kestrel Foods Inc."); "" where it keeps every row."""
     if not plan.conditions and not plan.thresholds and not plan.missing:
         return ""
     parts = [f"{t.column.header or t.column.name.replace('_', ' ')} {t.said}" for t in plan.thresholds]
     parts += [f"no {m.column.header or m.column.name.replace('_', ' ')}" for m in plan.missing]
+    headings = {c.said.strip(" :").casefold() for c in plan.conditions if c.under}
     for condition in plan.conditions:
         header = condition.column.header or condition.column.name.replace("_", " ")
+        if condition.column.name in (SECTION_COLUMN, PARENT_COLUMN) and \
+                {str(v).strip(" :").casefold() for v in condition.values} <= headings:
+            continue  # the heading the rows are under, said once ("the rows under Americas")
         if condition.dated:
             parts.append(f"{header} in {condition.said}")
             continue

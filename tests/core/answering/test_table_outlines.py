@@ -16,7 +16,9 @@ from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
 from core.library.store import Library
+from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.sql.runner import SqlRunner
+from models.types import ColumnSchema
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -121,6 +123,19 @@ def test_a_region_s_share_is_of_the_grand_total_the_table_prints(regions: Librar
     answer = ask_without_model(regions, "What share of 2024 sales came from the Inland stores?")
     assert answer.value == f"{870 * 100 / 1_716:.1f}%", answer.text
     assert "1,716" in answer.text  # the whole is the total printed, not the total counted twice
+
+
+def test_the_heading_rows_are_under_is_said_once(regions: Library) -> None:
+    """Where extraction also wrote each row's section into a column of its own, the answer names the heading once
+    ("the rows under Inland"), not again as the section's and the parent's values."""
+    view = load_table_view(regions, next(iter(regions.tables())))
+    label = view.label_column
+    assert label is not None
+    section, parent = (ColumnSchema(name, "TEXT", name.title()) for name in (SECTION_COLUMN, PARENT_COLUMN))
+    planned = table_query.QueryPlan(view, "sum", view.data_columns[0], (
+        table_query.Condition(label, ("Mill Lane", "Quarry Hill"), "Inland:", under=True),
+        table_query.Condition(section, ("Inland",), "Inland"), table_query.Condition(parent, ("Inland",), "Inland")))
+    assert table_query.where_words(planned) == " where the rows under Inland:"
 
 
 def test_a_change_between_two_years_reads_each_year_s_counting_column(outline: Library) -> None:
