@@ -70,8 +70,6 @@ QUERY_PLAN_REPAIRS = 0
 """A query plan that fails its checks is not sent back: over the table benchmark's tune and probe runs, 28 plans
 failed; repaired, 18 came back word for word and none of the others gave a right answer, each at a model call's
 time. The loop's steps answer instead."""
-QUERY_TABLES = 3
-"""The likeliest tables code's query plan is tried over (with those in the context)."""
 PLANNED_TABLES = 2
 """The likeliest tables a model's query plan may be over: the second where the first has nothing to plan by or
 names nothing asked."""
@@ -160,7 +158,7 @@ class Answerer(TableSteps, FormulaSteps):
         question, ctx = run.question, run.ctx
         self._stage(run, "searching", "Searching the library")
         retrieved = self._retrieve(question)
-        run.candidate_tables = self._add_to_context(run, question, retrieved)
+        self._add_to_context(run, question, retrieved)
         chosen, composed = self._compute_first(run, retrieved, on_step)
         relevant = self._is_relevant(question, retrieved) and chosen is None and \
             not planning.gives_up(run.plans, run.missing)
@@ -271,11 +269,9 @@ class Answerer(TableSteps, FormulaSteps):
         if asked.query is not None:  # a question over rows in so many words: say so before reading them
             self._stage(run, "computing", "Reading the table's rows")
         names = run.names or cite.SourceNames(self.library)
-        # the tables in the context, then the next the search ranked (code's plan reads no table into a prompt, so a
-        # table too long for the context's budget is planned over all the same)
-        in_context = {v.info.id for v in run.context.tables}
-        views = [*run.context.tables, *(v for v in run.candidate_tables[:QUERY_TABLES] if v.info.id not in in_context)]
-        found = answer_by_query(asked, views, self.library, self.sql_runner.run, names,
+        # the tables in the context only: planned over the next ones the search ranked too, code answered two probe
+        # questions wrongly from a table of another document or of shares for counts, and gained none
+        found = answer_by_query(asked, run.context.tables, self.library, self.sql_runner.run, names,
                                 [c.id for c in retrieved], run.failures)
         if found is None:
             return False

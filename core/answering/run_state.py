@@ -133,8 +133,6 @@ class Run:
     """Parallel to ``steps``: what each step found, in words, or None."""
     read: list[str] = field(default_factory=list)
     """Every passage and table chunk retrieved: what a figure in a text answer must be found in."""
-    candidate_tables: list[ops.TableView] = field(default_factory=list)
-    """The tables the question's search ranked, likeliest first (the context holds the first that fit its budget)."""
     asked: QuestionReading | None = None
     """The question read once (``core.answering.reading``)."""
     plans: list[Plan] = field(default_factory=list)
