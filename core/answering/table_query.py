@@ -350,6 +350,15 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # percentages add up to nothing
         amounts = [c for c in numbers if not is_percent(view, c)]
         target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
+    if operation == "average" and target is None and len(over := _period_columns(view, numbers, reading)) >= 2:
+        # "the average Medicare outlays from 2014 to 2016": one row's figures averaged across its years' columns
+        only = only_row(view)
+        if not conditions and only is not None:
+            conditions = [only]
+        if not conditions:
+            return None
+        planned = QueryPlan(view, "average", over[0], tuple(conditions), columns=tuple(over))
+        return planned if ignored_column(planned, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
@@ -1311,11 +1320,19 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         # several date columns ("Date received", "Effective date"): the one the question's words name, else the first
         named = [c for c in dated_conditions if _tokens(_header(c.column)) & asked - {"date"}]
         found.append((named or dated_conditions)[0])
+    label = view.label_column if view is not None else None
+    if label is not None and any(c.column.name == label.name and c.rows for c in found):
+        # the heading and parent columns extraction derived from the label column name its rows again: the one row
+        # the label's condition keeps (``nested_row``) is the row asked, theirs would only repeat the words (or keep
+        # none, where they were misread)
+        labels = {str(v).strip(" :").casefold() for v in distinct(label) if v not in (None, "")}
+        found = [c for c in found if c.column.name not in (SECTION_COLUMN, PARENT_COLUMN)
+                 or not {str(v).strip(" :").casefold() for v in c.values} <= labels]
     return found
 
 
-_COORDINATING = frozenset({"and", "or", "nor", "than", "versus", "vs", "compared", "plus", "to", "from", "between",
-                           "against", "both", "either", ","})
+_COORDINATING = frozenset({"and", "or", "nor", "than", "versus", "vs", "compared", "plus", "against", "both", "either",
+                           ","})
 """Words between two labels a question names that make them two rows ("in Spain and France", "Spain than France"),
 not one row under the other."""
 
@@ -1331,14 +1348,15 @@ def nested_row(values: Sequence[Any], view: TableView, column: ColumnSchema, tex
     order of two to four labels chains so and no two of them are coordinated in the question ("in Spain and
     France", "Spain than France")."""
     label = view.label_column
-    named = list(dict.fromkeys(str(v) for v in values))
+    # (a totals row is under no row: "the EU's cases in Spain" names Spain's row, and "the Medicare outlays" the
+    # Medicare row under "Outlays:", whatever "Total outlays" shares their words)
+    named = [v for v in dict.fromkeys(str(v) for v in values) if not _TOTAL_ROW.search(v)]
     named = [v for v in named if not any(_tokens(v) < _tokens(other) for other in named)]
-    if label is None or column.name != label.name or not 2 <= len(named) <= 4 or \
-            any(_TOTAL_ROW.search(v) for v in named):
-        # (a totals row is under no row: "the EU's cases in Spain" is Spain's row and the EU Total's)
+    if label is None or column.name != label.name or not 2 <= len(named) <= 4:
         return None
     at = view.column_position(column.name)
-    printed = [(r.row, str(view.values[r.row][at])) for r in view.rows if r.row in view.values]
+    # every row the table prints, its headings with no figure among them ("Outlays:" over "Medicare")
+    printed = [(row, str(values[at])) for row, values in sorted(view.values.items()) if at < len(values)]
     chains = []
     for order in permutations(named):
         parents = [row for row, value in printed if value == order[0]]
@@ -1658,6 +1676,24 @@ def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> C
     return of_year[0] if len(of_year) == 1 else None
 
 
+def _period_columns(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:
+    """The one figure column of each year an average over periods names (every year of a span: "from 2014 to
+    2016"), in the years' order; [] unless every year has one."""
+    measure = reading.measure
+    years = sorted(set(measure.periods if measure is not None and measure.op == m.AVERAGE and measure.periods
+                       else reading.years))
+    found = []
+    for year in years:
+        columns = _the_count_of_several([c for c in numbers if not is_percent(view, c) or asks_percent(reading)
+                                         if any(p.column == c.name and p.period.fiscal_year == year
+                                                for p in view.info.periods) or re.search(rf"\b{year}\b", _header(c))],
+                                        reading)
+        if len(columns) != 1:
+            return []
+        found.append(columns[0])
+    return found if len({c.name for c in found}) == len(found) else []
+
+
 def _the_count_of_several(columns: list[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:
     """Of several columns of one year ("2010 Number", "2010 Margin of error", "2010 Percent"), the one that counts
     where the question asks no percentage; else the columns as given."""
@@ -1768,6 +1804,9 @@ def compile_sql(plan: QueryPlan) -> str:
         return f"SELECT {target} AS value, _row FROM {table}{where} ORDER BY _row LIMIT 2"
     if plan.operation == "sum" and plan.columns:
         return f"SELECT SUM({_added_sql(plan.columns)}) AS value, COUNT(*) AS rows FROM {table}{where}"
+    if plan.operation == "average" and plan.columns:  # one row's figures, each there (an empty cell: no average)
+        added = " + ".join(figure_sql(c) for c in plan.columns)
+        return f"SELECT ({added}) * 1.0 / {len(plan.columns)} AS value, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
@@ -1886,6 +1925,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: no figure in the rows kept.")
         if plan.columns:
             return _across_answer(plan, result, value, kept, reading, title)
+        if plan.operation == "average" and counted == 1 and len(set(reading.years)) >= 2:
+            raise NoAnswer(f"{plan.describe()}: an average over several years asked is no one row's figure of one.")
         if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
             raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
         if plan.operation == "sum" and counted == 1 and _SEVERAL.search(reading.text):
@@ -2090,7 +2131,8 @@ def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title
 
 def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequence[int], reading: QuestionReading,
                    title: str) -> QueryAnswer:
-    """The figures of the row kept added across the columns named: "8,249: Butter 6,028 + Margarine 1,385 + ..."."""
+    """The figures of the row kept added (or averaged) across the columns named: "8,249: Butter 6,028 + Margarine
+    1,385 + ..."."""
     view = plan.view
     if len(kept) != 1:
         raise NoAnswer(f"{plan.describe()}: the columns are added for one row, and {len(kept)} were kept.")
@@ -2100,7 +2142,10 @@ def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequenc
              for c in plan.columns]
     shown = _figure(view, plan.columns[0], value, reading)
     named = _rows_said(plan)
-    sentence = f"{shown} in all: {' + '.join(parts)} ({named}; {title})"
+    if plan.operation == "average":
+        sentence = f"{shown} on average: ({' + '.join(parts)}) / {len(parts)} ({named}; {title})"
+    else:
+        sentence = f"{shown} in all: {' + '.join(parts)} ({named}; {title})"
     return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((row, c.name) for c in plan.columns), {})
 
 

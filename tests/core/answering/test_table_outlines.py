@@ -142,3 +142,31 @@ def test_a_change_between_two_years_reads_each_year_s_counting_column(outline: L
     # 2023 prints two columns (Members, Percent): the count's change is asked, so Members
     answer = ask_without_model(outline, "By how much did the number of open water swimmers rise from 2022 to 2023?")
     assert answer.value == "29", answer.text
+
+
+def test_an_average_over_years_is_one_row_s_figures_across_its_year_columns(outline: Library) -> None:
+    walkers = OUTLINE[4]  # the walkers aged 18 to 39
+    answer = ask_without_model(outline, "On average, how many members aged 18 to 39 were walkers in 2022 and 2023?")
+    assert answer.value == f"{(walkers[1] + walkers[2]) / 2:,.1f}", answer.text
+    assert "/ 2" in answer.text  # the figures averaged are shown
+
+
+# a heading printed with no figure over its lines, and a total whose words take the heading's
+BUDGET = [("Outlays:", None), ("Roads", (310, 325, 341)), ("Harbours", (120, 118, 131)), ("Total outlays", (430, 443, 472)),
+          ("Receipts:", None), ("Harbours", (95, 99, 104)), ("Tolls", (210, 222, 230)), ("Total receipts", (305, 321, 334))]
+
+
+@pytest.fixture(scope="module")
+def budget(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Category", "2021", "2022", "2023"]]
+    body = [[label, *(("", "", "") if f is None else (str(f[0]), str(f[1]), str(f[2])))] for label, f in BUDGET]
+    library = drawn_library(tmp_path_factory.mktemp("budget"), "Table 2. Port authority budget (in millions of dollars)",
+                            header + body, [60, 250, 330, 410, 490])
+    yield library
+    library.close()
+
+
+def test_a_line_under_a_heading_that_prints_no_figure(budget: Library) -> None:
+    # "Harbours" is printed under Outlays and under Receipts; "harbour outlays" is the one under Outlays
+    answer = ask_without_model(budget, "What were average harbour outlays from 2021 to 2023?")
+    assert answer.value == "$123 million", answer.text
