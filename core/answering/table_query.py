@@ -221,14 +221,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "the total budget of the parks service" where no header says budget (the header read names only
         # "total"): the table's total column ("Total Plan & Non-Plan"), the grand one where several are ("Plan
         # Total", "Non-Plan Total")
-        leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
-        anywhere = [c for c in numbers if re.search(r"\btotal\b", c.header, re.IGNORECASE)]
-        target = leading[-1] if leading else anywhere[0] if len(anywhere) == 1 else None
+        target = _grand_total_column(numbers)
     if target is None and target_words and _tokens(target_words) <= title and query.operation not in ("how_many", "count"):
         # "the most confirmed cases" over a table of "confirmed cases by country": what the title counts is its
         # column of counts or totals ("Total (n)"), where the other figures are shares of it ("how many notices" over
         # a register of notices counts its rows)
-        target = _only_count(view, numbers, reading) or _best_column("total", numbers)
+        target = _only_count(view, numbers, reading) or _grand_total_column(numbers) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
@@ -1674,6 +1672,14 @@ def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> C
     years = {str(p.year) for p in reading.periods}
     of_year = _the_count_of_several([c for c in numbers if years and any(y in _header(c) for y in years)], reading)
     return of_year[0] if len(of_year) == 1 else None
+
+
+def _grand_total_column(numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """The table's grand total column: the last headed "Total ..." ("Total Plan & Non-Plan" after "Plan Total" and
+    "Non-Plan Total"), else the one header saying total; None where none is."""
+    leading = [c for c in numbers if re.match(r"\s*total\b", c.header, re.IGNORECASE)]
+    anywhere = [c for c in numbers if re.search(r"\btotal\b", c.header, re.IGNORECASE)]
+    return leading[-1] if leading else anywhere[0] if len(anywhere) == 1 else None
 
 
 def _period_columns(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:

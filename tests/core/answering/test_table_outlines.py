@@ -7,6 +7,7 @@ and ingested for real; the model is scripted (its control flow), bench_tables.py
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -170,3 +171,17 @@ def test_a_line_under_a_heading_that_prints_no_figure(budget: Library) -> None:
     # "Harbours" is printed under Outlays and under Receipts; "harbour outlays" is the one under Outlays
     answer = ask_without_model(budget, "What were average harbour outlays from 2021 to 2023?")
     assert answer.value == "$123 million", answer.text
+
+
+def test_the_largest_of_what_the_title_counts_is_ranked_by_the_grand_total(tmp_path: Path) -> None:
+    """"Which office has the biggest budget" over a budget printing "Plan Total", "Non-Plan Total" and "Total Plan &
+    Non-Plan": the grand total ranks them, not the first column that says total."""
+    rows = [["Office", "Plan Total", "Non-Plan Total", "Total Plan & Non-Plan"],
+            ["Records Office", "900", "100", "1000"], ["Survey Office", "", "1500", "1500"],
+            ["Mint Office", "700", "", "700"]]
+    library = drawn_library(tmp_path, "Budget 2031-32 of the offices (in lakhs)", rows, [40, 200, 300, 410, 540])
+    try:
+        answer = ask_without_model(library, "Which office has the biggest budget?")
+    finally:
+        library.close()
+    assert answer.value == "Survey Office", answer.text
