@@ -404,9 +404,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
     thresholds = () if bands_kept(reading, conditions) else question_thresholds(view, reading, measured)
+    if operation in ("list", "count") and not thresholds and measured is not None and is_percent(view, measured) and \
+            (all_or_none := _ALL_OR_NONE.search(reading.text)) is not None:
+        # "which countries had all of their cases of unknown origin", "in how many was none of it imported": the
+        # rows whose share is the whole (100%) or nothing (0%)
+        value = 0.0 if all_or_none.group("none") else 100.0
+        thresholds = (Threshold(measured, True, value, f"= {value:g}%", equal=True),)
     if operation == "list" and not conditions and not thresholds and query.group and \
             not _PLURAL.search(query.group.split()[-1]):
         return None  # "which company filed the notice": one row asked, and the question names none of them
+    if operation == "list" and target is not None and not conditions and not thresholds:
+        return None  # the rows of a figure column with nothing to keep some by: every row, which answers nothing
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
@@ -456,6 +464,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+_ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"
+                          r"(?P<none>none\s+of\s+(?:their|its|the)))\b", re.IGNORECASE)
+"""A share asked as the whole or none of something ("all of their cases", "every case", "none of its sales")."""
 
 
 def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str, tuple[Any, ...]]) -> Condition:

@@ -315,3 +315,37 @@ def test_how_many_things_is_a_count_not_the_money_the_table_is_stated_in(stores:
     assert list(answer.parts) == ["9", "14"], answer.text
     answer = ask_without_model(stores, "What were the proceeds from store sales in 2019?")
     assert answer.value == "$10,950 thousand", answer.text  # money stays money
+
+
+# harbour: goods landed (t), from abroad (%), coastal (%)  (made up): the shares printed as the whole or none
+HARBOURS = {"Kelby": (5_200, 100.0, 0.0), "Ostmark": (880, 0.0, 100.0), "Rundale": (3_410, 62.5, 37.5),
+            "Tarrow": (1_150, 100.0, 0.0), "Wenlow": (2_020, 48.0, 52.0)}
+
+
+def test_all_or_none_of_a_share_keeps_the_rows_at_100_or_0_percent(tmp_path: Path) -> None:
+    """"Which harbours landed all of their goods from abroad": the rows whose share is 100% (0% for "none of"),
+    not every row of the table; a list of a figure column with nothing to keep rows by is no answer."""
+    header = [["Harbour", "Goods landed (t)", "From abroad (%)", "Coastal (%)"]]
+    body = [[name, f"{t:,}", f"{a:.1f}", f"{c:.1f}"] for name, (t, a, c) in HARBOURS.items()]
+    library = drawn_library(tmp_path, "Table 5: Goods landed by harbour and origin, 2030", header + body,
+                            [40, 160, 280, 400, 520])
+    try:
+        answer = ask_without_model(library, "Which harbours received all of their goods from abroad?")
+        assert answer.value == "Kelby; Tarrow", answer.text
+        answer = ask_without_model(library, "How many harbours received none of their goods from abroad?")
+        assert answer.value == "1", answer.text
+        answer = ask_without_model(library, "In how many harbours was every delivery coastal?")
+        assert answer.value == "1", answer.text
+        planned = table_query.plan(*_view_and_reading(library, "List the harbours with their share of coastal goods."))
+        assert planned is None
+    finally:
+        library.close()
+
+
+def _view_and_reading(library: Library, question: str) -> tuple[Any, Any, Any]:
+    runner = SqlRunner(library.path)
+    view = load_table_view(library, next(iter(library.tables())))
+    distinct = distinct_values(runner.run, view)
+    values = {c.name: distinct(c) for c in view.info.schema.columns}  # read now: the runner closes below
+    runner.close()
+    return view, read(question), lambda column: values[column.name]
