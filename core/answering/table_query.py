@@ -32,6 +32,7 @@ from itertools import pairwise
 from typing import Any
 
 from core.answering import measures as m
+from core.answering import vocabulary
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
@@ -569,6 +570,93 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
     return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
+
+
+def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") -> tuple[str, ...]:
+    """The content words of the question (``QuestionReading.content``) that code's plan binds to nothing: not to
+    the table (its title, heading or unit, its ``document``'s title), a column it reads, a row or value it keeps,
+    the rows' noun, or a word of how a figure is asked (an operation, a count, a share, a unit, a linking verb). A
+    plan that leaves one answers another question ("the districts with a shortfall" listed without any shortfall
+    read). A word of the title that also names rows of the table the plan keeps none of is not bound by the title
+    ("the yes votes on the parking question" over a tally whose title lists every question, summed over all of
+    them). () where every word is bound."""
+    view = planned.view
+    read = [planned.target, planned.whole, planned.group, view.label_column, *(t.column for t in planned.thresholds),
+            *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
+            *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
+    said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
+    said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
+    if not planned.conditions:  # every row is read, its totals among them
+        said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
+        sides = reading.measure.leaves() if reading.measure is not None and reading.measure.op == m.SHARE else ()
+        # "what share of total obligations falls due within a year": the whole the table's totals add up
+        said += [side.words for side in sides if planned.operation == "share" and
+                 re.match(r"\s*(?:the\s+)?(?:total|all)\b", side.words, re.IGNORECASE)]
+    if planned.noun and (of := re.search(rf"\b{re.escape(planned.noun)}\s+(?:for|of)\s+([\w-]+)", reading.text,
+                                         re.IGNORECASE)):
+        said.append(of.group(1))  # "how many demands for grants": the noun said whole
+    if (across := ACROSS_ROWS.search(reading.text)) is not None:
+        said.append(across.group(0))  # "over the six species listed": every row
+    said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
+    bound = _kin(_tokens(" ".join(said)))
+    kept = {c.column.name for c in (*planned.conditions, *(planned.versus or ()))}
+    of_rows: set[str] = set()
+    for position, column in enumerate(view.info.schema.columns):
+        values = [v for row in view.values.values() if isinstance(v := row[position], str)]
+        if column.name not in kept and values:
+            of_rows |= _tokens(" ".join(values)) - _common_words(values)
+    # a word of the table's title or of its document's names it, unless it names rows the plan keeps none of
+    titled = _kin(_tokens(f"{view.info.caption} {view.info.heading} {view.info.unit} {document}")) - (of_rows - bound)
+    headers = _kin(_tokens(" ".join(c.header for c in view.info.schema.columns)))
+    figures = {c.name for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")}
+    if planned.change is not None and figures and figures <= {p.column for p in view.info.periods}:
+        # a change between two periods of a table of figures by period only ("Budget by department", 2019 and 2018):
+        # the table measures one thing, which the question may name in its own words ("spending"), unless they name
+        # rows
+        titled |= set().union(*(stems(w) for w in reading.content)) - of_rows
+    names = {w.lower() for w in re.findall(r"(?<=[\w,?] )[A-Z][\w-]*|^[A-Z]{2,}[\w-]*", reading.text)}
+    left = []
+    for word in reading.content:
+        folded = stems(word)
+        if not folded or folded & (bound | titled | _HOW_ASKED) or word in _NUMBER_WORDS or _ORDINAL.fullmatch(word) or \
+                any(len(w) >= 5 and (w.startswith(word[:len(w)]) or word.startswith(w)) for w in bound | titled) or \
+                _initials(word, " ".join(said + [view.info.caption, view.info.heading])):
+            continue
+        if folded & headers & _tokens(" ".join(w for kind in vocabulary.ENTITY_KINDS for w in kind)):
+            continue  # "employers" over a register with a Company column: the kind of row, not a filter
+        if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound):
+            continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
+        left.append(word)
+    return tuple(left)
+
+
+def _initials(word: str, text: str) -> bool:
+    """``word`` is the initials of words said in ``text`` ("UTs" for Union Territories), plural or not."""
+    short = word.lower().removesuffix("s")
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text)).lower()
+    return len(short) >= 2 and short in initials
+
+
+def _kin(words: set[str]) -> set[str]:
+    """``words`` with the other words of the same meaning or for the same kind of row, and the units their short
+    forms stand for ("ha": hectares)."""
+    out = set(words) | same_meaning(words) | _tokens(" ".join(_UNIT_WORDS[w] for w in _UNIT_WORDS if w in words))
+    for kind in vocabulary.ENTITY_KINDS:
+        if out & _tokens(" ".join(kind)):
+            out |= _tokens(" ".join(kind))
+    return out
+
+
+_ORDINAL = re.compile(r"first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)", re.IGNORECASE)
+_HOW_ASKED = stems(" ".join([
+    *_COUNTING, *_VERBS, *_ASKING, *_LISTING, *vocabulary.COUNT_ASKED, *vocabulary.TOTAL_AFTER, *vocabulary.TOTAL_ASKED,
+    *vocabulary.SHARE_WORDS, *vocabulary.PART_OF_VERBS, *vocabulary.EXTREME_VERBS, *vocabulary.SIZE_ASKED,
+    *vocabulary.RECEIVED_VERBS, *vocabulary.LINKING_VERBS, *vocabulary.COUNTED_PEOPLE, *vocabulary.UNIT_NOUNS,
+    *vocabulary.AGE_WORDS, *_UNIT_WORDS.values(), "name", "among", "they", "them", "it", "who", "whose", "often",
+    "frequently", "commonly"]))
+"""Words that say how a figure is asked (counted, added, shared, ranked, in which unit, by which verb), which no table
+prints."""
+
 
 
 _COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
