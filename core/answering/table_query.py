@@ -40,7 +40,7 @@ from core.answering.vocabulary import SAME_MEANING, TOTAL_AFTER, same_kind_nouns
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
-from core.reports.values import SCALE_FACTORS
+from core.reports.values import SCALE_FACTORS, find_periods
 from core.reports.values import parse_day as parse_date
 from core.sql.runner import SqlResult
 from models.types import ColumnSchema
@@ -51,7 +51,7 @@ MAX_DISTINCT = 2000
 """Distinct values of a column read to match the question's words against (a register's names, places)."""
 MAX_CITED_ROWS = 200
 MAX_LISTED = 25
-_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|\btotals?\s*:?\s*$", re.IGNORECASE)
+_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|^\s*pooled\b|\btotals?\s*:?\s*$", re.IGNORECASE)
 LEGAL_WORDS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
                     "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
@@ -400,8 +400,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
     rows_said = ACROSS_ROWS.search(reading.text)
-    if rows_said is not None and (rows_said.group("n") or rows_said.group("n2")) and \
-            _count_said(rows_said.group("n") or rows_said.group("n2")) != \
+    number_said = rows_said.group("n") or rows_said.group("n2") or rows_said.group("n3") if rows_said else None
+    if number_said and _count_said(number_said) != \
             sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
         return None  # "over the six species listed" where the table lists another number of rows
     label = view.label_column
@@ -681,7 +681,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in c.values))
     label = planned.view.label_column
     taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
-    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit()}
+    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit() and w not in _NUMBER_WORDS}
     for column in columns:
         if column.name not in names and _tokens(column.header) & left:
             return column
@@ -1002,7 +1002,9 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING - _ASKING
+    if target is not None and is_percent(view, target):
+        said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
@@ -1208,15 +1210,20 @@ def of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
     columns); ``target`` when the question names no year or its header prints none; None when it prints another
     year and no column of the same words prints the year asked."""
     asked = {str(p.year) for p in reading.periods if p.year}
-    printed = set(YEAR_PRINTED.findall(target.header))
+    printed = _years_printed(target.header)
     if not asked or not printed or printed & asked:
         return target
     words = _tokens(YEAR_PRINTED.sub(" ", target.header))
     for column in numbers:
-        if set(YEAR_PRINTED.findall(column.header)) & asked and \
-                _tokens(YEAR_PRINTED.sub(" ", column.header)) == words:
+        if _years_printed(column.header) & asked and _tokens(YEAR_PRINTED.sub(" ", column.header)) == words:
             return column
     return None
+
+
+def _years_printed(header: str) -> set[str]:
+    """The years a header prints, as printed and as the period parser reads them ("2012-13" is 2012 and FY2013,
+    the year a question saying "2012-13" asks)."""
+    return set(YEAR_PRINTED.findall(header)) | {str(p.year) for p in find_periods(header) if p.year}
 
 
 YEAR_PRINTED = re.compile(r"\b(?:19|20)\d{2}\b")
