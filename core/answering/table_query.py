@@ -607,6 +607,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             of_rows |= _tokens(" ".join(values)) - _common_words(values)
     # a word of the table's title or of its document's names it, unless it names rows the plan keeps none of
     titled = _kin(_tokens(f"{view.info.caption} {view.info.heading} {view.info.unit} {document}")) - (of_rows - bound)
+    if planned.operation == "list" and not (planned.conditions or planned.thresholds or planned.missing):
+        titled = set()  # every row listed answers "which districts are there", not "which had a rice deficit"
     headers = _kin(_tokens(" ".join(c.header for c in view.info.schema.columns)))
     figures = {c.name for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")}
     if planned.change is not None and figures and figures <= {p.column for p in view.info.periods}:
@@ -878,8 +880,18 @@ _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 
 
 def is_percent(view: TableView, column: ColumnSchema) -> bool:
-    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate")."""
-    return view.column_scale(column.name) == "%" or bool(_PERCENT_HEADER.search(column.header))
+    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate"); not a
+    column of rates its figures show are per some other base ("Death rate" of 103.1 and 176.5 per 100,000)."""
+    if view.column_scale(column.name) == "%":
+        return True
+    said = _PERCENT_HEADER.search(column.header)
+    if said is None or not _RATE_HEADER.fullmatch(said.group(0)) or _PERCENT_HEADER.search(column.header, said.end()):
+        return said is not None
+    position = view.column_position(column.name)
+    return all(not isinstance(v := row[position], (int, float)) or abs(v) <= 100 for row in view.values.values())
+
+
+_RATE_HEADER = re.compile(r"rates?|ratios?", re.IGNORECASE)
 
 
 _PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
@@ -1710,6 +1722,11 @@ def compile_sql(plan: QueryPlan) -> str:
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
         each = target or "1"  # no target: a share of the rows themselves
         total = f"SUM({target})" if target else "COUNT(*)"
+        totals = {r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)} | set(plan.view.info.total_rows)
+        if target and len(totals) == 1:
+            # the whole is the total the table prints, not its rows added up: rows under several headings (by sex,
+            # by race) each add up to it
+            total = f"(SELECT {target} FROM {table} WHERE _row = {totals.pop()})"
         return (f"SELECT SUM(CASE WHEN {kept} THEN {each} END) * 100.0 / {total} AS share, "
                 f"SUM(CASE WHEN {kept} THEN {each} END) AS part, {total} AS whole FROM {table}{everything}")
     group = _group_expression(plan)

@@ -13,6 +13,11 @@ import pymupdf
 import pytest
 
 from core.answering import Answerer
+from core.answering.citations import SourceNames
+from core.answering.operations import load_table_view
+from core.answering.query_step import answer_by_query
+from core.answering.reading import read
+from core.answering.table_query import is_percent
 from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.search.retrieval import Retriever
@@ -29,6 +34,9 @@ pytestmark = pytest.mark.unit
 PORTS = (("Karsby", 412, 530), ("Vellmouth", 388, 301), ("Ostrand", 120, 96), ("Pellham", 75, 140),
          ("Drumcliff", 266, 262), ("Saltney", 51, 88))
 """(port, outbound, inbound) thousand tonnes."""
+DEATHS = (("Female", 2140, 131.5), ("Male", 2460, 158.2), ("Under 65", 1010, 48.7), ("65 and over", 3590, 612.4),
+          ("Total", 4600, 144.9))
+"""(group, deaths, rate per 100,000): the groups under two headings, each adding up to the total."""
 
 
 @dataclass
@@ -51,9 +59,13 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
     _draw(directory / "freight.pdf", "Coastal freight handled by port, 2031 (thousand tonnes)",
           ["Port", "Outbound", "Inbound", "Net outbound"],
           [[p, str(o), str(i), str(o - i)] for p, o, i in PORTS], [60, 200, 300, 400, 520])
+    _draw(directory / "influenza.pdf", "Influenza deaths by sex and age group, 2030",
+          ["Group", "Deaths", "Rate"], [["Sex", "", ""], *[[g, str(n), f"{r}"] for g, n, r in DEATHS[:2]], ["Age", "", ""],
+                                        *[[g, str(n), f"{r}"] for g, n, r in DEATHS[2:]]], [60, 240, 340, 440])
     library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "freight.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    for name in ("freight.pdf", "influenza.pdf"):
+        result = Ingestor(library, HashEmbedder()).ingest_file(directory / name)
+        assert result.status == "added" and result.tables == 1, result
     yield Tables(library)
     library.close()
 
@@ -81,3 +93,21 @@ def test_a_word_no_part_of_the_plan_reads_is_no_answer_by_code(tables: Tables) -
 def test_a_plan_that_reads_every_word_still_answers(tables: Tables) -> None:
     answer = ask_without_model(tables.library, "List the ports with inbound freight above 250")
     assert set(answer.parts) == {p for p, _, i in PORTS if i > 250}, answer.text
+
+
+def test_a_share_of_a_count_is_of_the_printed_total_and_a_rate_is_no_percentage(tables: Tables) -> None:
+    # the Rate column (per 100,000, above 100) is no share the table prints; the rows under Sex and under Age each
+    # add up to the Total row, so the whole is that row, not every row added up
+    library = tables.library
+    views = [load_table_view(library, info) for info in library.tables() if "influenza" in info.caption.lower()]
+    runner = SqlRunner(library.path)
+    failures: list[str] = []
+    try:
+        found = answer_by_query(read("What share of influenza deaths were female?"), views, library, runner.run,
+                                SourceNames(library), [], failures)
+    finally:
+        runner.close()
+    assert found is not None, failures
+    assert found[2].value == f"{2140 * 100 / 4600:.2f}%", found[2].sentence
+    rate = next(c for c in views[0].data_columns if c.header == "Rate")
+    assert not is_percent(views[0], rate)  # 612.4 per 100,000 is no percentage
