@@ -63,6 +63,11 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
             planned = table_query.plan(view, reading, distinct_values(run_sql, view))
             if planned is None or _lists_rows_for_periods(planned, reading):
                 continue
+            left = table_query.unbound(planned, reading, names.document(view.info.document_id))
+            if left:
+                failures.append(f"Query over {names.table(view.info)}: it reads nothing the words "
+                                f"{', '.join(map(repr, left))} name")
+                continue
             answered = in_the_unit_asked(table_query.execute(planned, reading, run_sql), reading)
         except (table_query.NoAnswer, UserError, ValueError) as exc:
             failures.append(f"Query over {names.table(view.info)}: {exc}")

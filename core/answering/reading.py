@@ -246,9 +246,11 @@ _ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\
                           r"(?:fiscal\s+)?(?:years|periods)(?:\s+(?:shown|presented|reported|listed|given))?\s*$", re.IGNORECASE)
 ACROSS_ROWS = re.compile(rf"\s*,?\s*\b(?:across|over|for|of)\s+(?:all\s+(?:the\s+|these\s+)?|the\s+(?P<n>{_K})\s+|"
                          rf"these\s+(?P<n2>{_K})\s+)[a-z-]+s\s+(?:listed|shown|given|named|included|in\s+the\s+table)"
-                         rf"\s*[?.!]?\s*$", re.IGNORECASE)
+                         rf"\s*[?.!]?\s*$|^\s*(?:across|over|for|of)\s+(?:all\s+)?(?:the|these)\s+(?P<n3>{_K})\s+[a-z-]+s\s*,",
+                         re.IGNORECASE)
 """The rows an average or a total runs over, said at the end ("across all the grounds listed", "over the six
-species listed"): every row of the table, no part of the measure's name."""
+species listed") or first with their number ("Across the ten regions, ..."): every row of the table, no part of
+the measure's name."""
 _RANGE_JOINT = re.compile(r"\b(?:to|through|thru)\b|[-\u2013]|\bfrom\b.*\bto\b", re.IGNORECASE)
 _REVERSED_PAIR = re.compile(rf"{_P}\s*(?:,\s*)?(?:from|compared\s+(?:to|with)|against|relative\s+to|over|vs\.?|versus)\s+{_P}",
                             re.IGNORECASE)
@@ -509,6 +511,9 @@ class QuestionReading:
     """Lines whose words still hold an operator the grammar did not compose ("net debt to ebitda")."""
     unused: tuple[str, ...] = ()
     """Content words of the asking clause no field holds."""
+    content: tuple[str, ...] = ()
+    """Every content word of the asking clause, in order (those ``unused`` among them): what a plan over a table
+    must bind, each to the table, a column, a row, a filter or a unit, before code answers by it."""
     explains: bool = False
     """It asks why or how, or what something means: the text answers it."""
     source: str = "rules"
@@ -735,7 +740,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             r"\b(?:grow|grew|grown|rise|rose|risen|increased?|decreased?|fall|fell|fallen|declined?|dropped?)\s+by\b",
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
-    reading = replace(reading, unused=_unused(reading, marked, periods))
+    reading = replace(reading, unused=_unused(reading, marked, periods), content=_content(reading, marked))
     horizons, rest = maturities.asked(text)
     if horizons:  # "the crane leases due within 3 years": the line read alone, its columns by their ranges
         reading = replace(reading, horizons=horizons, within=read(rest, issuers))
@@ -1887,12 +1892,17 @@ def _unused(reading: QuestionReading, marked: str, periods: Sequence[PeriodMenti
     if reading.query is not None:
         held |= _words(f"{reading.query.target} {reading.query.group} {reading.query.words}")
     held |= _words(reading.issuer) | _words(" ".join(reading.notes))
-    clause = re.sub(_P, " ", marked)
+    return tuple(w for w in _content(reading, marked) if w not in held)
+
+
+def _content(reading: QuestionReading, marked: str) -> tuple[str, ...]:
+    """The content words of the asking clause (periods marked), in order, each once: not filler, no operator and
+    no criterion; () for a question the text answers."""
     if reading.kind in (kinds.TEXT, kinds.TITLE):
         return ()
-    left = [w for w in _words_in_order(clause) if w not in held and w not in _FILLER and w not in _OPERATOR_WORDS
-            and not _is_criterion_word(w)]
-    return tuple(dict.fromkeys(left))
+    clause = re.sub(_P, " ", marked)
+    return tuple(dict.fromkeys(w for w in _words_in_order(clause) if w not in _FILLER and w not in _OPERATOR_WORDS
+                               and not _is_criterion_word(w)))
 
 
 _CRITERION_WORDS = frozenset({
@@ -2024,7 +2034,8 @@ def from_model(reply: dict[str, Any], question: str, issuers: Sequence[str] = ()
         kind = kinds.COMPUTED
     reading = replace(rules, kind=kind, several=answer in ("labels", "figures"), measure=measure, source="model",
                       doubts=_doubts(measure))
-    return replace(reading, unused=_unused(reading, _mark_periods(rules.asked, list(rules.periods)), rules.periods))
+    marked = _mark_periods(rules.asked, list(rules.periods))
+    return replace(reading, unused=_unused(reading, marked, rules.periods), content=_content(reading, marked))
 
 
 def _leaf(item: str, definitions: dict[str, str]) -> Measure:

@@ -32,6 +32,7 @@ from itertools import pairwise, permutations
 from typing import Any
 
 from core.answering import measures as m
+from core.answering import vocabulary
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
 from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
@@ -39,7 +40,7 @@ from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, s
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
-from core.reports.values import SCALE_FACTORS
+from core.reports.values import SCALE_FACTORS, find_periods
 from core.reports.values import parse_day as parse_date
 from core.sql.runner import SqlResult
 from models.types import ColumnSchema
@@ -50,7 +51,7 @@ MAX_DISTINCT = 2000
 """Distinct values of a column read to match the question's words against (a register's names, places)."""
 MAX_CITED_ROWS = 200
 MAX_LISTED = 25
-_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|\btotals?\s*:?\s*$", re.IGNORECASE)
+_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|^\s*pooled\b|\btotals?\s*:?\s*$", re.IGNORECASE)
 LEGAL_WORDS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
                     "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
@@ -423,8 +424,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
     rows_said = ACROSS_ROWS.search(reading.text)
-    if rows_said is not None and (rows_said.group("n") or rows_said.group("n2")) and \
-            _count_said(rows_said.group("n") or rows_said.group("n2")) != \
+    number_said = rows_said.group("n") or rows_said.group("n2") or rows_said.group("n3") if rows_said else None
+    if number_said and _count_said(number_said) != \
             sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
         return None  # "over the six species listed" where the table lists another number of rows
     label = view.label_column
@@ -598,6 +599,95 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
     return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
 
 
+def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") -> tuple[str, ...]:
+    """The content words of the question (``QuestionReading.content``) that code's plan binds to nothing: not to
+    the table (its title, heading or unit, its ``document``'s title), a column it reads, a row or value it keeps,
+    the rows' noun, or a word of how a figure is asked (an operation, a count, a share, a unit, a linking verb). A
+    plan that leaves one answers another question ("the districts with a shortfall" listed without any shortfall
+    read). A word of the title that also names rows of the table the plan keeps none of is not bound by the title
+    ("the yes votes on the parking question" over a tally whose title lists every question, summed over all of
+    them). () where every word is bound."""
+    view = planned.view
+    read = [planned.target, planned.whole, planned.group, view.label_column, *(t.column for t in planned.thresholds),
+            *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
+            *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
+    said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
+    said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
+    if not planned.conditions:  # every row is read, its totals among them
+        said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
+        sides = reading.measure.leaves() if reading.measure is not None and reading.measure.op == m.SHARE else ()
+        # "what share of total obligations falls due within a year": the whole the table's totals add up
+        said += [side.words for side in sides if planned.operation == "share" and
+                 re.match(r"\s*(?:the\s+)?(?:total|all)\b", side.words, re.IGNORECASE)]
+    if planned.noun and (of := re.search(rf"\b{re.escape(planned.noun)}\s+(?:for|of)\s+([\w-]+)", reading.text,
+                                         re.IGNORECASE)):
+        said.append(of.group(1))  # "how many demands for grants": the noun said whole
+    if (across := ACROSS_ROWS.search(reading.text)) is not None:
+        said.append(across.group(0))  # "over the six species listed": every row
+    said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
+    bound = _kin(_tokens(" ".join(said)))
+    kept = {c.column.name for c in (*planned.conditions, *(planned.versus or ()))}
+    of_rows: set[str] = set()
+    for position, column in enumerate(view.info.schema.columns):
+        values = [v for row in view.values.values() if isinstance(v := row[position], str)]
+        if column.name not in kept and values:
+            of_rows |= _tokens(" ".join(values)) - _common_words(values)
+    # a word of the table's title or of its document's names it, unless it names rows the plan keeps none of
+    titled = _kin(_tokens(f"{view.info.caption} {view.info.heading} {view.info.unit} {document}")) - (of_rows - bound)
+    if planned.operation == "list" and not (planned.conditions or planned.thresholds or planned.missing):
+        titled = set()  # every row listed answers "which districts are there", not "which had a rice deficit"
+    headers = _kin(_tokens(" ".join(c.header for c in view.info.schema.columns)))
+    figures = {c.name for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")}
+    if planned.change is not None and figures and figures <= {p.column for p in view.info.periods}:
+        # a change between two periods of a table of figures by period only ("Budget by department", 2019 and 2018):
+        # the table measures one thing, which the question may name in its own words ("spending"), unless they name
+        # rows
+        titled |= set().union(*(stems(w) for w in reading.content)) - of_rows
+    names = {w.lower() for w in re.findall(r"(?<=[\w,?] )[A-Z][\w-]*|^[A-Z]{2,}[\w-]*", reading.text)}
+    left = []
+    for word in reading.content:
+        folded = stems(word)
+        if not folded or folded & (bound | titled | _HOW_ASKED) or word in _NUMBER_WORDS or _ORDINAL.fullmatch(word) or \
+                any(len(w) >= 5 and (w.startswith(word[:len(w)]) or word.startswith(w)) for w in bound | titled) or \
+                _initials(word, " ".join(said + [view.info.caption, view.info.heading])):
+            continue
+        if folded & headers & _tokens(" ".join(w for kind in vocabulary.ENTITY_KINDS for w in kind)):
+            continue  # "employers" over a register with a Company column: the kind of row, not a filter
+        if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound):
+            continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
+        left.append(word)
+    return tuple(left)
+
+
+def _initials(word: str, text: str) -> bool:
+    """``word`` is the initials of words said in ``text`` ("UTs" for Union Territories), plural or not."""
+    short = word.lower().removesuffix("s")
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text)).lower()
+    return len(short) >= 2 and short in initials
+
+
+def _kin(words: set[str]) -> set[str]:
+    """``words`` with the other words of the same meaning or for the same kind of row, and the units their short
+    forms stand for ("ha": hectares)."""
+    out = set(words) | same_meaning(words) | _tokens(" ".join(_UNIT_WORDS[w] for w in _UNIT_WORDS if w in words))
+    for kind in vocabulary.ENTITY_KINDS:
+        if out & _tokens(" ".join(kind)):
+            out |= _tokens(" ".join(kind))
+    return out
+
+
+_ORDINAL = re.compile(r"first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)", re.IGNORECASE)
+_HOW_ASKED = stems(" ".join([
+    *_COUNTING, *_VERBS, *_ASKING, *_LISTING, *vocabulary.COUNT_ASKED, *vocabulary.TOTAL_AFTER, *vocabulary.TOTAL_ASKED,
+    *vocabulary.SHARE_WORDS, *vocabulary.PART_OF_VERBS, *vocabulary.EXTREME_VERBS, *vocabulary.SIZE_ASKED,
+    *vocabulary.RECEIVED_VERBS, *vocabulary.LINKING_VERBS, *vocabulary.COUNTED_PEOPLE, *vocabulary.UNIT_NOUNS,
+    *vocabulary.AGE_WORDS, *_UNIT_WORDS.values(), "name", "among", "they", "them", "it", "who", "whose", "often",
+    "frequently", "commonly"]))
+"""Words that say how a figure is asked (counted, added, shared, ranked, in which unit, by which verb), which no table
+prints."""
+
+
+
 _COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
                          r"above|below|over|under|exceed(?:ed|s|ing)?)\b", re.IGNORECASE)
 _PERCENT_OF = re.compile(r"(?:\d\s*%|\b(?:per\s*cent|percent(?:age)?|share|proportion))\s+of\s+(?:the\s+|all\s+|their\s+)?"
@@ -620,7 +710,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in (*c.values, c.within)))
     label = planned.view.label_column
     taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
-    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit()}
+    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING if not w.isdigit() and w not in _NUMBER_WORDS}
     for column in columns:
         if column.name not in names and _tokens(column.header) & left:
             return column
@@ -817,8 +907,18 @@ _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 
 
 def is_percent(view: TableView, column: ColumnSchema) -> bool:
-    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate")."""
-    return view.column_scale(column.name) == "%" or bool(_PERCENT_HEADER.search(column.header))
+    """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate"); not a
+    column of rates its figures show are per some other base ("Death rate" of 103.1 and 176.5 per 100,000)."""
+    if view.column_scale(column.name) == "%":
+        return True
+    said = _PERCENT_HEADER.search(column.header)
+    if said is None or not _RATE_HEADER.fullmatch(said.group(0)) or _PERCENT_HEADER.search(column.header, said.end()):
+        return said is not None
+    position = view.column_position(column.name)
+    return all(not isinstance(v := row[position], (int, float)) or abs(v) <= 100 for row in view.values.values())
+
+
+_RATE_HEADER = re.compile(r"rates?|ratios?", re.IGNORECASE)
 
 
 _PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
@@ -941,7 +1041,9 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING
+    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING - _ASKING
+    if target is not None and is_percent(view, target):
+        said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
@@ -1147,15 +1249,20 @@ def of_the_year_asked(target: ColumnSchema, numbers: Sequence[ColumnSchema],
     columns); ``target`` when the question names no year or its header prints none; None when it prints another
     year and no column of the same words prints the year asked."""
     asked = {str(p.year) for p in reading.periods if p.year}
-    printed = set(YEAR_PRINTED.findall(target.header))
+    printed = _years_printed(target.header)
     if not asked or not printed or printed & asked:
         return target
     words = _tokens(YEAR_PRINTED.sub(" ", target.header))
     for column in numbers:
-        if set(YEAR_PRINTED.findall(column.header)) & asked and \
-                _tokens(YEAR_PRINTED.sub(" ", column.header)) == words:
+        if _years_printed(column.header) & asked and _tokens(YEAR_PRINTED.sub(" ", column.header)) == words:
             return column
     return None
+
+
+def _years_printed(header: str) -> set[str]:
+    """The years a header prints, as printed and as the period parser reads them ("2012-13" is 2012 and FY2013,
+    the year a question saying "2012-13" asks)."""
+    return set(YEAR_PRINTED.findall(header)) | {str(p.year) for p in find_periods(header) if p.year}
 
 
 YEAR_PRINTED = re.compile(r"\b(?:19|20)\d{2}\b")
@@ -1841,6 +1948,11 @@ def compile_sql(plan: QueryPlan) -> str:
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
         each = target or "1"  # no target: a share of the rows themselves
         total = f"SUM({target})" if target else "COUNT(*)"
+        totals = {r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)} | set(plan.view.info.total_rows)
+        if target and len(totals) == 1:
+            # the whole is the total the table prints, not its rows added up: rows under several headings (by sex,
+            # by race) each add up to it
+            total = f"(SELECT {target} FROM {table} WHERE _row = {totals.pop()})"
         return (f"SELECT SUM(CASE WHEN {kept} THEN {each} END) * 100.0 / {total} AS share, "
                 f"SUM(CASE WHEN {kept} THEN {each} END) AS part, {total} AS whole FROM {table}{everything}")
     group = _group_expression(plan)

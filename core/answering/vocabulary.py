@@ -271,6 +271,27 @@ def verb_base(verb: str) -> str:
     return stem
 
 
+LINKING_VERBS = ("file", "submit", "report", "record", "register", "produce", "grow", "sow", "plant", "harvest", "take",
+                 "attend", "enrol", "enroll", "hold", "bring", "see", "saw", "seen", "say", "use", "affect", "budget",
+                 "allocate", "vote", "cast", "live", "work", "serve", "happen", "occur", "get", "got", "took", "taken",
+                 "held", "brought", "sown", "grew", "grown", "came", "fell", "fall", "went", "spent", "made", "gave", "given",
+                 "due", "payable", "owe", "part", "used", "handle", "carry",
+                 "receive")
+"""Verbs that join what a table counts to its figure ("the notices X filed", "the maize a province produced", "the
+students who took part"): the figure is read, the verb names nothing a plan must read. A verb said in the past
+("budgeted", "enrolled") is one too (``verb_base``)."""
+COUNTED_PEOPLE = ("people", "person", "persons", "participant", "student", "respondent", "individual", "pupil", "child",
+                  "children", "adult", "member", "case", "patient", "voter", "elector", "household", "incident", "event")
+"""Nouns for the people or cases a table's figures count ("how many students", "the share of respondents"): what
+is counted, which a column of counts need not print."""
+UNIT_NOUNS = ("point", "points", "euro", "euros", "dollar", "dollars", "rupee", "rupees", "pound", "pounds", "yen",
+              "franc", "francs", "tonne", "tonnes", "ton", "tons", "hectare", "hectares", "kilogram", "kg", "head",
+              "percentage", "percent", "per", "cent", "lakh", "lakhs", "crore", "crores", "thousand", "million", "billion")
+"""Units and scales a question may say its figure in ("by how many points", "10 million euros")."""
+AGE_WORDS = ("aged", "age", "ages", "old", "older", "younger", "youth", "young", "elderly", "over", "under")
+"""Words that say an age band ("aged 18-19", "60 and over"), whose figures the band's row holds."""
+
+
 SAME_MEANING: tuple[frozenset[str], ...] = (
     frozenset({"employee", "worker", "staff", "personnel", "workforce", "employed"}),
     frozenset({"outlay", "spending", "expenditure", "spend", "spent"}),

@@ -334,7 +334,7 @@ def test_all_or_none_of_a_share_keeps_the_rows_at_100_or_0_percent(tmp_path: Pat
         assert answer.value == "Kelby; Tarrow", answer.text
         answer = ask_without_model(library, "How many harbours received none of their goods from abroad?")
         assert answer.value == "1", answer.text
-        answer = ask_without_model(library, "In how many harbours was every delivery coastal?")
+        answer = ask_without_model(library, "In how many harbours were all of their goods coastal?")
         assert answer.value == "1", answer.text
         planned = table_query.plan(*_view_and_reading(library, "List the harbours with their share of coastal goods."))
         assert planned is None

@@ -1,0 +1,113 @@
+"""Code answers a question over a table's rows only by a plan that binds every content word of the question (to the
+table, a column it reads, a row or value it keeps, the rows' noun, or a word of how a figure is asked): a plan
+that leaves a word unread answers another question, and a wrong figure is worse than a refusal. The tables are
+drawn as ruled PDFs and ingested for real (extraction, typing, SQLite, FTS5, vectors from a hash embedder)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.answering import Answerer
+from core.answering.citations import SourceNames
+from core.answering.operations import load_table_view
+from core.answering.query_step import answer_by_query
+from core.answering.reading import read
+from core.answering.table_query import is_percent
+from core.ingest.ingestor import Ingestor
+from core.library.store import Library
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
+from models.errors import ModelOutputError
+from models.types import Answer
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_answering_library import ScriptedChat
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.ingest.test_extraction import _draw_ruled
+
+pytestmark = pytest.mark.unit
+
+PORTS = (("Karsby", 412, 530), ("Vellmouth", 388, 301), ("Ostrand", 120, 96), ("Pellham", 75, 140),
+         ("Drumcliff", 266, 262), ("Saltney", 51, 88))
+"""(port, outbound, inbound) thousand tonnes."""
+DEATHS = (("Female", 2140, 131.5), ("Male", 2460, 158.2), ("Under 65", 1010, 48.7), ("65 and over", 3590, 612.4),
+          ("Total", 4600, 144.9))
+"""(group, deaths, rate per 100,000): the groups under two headings, each adding up to the total."""
+
+
+@dataclass
+class Tables:
+    library: Library
+
+
+def _draw(path: Path, title: str, header: list[str], body: list[list[str]], columns: list[float]) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), title, fontsize=12)
+    _draw_ruled(page, [header, *body], columns, 80, row_height=18)
+    doc.save(path)
+    doc.close()
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
+    directory = tmp_path_factory.mktemp("bound")
+    _draw(directory / "freight.pdf", "Coastal freight handled by port, 2031 (thousand tonnes)",
+          ["Port", "Outbound", "Inbound", "Net outbound"],
+          [[p, str(o), str(i), str(o - i)] for p, o, i in PORTS], [60, 200, 300, 400, 520])
+    _draw(directory / "influenza.pdf", "Influenza deaths by sex and age group, 2030",
+          ["Group", "Deaths", "Rate"], [["Sex", "", ""], *[[g, str(n), f"{r}"] for g, n, r in DEATHS[:2]], ["Age", "", ""],
+                                        *[[g, str(n), f"{r}"] for g, n, r in DEATHS[2:]]], [60, 240, 340, 440])
+    library = Library(directory / "library.sqlite3")
+    for name in ("freight.pdf", "influenza.pdf"):
+        result = Ingestor(library, HashEmbedder()).ingest_file(directory / name)
+        assert result.status == "added" and result.tables == 1, result
+    yield Tables(library)
+    library.close()
+
+
+def ask_refused_model(library: Library, question: str) -> Answer:
+    """``question`` answered over ``library`` where every model call fails: what code alone answers."""
+    def refuse(*_: object) -> str:
+        raise ModelOutputError("no model here")
+    runner = SqlRunner(library.path)
+    try:
+        return Answerer(library, Retriever(library.conn, HashEmbedder()), runner, ScriptedChat(fallback=refuse)
+                        ).answer(question)
+    finally:
+        runner.close()
+
+
+def test_a_word_no_part_of_the_plan_reads_is_no_answer_by_code(tables: Tables) -> None:
+    # "shortfall" names no column, no row and no filter of the table: listing every port answers "which ports
+    # are there", not the question
+    answer = ask_refused_model(tables.library, "Name the ports that ran a shortfall of freight in 2031")
+    every = [p for p, _, _ in PORTS]
+    assert not all(p in answer.text for p in every), answer.text
+
+
+def test_a_plan_that_reads_every_word_still_answers(tables: Tables) -> None:
+    answer = ask_without_model(tables.library, "List the ports with inbound freight above 250")
+    assert set(answer.parts) == {p for p, _, i in PORTS if i > 250}, answer.text
+
+
+def test_a_share_of_a_count_is_of_the_printed_total_and_a_rate_is_no_percentage(tables: Tables) -> None:
+    # the Rate column (per 100,000, above 100) is no share the table prints; the rows under Sex and under Age each
+    # add up to the Total row, so the whole is that row, not every row added up
+    library = tables.library
+    views = [load_table_view(library, info) for info in library.tables() if "influenza" in info.caption.lower()]
+    runner = SqlRunner(library.path)
+    failures: list[str] = []
+    try:
+        found = answer_by_query(read("What share of influenza deaths were female?"), views, library, runner.run,
+                                SourceNames(library), [], failures)
+    finally:
+        runner.close()
+    assert found is not None, failures
+    assert found[2].value == f"{2140 * 100 / 4600:.2f}%", found[2].sentence
+    rate = next(c for c in views[0].data_columns if c.header == "Rate")
+    assert not is_percent(views[0], rate)  # 612.4 per 100,000 is no percentage
