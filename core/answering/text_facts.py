@@ -53,6 +53,36 @@ def subject_words(question: str) -> set[str]:
     return {w for w in ops.words(question) if not any(ch.isdigit() for ch in w)} - _ASKING
 
 
+_RISES = frozenset(ops.words("increase increased increasing rise rose risen rising grow grew grown growth"))
+_FALLS = frozenset(ops.words("decrease decreased decreasing decline declined declining fall fell fallen drop dropped "
+                             "reduction reduced"))
+_CHANGES = frozenset(ops.words("change changed movement"))
+
+
+def _change_classes(words: set[str]) -> set[str]:
+    classes = set()
+    if words & _RISES:
+        classes.add("increase")
+    if words & _FALLS:
+        classes.add("decrease")
+    if words & _CHANGES:
+        classes.add("change")
+    return classes
+
+
+def _asked_change(words: set[str]) -> set[str]:
+    """A question's words with its word for a change as its class: "increase", "decrease" or "change"."""
+    return (words - _RISES - _FALLS - _CHANGES) | _change_classes(words)
+
+
+def _said(clause: str) -> set[str]:
+    """A clause's words, a word for a rise also saying "increase" and "change", one for a fall "decrease" and
+    "change" ("interest expense rose $12 million" says the increase, and the change, in interest expense)."""
+    words = ops.words(clause)
+    classes = _change_classes(words)
+    return words | classes | ({"change"} if classes else set())
+
+
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _UNIT = re.compile(r"[%$\u20ac\u00a3\u00a5]|per\s?cent|million|billion|thousand|\d(?:m|bn|k|p)\b", re.IGNORECASE)
@@ -123,7 +153,7 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
     """The figure the best-matching clause of ``passages`` states for ``question``'s subject, when that
     clause names at least ``MIN_COVERAGE`` of the subject and every year the question names; None else,
     or when two clauses that match equally well state different figures."""
-    asked = subject_words(question)
+    asked = _asked_change(subject_words(question))
     if len(asked) < 2:
         return None
     years = set(YEAR_WORD.findall(question))
@@ -140,7 +170,7 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
             # "A and B in 2019 and 2018, respectively": the figure in the place of the year asked, or none; the
             # words after the last "respectively" are read clause by clause
             for clause, by_year in _respective(sentence, wants_percent):
-                coverage = len(asked & ops.words(clause)) / len(asked)
+                coverage = len(asked & _said(clause)) / len(asked)
                 figure = by_year.get(next(iter(years))) if len(years) == 1 else None
                 if coverage >= MIN_COVERAGE and figure is not None and _number(figure) not in printed:
                     found.append(StatedFigure(figure, clause, chunk, coverage))
@@ -153,7 +183,7 @@ def stated_figure(question: str, passages: Sequence[Chunk]) -> StatedFigure | No
                 figures = [f for f in figures if _number(f) not in printed]
                 if not figures:
                     continue
-                coverage = len(asked & ops.words(clause)) / len(asked)
+                coverage = len(asked & _said(clause)) / len(asked)
                 if coverage >= MIN_COVERAGE:
                     figure = _nearest_to_year(clause, figures, years) if len(years) == 1 else \
                         _best_said(clause, figures, asked)
@@ -250,6 +280,20 @@ def label_coverage(question: str, label: str) -> float:
     return len(asked & ops.words(label)) / len(asked) if asked else 0.0
 
 
+def states_change(stated: StatedFigure, question: str) -> bool:
+    """The passage states the very change a "what was the increase in X" question computes ("X increased $12
+    million compared to 2020", "an increase of $12 million in X"): the text answers it outright."""
+    asked = _asked_change(subject_words(question)) & {"increase", "decrease", "change"}
+    at = stated.clause.find(stated.figure)
+    if not asked or at < 0 or not asked <= _said(stated.clause):
+        return False
+    # the figure is what the change word says: "increased $12 million", "an increase of $12 million", "a $12
+    # million rise"; a figure further off is some other amount of the clause
+    before = " ".join(stated.clause[:at].split()[-3:])
+    after = " ".join(stated.clause[at + len(stated.figure):].split()[:1])
+    return bool(_change_classes(ops.words(before) | ops.words(after)))
+
+
 def states_share(stated: StatedFigure, question: str) -> bool:
     """The passage states the very percentage a "what percentage of" question computes ("51.3% of total
     operating revenues"): the text answers it outright, and no division of table cells should."""
@@ -294,7 +338,7 @@ def reconcile(question: str, kind: str, text: str, value: str, status: str, tabl
     stated = stated_figure(question, passages)
     if stated is None or (value and same_figure(stated.figure, value)):
         return None
-    if kind == "computed" and not states_share(stated, question):
+    if kind == "computed" and not (states_share(stated, question) or states_change(stated, question)):
         return None
     quoted = f"\u201c{snippet(stated.clause, 160)}\u201d (p. {stated.chunk.page})"
     if status == "refused" or not value:
