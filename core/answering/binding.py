@@ -253,13 +253,19 @@ def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[Naming, ...], fr
 
 
 
+_GLUED_NOTE = re.compile(r"(?<=\s[a-z]{3})\d$|(?<=\s[a-z]{4})\d$|(?<=[a-z]{5})\d$")
+"""A footnote's number printed flat on a label's last word ("Incentive schemes1", "Other benefits2")."""
+
+
 def _plain_label(label: str) -> str:
     """A label without what does not name the item: the "[section]" a repeated label carries, note
-    references ("(Note 6)"), a trailing ", net" and whose share it is ("attributable to ...")."""
+    references ("(Note 6)", a footnote's number glued to the last word), a trailing ", net" and whose share it is
+    ("attributable to ...")."""
     plain = re.sub(r"\s*\[[^\]]*\]$", "", label)
     plain = re.sub(r"\s*\(#\d+\)$", "", plain)
     plain = re.sub(r"\s*\((?:notes?|see)\b[^)]*\)|\s*\(\d+\)|\s*\([a-z]\)", "", plain, flags=re.IGNORECASE)
     plain = re.sub(r",\s*net\s*$", "", plain, flags=re.IGNORECASE)
+    plain = _GLUED_NOTE.sub("", plain)
     # "Trade receivables, net of allowances for doubtful accounts of $9 and $8, respectively": what is deducted
     plain = re.sub(r",?\s+\(?net\s+of\b.*$", "", plain, flags=re.IGNORECASE) or plain
     # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the

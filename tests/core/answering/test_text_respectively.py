@@ -107,3 +107,4 @@ def test_respective_figures_no_table_prints_are_read_from_the_passage(hospital: 
     answer = _ask(hospital, "What were the laundry and linen costs in 2021 and 2020 respectively?")
     assert answer.parts == ("$4.2 million", "$3.9 million"), answer.text
     assert any(c.kind == "text" for c in answer.citations)
+
