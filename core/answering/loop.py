@@ -498,6 +498,8 @@ class Answerer(TableSteps, FormulaSteps):
         kind = run.answer_type
         if kind is None:
             return text, value, status, ()
+        if kind.kind == answer_types.TEXT and value and status != "refused":  # in the passage's own words
+            return text, text_facts.quoted_span(run.question, value, run.context.texts), status, ()
         if composed is not None and kind.kind == answer_types.FIGURES:  # a passage may state them "respectively"
             fixed = text_facts.reconcile(run.question, kind.kind, text, composed.value, status, composed.sentence,
                                          run.context.texts)

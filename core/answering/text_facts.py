@@ -372,3 +372,39 @@ def _reconcile_figures(question: str, text: str, value: str, status: str, table_
         return Reconciled(f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, which "
                           "names the question's subject less closely.", stated.figure, "conflict", stated, stated.parts)
     return None
+
+
+_YES_NO = re.compile(r"^(?:yes|no)\s*[,.;:]\s+", re.IGNORECASE)
+_LINKING = re.compile(
+    r"\b(?:(?:is|are|was|were)(?:\s+(?:comprised|composed|made\s+up)\s+of|\s+(?:primarily\s+|mainly\s+)?"
+    r"(?:due|attributable|related)\s+to|\s+(?:calculated|determined|recogni[sz]ed|measured|presented|defined|"
+    r"amortised|amortized|tested)(?:\s+(?:as|by|using|on|over))?)?|includes?|included|consists?\s+of|comprises?|"
+    r"represents?|relates?\s+to)\s+", re.IGNORECASE)
+"""The verb a written answer echoing its question's subject links it to the answer with ("tax fees are comprised
+of ...", "the charge relates to ...")."""
+
+
+def quoted_span(question: str, answer: str, passages: Sequence[Chunk]) -> str:
+    """The passage's own words for an answer written from it: where the answer less a frame that echoes the
+    question ("audit fees are comprised of ...", "Yes, ..."), else the whole answer, is printed in a passage (letter
+    case and spacing aside), the span as printed; else the answer as written. Nothing is trimmed to words the
+    passage does not print, so a paraphrase stays whole."""
+    core = " ".join(answer.split()).rstrip(".")
+    texts = [" ".join(c.text.split()) for c in passages if c.kind == "text"]
+    if not core or not texts:
+        return answer
+    plain = _YES_NO.sub("", core)
+    tries = [plain, core] if plain != core else [core]
+    link = _LINKING.search(plain)
+    if link is not None and link.start() > 0:
+        echoed = ops.words(plain[: link.start()])
+        if echoed and echoed <= ops.words(question) | _ASKING:
+            tries.insert(0, plain[link.end():])  # what the question asks, without its subject said again
+    for tried in tries:
+        if len(tried.split()) < 2:
+            continue
+        for text in texts:
+            at = text.lower().find(tried.lower())
+            if at >= 0:
+                return text[at: at + len(tried)]
+    return answer

@@ -358,3 +358,25 @@ def test_a_change_a_passage_states_answers_the_change_asked_when_no_table_gives_
                                 "refused", "", passages) is None
     assert text_facts.reconcile("What was the decrease in ferry fuel costs from 2020?", types.COMPUTED, "", "",
                                 "refused", "", passages) is None
+
+
+def test_a_written_answer_is_given_in_the_passage_s_own_words() -> None:
+    passages = [_passage("Grounds fees are comprised of fees for mowing the playing fields and for pruning the "
+                         "orchards. Members are required to hold a season pass to book a court.")]
+    # the frame echoing the question is dropped where the rest is printed as it stands
+    assert text_facts.quoted_span("What do the grounds fees comprise of?", "grounds fees are comprised of fees for "
+                                  "mowing the playing fields and for pruning the orchards.", passages) == \
+        "fees for mowing the playing fields and for pruning the orchards"
+    assert text_facts.quoted_span("Is there a requirement to book a court?", "Yes, members are required to hold a "
+                                  "season pass to book a court.", passages) == \
+        "Members are required to hold a season pass to book a court"
+    # a paraphrase the passage does not print stays as written
+    assert text_facts.quoted_span("What do the grounds fees comprise of?", "Mowing and pruning.", passages) == \
+        "Mowing and pruning."
+
+
+def test_a_text_answer_s_value_is_the_span_the_passage_prints(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue({"answer": "Yes, the opening of two new playgrounds."})
+    answer = make(report, chat).answer("What caused the rise in park spending?")
+    assert answer.answer_type == types.TEXT and answer.value == "the opening of two new playgrounds"
