@@ -253,13 +253,19 @@ def _wanted(quantity_words: str) -> tuple[frozenset[str], tuple[Naming, ...], fr
 
 
 
+_GLUED_NOTE = re.compile(r"(?<=\s[a-z]{3})\d$|(?<=\s[a-z]{4})\d$|(?<=[a-z]{5})\d$")
+"""A footnote's number printed flat on a label's last word ("Incentive schemes1", "Other benefits2")."""
+
+
 def _plain_label(label: str) -> str:
     """A label without what does not name the item: the "[section]" a repeated label carries, note
-    references ("(Note 6)"), a trailing ", net" and whose share it is ("attributable to ...")."""
+    references ("(Note 6)", a footnote's number glued to the last word), a trailing ", net" and whose share it is
+    ("attributable to ...")."""
     plain = re.sub(r"\s*\[[^\]]*\]$", "", label)
     plain = re.sub(r"\s*\(#\d+\)$", "", plain)
     plain = re.sub(r"\s*\((?:notes?|see)\b[^)]*\)|\s*\(\d+\)|\s*\([a-z]\)", "", plain, flags=re.IGNORECASE)
     plain = re.sub(r",\s*net\s*$", "", plain, flags=re.IGNORECASE)
+    plain = _GLUED_NOTE.sub("", plain)
     # "Trade receivables, net of allowances for doubtful accounts of $9 and $8, respectively": what is deducted
     plain = re.sub(r",?\s+\(?net\s+of\b.*$", "", plain, flags=re.IGNORECASE) or plain
     # "attributable to the company's shareholders" names the owners' share, the line a ratio uses; the
@@ -732,6 +738,18 @@ def common_scale(chosen: Sequence[Candidate]) -> str:
     return max(sorted(set(scales)), key=scales.count) if scales else ""
 
 
+def _bracketed_cost(pick: Candidate) -> bool:
+    """A row whose label names a cost or an expense (never a line of either sign, "Other income (expense)") and
+    whose period figures are all printed below zero: the brackets print the cost, not a negative amount."""
+    if pick.parts or not _EXPENSE.search(pick.label) or _EITHER_WAY.search(pick.label):
+        return False
+    view = pick.view
+    values = view.values.get(pick.row, ())
+    periods = [view.column_position(p.column) for p in view.info.periods]
+    figures = [float(values[i]) for i in periods if i < len(values) and is_number(values[i])]
+    return len(figures) >= 2 and all(f < 0 for f in figures)
+
+
 def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bool = False) -> BoundCell:
     """The bound cell for a chosen row and column, restated in the ``common`` scale. ``as_printed``: with
     its printed sign even where it is money paid out (a change in a line, not a measure using the amount)."""
@@ -742,11 +760,13 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
     # means the amount paid, so the figure is read without its sign (and the answer says so). So does an
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
+    # A cost printed in brackets in every period of its row is the amount of the cost whatever the table, in a
+    # change of the line too: "Voyage expenses (21,387) (28,237)" fell by 6,850.
     title = view.info.title
-    outflow = not as_printed and value < 0 and (
+    outflow = value < 0 and (_bracketed_cost(pick) or not as_printed and (
         bool(_DEDUCTION.match(pick.label))  # "Less: Accumulated depreciation (16,135)": the amount deducted
         or is_statement("cash_flows", title) and bool(_OUTFLOW.search(pick.label))
-        or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label))
+        or is_statement("income", title) and bool(_EXPENSE.search(pick.label)) and not _EITHER_WAY.search(pick.label)))
     scale = view.cell_scale(pick.parts[0] if pick.parts else pick.row, column)
     # Figures of tables in different scales (thousands here, millions there) are put in one scale.
     factor = SCALE_FACTORS[scale] / SCALE_FACTORS[common] if common and scale and scale in SCALE_FACTORS \

@@ -68,10 +68,12 @@ _NOT_THE_AMOUNTS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
 
 
 def _not_the_amounts(done: Computation, views: Sequence[TableView]) -> list[Problem]:
-    """A value read from a table whose lines are not the company's own amounts, for a quantity that does not ask
-    for them: a table of deferred tax assets and liabilities ("Capitalized research and development expenditures"
+    """A value read from a table whose lines are not the company's own amounts, for a measure that does not ask
+    for them (neither the quantity nor another line of the measure names that kind of table): a table of deferred tax assets and liabilities ("Capitalized research and development expenditures"
     is a tax effect), the combined figures of joint ventures ("Gross margin" of the ventures)."""
     by_id = {v.info.id: v for v in views}
+    # a measure one of whose lines is such a table's own ("... over gross deferred tax assets") asks for its lines
+    measure = " ".join([done.plan.measure or "", *(q.words for q in done.plan.quantities)])
     out = []
     for cell in done.cells.values():
         quantity = next((q for q in done.plan.quantities if q.name == cell.name), None)
@@ -80,7 +82,7 @@ def _not_the_amounts(done: Computation, views: Sequence[TableView]) -> list[Prob
             continue
         title = view.info.title
         for table, asked, said in _NOT_THE_AMOUNTS:
-            if table.search(title) and not asked.search(quantity.words):
+            if table.search(title) and not asked.search(quantity.words) and not table.search(measure):
                 out.append(Problem(f"{quantity.words} was read from {view.info.caption or view.name}, {said}",
                                    frozenset({(cell.table_id, cell.row)})))
                 break

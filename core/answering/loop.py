@@ -504,16 +504,24 @@ class Answerer(TableSteps, FormulaSteps):
         kind = run.answer_type
         if kind is None:
             return text, value, status, ()
-        if composed is not None:
+        if kind.kind == answer_types.TEXT and value and status != "refused":  # in the passage's own words
+            return text, text_facts.quoted_span(run.question, value, run.context.texts), status, ()
+        if composed is not None and kind.kind == answer_types.FIGURES:  # a passage may state them "respectively"
+            fixed = text_facts.reconcile(run.question, kind.kind, text, composed.value, status, composed.sentence,
+                                         run.context.texts)
+            if fixed is None:
+                return text, composed.value, status, composed.parts
+        elif composed is not None:
             return text, composed.value, status, composed.parts
-        if kind.kind == answer_types.ROW_LABELS and not kind.several and value:
+        elif kind.kind == answer_types.ROW_LABELS and not kind.several and value:
             return text, compose.label_of_ranking(value), status, ()
-        finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
-        fixed = text_facts.reconcile(run.question, kind.kind, text, value, status,
-                                     finding.sentence if finding is not None else text, run.context.texts)
+        else:
+            finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+            fixed = text_facts.reconcile(run.question, kind.kind, text, value, status,
+                                         finding.sentence if finding is not None else text, run.context.texts)
         if fixed is None:
             return text, value, status, ()
         chunk, names = fixed.stated.chunk, run.names or cite.SourceNames(self.library)
         run.citations.append(self._narrowed(cite.chunk_citation(
             chunk, label=names.label(chunk.document_id, chunk.page, fallback=chunk.document)), chunk, fixed.stated.clause))
-        return fixed.text, fixed.value, fixed.status, ()
+        return fixed.text, fixed.value, fixed.status, fixed.parts

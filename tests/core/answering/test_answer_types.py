@@ -340,3 +340,43 @@ def test_a_figure_asked_in_the_text_s_words_is_the_figure_the_text_states() -> N
     # a passage answer the model already gave stands
     assert text_facts.reconcile("How many farms did the spring crop survey cover?", "text", "It covered 1,250 farms.",
                                 "1,250", "text", "", passages) is None
+
+
+def test_a_change_a_passage_states_answers_the_change_asked_when_no_table_gives_it() -> None:
+    passages = [_passage("Ferry fuel costs rose $3.4 million compared to 2020, while the harbour levy was unchanged. "
+                         "An increase of $0.7 million in dredging provisions in the current fiscal year reflects "
+                         "silting. The change in the pier lease was recognised as part of other costs, which were "
+                         "about 14 years old.")]
+    fixed = text_facts.reconcile("What was the increase in ferry fuel costs from 2020?", types.COMPUTED, "", "",
+                                 "refused", "", passages)
+    assert fixed is not None and fixed.value == "$3.4 million"  # "rose" says the increase asked
+    fixed = text_facts.reconcile("What was the increase in dredging provisions in the current fiscal year?",
+                                 types.COMPUTED, "", "", "refused", "", passages)
+    assert fixed is not None and fixed.value == "$0.7 million"
+    # A figure that is not what the change word says, or a fall where a rise is asked, answers nothing.
+    assert text_facts.reconcile("What is the change in the pier lease recognised as?", types.COMPUTED, "", "",
+                                "refused", "", passages) is None
+    assert text_facts.reconcile("What was the decrease in ferry fuel costs from 2020?", types.COMPUTED, "", "",
+                                "refused", "", passages) is None
+
+
+def test_a_written_answer_is_given_in_the_passage_s_own_words() -> None:
+    passages = [_passage("Grounds fees are comprised of fees for mowing the playing fields and for pruning the "
+                         "orchards. Members are required to hold a season pass to book a court.")]
+    # the frame echoing the question is dropped where the rest is printed as it stands
+    assert text_facts.quoted_span("What do the grounds fees comprise of?", "grounds fees are comprised of fees for "
+                                  "mowing the playing fields and for pruning the orchards.", passages) == \
+        "fees for mowing the playing fields and for pruning the orchards"
+    assert text_facts.quoted_span("Is there a requirement to book a court?", "Yes, members are required to hold a "
+                                  "season pass to book a court.", passages) == \
+        "Members are required to hold a season pass to book a court"
+    # a paraphrase the passage does not print stays as written
+    assert text_facts.quoted_span("What do the grounds fees comprise of?", "Mowing and pruning.", passages) == \
+        "Mowing and pruning."
+
+
+def test_a_text_answer_s_value_is_the_span_the_passage_prints(report: ReportFixture) -> None:  # noqa: F811
+    chat = ScriptedChat()
+    chat.queue({"answer": "Yes, the opening of two new playgrounds."})
+    answer = make(report, chat).answer("What caused the rise in park spending?")
+    assert answer.answer_type == types.TEXT and answer.value == "the opening of two new playgrounds"

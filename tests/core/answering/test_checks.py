@@ -91,6 +91,12 @@ def test_a_line_read_from_a_table_of_deferred_tax_effects_is_turned_down() -> No
     # a quantity that names a tax may be read there
     asked = _computed("What was the deferred tax on inventories as a percentage of revenues in 2021?", [income, taxes], 0.4)
     assert not any("deferred tax effects" in p.said for p in problems(asked, [income, taxes]))
+    # and so may every line of a measure whose other line is the table's own ("... over total deferred tax assets")
+    totals = _view([("Inventories", "", (40.0,)), ("Warranty reserves", "", (25.0,)),
+                    ("Total deferred tax assets", "", (400.0,))],
+                   [("y2021", "2021", 2021)], caption="Deferred tax assets and liabilities comprise the following", table_id=3)
+    share = _computed("What was inventories as a percentage of total deferred tax assets in 2021?", [totals], 10.0)
+    assert set(share.cells) and not any("deferred tax effects" in p.said for p in problems(share, [totals]))
 
 
 def test_a_line_read_from_a_table_of_joint_ventures_figures_is_turned_down() -> None:

@@ -304,6 +304,9 @@ def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("revenue", "Cost of revenue") <= fit("revenue", "Total revenues") / 2
     assert fit("net income", "Operating income") <= fit("net income", "Net income") / 2
     assert fit("COGS", "Cost of sales") == 1.0 and fit("revenue", "Total revenues") == 1.0
+    # A footnote's number printed flat on the last word is no part of the label; a numbered item keeps its number.
+    assert fit("bonus plans", "Bonus plans1") == 1.0 and fit("pension contributions", "Pension contributions2") == 1.0
+    assert fit("tier 1 capital", "Tier 1 capital") == 1.0 and fit("tier", "Tier1") < 1.0
 
 
 def test_a_label_denying_or_taxing_otherwise_is_not_the_line_asked() -> None:
