@@ -482,17 +482,20 @@ def rescore(saved: list[dict[str, Any]]) -> str:
     outcomes = []
     for item in saved:
         question = {"answer": item["gold"], "answer_type": item["answer_type"], "scale": item["scale"]}
-        em, f1 = tatqa_score(question, prediction_of(item["prediction"], item.get("parts") or []))
+        em, f1 = tatqa_score(question, prediction_of(item["prediction"], item.get("parts") or [], item.get("decided", "")))
         fields = {k: v for k, v in item.items() if k in Outcome.__dataclass_fields__}
         outcomes.append(Outcome(**{**fields, "em": em, "f1": f1}))
     modes = list(dict.fromkeys(o.mode for o in outcomes))
     return summarize(outcomes, modes) + "\n" + confusion(outcomes)
 
 
-def prediction_of(text: str, parts: Sequence[str]) -> str | list[str]:
-    """What is scored: the answer's own spans when it has several (labels may hold commas and "and"),
-    else its text split as TAT-QA predictions are."""
-    return list(parts) if len(parts) > 1 else split_prediction(text)
+def prediction_of(text: str, parts: Sequence[str], decided: str = "") -> str | list[str]:
+    """What is scored: the answer's own spans when it has several (labels may hold commas and "and"); a text answer
+    (``decided`` "text": one passage's words, "audit fees and tax fees") as the one span it is; else its text split
+    as TAT-QA predictions are."""
+    if len(parts) > 1:
+        return list(parts)
+    return text.strip() if decided == "text" else split_prediction(text)
 
 
 def table_choice_report(library: Any, retriever: Any, asked: list[tuple[dict, dict]], placed: dict[str, ContextDoc]) -> str:
@@ -580,7 +583,8 @@ def code_only_report(library: Any, retriever: Any, runner: Any, asked: list[tupl
     for _context, question in asked:
         answer = answerer.answer(question["question"])
         answered = answer.status != "refused" and bool(answer.value)
-        em = tatqa_score(question, prediction_of(answer.value or answer.text, answer.parts))[0] if answered else 0.0
+        em = tatqa_score(question, prediction_of(answer.value or answer.text, answer.parts,
+                                                 str(answer.answer_type or "")))[0] if answered else 0.0
         rows.append((question["answer_type"], answered, em))
         if answered and not em and os.environ.get("FOLIO_BENCH_VERBOSE"):
             print(f"  wrong without a model [{answer.answer_type}] {question['question'][:90]!r} -> "
@@ -767,7 +771,7 @@ def ask_one(answerer: Any, mode: str, text_asked: str, question: dict[str, Any],
     except Exception as exc:  # noqa: BLE001 - a failed question is scored 0 and the run goes on
         text, calls, tokens, seconds, evidence = "", 0, 0, 0.0, False
         error = f"{type(exc).__name__}: {exc}"
-    em, f1 = tatqa_score(question, prediction_of(text, parts))
+    em, f1 = tatqa_score(question, prediction_of(text, parts, decided))
     return Outcome(mode, question["uid"], text_asked, question["answer_type"], question["answer_from"],
                    question["answer"], question["scale"], text, em, f1, evidence, calls, tokens, seconds, error, decided,
                    task_usage, reused), parts
