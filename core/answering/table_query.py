@@ -320,14 +320,18 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None  # a cell is found by its row (a value the question names) and its column
     across = _columns_named(reading, [c for c in numbers if not is_percent(view, c)]) \
         if operation in ("sum", "count") and _SEVERAL.search(reading.text) else []
+    if operation == "average" and target is None:
+        # "the average Medicare outlays from 2014 to 2016": one row's figures averaged across its years' columns
+        across = _period_columns(view, numbers, reading)
     if len(across) >= 2:
-        # the items are the table's columns: one row's figures added across them
+        # the items are the table's columns: one row's figures added (or averaged) across them
         only = only_row(view)
         if not conditions and only is not None:
             conditions = [only]
         if not conditions:
             return None
-        planned = QueryPlan(view, "sum", across[0], tuple(conditions), columns=tuple(across))
+        planned = QueryPlan(view, "average" if operation == "average" else "sum", across[0], tuple(conditions),
+                            columns=tuple(across))
         return planned if ignored_column(planned, reading) is None else None
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
         # one row's figure over another's, else one column's over the columns of the whole
@@ -349,15 +353,6 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # percentages add up to nothing
         amounts = [c for c in numbers if not is_percent(view, c)]
         target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
-    if operation == "average" and target is None and len(over := _period_columns(view, numbers, reading)) >= 2:
-        # "the average Medicare outlays from 2014 to 2016": one row's figures averaged across its years' columns
-        only = only_row(view)
-        if not conditions and only is not None:
-            conditions = [only]
-        if not conditions:
-            return None
-        planned = QueryPlan(view, "average", over[0], tuple(conditions), columns=tuple(over))
-        return planned if ignored_column(planned, reading) is None else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
         target = _only_number(numbers, reading)
         if target is None:
