@@ -14,8 +14,9 @@ table and the question before anything runs:
   read a cell from).
 
 A reply that fails a check raises ``ValueError`` naming what was wrong, which the loop records on the step
-(``loop.QUERY_PLAN_REPAIRS``: it is not sent back, as a 1.5B model repeats itself). A plan that passes is compiled and executed by ``table_query`` like code's own, with the same checks
-of its result and the same wording and citations.
+(``loop.QUERY_PLAN_REPAIRS``: it is not sent back, as a 1.5B model repeats itself). A plan that passes is
+compiled and executed by ``table_query`` like code's own, with the same checks of its result and the same
+wording and citations.
 """
 
 from __future__ import annotations

@@ -382,7 +382,7 @@ class AnswererBase:
         repairs: list[str] = []
         error = ""
         failed: list[dict[str, Any]] = []
-        for _attempt in range(1 + repairs_allowed):
+        for tried in range(1 + repairs_allowed):
             data: dict[str, Any] | None = None
             try:
                 data = self._call(run, "\n\n".join([task, *repairs]), schema, max_tokens=max_tokens, what=what,
@@ -396,7 +396,8 @@ class AnswererBase:
             except (ModelOutputError, ValueError, UserError) as exc:  # FormulaError and InvalidChoice are ValueErrors
                 error = str(exc)
                 run.failures.append(f"{what}: {error}")
-                repairs.append(repair(data, exc))
+                if tried < repairs_allowed:  # (the last attempt's repair message would go nowhere)
+                    repairs.append(repair(data, exc))
                 if data is not None:
                     failed.append(data)
         return None, error

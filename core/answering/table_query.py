@@ -1021,9 +1021,8 @@ def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSc
         return None
     found = []
     for year in years:
-        columns = _the_count_of_several([c for c in view.data_columns if c.type.upper() != "TEXT" and (
-            any(p.column == c.name and p.period.fiscal_year == year for p in view.info.periods)
-            or re.search(rf"\b{year}\b", _header(c)))], reading)
+        columns = _the_count_of_several(_of_year(view, [c for c in view.data_columns if c.type.upper() != "TEXT"], year),
+                                        reading)
         if len(columns) != 1:
             return None
         found.append(columns[0])
@@ -1743,12 +1742,16 @@ def _printed_whole(view: TableView, column: ColumnSchema, whole: Any) -> float |
     if not is_number(whole) or not whole:
         return None
     grand = [r.row for r in view.rows if re.fullmatch(r"\s*(?:grand\s+)?total\s*:?\s*", r.label, re.IGNORECASE)]
-    named = [r.row for r in view.rows if _TOTAL_ROW.search(r.label)] + list(view.info.total_rows)
-    for row in (*grand, *unlabelled_totals(view, column, named)):
+    for row in (*grand, *unlabelled_totals(view, column, _total_rows(view))):
         value = _cell_figure(view, row, column)
         if value is not None and abs(value - float(whole)) <= max(1.0, abs(float(whole)) * 0.0005):
             return value
     return None
+
+
+def _total_rows(view: TableView) -> list[int]:
+    """The rows of totals: labelled so ("Total", "Subtotal, ...", "All ages") or found so at extraction."""
+    return sorted({r.row for r in view.rows if _TOTAL_ROW.search(r.label)} | set(view.info.total_rows))
 
 
 def _cell_figure(view: TableView, row: int, column: ColumnSchema) -> float | None:
@@ -1803,14 +1806,18 @@ def _period_columns(view: TableView, numbers: Sequence[ColumnSchema], reading: Q
                        else reading.years))
     found = []
     for year in years:
-        columns = _the_count_of_several([c for c in numbers if not is_percent(view, c) or asks_percent(reading)
-                                         if any(p.column == c.name and p.period.fiscal_year == year
-                                                for p in view.info.periods) or re.search(rf"\b{year}\b", _header(c))],
-                                        reading)
+        figures = [c for c in numbers if not is_percent(view, c) or asks_percent(reading)]
+        columns = _the_count_of_several(_of_year(view, figures, year), reading)
         if len(columns) != 1:
             return []
         found.append(columns[0])
     return found if len({c.name for c in found}) == len(found) else []
+
+
+def _of_year(view: TableView, columns: Sequence[ColumnSchema], year: int) -> list[ColumnSchema]:
+    """The columns of one year: the period extraction found in them, or the year their header prints."""
+    return [c for c in columns if any(p.column == c.name and p.period.fiscal_year == year for p in view.info.periods)
+            or re.search(rf"\b{year}\b", _header(c))]
 
 
 def _the_count_of_several(columns: list[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:
@@ -1849,10 +1856,10 @@ def _where(plan: QueryPlan) -> str:
     label = plan.view.label_column
     if label is None or not any(c.column.name == label.name for c in (*plan.conditions, *(plan.versus or ()))):
         # rows named by their labels are kept whatever they are (a "Total receipts" a share is taken of)
-        totals = [r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)] + list(plan.view.info.total_rows)
+        totals = _total_rows(plan.view)
         totals += unlabelled_totals(plan.view, plan.target, totals)
         if totals:
-            parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(set(totals)))})")
+            parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(totals))})")
     return " WHERE " + " AND ".join(parts) if parts else ""
 
 
@@ -1943,11 +1950,11 @@ def compile_sql(plan: QueryPlan) -> str:
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
         each = target or "1"  # no target: a share of the rows themselves
         total = f"SUM({target})" if target else "COUNT(*)"
-        totals = {r.row for r in plan.view.rows if _TOTAL_ROW.search(r.label)} | set(plan.view.info.total_rows)
+        totals = _total_rows(plan.view)
         if target and len(totals) == 1:
             # the whole is the total the table prints, not its rows added up: rows under several headings (by sex,
             # by race) each add up to it
-            total = f"(SELECT {target} FROM {table} WHERE _row = {totals.pop()})"
+            total = f"(SELECT {target} FROM {table} WHERE _row = {totals[0]})"
         return (f"SELECT SUM(CASE WHEN {kept} THEN {each} END) * 100.0 / {total} AS share, "
                 f"SUM(CASE WHEN {kept} THEN {each} END) AS part, {total} AS whole FROM {table}{everything}")
     group = _group_expression(plan)
