@@ -45,6 +45,7 @@ from core.ingest.extraction.refine import (
     split_side_by_side,
     split_stacked_rows,
     unmerge_aligned_spans,
+    unmerge_spread_rows,
 )
 from core.ingest.extraction.stitch import stitch_tables
 from core.ingest.extraction.values import is_figure
@@ -243,6 +244,7 @@ class TableExtractor:
             if draft is None:
                 continue
             unmerge_aligned_spans(draft)
+            unmerge_spread_rows(draft)
             split_stacked_rows(draft)
             drop_slivers(draft)
             if grid.extractor.endswith("stream"):

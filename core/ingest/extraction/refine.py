@@ -6,7 +6,9 @@ Applied to every candidate before it is judged:
   pymupdf and camelot lattice as one row whose cells each hold a column of values. When two or more
   cells of a row hold several lines that line up with each other, and at least one of them is all
   numbers, the row is split into one row per line (``split_stacked_rows``); a merged cell running
-  down several rows whose lines sit one per row is split the same way (``unmerge_aligned_spans``).
+  down several rows whose lines sit one per row is split the same way (``unmerge_aligned_spans``), and
+  one running across the columns of a row of figures whose words stand in those columns is split by
+  column (``unmerge_spread_rows``: a ruling line that stops short).
 - Slivers: cell borders drawn a point apart add a thin column or row that holds no text of its own
   (``drop_slivers``).
 - Wrapped labels: camelot stream puts each text line in its own row, so a row label wrapped onto a
@@ -334,4 +336,47 @@ def unmerge_aligned_spans(table: DraftTable) -> None:
                 anchor = table.cells[row_index or 0][c0]
                 anchor.words = list(line)
                 anchor.text = cell_text(line)
+    table._renumber()
+
+
+def unmerge_spread_rows(table: DraftTable) -> None:
+    """Undo a merged cell that runs across columns in a row of figures, where its words stand in those columns.
+
+    A ruling line that stops short (or ends a row early) makes lattice extractors merge a body row's first
+    cells: "30 Sundargarh" read as one cell over the serial-number and district columns, or a totals row's
+    label put in the serial column. When most rows of figures hold those columns apart, and each word of the
+    merged cell lies inside one column's span, every word goes back to the column it stands in. A label that
+    straddles a column boundary (a heading spread across the row on purpose) stays merged, and so does one
+    whose words all stand in one column, unless the merge put it in a column of numbers.
+    """
+    figure_rows = [r for r in range(table.n_rows) if any(is_value(cell.text) for cell in table.cells[r])]
+    for r in figure_rows:
+        c = 0
+        while c < table.n_cols:
+            cell = table.cells[r][c]
+            r0, c0, r1, c1 = cell.span
+            c = c1 + 1
+            if r0 != r1 or c1 == c0 or (r0, c0) != (r, c0) or not cell.words:
+                continue
+            apart = [other for other in figure_rows
+                     if all(table.cells[other][k].span[1] == table.cells[other][k].span[3] == k for k in range(c0, c1 + 1))]
+            if len(apart) * 2 < len(figure_rows):
+                continue  # the columns are merged in most rows: a layout, not a slip
+            spans = [(min(table.cells[o][k].rect.x0 for o in apart), max(table.cells[o][k].rect.x1 for o in apart))
+                     for k in range(c0, c1 + 1)]
+            columns_of = [next((k for k, (x0, x1) in enumerate(spans) if x0 - 1 <= w.x0 and w.x1 <= x1 + 1), None)
+                          for w in cell.words]
+            numbered = sum(is_value(table.cells[o][c0].text) for o in apart) * 2 > len(apart)
+            if None in columns_of or len(set(columns_of)) < 2 and (columns_of[0] == 0 or not numbered):
+                # a word across a boundary, or the words of one column: moved only out of a column of numbers
+                # (a totals row's label in the serial-number column), else a label spread on purpose
+                continue
+            words, box = list(cell.words), pymupdf.Rect(cell.rect)
+            for k in range(c0, c1 + 1):
+                target = table.cells[r][k]
+                x0, x1 = spans[k - c0]
+                target.span = (r, k, r, k)
+                target.rect = pymupdf.Rect(x0, box.y0, x1, box.y1)
+                target.words = [w for w, at in zip(words, columns_of) if at == k - c0]
+                target.text = cell_text(target.words)
     table._renumber()

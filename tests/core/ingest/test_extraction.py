@@ -631,3 +631,26 @@ def test_statement_with_rules_only_between_its_figure_columns_stays_a_ledger(tmp
     tables = extract_tables(_save(doc, tmp_path / "statement_rules.pdf"))
     assert [t.extractor for t in tables] == ["ledger"]
     assert [list(r) for r in tables[0].rows][1:] == [[label, a.replace(" ", ""), b.replace(" ", "")] for label, a, b in rows[1:]]
+
+
+def test_a_ruling_line_that_stops_short_leaves_the_last_rows_labels_in_their_columns(tmp_path: Path) -> None:
+    # The line between the serial-number column and the names stops two rows early, as a printer's template
+    # did: the last area's number and name, and the totals row's name, still belong to their own columns.
+    rows = [["No.", "Area", "Wheat", "Barley"], ["1", "Northmoor", "4.10", "0.82"], ["2", "Eastfield", "3.95", "1.07"],
+            ["3", "Kingsbury", "5.02", "0.66"], ["4", "Holloway", "2.71", "1.30"], ["5", "Ashgrove", "3.33", "0.91"],
+            ["6", "Westfield", "4.48", "1.12"], ["", "REGION", "23.59", "5.88"]]
+    x, top, height = [72, 110, 250, 330, 410], 100, 18
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = top + height * len(rows)
+    for r in range(len(rows) + 1):
+        page.draw_line((x[0], top + r * height), (x[-1], top + r * height), width=0.6)
+    for xc in x:
+        page.draw_line((xc, top), (xc, bottom if xc != x[1] else bottom - 2 * height), width=0.6)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            if text:
+                page.insert_text((x[c] + 4, top + r * height + 13), text, fontsize=FONT_SIZE)
+    tables = extract_tables(_save(doc, tmp_path / "short_line.pdf"))
+    assert len(tables) == 1
+    assert [list(r) for r in tables[0].rows][-2:] == [rows[-2], rows[-1]]
