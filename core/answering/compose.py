@@ -500,9 +500,9 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     if any(_tokens(r.label) and _tokens(r.label) <= _tokens(question) for r in rows):
         # "which company was granted permit 2021-015": the question names one of the rows, and asks of it
         return None
-    if rule.kind in (*THRESHOLD_KINDS, "min", "max") or reading.query is not None and reading.query.operation == "top":
-        # "which courses were over 50%", "which two species have the lowest ...": every row listed would leave the
-        # threshold or the ranking unread
+    if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top":
+        # "which courses were over 50%", "which had a deficit", "which two species have the lowest ...": every row
+        # listed would leave the threshold, the sign or the ranking unread
         return None
     if _names_another_column(view, reading):
         return None  # "which districts did A have inspections in" over rows labelled by operator: not these labels

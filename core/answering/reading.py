@@ -113,7 +113,7 @@ _LABEL_NOUN = (r"(?:types?|kinds?|categories|category|classes|components?|items?
                r"party|candidates?|months?|districts?|sectors?|industries|industry|airports?|airlines?|crops?|"
                r"programs?|programmes?|projects?|offen[cs]es?|crimes?|agencies|agency|provinces?|municipalities|"
                r"names?|members?|persons?|people)")
-_ROW_NOUN = (r"(?:" + _LABEL_NOUN + "|"
+ROW_NOUN = (r"(?:" + _LABEL_NOUN + "|"
              + "|".join(rf"{re.escape(noun)}s?" for kind in ENTITY_KINDS for noun in sorted(kind) if " " not in noun) + ")")
 """A label noun, or a noun for a kind of row the vocabulary knows ("firms", "employers", "towns"): what "which firm
 obtained permit 2021-016" asks for, where the noun is said before its verb (before another noun, "corporation
@@ -133,6 +133,8 @@ _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
 _PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
                      r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + "|"
                      + re.sub(r"\?P<\w+>", "?:", _EQUAL_FIGURE) + ")")
+_SIGN_SAID = r".*\b(?:an?\s+(?:[a-z]+\s+)?(?:deficit|surplus|loss|profit|gain)|negative|positive|in\s+(?:deficit|surplus))\b"
+"""A sign asked of a figure ("had a trade deficit", "made a loss", "was negative"): the rows on that side of zero."""
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -183,7 +185,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
                rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
                rf"|^\s*(?:which|what)\s+(?!(?:percent(?:age)?|share|proportion|fraction|number|amount|total|average|"
-               rf"sum|value|level|rate)\b)(?:\w+\s+){{0,2}}?{_ROW_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
+               rf"sum|value|level|rate)\b)(?:\w+\s+){{0,2}}?{ROW_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
                rf"come|comes|came|fall|falls|fell|belong|belongs|belonged|(?:(?:was|were)\s+)?[a-z]{{2,}}ed)\b"
                # "which services come under the Highways Directorate": the rows printed under a heading
                rf"|^\s*(?:which|what)\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:come|fall|belong|sit|are|were)\s+"
@@ -194,8 +196,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                r"is|are)\b"
                # "in which courses were more than half of the participants women": any plural noun asked for, then
                # its verb, and a threshold: the rows past it, named
-               rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
-               rf"(?:of\s+(?:[\w-]+\s+){{1,3}}?)?(?:had|have|were|are|did|do)\b(?={_PAST_A_THRESHOLD})"
+               rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+"
+               rf"(?:of\s+(?:[\w-]+\s+){{1,3}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|made|saw|got|showed|"
+               rf"[a-z]{{2,}}ed)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD}))")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
@@ -935,6 +938,9 @@ def _in_question_order(text: str) -> str:
         asked = re.sub(r"\b(?:did|does|do|would|will)\s+(?:a|an|each|every|one|the\s+average)\s+(?P<r>[\w-]+)\s+(?:have|hold|keep|get|"
                        r"receive|see|record|report|count|affect|employ)\b", r"per \g<r>", late.group("q"), flags=re.IGNORECASE)
         text = f"On average, {asked}{late.group('r')}"
+    # "on average, what was the growth rate of the states": the average growth rate of the states
+    text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(is|was|are|were)\s+(?:the\s+)?", r"What \1 the average ", text,
+                  flags=re.IGNORECASE)
     text = re.sub(rf"^(\s*)how\s+(?:{_words_of(SIZE_ASKED)})\s+(is|was|are|were)\b", r"\1What \2", text, flags=re.IGNORECASE)
     made = re.match(rf"^\s*how\s+much\s+(?P<x>[\w\s-]{{1,40}}?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
                     rf"(?P<v>{_words_of(list(OUTPUT_VERBS))})\b(?P<rest>.*)$", text, re.IGNORECASE)
@@ -1307,6 +1313,10 @@ def _frame(marked: str) -> tuple[str, bool, str]:
     return "", False, ""
 
 
+_HAD_A = r"an?\s+(?:(?!(?:higher|lower|larger|smaller|bigger|greater)\b)[a-z]+\s+)?"
+"""The article before a sign word, with one word between ("a loss", "a rice deficit", not "a larger deficit")."""
+
+
 def _criterion(marked: str) -> Criterion:
     text = re.sub(_P, " ", marked)
     threshold = re.search(
@@ -1327,9 +1337,9 @@ def _criterion(marked: str) -> Criterion:
         figure = 0.0 if said in ("zero", "nil") else float(said.replace(",", ""))
         return Criterion("equal", figure, "%" if equal.group("unit") else "")
     text = _BOUND.sub(" ", text)
-    if re.search(r"\b(negative|a\s+loss|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
+    if re.search(rf"\b(negative|{_HAD_A}(?:loss|deficit)|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
         return Criterion("negative")
-    if re.search(r"\b(positive|a\s+(?:profit|gain)|above\s+zero)\b", text, re.IGNORECASE):
+    if re.search(rf"\b(positive|{_HAD_A}(?:profit|gain|surplus)|in\s+surplus|above\s+zero)\b", text, re.IGNORECASE):
         return Criterion("positive")
     if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
                  r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):

@@ -35,7 +35,7 @@ from core.answering import measures as m
 from core.answering import vocabulary
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
-from core.answering.reading import ACROSS_ROWS, THRESHOLD_KINDS, QuestionReading, TableQuery
+from core.answering.reading import ACROSS_ROWS, ROW_NOUN, THRESHOLD_KINDS, QuestionReading, TableQuery
 from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
@@ -395,11 +395,16 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
+        (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
-    if reading.criterion.kind in THRESHOLD_KINDS and measured is None:
+    if reading.criterion.kind in (*THRESHOLD_KINDS, *_SIGNS) and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
     thresholds = () if bands_kept(reading, conditions) else question_thresholds(view, reading, measured)
+    if not thresholds and measured is not None and reading.criterion.kind in _SIGNS and operation in ("list", "count"):
+        # "the districts that had a deficit" over a Surplus/Deficit column: the rows whose figure is below zero
+        positive = reading.criterion.kind == "positive"
+        thresholds = (Threshold(measured, positive, 0.0, "above zero" if positive else "below zero"),)
     if operation in ("list", "count") and not thresholds and measured is not None and is_percent(view, measured) and \
             (all_or_none := _ALL_OR_NONE.search(reading.text)) is not None:
         # "which countries had all of their cases of unknown origin", "in how many was none of it imported": the
@@ -460,6 +465,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+_SIGNS = ("negative", "positive")
+"""Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
 _ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"
                           r"(?P<none>none\s+of\s+(?:their|its|the)))\b", re.IGNORECASE)
 """A share asked as the whole or none of something ("all of their cases", "every case", "none of its sales")."""
@@ -585,6 +592,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
                                      if w in _NUMBER_WORDS}
     if (across := ACROSS_ROWS.search(reading.text)) is not None and not planned.conditions:
         asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
+    if not planned.conditions:  # "across the countries": every row too
+        asked -= _tokens(" ".join(_over_every_row(reading, view)))
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
         asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
     if any(is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
@@ -607,6 +616,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
+    said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
     if not planned.conditions:  # every row is read, its totals among them
         said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
@@ -619,6 +629,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         said.append(of.group(1))  # "how many demands for grants": the noun said whole
     if (across := ACROSS_ROWS.search(reading.text)) is not None:
         said.append(across.group(0))  # "over the six species listed": every row
+    if not planned.conditions and planned.operation in ("sum", "average", "max", "min", "top"):
+        said += _over_every_row(reading, view)  # "across the countries": every row
     said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
     bound = _kin(_tokens(" ".join(said)))
     kept = {c.column.name for c in (*planned.conditions, *(planned.versus or ()))}
@@ -1029,6 +1041,22 @@ def _change_columns(view: TableView, reading: QuestionReading) -> tuple[ColumnSc
     return found[0], found[1]
 
 
+_OVER_THE_ROWS = re.compile(rf"\b(?:across|among|over|of(?=\s+(?:all|the|these)\b))\s+(?:all\s+)?(?:the\s+|these\s+)?(?:[a-z]+\s+)?"
+                            rf"{ROW_NOUN}\b(?!\s+of\b)",
+                            re.IGNORECASE)
+""""across the countries", "over all the districts", "of the states": the rows an average or a total runs
+over, said by a noun for a kind of row, no name of its measure."""
+
+
+def _over_every_row(reading: QuestionReading, view: TableView) -> list[str]:
+    """The phrases that say an average or a total runs over every row ("across the countries"), not over the rows
+    of a heading, a label or a caption the table prints ("across the heavy metals" over a table with a Heavy metals
+    section: which of its rows are, its headings may not say)."""
+    printed = _tokens(" ".join([view.info.caption, *(heading for heading, _ in sections(view)), *(r.label for r in view.rows)]))
+    return [over.group(0) for over in _OVER_THE_ROWS.finditer(reading.text)
+            if not (_tokens(over.group(0)) - _tokens("across among over all the these")) & printed]
+
+
 def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchema | None,
                   conditions: Sequence[Condition], whole: ColumnSchema | None = None) -> bool:
     """A measure the grammar read as lines (no query asked in so many words) is a query over this table only where
@@ -1036,6 +1064,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     if reading.measure is None:
         return False
     said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING - _ASKING
+    said -= _tokens(" ".join(_over_every_row(reading, view)))
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     info = view.info
@@ -1130,6 +1159,12 @@ def _header_tokens(text: str) -> set[str]:
     return _tokens(text) | ({"total"} if re.search(r"\btotal\b", text, re.IGNORECASE) else set())
 
 
+def _rejoined(text: str) -> set[str]:
+    """Words a narrow column's header broke over two lines, joined again ("Defi cit": deficit; "per cent": percent):
+    they may match a question's word, and are never counted as the header's own."""
+    return _tokens(" ".join(a + b for a, b in re.findall(r"(?<![\w-])([A-Za-z]{2,})\s+(?=([a-z]{2,4})\b)", text)))
+
+
 def _header(column: ColumnSchema | None) -> str:
     if column is None:
         return ""
@@ -1167,7 +1202,7 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     scored = []
     for index, column in enumerate(columns):
         have = _header_tokens(_header(column))
-        shared = wanted & have
+        shared = wanted & (have | _rejoined(column.header))
         enough = len(have) if whole_header else min(len(have), len(wanted))
         if shared and len(shared) * 2 >= enough:
             scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
@@ -1781,12 +1816,26 @@ def unlabelled_totals(view: TableView, column: ColumnSchema | None, totals: Sequ
     return found
 
 
+_SIGN_WORDS = re.compile(r"\b(?:deficits?|surplus(?:es)?|loss(?:es)?|profits?|gains?)\b", re.IGNORECASE)
+
+
+def _signed_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """The one column whose header names the side of zero the question asks ("ran a surplus" over "Surplus/Deficit",
+    "Profit/(loss)"), its header read with words a narrow column broke joined again."""
+    said = _tokens(" ".join(_SIGN_WORDS.findall(text)))
+    named = [c for c in numbers if said & (_header_tokens(c.header) | _rejoined(c.header))]
+    return named[0] if said and len(named) == 1 else None
+
+
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
     """The figure column a question means when it names none: the only one, or the one of the year asked."""
     if len(numbers) == 1:
         return numbers[0]
     years = {str(p.year) for p in reading.periods}
     of_year = _the_count_of_several([c for c in numbers if years and any(y in _header(c) for y in years)], reading)
+    if len(of_year) > 1:
+        # "growth in 2001-2011" over decades "1991-2001" and "2001-2011": the column that prints every year said
+        of_year = [c for c in of_year if all(y in _header(c) for y in years)]
     return of_year[0] if len(of_year) == 1 else None
 
 

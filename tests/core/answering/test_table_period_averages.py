@@ -1,0 +1,48 @@
+"""An average down a column of one period: "on average, what was X in 2001-2011" reads the column that prints every
+year of the span (not the decade before it, which prints one of them), and "the mean X across the provinces in 1990"
+runs over every row of a table whose rows the question names only by their kind. A ruled table is drawn, ingested
+for real and asked with no model call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.library.store import Library
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
+
+pytestmark = pytest.mark.unit
+
+# province: growth (%) in 1981-1991, 1991-2001, 2001-2011 (made up)
+GROWTH = {
+    "Alder Coast": (18.2, 14.6, 9.8),
+    "Brackenridge": (22.5, 19.1, 12.4),
+    "Cinder Vale": (11.0, 8.7, 5.5),
+    "Dunmarsh": (25.3, 21.9, 17.2),
+}
+
+
+def _figure(value: str) -> float:
+    return float(value.rstrip("%"))
+
+
+@pytest.fixture(scope="module")
+def growth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["", "1981-1991", "1991-2001", "2001-2011"]]
+    body = [[name, *(f"{v:.1f}" for v in values)] for name, values in GROWTH.items()]
+    library = drawn_library(tmp_path_factory.mktemp("growth"), "Table 2: Population growth by decade (per cent)",
+                            header + body, [40, 200, 290, 380, 470])
+    yield library
+    library.close()
+
+
+def test_on_average_said_first_averages_the_column_of_the_whole_span(growth: Library) -> None:
+    answer = ask_without_model(growth, "On average, what was the population growth of the provinces in 2001-2011?")
+    assert _figure(answer.value) == pytest.approx(sum(v[2] for v in GROWTH.values()) / 4, abs=0.006), answer.text
+
+
+def test_an_average_across_the_rows_named_by_their_kind_runs_over_every_row(growth: Library) -> None:
+    answer = ask_without_model(growth, "mean population growth across the provinces in 1981-1991?")
+    assert _figure(answer.value) == pytest.approx(sum(v[0] for v in GROWTH.values()) / 4, abs=0.006), answer.text
