@@ -280,13 +280,33 @@ def _in_one_convention(body: list[list[str]]) -> list[list[str]]:
             elif _ENGLISH_CELL.fullmatch(cell):
                 english += 1
     if european < 2 or english:
-        return body
+        return _dotted_thousands_by_column(body)
     return [[_DOT_THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(".", ""), cell)
              if _EUROPEAN_CELL.fullmatch(cell) or _DOT_THOUSANDS.search(cell) and not _WORD.search(cell) else cell
              for cell in row] for row in body]
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+_DOTTED = re.compile(rf"{_WRAP}[1-9]\d{{0,2}}\.\d{{3}}{_WRAP}")
+_SMALL_WHOLE = re.compile(rf"{_WRAP}\d{{1,3}}{_WRAP}")
+
+
+def _dotted_thousands_by_column(body: list[list[str]]) -> list[list[str]]:
+    """A column whose figures of a thousand or more print a dot every three digits and whose others are whole
+    numbers below a thousand ("3.597", "1.847", "732", "556"): the dots part thousands, as no English column gives
+    three decimals to its figures below ten and none to those above a hundred. Two of each kind at least."""
+    width = max((len(row) for row in body), default=0)
+    dotted_columns = set()
+    for c in range(width):
+        cells = [row[c].strip() for row in body if c < len(row) and row[c].strip() and not is_null_text(row[c])]
+        dotted = [cell for cell in cells if _DOTTED.fullmatch(cell)]
+        whole = [cell for cell in cells if _SMALL_WHOLE.fullmatch(cell)]
+        if len(dotted) >= 2 and len(whole) >= 2 and len(dotted) + len(whole) == len(cells):
+            dotted_columns.add(c)
+    if not dotted_columns:
+        return body
+    return [[cell.replace(".", "") if c in dotted_columns and _DOTTED.fullmatch(cell.strip()) else cell
+             for c, cell in enumerate(row)] for row in body]
 
 
 def _type_column(index: int, cells: list[str]) -> _ColumnFacts:

@@ -295,6 +295,18 @@ def test_a_table_in_the_european_convention_reads_its_ambiguous_figures_so() -> 
     assert [r[2] for r in type_table(extracted(english)).rows] == [157.64, 6.57]  # beside English figures: decimals
 
 
+def test_a_column_dotting_only_its_thousands_reads_the_dots_as_thousands() -> None:
+    # no figure only the European convention reads, but the figures of a thousand or more print a dot every three
+    # digits and those below are whole: "2.418" beside "905" is 2,418
+    rows = [["Subject", "Letters", "Share (%)"], ["Pensions", "2.418", "38.1"], ["Housing", "1.306", "20.6"],
+            ["Transport", "905", "14.3"], ["Schools", "712", "11.2"], ["Total", "6.341", "100.0"]]
+    typed = type_table(extracted(rows))
+    assert [r[1] for r in typed.rows] == [2418, 1306, 905, 712, 6341]
+    assert [r[2] for r in typed.rows] == [38.1, 20.6, 14.3, 11.2, 100.0]
+    decimals = [["Sample", "Dose (mg)"], ["A", "1.250"], ["B", "2.125"], ["C", "0.500"]]
+    assert [r[1] for r in type_table(extracted(decimals)).rows] == [1.25, 2.125, 0.5]  # no whole figure beside them
+
+
 def test_unit_above_the_row_labels_is_table_wide() -> None:
     table = extracted([
         ["($ in millions)", "", "", ""],
