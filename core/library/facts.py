@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
+from itertools import pairwise
 from typing import Any
 
 from core.library.db import Connection, quote_identifier
@@ -92,8 +93,11 @@ def _rows(conn: Connection, table_id: int, name: str, label: Any, section: Any, 
         return []
     lefts: dict[int, float] = {}
     if label is not None:
-        lefts = {r: x0 for r, x0 in conn.execute(
-            "SELECT row, x0 FROM table_cells WHERE table_id = ? AND col = ? AND x0 IS NOT NULL", (table_id, label[0]))}
+        placed = conn.execute("SELECT row, x0, y0 FROM table_cells WHERE table_id = ? AND col = ? AND x0 IS NOT NULL "
+                              "ORDER BY row", (table_id, label[0])).fetchall()
+        lower = sum(1 for (_, _, above), (_, _, below) in pairwise(placed) if below > above + 0.5)
+        if lower * 2 >= len(placed) - 1:  # else the rows run across the page (a table turned on it): no indentation
+            lefts = {r: x0 for r, x0, _ in placed}
     start = (label is not None) + (section is not None)
     rows = []
     for record in data:

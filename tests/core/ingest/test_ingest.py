@@ -300,3 +300,22 @@ def test_a_table_is_headed_by_the_sentence_that_introduces_it() -> None:
     # Without an introducing sentence, the nearest short line above still heads it.
     blocks[1] = TextBlock(1, (50, 250, 500, 290), "Revenue by region")
     assert heading_above(blocks, table) == "Revenue by region"
+
+
+def test_a_table_printed_sideways_reads_no_outline_from_where_its_rows_start(tmp_path: Path, library: Library,
+                                                                              hash_embedder) -> None:
+    # On a page turned to show a sideways table, each row's label starts further along the page than the last:
+    # that is the rows advancing, not each line indented under the one before.
+    rows = [["Topic", "Letters"], ["Pensions", "2,418"], ["Housing", "1,306"], ["Transport", "905"],
+            ["Schools", "712"], ["Total", "5,341"]]
+    source = pymupdf.open()
+    draw_ruled_table(source.new_page(), rows, [72, 300, 400], 100)
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    page.show_pdf_page(page.rect, source, 0, rotate=90)
+    page.set_rotation(90)
+    doc.save(tmp_path / "sideways.pdf")
+    doc.close()
+    assert Ingestor(library, hash_embedder).ingest_file(tmp_path / "sideways.pdf").tables == 1
+    facts = library.conn.execute("SELECT row, depth, parent_row FROM table_row_facts ORDER BY row").fetchall()
+    assert [tuple(f) for f in facts] == [(row, 0, None) for row in range(1, 6)]
