@@ -938,6 +938,12 @@ def _in_question_order(text: str) -> str:
         asked = re.sub(r"\b(?:did|does|do|would|will)\s+(?:a|an|each|every|one|the\s+average)\s+(?P<r>[\w-]+)\s+(?:have|hold|keep|get|"
                        r"receive|see|record|report|count|affect|employ)\b", r"per \g<r>", late.group("q"), flags=re.IGNORECASE)
         text = f"On average, {asked}{late.group('r')}"
+    # "the two countries with the lowest ratios", "the district with the most schools" (a noun phrase asked): which
+    # two countries had the lowest ratios
+    text = re.sub(rf"^\s*the\s+(?:{_K}\s+)?(?=(?:[a-z-]+\s+){{0,2}}?[a-z-]+\s+(?:with|having)\s+the\s+(?:{_SUPERLATIVE})\b)",
+                  lambda k: f"Which {k.group(1) + ' ' if k.group(1) else ''}", text, count=1, flags=re.IGNORECASE)
+    text = re.sub(rf"^(?P<rows>Which\s+(?:{_K}\s+)?(?:[a-z-]+\s+){{0,2}}?[a-z-]+)\s+(?:with|having)\s+"
+                  rf"(?P<most>the\s+(?:{_SUPERLATIVE})\b)", r"\g<rows> had \g<most>", text, count=1, flags=re.IGNORECASE)
     # "on average, what was the growth rate of the states": the average growth rate of the states
     text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(is|was|are|were)\s+(?:the\s+)?", r"What \1 the average ", text,
                   flags=re.IGNORECASE)

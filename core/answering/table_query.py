@@ -508,8 +508,9 @@ def _kinds_column(view: TableView, text_columns: Sequence[ColumnSchema]) -> Colu
         position = view.column_position(column.name)
         kinds = {values[position] for values in ordered}
         size = len(kinds)
-        if not 2 <= size <= 4 or None in kinds or "" in kinds or len(ordered) < 2 * size or len(ordered) % size:
-            continue
+        if not 2 <= size <= 4 or None in kinds or "" in kinds or len(ordered) < 2 * size or len(ordered) % size or \
+                not any(_PERCENT_KIND.search(str(k)) or _COUNT_KIND.search(str(k)) for k in kinds):
+            continue  # (places listed under each of several questions are rows, not kinds of figure)
         runs = [ordered[i: i + size] for i in range(0, len(ordered), size)]
         if all(len({values[at] for values in run}) == 1 and {values[position] for values in run} == kinds
                for run in runs):
@@ -592,6 +593,9 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
                                      if w in _NUMBER_WORDS}
     if (across := ACROSS_ROWS.search(reading.text)) is not None and not planned.conditions:
         asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
+    if reading.query is not None and planned.target is not None and (head := _head_noun(reading.query.target)) and \
+            _tokens(_header(planned.target)) & (_tokens(reading.query.target) - _tokens(head)):
+        asked -= _tokens(head)  # "the most yes votes" over a Yes column: what its figures count, no other column
     if not planned.conditions:  # "across the countries": every row too
         asked -= _tokens(" ".join(_over_every_row(reading, view)))
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
@@ -601,6 +605,12 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
     return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
+
+
+def _head_noun(phrase: str) -> str:
+    """The last word of a noun phrase before its first preposition ("votes" of "yes votes on question 1")."""
+    words = re.split(r"\s+(?:on|in|of|for|at|by|from|during|under|over|with)\s+", phrase.strip(), maxsplit=1)[0].split()
+    return words[-1] if len(words) >= 2 else ""
 
 
 def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") -> tuple[str, ...]:
@@ -916,12 +926,14 @@ _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 def is_percent(view: TableView, column: ColumnSchema) -> bool:
     """A column of percentages: typed so, or headed so ("Imported (%)", "Market share", "Turnout rate"); not a
     column of rates its figures show are per some other base ("Death rate" of 103.1 and 176.5 per 100,000)."""
+    position = view.column_position(column.name)
     if view.column_scale(column.name) == "%":
-        return True
+        # (a table "in per cent" may still print a column of counts: whole numbers all past a hundred, "n" of 2,400)
+        figures = [v for row in view.values.values() if isinstance(v := row[position], (int, float))]
+        return column.unit == "%" or column.type.upper() != "INTEGER" or not figures or min(figures) <= 100
     said = _PERCENT_HEADER.search(column.header)
     if said is None or not _RATE_HEADER.fullmatch(said.group(0)) or _PERCENT_HEADER.search(column.header, said.end()):
         return said is not None
-    position = view.column_position(column.name)
     return all(not isinstance(v := row[position], (int, float)) or abs(v) <= 100 for row in view.values.values())
 
 
@@ -1011,11 +1023,13 @@ _CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|growth|grew|rose|fell
 def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],
              printed: set[str]) -> tuple[Missing, ...]:
     """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one.
-    Where "No" is a value the table prints (a vote tally's options, ``printed``), "no votes" names that row."""
+    Where "No" is a value the table prints (a vote tally's options, ``printed``) or heads a figure column, "no
+    votes" names that row or column."""
     found = []
+    headers = {c.header.strip().lower() for c in numbers}
     for said in _NONE.finditer(reading.text):
-        if said.group(0).split()[0].lower() in printed:
-            continue
+        if said.group(0).split()[0].lower() in printed | headers:
+            continue  # (or a figure column headed "No": the no votes)
         column = _best_column(said.group("w"), numbers, title)
         if column is not None:
             found.append(Missing(column, said.group("w")))
@@ -1063,7 +1077,9 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     the table names every word of it: the target's header, the values kept, the table's title."""
     if reading.measure is None:
         return False
-    said = _tokens(" ".join(leaf.words for leaf in reading.measure.leaves())) - _VERBS - _COUNTING - _ASKING
+    # (a verb said in the past links: "the households surveyed", "the cases reported")
+    words = [w for leaf in reading.measure.leaves() for w in leaf.words.split() if vocabulary.verb_base(w) == w]
+    said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING
     said -= _tokens(" ".join(_over_every_row(reading, view)))
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
@@ -1654,14 +1670,18 @@ def _common_words(values: Sequence[Any]) -> set[str]:
 
 def _names_value(value: str, words: set[str], asked: set[str], common: set[str], text: str) -> int:
     """How many of a value's distinctive ``words`` the question names when it names the value (else 0): every
-    word; or every word that is no number ("at Eastgate School" for "3: Eastgate School"); or its number after
+    word (or, of a long value, a third and three at least); or every word that is no number ("at Eastgate School" for "3: Eastgate School"); or its number after
     a word the column's values share ("at station 12" for "Polling station 12: Eastgate School")."""
     if len(words) > 6:
-        return 0
-    if words and words <= asked:
+        # a long value (a ballot question, a title) named by three of its distinctive words or more, a third of them
+        # at least: "the covered market hall question" for "Should the town build a covered market hall on ...?"
+        named = words & asked
+        if len(named) >= 3 and len(named) * 3 >= len(words):
+            return len(named)
+    elif words and words <= asked:
         return len(words)
     names = {w for w in words if not w.isdigit()}
-    if names and names <= asked:
+    if names and names <= asked and len(words) <= 6:
         return len(names)
     numbers = set(re.findall(r"(?<![\d.,])\d+(?![\d.,]\d)", value))
     shared = "|".join(map(re.escape, sorted(common)))
