@@ -247,6 +247,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             target = target if target is not group else None
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
+    if target is None and query.operation not in ("count", "how_many", "top", "list"):
+        # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years): the one
+        # column the question names by its whole header, no year
+        whole_headers = [c for c in numbers if (said := _tokens(c.header)) and said <= asked and
+                         not YEAR_PRINTED.search(c.header)]
+        target = whole_headers[0] if len(whole_headers) == 1 else None
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
@@ -272,7 +278,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         years_kept = tuple(v for v in years_printed if v in years_asked)
         if not years_kept:
             return None
-        if len(years_kept) < len(years_printed):
+        if len(years_kept) < len(years_printed) or None in distinct(year_column) or "" in distinct(year_column):
+            # (a row with no year, "2006" lost or an average row, is none of the years asked)
             conditions = [*conditions, Condition(year_column, years_kept, ", ".join(map(str, sorted(years_kept))))]
     if _range_asked(reading.text) and any(_range_of(r.label) for r in view.rows) and \
             not any(_range_of(v) for c in conditions for v in c.values):

@@ -31,7 +31,7 @@ SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u200a\u202f]+")
 _MINUS = "-\u2212\u2013\u2014\u2012\ufe63\uff0d"
 _NULL_MARKS = re.compile(r"[\s\-\u2212\u2013\u2014\u2012.\u2026%*()]*")
 _FOOTNOTE = re.compile(
-    r"(?<=[\d%).])\s*(?:\((?:[a-z]{1,2}|\d{1,2})\)|\[\w{1,2}\]|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]+)$",
+    r"(?<=[\d%).])\s*(?:\((?:[a-z]{1,2}|\d{1,2}|[*\u2020\u2021]{1,3})\)|\[\w{1,2}\]|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]+)$",
     re.IGNORECASE,
 )
 _CURRENCIES: tuple[tuple[str, str], ...] = (

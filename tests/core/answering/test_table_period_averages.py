@@ -46,3 +46,28 @@ def test_on_average_said_first_averages_the_column_of_the_whole_span(growth: Lib
 def test_an_average_across_the_rows_named_by_their_kind_runs_over_every_row(growth: Library) -> None:
     answer = ask_without_model(growth, "mean population growth across the provinces in 1981-1991?")
     assert _figure(answer.value) == pytest.approx(sum(v[0] for v in GROWTH.values()) / 4, abs=0.006), answer.text
+
+
+# year: Northland, Southland, Union growth (%) (made up); a forecast marked (*) and a mean row with no year
+BY_YEAR = [("2019", 2.4, 1.1, 1.6), ("2020", -3.0, -4.2, -3.8), ("2022", 3.3, 2.0, 2.6), ("2023 (*)", 1.8, 0.9, 1.2),
+           ("Mean", 1.1, -0.05, 0.4)]
+
+
+@pytest.fixture(scope="module")
+def by_year(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Year", "Northland", "Southland", "Union"]] + [[y, *(f"{v:.1f}" for v in values)] for y, *values in BY_YEAR]
+    library = drawn_library(tmp_path_factory.mktemp("by_year"), "Table 1: Real output growth by region (% change)",
+                            rows, [40, 140, 240, 340, 440])
+    yield library
+    library.close()
+
+
+def test_a_region_named_by_its_column_averaged_over_the_years_asked(by_year: Library) -> None:
+    answer = ask_without_model(by_year, "What was Southland's average output growth in 2019, 2020 and 2022?")
+    assert _figure(answer.value) == pytest.approx((1.1 - 4.2 + 2.0) / 3, abs=0.006), answer.text
+
+
+def test_every_year_asked_keeps_out_the_row_that_has_no_year(by_year: Library) -> None:
+    # the forecast's mark is no part of its year; the Mean row is none of the years
+    answer = ask_without_model(by_year, "What was Northland's average output growth in 2019, 2020, 2022 and 2023?")
+    assert _figure(answer.value) == pytest.approx((2.4 - 3.0 + 3.3 + 1.8) / 4, abs=0.006), answer.text

@@ -76,6 +76,8 @@ def column(typed: TypedTable, name: str) -> list[object]:
         ("US$ 12", 12),
         ("12 EUR", 12),
         ("$\n1,452.4", 1452.4),
+        ("2006 (*)", 2006),  # a forecast's mark
+        ("7.25(**)", 7.25),
     ],
 )
 def test_parse_number_reads_report_notation(text: str, value: float) -> None:
