@@ -343,8 +343,10 @@ class Answerer(TableSteps, FormulaSteps):
     def _plannable_table(self, run: Run, asked: QuestionReading
                          ) -> tuple[ops.TableView, Callable[[ColumnSchema], list[Any]]] | None:
         """The likeliest table a query plan can be filled over (``model_query.plannable_table``), with its reader of
-        distinct values. A statement's lines over periods are read by the loop's operation steps instead."""
-        views = [v for v in run.context.tables[:PLANNED_TABLES] if not (v.info.periods and asked.query is None)]
+        distinct values (of the tables ``model_query.offered_tables`` offers)."""
+        tables = run.context.tables[:PLANNED_TABLES]
+        metadata = self.library.document_metadata(sorted({v.info.document_id for v in tables}))
+        views = model_query.offered_tables(tables, asked, {d: m.doc_type for d, m in metadata.items()})
         return model_query.plannable_table(views, run.question, lambda v: distinct_values(self.sql_runner.run, v))
 
     @staticmethod

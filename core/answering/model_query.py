@@ -63,6 +63,21 @@ def plannable(view: TableView, distinct: Distinct) -> bool:
     return bool(text) and bool(numbers)
 
 
+FINANCIAL_DOC_TYPES = frozenset({"10-K", "10-Q", "8-K", "20-F", "annual report", "interim report", "earnings release",
+                                 "financial statements", ""})
+"""Documents whose tables over periods are statements, read line by line by the loop's operations (a document of
+unknown kind is taken for one)."""
+
+
+def offered_tables(views: Sequence[TableView], reading: QuestionReading, doc_types: dict[int, str]) -> list[TableView]:
+    """The tables a plan may be asked over: a statement's lines over periods are read by the loop's operations
+    instead, unless the question asks over rows in so many words; a table of periods in a document of another kind
+    (``doc_types`` by document id: a statistics release's states by decade, a report's districts by year) is
+    offered like any other."""
+    return [v for v in views if not (v.info.periods and reading.query is None and
+                                     doc_types.get(v.info.document_id, "") in FINANCIAL_DOC_TYPES)]
+
+
 def plannable_table(views: Sequence[TableView], question: str, reader: Callable[[TableView], Distinct]
                     ) -> tuple[TableView, Distinct] | None:
     """The first of ``views`` (likeliest first) a plan can be filled over (``plannable``) that names something the

@@ -548,3 +548,23 @@ def test_a_plan_asks_for_a_ranking_or_a_threshold_only_where_the_question_has_on
         not {"limit", "descending"} & set(fields["properties"])
     assert ("threshold" in fields["required"]) is threshold
     assert {"operation", "target", "filters", "group"} <= set(fields["required"])
+
+
+def test_a_table_of_periods_is_offered_to_the_plan_unless_its_document_is_a_financial_report(tmp_path: Path) -> None:
+    # districts by year in a statistics release are rows a plan reads; a statement's lines over years are read by
+    # the loop's operations, unless the question asks over rows in so many words
+    rows = [["District", "2012-13", "2013-14"], ["Northfold", "3.4", "3.9"], ["Eastmere", "2.2", "2.0"],
+            ["Southby", "4.1", "4.6"]]
+    library = drawn_library(tmp_path, "Table 2: Rice production by district (lakh tonnes)", rows, [40, 200, 300, 400])
+    try:
+        info = library.tables()[0]
+        assert info.periods, "the table's columns are periods"
+        view = load_table_view(library, info)
+        share = read("What share of the rice came from Eastmere in 2013-14?")
+        assert share.query is None
+        assert model_query.offered_tables([view], share, {info.document_id: "statistics release"}) == [view]
+        assert model_query.offered_tables([view], share, {info.document_id: "10-K"}) == []
+        ranking = read("Which district produced the most rice in 2013-14?")
+        assert model_query.offered_tables([view], ranking, {info.document_id: "10-K"}) == [view]
+    finally:
+        library.close()
