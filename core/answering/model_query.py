@@ -64,9 +64,9 @@ def plannable(view: TableView, distinct: Distinct) -> bool:
 
 
 FINANCIAL_DOC_TYPES = frozenset({"10-K", "10-Q", "8-K", "20-F", "annual report", "interim report", "earnings release",
-                                 "financial statements", ""})
-"""Documents whose tables over periods are statements, read line by line by the loop's operations (a document of
-unknown kind is taken for one)."""
+                                 "budget", "financial statements", ""})
+"""Documents whose tables over periods are statements or budgets, read line by line by the loop's operations (a
+document of unknown kind is taken for one)."""
 
 
 def offered_tables(views: Sequence[TableView], reading: QuestionReading, doc_types: dict[int, str]) -> list[TableView]:
