@@ -719,7 +719,7 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
                 continue
             if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
                 continue
-            if stems(words) == stems(other) or same_item(words, other):
+            if _said_alike(words, other) or same_item(words, other):
                 continue  # "inventories" and "inventory", "COGS" and "cost of goods sold": one line said two ways
             if words in optional or other in optional:
                 del chosen[words if words in optional else other]
@@ -730,6 +730,11 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
             if moved is None:
                 raise LookupError(f"\u201c{words}\u201d and \u201c{other}\u201d both fit only {pick.label}.")
             chosen[loser] = moved
+
+
+def _said_alike(one: str, other: str) -> bool:
+    """The same words, plurals folded; a number told apart ("Scope 1" and "Scope 2" are two lines)."""
+    return content_words(one, _STEM_STOP, single_digits=True) == content_words(other, _STEM_STOP, single_digits=True)
 
 
 def common_scale(chosen: Sequence[Candidate]) -> str:

@@ -291,6 +291,22 @@ def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None
         _apart({"cost revenue": revenue, "revenue": revenue}, {"cost revenue": [revenue], "revenue": [revenue]})
 
 
+def test_two_lines_told_apart_by_their_number_never_share_a_row() -> None:
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Water use", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    view = TableView(info, columns[0], columns[1:], (RowChoice("Total water drawn (Zone 1 and 2)", 1),),
+                     {1: ("Total water drawn (Zone 1 and 2)", 640.0)})
+    total = Candidate(view, 1, "Total water drawn (Zone 1 and 2)", 0.8)
+    # "zone 1" and "zone 2" are two lines: both on the one total line would add it to itself
+    with pytest.raises(LookupError):
+        _apart({"water drawn zone 1": total, "water drawn zone 2": total},
+               {"water drawn zone 1": [total], "water drawn zone 2": [total]})
+    chosen = {"water drawn zones": total, "water drawn zone": total}  # one line said two ways stays shared
+    _apart(chosen, {"water drawn zones": [total], "water drawn zone": [total]})
+    assert chosen["water drawn zones"] is total and chosen["water drawn zone"] is total
+
+
 def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("COGS", "Cost of sales") == 1.0
     assert fit("inventory", "Inventories, net (Note 6)") == 1.0
