@@ -34,12 +34,12 @@ from core.reports.values import Period, is_unit_only
 def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     """The facts of a stored table, from its typed rows, cell map, columns and the text around it."""
     meta = conn.execute(
-        "SELECT name, document_id, page, y0, caption, heading, unit, header_rows FROM extracted_tables WHERE id = ?",
+        "SELECT name, document_id, page, y0, y1, caption, heading, unit, header_rows FROM extracted_tables WHERE id = ?",
         (table_id,),
     ).fetchone()
     if meta is None:
         return TableFacts()
-    name, document_id, page, top, caption, heading, unit, header_rows = meta
+    name, document_id, page, top, bottom, caption, heading, unit, header_rows = meta
     columns = conn.execute(
         "SELECT position, name, type, header, unit FROM table_columns WHERE table_id = ? ORDER BY position", (table_id,)
     ).fetchall()
@@ -54,7 +54,7 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     # A unit printed as a row of its own at the top of the body ("(In thousands)" under the years).
     unit_rows = [r.label for r in rows[:3] if r.heading and is_unit_only(r.label)]
     texts = [caption, heading, *header_texts, *(c[3] for c in columns), *unit_rows,
-             *lines_above(conn, document_id, page, top)]
+             *lines_above(conn, document_id, page, top), *unit_line_below(conn, document_id, page, bottom)]
     units = [unit, *(c[4] for c in numeric if c[4] != "percent")]
     context = " ".join(filter(None, [caption, heading]))
     return facts_of(rows, texts, units, [(c[1], c[3]) for c in numeric], context)
@@ -78,6 +78,24 @@ def lines_above(conn: Connection, document_id: int, page: int, top: float) -> li
             if len(t.split()) > 2]  # page numbers and running heads left out
         above += previous[:3]
     return above
+
+
+UNIT_LINE_GAP = 24.0
+"""Points between a table's bottom and a line under it that states its unit ("(in thousands)"): about a line."""
+
+
+def unit_line_below(conn: Connection, document_id: int, page: int, bottom: float) -> list[str]:
+    """The line just under a table when it states nothing but a unit ("(in thousands)", "Amounts in $ millions"),
+    as some reports print it beneath the figures; none when a table starts right under that line (the unit
+    heads that table then)."""
+    line = conn.execute(
+        "SELECT text, y1 FROM text_blocks WHERE document_id = ? AND page = ? AND y0 >= ? AND y0 <= ? ORDER BY y0 LIMIT 1",
+        (document_id, page, bottom - 2, bottom + UNIT_LINE_GAP)).fetchone()
+    if line is None or not is_unit_only(line[0]):
+        return []
+    below = conn.execute("SELECT 1 FROM extracted_tables WHERE document_id = ? AND page = ? AND y0 >= ? AND y0 <= ?",
+                         (document_id, page, line[1] - 2, line[1] + UNIT_LINE_GAP)).fetchone()
+    return [] if below else [line[0]]
 
 
 def _rows(conn: Connection, table_id: int, name: str, label: Any, section: Any, numeric: Sequence[Any]) -> list[StoredRow]:

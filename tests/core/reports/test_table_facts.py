@@ -235,3 +235,24 @@ def test_the_scale_a_notes_page_states_above_its_introduction_is_the_table_s(tmp
     library = _ingest(tmp_path, built.path)
     scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
     assert scales == ["thousand", "million", ""]
+
+
+
+def test_a_unit_line_printed_just_under_a_table_is_its_scale(tmp_path: Path) -> None:
+    """"(in thousands)" printed as the line under a table's figures states the table's scale; the same line right
+    over the next table heads that one instead."""
+    deferred = TableSpec(caption="", header=[["", "2019", "2018"]], rows=[["Current", "12", "10"], ["Non-current", "4", "3"]])
+    built = build_report(tmp_path / "under.pdf", "Kestrel Ropeworks Annual Report 2019", [
+        "The charge for the year consisted of the following:",
+        _awards_table(),
+        "(in thousands)",
+        "Other matters are described in the directors' report.",
+        "The following table summarizes the grants:",
+        _awards_table(),
+        "(in millions)",
+        deferred,
+    ])
+    library = _ingest(tmp_path, built.path)
+    scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
+    assert scales[0] == "thousand" and scales[2] == "million"
+    assert scales[1] != "million"
