@@ -63,8 +63,8 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
 def lines_above(conn: Connection, document_id: int, page: int, top: float) -> list[str]:
     """The lines that introduce a table, nearest first: every line between it and the table above it on its page
     (or the page's top: a notes page's "(in thousands, except per share data)" heading), at least the three just
-    above it; for a table at the top of its page, also lines at the end of the page before (reports often state
-    the unit in the sentence that introduces a table)."""
+    above it; for a table at the top of its page, also the lines of the page before under its last table (reports
+    often state the unit in the sentence that introduces a table, or in the heading of the notes it is part of)."""
     above_tables = [y1 for (y1,) in conn.execute(
         "SELECT y1 FROM extracted_tables WHERE document_id = ? AND page = ? AND y1 <= ?", (document_id, page, top + 2))]
     since = max(above_tables, default=0.0)
@@ -73,10 +73,12 @@ def lines_above(conn: Connection, document_id: int, page: int, top: float) -> li
         (document_id, page, top + 2)).fetchall()
     above = [t for i, (t, y0) in enumerate(lines) if i < 3 or y0 >= since - 2]
     if len(above) < 3 and page > 1:
-        previous = [t for (t,) in conn.execute(
-            "SELECT text FROM text_blocks WHERE document_id = ? AND page = ? ORDER BY y1 DESC", (document_id, page - 1))
-            if len(t.split()) > 2]  # page numbers and running heads left out
-        above += previous[:3]
+        last = conn.execute("SELECT MAX(y1) FROM extracted_tables WHERE document_id = ? AND page = ?",
+                            (document_id, page - 1)).fetchone()[0]
+        previous = [t for i, (t, y0) in enumerate(conn.execute(
+            "SELECT text, y0 FROM text_blocks WHERE document_id = ? AND page = ? ORDER BY y1 DESC", (document_id, page - 1)))
+            if len(t.split()) > 2 and (i < 3 or last is None or y0 >= last - 2)]  # page numbers and running heads left out
+        above += previous
     return above
 
 

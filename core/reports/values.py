@@ -292,7 +292,7 @@ _UNIT_TOKENS = re.compile(
     r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000s?\b"
     r"|\b(?:usd|eur|gbp|aud|cad|chf|rmb|cny)(?:m|mn|bn|k)\b|\b(?:rmb|cny)"
     r"|\b(?:usd|eur|gbp|jpy|inr|chf|aud|cad|dollars?|euros?|pounds?|sterling|in|of|millions?|thousands?|"
-    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per share(?: data| amounts)?"
+    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per[\s-]share(?: data| amounts)?"
     r"|figures|expressed|for|all)\b",
     re.IGNORECASE,
 )

@@ -15,7 +15,7 @@ from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
 from core.library.store import Library, TableInfo
 from core.reports.values import AskedPeriod, Period, asked_periods, read_period, scale_stated_in
 from tests.conftest import HashEmbedder
-from tests.support.report_builder import TableSpec, build_report
+from tests.support.report_builder import PageBreak, TableSpec, build_report
 
 FILINGS = Path(__file__).resolve().parents[4] / "shared" / "bench" / "financebench-dev"
 
@@ -256,3 +256,27 @@ def test_a_unit_line_printed_just_under_a_table_is_its_scale(tmp_path: Path) -> 
     scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
     assert scales[0] == "thousand" and scales[2] == "million"
     assert scales[1] != "million"
+
+
+def test_the_scale_a_notes_heading_states_on_the_page_before_a_table_is_the_table_s(tmp_path: Path) -> None:
+    """A notes heading "(in thousands, except per share data)" and a few paragraphs at the end of a page, the
+    table at the top of the next: the table is in thousands. A unit line under a table with more words
+    ("(in millions, except per-share amounts)") states its scale too."""
+    built = build_report(tmp_path / "notes.pdf", "Harbourline Holdings Annual Report 2019", [
+        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
+        "Stock-based compensation is measured at the grant date fair value of the awards.",
+        "Awards settled in cash are remeasured at each reporting date until they are settled.",
+        "The expense is recognised over the vesting period of each award.",
+        "The following table summarizes the expense by kind of award:",
+        PageBreak(),
+        _awards_table(),
+        "Awards are granted each spring and vest in equal parts over three years.",
+        "Quarterly results were as follows:",
+        TableSpec(caption="", header=[["", "Q4", "Q3"]], rows=[["Revenue", "130", "125"], ["Gross margin", "85", "81"],
+                                                               ["Net income per share", "0.52", "0.49"]]),
+        "(in millions, except per-share amounts)",
+    ])
+    library = _ingest(tmp_path, built.path)
+    tables = sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))
+    assert [info.page for info in tables] == [2, 2]
+    assert [info.stated_scale for info in tables] == ["thousand", "million"]
