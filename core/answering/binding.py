@@ -338,12 +338,13 @@ def _names_day(header: str, year: int, month: str, day: int) -> bool:
 
 
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
-    data = {c.name for c in view.data_columns}
-    found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
-             and p.column in data]
+    # a quarter's or a half-year's column holds part of a year: never the year's figure
+    part = {p.column for p in view.info.periods if p.period.quarter or 0 < p.period.months < 12}
+    data = {c.name for c in view.data_columns} - part
+    found = [p.column for p in view.info.periods if p.period.fiscal_year == year and p.column in data]
     if not found:
         digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
-        dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}")
+        dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}") and c.name in data
                  and not re.search(r"change|vs\.?|variance|growth", f"{c.name} {c.header}", re.IGNORECASE)]
         found = [c.name for c in dated if not re.search(r"%|percent", _EXCEPT.sub(" ", c.header or c.name), re.IGNORECASE)]
         if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"

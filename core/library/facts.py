@@ -56,7 +56,8 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     texts = [caption, heading, *header_texts, *(c[3] for c in columns), *unit_rows,
              *lines_above(conn, document_id, page, top), *unit_line_below(conn, document_id, page, bottom)]
     units = [unit, *(c[4] for c in numeric if c[4] != "percent")]
-    context = " ".join(filter(None, [caption, heading]))
+    # the head of the label column often says what every column holds ("Quarters Ended", "Years ended June 30")
+    context = " ".join(filter(None, [caption, heading, label[3] if label is not None else ""]))
     return facts_of(rows, texts, units, [(c[1], c[3]) for c in numeric], context)
 
 

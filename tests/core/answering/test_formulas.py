@@ -30,6 +30,7 @@ from core.answering.binding import (
     loosely_named,
     printed_years,
     printing_exactly,
+    year_column,
     year_columns,
 )
 from core.answering.formula import BoundCell
@@ -469,6 +470,16 @@ def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
                   ("y2018_net", "Net additions (losses) August 31, 2018 (1)", 2018)])
     assert year_columns(view, [2018, 2019]) == ["y2018_net", "y2019_net"]
     assert year_columns(view, [2019]) == ["y2019"]
+
+
+def test_a_quarter_s_column_is_never_the_year_s_figure() -> None:
+    """A table of quarters (columns dated and three months long): a year asked has no column there, though the
+    quarter's header prints the year; the day a question names still finds its quarter."""
+    view = _view([("Revenue", "", (4210.0, 3980.0))], [("apr_2021", "April 24, 2021", 2021), ("jan_2021", "January 23, 2021", 2021)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=tuple(
+        ColumnPeriod(name, Period(2021, end, 0, 3)) for name, end in (("apr_2021", "2021-04-24"), ("jan_2021", "2021-01-23")))))
+    assert year_column(view, 2021, "What was revenue in 2021?") is None
+    assert year_column(view, 2021, "What was revenue for the quarter ended January 23, 2021?") == "jan_2021"
 
 
 def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:

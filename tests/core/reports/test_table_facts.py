@@ -44,6 +44,7 @@ BALANCE_SHEET = TableSpec(
     ("February 2, 2019", "Fiscal Years Ended", Period(2019, "2019-02-02", 0, 12)),
     ("Three Months Ended June 30, 2023", "", Period(2023, "2023-06-30", 0, 3)),
     ("Q3 2019", "", Period(2019, "", 3, 3)),
+    ("April 24, 2021", "Quarters Ended", Period(2021, "2021-04-24", 0, 3)),
     ("FY2019", "", Period(2019, "", 0, 12)),
     ("2019/20", "", Period(2020, "", 0, 0)),
     ("2019 vs 2018", "", None),
@@ -280,3 +281,14 @@ def test_the_scale_a_notes_heading_states_on_the_page_before_a_table_is_the_tabl
     tables = sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))
     assert [info.page for info in tables] == [2, 2]
     assert [info.stated_scale for info in tables] == ["thousand", "million"]
+
+
+def test_the_head_of_the_label_column_says_what_every_column_holds(tmp_path: Path) -> None:
+    """A table of quarters whose label column is headed "Quarters Ended": each dated column holds three months."""
+    built = build_report(tmp_path / "quarters.pdf", "Pelican Freight Annual Report 2021", [
+        "Selected quarterly data were as follows:",
+        TableSpec(caption="", header=[["Quarters Ended", "April 24, 2021", "January 23, 2021"]],
+                  rows=[["Revenue", "4,210", "3,980"], ["Gross margin", "1,505", "1,398"]]),
+    ])
+    (info,) = _ingest(tmp_path, built.path).tables()
+    assert [p.period.months for p in info.periods] == [3, 3]
