@@ -289,10 +289,10 @@ def unit_text(currency: str, scale: str) -> str:
 
 
 _UNIT_TOKENS = re.compile(
-    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000s?\b"
+    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000(?:['\u2019]?s)?\b"
     r"|\b(?:usd|eur|gbp|aud|cad|chf|rmb|cny)(?:m|mn|bn|k)\b|\b(?:rmb|cny)"
     r"|\b(?:usd|eur|gbp|jpy|inr|chf|aud|cad|dollars?|euros?|pounds?|sterling|in|of|millions?|thousands?|"
-    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per[\s-]share(?: data| amounts)?"
+    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|(?:shares?\s+and\s+)?per[\s-]share(?: data| amounts)?"
     r"|figures|expressed|for|all)\b",
     re.IGNORECASE,
 )
@@ -325,7 +325,7 @@ def strip_units(text: str) -> str:
 STATED_SCALES = ("thousand", "million", "billion", "crore", "lakh")
 """Scales a table's figures can be stated in ("percent" is a kind of figure, not a scale)."""
 _INDIAN_SCALE = re.compile(r"\b(crores?|lakhs?|lacs?)\b", re.IGNORECASE)
-_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000s?)(?![\w'])",
+_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000(?:['\u2019]?s)?)(?![\w'])",
                              re.IGNORECASE)
 _CURRENCY_SCALE_WORDS = {"m": "million", "mn": "million", "bn": "billion", "b": "billion", "k": "thousand"}
 _RUPEES = re.compile(r"\bRs\.?(?!\w)|\brupees?\b|\u20b9|\bINR\b", re.IGNORECASE)

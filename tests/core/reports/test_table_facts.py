@@ -13,7 +13,7 @@ from core.ingest.ingestor import Ingestor
 from core.library.db import quote_identifier
 from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
 from core.library.store import Library, TableInfo
-from core.reports.values import AskedPeriod, Period, asked_periods, read_period, scale_stated_in
+from core.reports.values import AskedPeriod, Period, asked_periods, is_unit_only, read_period, scale_stated_in
 from tests.conftest import HashEmbedder
 from tests.support.report_builder import PageBreak, TableSpec, build_report
 
@@ -70,6 +70,9 @@ def test_scale_lines_as_reports_print_them() -> None:
     # a long bracket after a statement's title: the unit phrase inside it
     assert scale_stated_in("Consolidated Balance Sheets ($ in millions, except share and per share data)") == "million"
     assert scale_stated_in("(Rs. in crore)") == "crore"
+    assert scale_stated_in("A$000's") == "thousand"  # "thousands of dollars", as Australian reports print it
+    assert is_unit_only("Expressed in US $000's except share and per share amounts")
+    assert not is_unit_only("The share and per share amounts are restated")
     assert scale_stated_in("Revenue grew 5% to $3 million in the year, as the table below shows.") == ""
 
 
