@@ -338,12 +338,13 @@ def _names_day(header: str, year: int, month: str, day: int) -> bool:
 
 
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
-    data = {c.name for c in view.data_columns}
-    found = [p.column for p in view.info.periods if p.period.fiscal_year == year and not p.period.quarter
-             and p.column in data]
+    # a quarter's or a half-year's column holds part of a year: never the year's figure
+    part = {p.column for p in view.info.periods if p.period.quarter or 0 < p.period.months < 12}
+    data = {c.name for c in view.data_columns} - part
+    found = [p.column for p in view.info.periods if p.period.fiscal_year == year and p.column in data]
     if not found:
         digits = re.compile(rf"{year}|\bFY?\s?'?{year % 100:02d}\b", re.IGNORECASE)  # "2019", "F19", "FY'19"
-        dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}")
+        dated = [c for c in view.data_columns if digits.search(f"{c.name} {c.header}") and c.name in data
                  and not re.search(r"change|vs\.?|variance|growth", f"{c.name} {c.header}", re.IGNORECASE)]
         found = [c.name for c in dated if not re.search(r"%|percent", _EXCEPT.sub(" ", c.header or c.name), re.IGNORECASE)]
         if not found and len(dated) == 1:  # a table of rates: the year's one column is headed "2019 %"
@@ -719,7 +720,7 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
                 continue
             if other == words or (taken.view.info.id, taken.row) != (pick.view.info.id, pick.row):
                 continue
-            if stems(words) == stems(other) or same_item(words, other):
+            if _said_alike(words, other) or same_item(words, other):
                 continue  # "inventories" and "inventory", "COGS" and "cost of goods sold": one line said two ways
             if words in optional or other in optional:
                 del chosen[words if words in optional else other]
@@ -730,6 +731,11 @@ def _apart(chosen: dict[str, Candidate], listed: dict[str, list[Candidate]],
             if moved is None:
                 raise LookupError(f"\u201c{words}\u201d and \u201c{other}\u201d both fit only {pick.label}.")
             chosen[loser] = moved
+
+
+def _said_alike(one: str, other: str) -> bool:
+    """The same words, plurals folded; a number told apart ("Scope 1" and "Scope 2" are two lines)."""
+    return content_words(one, _STEM_STOP, single_digits=True) == content_words(other, _STEM_STOP, single_digits=True)
 
 
 def common_scale(chosen: Sequence[Candidate]) -> str:

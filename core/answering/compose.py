@@ -231,8 +231,11 @@ def _figure(view: ops.TableView, row: int, column: str, value: Any) -> str:
 
 
 def _listing(parts: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"; "" for none."""
     parts = list(parts)
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 # -- the types ---------------------------------------------------------------------------------------

@@ -164,6 +164,12 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  r"|^\s*what\s+(?:is|are|was|were)\s+(?:being\s+)?excluded\b"
                  r"|^\s*what\s+(?:led\s+to|caused|causes|drove|drives|resulted\s+in|results\s+in|contributed\s+to|"
                  r"impacted|affected)\b"
+                 # "what could result in ...", "what would cause ...": a cause asked in any mood
+                 r"|^\s*what\s+(?:could|would|might|may|can|will)\s+(?:lead\s+to|cause|drive|result\s+in|contribute\s+to|"
+                 r"impact|affect)\b"
+                 # "what were the reasons for the increase in 2019": a reason is never a figure, whatever period it is for
+                 r"|^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:main\s+|primary\s+|key\s+)?(?:reasons?|causes?|purpose|"
+                 r"meaning|definition)\s+(?:for|of|behind|why)\b"
                  r"|^\s*how\s+(?:is|are|was|were|does|often|will|would|can|should|do)\b(?!.*\b(?:change|changed|increase|"
                  r"decrease|grow|grew|compare|much|many)\b)"
                  r"|\b(?:based\s+(?:up)?on|consists?\s+of|comprised?\s+of|comprises?|influenced\s+by|attributable\s+to|"

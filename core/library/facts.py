@@ -35,12 +35,12 @@ from core.reports.values import Period, is_unit_only
 def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     """The facts of a stored table, from its typed rows, cell map, columns and the text around it."""
     meta = conn.execute(
-        "SELECT name, document_id, page, y0, caption, heading, unit, header_rows FROM extracted_tables WHERE id = ?",
+        "SELECT name, document_id, page, y0, y1, caption, heading, unit, header_rows FROM extracted_tables WHERE id = ?",
         (table_id,),
     ).fetchone()
     if meta is None:
         return TableFacts()
-    name, document_id, page, top, caption, heading, unit, header_rows = meta
+    name, document_id, page, top, bottom, caption, heading, unit, header_rows = meta
     columns = conn.execute(
         "SELECT position, name, type, header, unit FROM table_columns WHERE table_id = ? ORDER BY position", (table_id,)
     ).fetchall()
@@ -55,17 +55,18 @@ def compute_facts(conn: Connection, table_id: int) -> TableFacts:
     # A unit printed as a row of its own at the top of the body ("(In thousands)" under the years).
     unit_rows = [r.label for r in rows[:3] if r.heading and is_unit_only(r.label)]
     texts = [caption, heading, *header_texts, *(c[3] for c in columns), *unit_rows,
-             *lines_above(conn, document_id, page, top)]
+             *lines_above(conn, document_id, page, top), *unit_line_below(conn, document_id, page, bottom)]
     units = [unit, *(c[4] for c in numeric if c[4] != "percent")]
-    context = " ".join(filter(None, [caption, heading]))
+    # the head of the label column often says what every column holds ("Quarters Ended", "Years ended June 30")
+    context = " ".join(filter(None, [caption, heading, label[3] if label is not None else ""]))
     return facts_of(rows, texts, units, [(c[1], c[3]) for c in numeric], context)
 
 
 def lines_above(conn: Connection, document_id: int, page: int, top: float) -> list[str]:
     """The lines that introduce a table, nearest first: every line between it and the table above it on its page
     (or the page's top: a notes page's "(in thousands, except per share data)" heading), at least the three just
-    above it; for a table at the top of its page, also lines at the end of the page before (reports often state
-    the unit in the sentence that introduces a table)."""
+    above it; for a table at the top of its page, also the lines of the page before under its last table (reports
+    often state the unit in the sentence that introduces a table, or in the heading of the notes it is part of)."""
     above_tables = [y1 for (y1,) in conn.execute(
         "SELECT y1 FROM extracted_tables WHERE document_id = ? AND page = ? AND y1 <= ?", (document_id, page, top + 2))]
     since = max(above_tables, default=0.0)
@@ -74,11 +75,31 @@ def lines_above(conn: Connection, document_id: int, page: int, top: float) -> li
         (document_id, page, top + 2)).fetchall()
     above = [t for i, (t, y0) in enumerate(lines) if i < 3 or y0 >= since - 2]
     if len(above) < 3 and page > 1:
-        previous = [t for (t,) in conn.execute(
-            "SELECT text FROM text_blocks WHERE document_id = ? AND page = ? ORDER BY y1 DESC", (document_id, page - 1))
-            if len(t.split()) > 2]  # page numbers and running heads left out
-        above += previous[:3]
+        last = conn.execute("SELECT MAX(y1) FROM extracted_tables WHERE document_id = ? AND page = ?",
+                            (document_id, page - 1)).fetchone()[0]
+        previous = [t for i, (t, y0) in enumerate(conn.execute(
+            "SELECT text, y0 FROM text_blocks WHERE document_id = ? AND page = ? ORDER BY y1 DESC", (document_id, page - 1)))
+            if len(t.split()) > 2 and (i < 3 or last is None or y0 >= last - 2)]  # page numbers and running heads left out
+        above += previous
     return above
+
+
+UNIT_LINE_GAP = 24.0
+"""Points between a table's bottom and a line under it that states its unit ("(in thousands)"): about a line."""
+
+
+def unit_line_below(conn: Connection, document_id: int, page: int, bottom: float) -> list[str]:
+    """The line just under a table when it states nothing but a unit ("(in thousands)", "Amounts in $ millions"),
+    as some reports print it beneath the figures; none when a table starts right under that line (the unit
+    heads that table then)."""
+    line = conn.execute(
+        "SELECT text, y1 FROM text_blocks WHERE document_id = ? AND page = ? AND y0 >= ? AND y0 <= ? ORDER BY y0 LIMIT 1",
+        (document_id, page, bottom - 2, bottom + UNIT_LINE_GAP)).fetchone()
+    if line is None or not is_unit_only(line[0]):
+        return []
+    below = conn.execute("SELECT 1 FROM extracted_tables WHERE document_id = ? AND page = ? AND y0 >= ? AND y0 <= ?",
+                         (document_id, page, line[1] - 2, line[1] + UNIT_LINE_GAP)).fetchone()
+    return [] if below else [line[0]]
 
 
 def _rows(conn: Connection, table_id: int, name: str, label: Any, section: Any, numeric: Sequence[Any]) -> list[StoredRow]:

@@ -289,10 +289,10 @@ def unit_text(currency: str, scale: str) -> str:
 
 
 _UNIT_TOKENS = re.compile(
-    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000s?\b"
+    r"U\.?S\.?\s?\$|[A-Z]{1,2}\$|[$\u20ac\u00a3\u00a5\u20b9%]|['\u2019\u2018]?000(?:['\u2019]?s)?\b"
     r"|\b(?:usd|eur|gbp|aud|cad|chf|rmb|cny)(?:m|mn|bn|k)\b|\b(?:rmb|cny)"
     r"|\b(?:usd|eur|gbp|jpy|inr|chf|aud|cad|dollars?|euros?|pounds?|sterling|in|of|millions?|thousands?|"
-    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|per share(?: data| amounts)?"
+    r"billions?|mn|bn|mm|m|k|b|per\s?cent|percent(?:ages?)?|pct|amounts?|except|(?:shares?\s+and\s+)?per[\s-]share(?: data| amounts)?"
     r"|figures|expressed|for|all)\b",
     re.IGNORECASE,
 )
@@ -325,7 +325,7 @@ def strip_units(text: str) -> str:
 STATED_SCALES = ("thousand", "million", "billion", "crore", "lakh")
 """Scales a table's figures can be stated in ("percent" is a kind of figure, not a scale)."""
 _INDIAN_SCALE = re.compile(r"\b(crores?|lakhs?|lacs?)\b", re.IGNORECASE)
-_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000s?)(?![\w'])",
+_CURRENCY_SCALE = re.compile(r"(?:[$\u20ac\u00a3\u00a5]|\bUS\$)\s?(m|mn|bn|b|k|'000|\u2019000|000(?:['\u2019]?s)?)(?![\w'])",
                              re.IGNORECASE)
 _CURRENCY_SCALE_WORDS = {"m": "million", "mn": "million", "bn": "billion", "b": "billion", "k": "thousand"}
 _RUPEES = re.compile(r"\bRs\.?(?!\w)|\brupees?\b|\u20b9|\bINR\b", re.IGNORECASE)
@@ -365,10 +365,10 @@ _FISCAL_YEAR = re.compile(rf"\bFY\s?'?(\d{{2}}|{YEAR_DIGITS})\b|\bfiscal(?:\s+ye
                           rf"|\b({YEAR_DIGITS})\s+fiscal\s+year\b", re.IGNORECASE)
 _QUARTER_CODE = re.compile(r"\bQ([1-4])\b|\b([1-4])Q\b", re.IGNORECASE)
 _QUARTER_WORDS = re.compile(r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b", re.IGNORECASE)
-_DURATION = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\b"
+_DURATION = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(quarter)s?\s+end(?:ed|ing)\b"
                        r"|\b(?:fiscal\s+)?years?\s+end(?:ed|ing)\b|\bfiscal\s+years?\b|\bfor\s+the\s+years?\b",
                        re.IGNORECASE)
-_DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12}
+_DURATION_MONTHS = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve": 12, "12": 12, "quarter": 3}
 _COMPARISON = re.compile(r"\b(?:over|vs\.?|versus|compared|change|growth)\b|%|\bpercent\b", re.IGNORECASE)
 
 
@@ -423,7 +423,7 @@ def read_period(header: str, context: str = "") -> Period | None:
         end_date = f"{year:04d}-{month:02d}-{int(day.group(2)):02d}"
     months = 0
     if (duration := _DURATION.search(text) or _DURATION.search(context)) is not None:
-        months = _DURATION_MONTHS.get((duration.group(1) or "").lower(), 12)
+        months = _DURATION_MONTHS.get((duration.group(1) or duration.group(2) or "").lower(), 12)
     elif fiscal is not None:
         months = 12
     quarter = _quarter(text) or (_quarter(both) if months == 3 else 0)

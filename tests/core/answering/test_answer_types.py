@@ -174,6 +174,8 @@ def test_counts_of_rows_and_of_periods(report: ReportFixture) -> None:  # noqa: 
     assert (answer.value, answer.answer_type) == ("4", types.COUNT)
     answer = make(report, ScriptedChat()).answer("How many years did the Roads budget exceed 115 million?")
     assert answer.value == "1"
+    answer = make(report, ScriptedChat()).answer("How many years did the Roads budget exceed 900 million?")
+    assert answer.value == "0"  # no year meets it: a count of none, said as such
 
 
 def test_title_answer(report: ReportFixture) -> None:  # noqa: F811

@@ -30,6 +30,7 @@ from core.answering.binding import (
     loosely_named,
     printed_years,
     printing_exactly,
+    year_column,
     year_columns,
 )
 from core.answering.formula import BoundCell
@@ -291,6 +292,22 @@ def test_a_line_named_with_of_keeps_it_and_two_lines_never_share_a_row() -> None
         _apart({"cost revenue": revenue, "revenue": revenue}, {"cost revenue": [revenue], "revenue": [revenue]})
 
 
+def test_two_lines_told_apart_by_their_number_never_share_a_row() -> None:
+    columns = (ColumnSchema("item", "TEXT", ""), ColumnSchema("y2021", "REAL", "2021"))
+    info = TableInfo(1, 1, "r.pdf", "t", 1, 1, (0.0, 0.0, 1.0, 1.0), "Water use", "", "", 1, 2, "test",
+                     TableSchema(1, "t", "r.pdf", 1, columns))
+    view = TableView(info, columns[0], columns[1:], (RowChoice("Total water drawn (Zone 1 and 2)", 1),),
+                     {1: ("Total water drawn (Zone 1 and 2)", 640.0)})
+    total = Candidate(view, 1, "Total water drawn (Zone 1 and 2)", 0.8)
+    # "zone 1" and "zone 2" are two lines: both on the one total line would add it to itself
+    with pytest.raises(LookupError):
+        _apart({"water drawn zone 1": total, "water drawn zone 2": total},
+               {"water drawn zone 1": [total], "water drawn zone 2": [total]})
+    chosen = {"water drawn zones": total, "water drawn zone": total}  # one line said two ways stays shared
+    _apart(chosen, {"water drawn zones": [total], "water drawn zone": [total]})
+    assert chosen["water drawn zones"] is total and chosen["water drawn zone"] is total
+
+
 def test_row_labels_fit_the_words_reports_use() -> None:
     assert fit("COGS", "Cost of sales") == 1.0
     assert fit("inventory", "Inventories, net (Note 6)") == 1.0
@@ -453,6 +470,16 @@ def test_a_line_over_two_years_reads_one_group_of_columns() -> None:
                   ("y2018_net", "Net additions (losses) August 31, 2018 (1)", 2018)])
     assert year_columns(view, [2018, 2019]) == ["y2018_net", "y2019_net"]
     assert year_columns(view, [2019]) == ["y2019"]
+
+
+def test_a_quarter_s_column_is_never_the_year_s_figure() -> None:
+    """A table of quarters (columns dated and three months long): a year asked has no column there, though the
+    quarter's header prints the year; the day a question names still finds its quarter."""
+    view = _view([("Revenue", "", (4210.0, 3980.0))], [("apr_2021", "April 24, 2021", 2021), ("jan_2021", "January 23, 2021", 2021)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=tuple(
+        ColumnPeriod(name, Period(2021, end, 0, 3)) for name, end in (("apr_2021", "2021-04-24"), ("jan_2021", "2021-01-23")))))
+    assert year_column(view, 2021, "What was revenue in 2021?") is None
+    assert year_column(view, 2021, "What was revenue for the quarter ended January 23, 2021?") == "jan_2021"
 
 
 def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:

@@ -13,9 +13,9 @@ from core.ingest.ingestor import Ingestor
 from core.library.db import quote_identifier
 from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
 from core.library.store import Library, TableInfo
-from core.reports.values import AskedPeriod, Period, asked_periods, read_period, scale_stated_in
+from core.reports.values import AskedPeriod, Period, asked_periods, is_unit_only, read_period, scale_stated_in
 from tests.conftest import HashEmbedder
-from tests.support.report_builder import TableSpec, build_report
+from tests.support.report_builder import PageBreak, TableSpec, build_report
 
 FILINGS = Path(__file__).resolve().parents[4] / "shared" / "bench" / "financebench-dev"
 
@@ -44,6 +44,7 @@ BALANCE_SHEET = TableSpec(
     ("February 2, 2019", "Fiscal Years Ended", Period(2019, "2019-02-02", 0, 12)),
     ("Three Months Ended June 30, 2023", "", Period(2023, "2023-06-30", 0, 3)),
     ("Q3 2019", "", Period(2019, "", 3, 3)),
+    ("April 24, 2021", "Quarters Ended", Period(2021, "2021-04-24", 0, 3)),
     ("FY2019", "", Period(2019, "", 0, 12)),
     ("2019/20", "", Period(2020, "", 0, 0)),
     ("2019 vs 2018", "", None),
@@ -69,6 +70,9 @@ def test_scale_lines_as_reports_print_them() -> None:
     # a long bracket after a statement's title: the unit phrase inside it
     assert scale_stated_in("Consolidated Balance Sheets ($ in millions, except share and per share data)") == "million"
     assert scale_stated_in("(Rs. in crore)") == "crore"
+    assert scale_stated_in("A$000's") == "thousand"  # "thousands of dollars", as Australian reports print it
+    assert is_unit_only("Expressed in US $000's except share and per share amounts")
+    assert not is_unit_only("The share and per share amounts are restated")
     assert scale_stated_in("Revenue grew 5% to $3 million in the year, as the table below shows.") == ""
 
 
@@ -235,3 +239,59 @@ def test_the_scale_a_notes_page_states_above_its_introduction_is_the_table_s(tmp
     library = _ingest(tmp_path, built.path)
     scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
     assert scales == ["thousand", "million", ""]
+
+
+
+def test_a_unit_line_printed_just_under_a_table_is_its_scale(tmp_path: Path) -> None:
+    """"(in thousands)" printed as the line under a table's figures states the table's scale; the same line right
+    over the next table heads that one instead."""
+    deferred = TableSpec(caption="", header=[["", "2019", "2018"]], rows=[["Current", "12", "10"], ["Non-current", "4", "3"]])
+    built = build_report(tmp_path / "under.pdf", "Kestrel Ropeworks Annual Report 2019", [
+        "The charge for the year consisted of the following:",
+        _awards_table(),
+        "(in thousands)",
+        "Other matters are described in the directors' report.",
+        "The following table summarizes the grants:",
+        _awards_table(),
+        "(in millions)",
+        deferred,
+    ])
+    library = _ingest(tmp_path, built.path)
+    scales = [info.stated_scale for info in sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))]
+    assert scales[0] == "thousand" and scales[2] == "million"
+    assert scales[1] != "million"
+
+
+def test_the_scale_a_notes_heading_states_on_the_page_before_a_table_is_the_table_s(tmp_path: Path) -> None:
+    """A notes heading "(in thousands, except per share data)" and a few paragraphs at the end of a page, the
+    table at the top of the next: the table is in thousands. A unit line under a table with more words
+    ("(in millions, except per-share amounts)") states its scale too."""
+    built = build_report(tmp_path / "notes.pdf", "Harbourline Holdings Annual Report 2019", [
+        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
+        "Stock-based compensation is measured at the grant date fair value of the awards.",
+        "Awards settled in cash are remeasured at each reporting date until they are settled.",
+        "The expense is recognised over the vesting period of each award.",
+        "The following table summarizes the expense by kind of award:",
+        PageBreak(),
+        _awards_table(),
+        "Awards are granted each spring and vest in equal parts over three years.",
+        "Quarterly results were as follows:",
+        TableSpec(caption="", header=[["", "Q4", "Q3"]], rows=[["Revenue", "130", "125"], ["Gross margin", "85", "81"],
+                                                               ["Net income per share", "0.52", "0.49"]]),
+        "(in millions, except per-share amounts)",
+    ])
+    library = _ingest(tmp_path, built.path)
+    tables = sorted(library.tables(), key=lambda i: (i.page, i.bbox[1]))
+    assert [info.page for info in tables] == [2, 2]
+    assert [info.stated_scale for info in tables] == ["thousand", "million"]
+
+
+def test_the_head_of_the_label_column_says_what_every_column_holds(tmp_path: Path) -> None:
+    """A table of quarters whose label column is headed "Quarters Ended": each dated column holds three months."""
+    built = build_report(tmp_path / "quarters.pdf", "Pelican Freight Annual Report 2021", [
+        "Selected quarterly data were as follows:",
+        TableSpec(caption="", header=[["Quarters Ended", "April 24, 2021", "January 23, 2021"]],
+                  rows=[["Revenue", "4,210", "3,980"], ["Gross margin", "1,505", "1,398"]]),
+    ])
+    (info,) = _ingest(tmp_path, built.path).tables()
+    assert [p.period.months for p in info.periods] == [3, 3]
