@@ -196,9 +196,13 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             raise ValueError(f"target {target.name!r} is of another year than the question asks.")
         target = of_year
     asked = stems(reading.text)
+    filters, headed = _filters_naming_columns(reply.get("filters") or (), numbers, text, distinct, reading)
+    if headed is not None:
+        # "how often was France's correlation below 0.1" filtered on a value "France" where France heads a figure
+        # column (a 1.5B model takes a column for a value): that column is the figure asked
+        target = headed
     # a filter on a value the question does not name is the model's own addition: left out, not run
-    conditions = tuple(c for f in reply.get("filters") or () if (c := _condition(f, by_name, text, distinct, asked,
-                                                                                        reading.text)))
+    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, asked, reading.text)))
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
@@ -238,7 +242,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             # keeps the parent, or every row of the child's label), as the question's words name it
             conditions = (*(c for c in conditions if c.column.name != named.column.name), named)
     thresholds = () if table_query.bands_kept(reading, conditions) else \
-        _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading)
+        _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading, target, headed)
     if operation == "count" and target is not None and not thresholds and \
             table_query.names_column(reading.text, target, numbers, view):
         # "how many black males aged 60 to 69": a count of what a figure column the question names holds, the
@@ -264,6 +268,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         conditions = (only,)  # a table of one row ("Turnover Ffr. m." under Butter, Margarine): the cell is in it
     if operation in ("value", "share") and not conditions:
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
+    if operation == "list" and target is not None and not conditions and not thresholds:
+        raise ValueError("list names the rows a filter or a threshold keeps; this plan keeps every row.")
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
     planned = table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
                                     thresholds)
@@ -320,7 +326,8 @@ def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
 
 def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     """The column's real value the model means: the same text up to case and spacing, a value all of whose
-    distinctive words it says, else the closest spelling (at least 0.85 alike)."""
+    distinctive words it says, the one value that holds all of its words, else the closest spelling (at least 0.85
+    alike)."""
     folded = " ".join(said.casefold().split())
     for value in values:
         if " ".join(str(value).casefold().split()) == folded:
@@ -329,6 +336,9 @@ def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     named = [v for v in values if (own := stems(str(v)) - table_query.LEGAL_WORDS) and own <= words]
     if len(named) == 1:
         return named[0]
+    within = [v for v in values if words and words <= stems(str(v))]
+    if len(within) == 1:
+        return within[0]  # "RTI/STI" for the one value "Awareness of RTI/STI and HIV/AIDS (%)"
     close = [(SequenceMatcher(None, folded, str(v).casefold()).ratio(), i, v) for i, v in enumerate(values)]
     best = max(close, default=None, key=lambda item: (item[0], -item[1]))
     return best[2] if best is not None and best[0] >= 0.85 else None
@@ -349,24 +359,51 @@ def _group(chosen: str, text: Sequence[ColumnSchema], dated: Sequence[ColumnSche
 
 
 def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[ColumnSchema], view: TableView,
-               reading: QuestionReading) -> tuple[table_query.Threshold, ...]:
-    if not isinstance(chosen, dict) or not chosen.get("column"):
+               reading: QuestionReading, target: ColumnSchema | None, headed: ColumnSchema | None = None
+               ) -> tuple[table_query.Threshold, ...]:
+    rule = reading.criterion
+    column = headed  # a figure column a filter named by its header is the one the bound is of
+    if column is None and isinstance(chosen, dict) and chosen.get("column"):
+        column = by_name.get(str(chosen["column"]))
+        if column is None or column not in numbers:
+            raise ValueError(f"threshold column {chosen.get('column')!r} is no figure column.")
+    if rule.kind in THRESHOLD_KINDS and (column or target) is not None:
+        # "more than 3%", "20 million or more": the question's own bound and direction (code reads them), over the
+        # column the model chose, else its target (a 1.5B model writes 0.03 for 3%, "below" for "at least", or
+        # leaves the threshold out)
+        return table_query.question_thresholds(view, reading, column or target)
+    if column is None or not isinstance(chosen, dict):
         return ()
-    column = by_name.get(str(chosen["column"]))
-    if column is None or column not in numbers:
-        raise ValueError(f"threshold column {chosen.get('column')!r} is no figure column.")
     value = float(chosen.get("value", 0))
     printed = {float(n.replace(",", "")) for n in _NUMBER.findall(reading.text)}
     if value not in printed:
         return ()  # a threshold the question does not state (the model's filler): none
-    rule = reading.criterion
-    if rule.kind in THRESHOLD_KINDS and rule.threshold == value:
-        # "20% or more": the question's own direction and bound, over the column the model chose (a 1.5B model
-        # often says "below" for it)
-        return table_query.question_thresholds(view, reading, column)
     scaled = table_query.scaled_threshold(view, column, value, rule.scale if rule.threshold == value else "")
     said = f"{'above' if chosen.get('above', True) else 'below'} {value:,g}"
     return (table_query.Threshold(column, bool(chosen.get("above", True)), scaled, said),)
+
+
+def _filters_naming_columns(filters: Sequence[Any], numbers: Sequence[ColumnSchema], text: Sequence[ColumnSchema],
+                            distinct: Distinct, reading: QuestionReading) -> tuple[list[Any], ColumnSchema | None]:
+    """The model's filters without those whose value is no value of any text column but names a figure column by
+    its header ("France" over columns France, Spain, Greece; "Occasionally" over Never, Occasionally, Frequently) or
+    the rows' own noun ("cost categories" for the rows of a Cost category column); and the one figure column so
+    named, if any."""
+    kept, headed = [], []
+    query = reading.query
+    rows_noun = stems(f"{query.group} {' '.join(query.target.split()[:1])}") if query is not None else set()
+    for chosen in filters:
+        said = str(chosen.get("value", "")) if isinstance(chosen, dict) else ""
+        words = stems(said) - table_query.LEGAL_WORDS
+        if not words or any(_real_value(said, [v for v in distinct(c) if v not in (None, "")]) is not None for c in text):
+            kept.append(chosen)
+            continue
+        named = [c for c in numbers if (header := stems(c.header) - table_query.LEGAL_WORDS) and header <= words]
+        if len(named) == 1:
+            headed.append(named[0])
+        elif not words <= rows_noun | stems("category type kind item row"):
+            kept.append(chosen)  # (the error names the values nearest to it)
+    return kept, headed[0] if len({c.name for c in headed}) == 1 else None
 
 
 def _noun(reading: QuestionReading) -> str:

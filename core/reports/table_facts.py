@@ -228,6 +228,14 @@ def _totals(rows: list[StoredRow]) -> list[bool]:
     return out
 
 
+def _decimals(value: Any) -> int:
+    """The decimals a figure is printed with, as far as its number says (0.17: 2; 3597.0: 0)."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return 0
+    return len(text.split(".")[1].rstrip("0"))
+
+
 class _Addends:
     """The figures of the lines since the last total, per column: their sum and how many there are (added in
     order, so each sum equals ``sum()`` over the same figures)."""
@@ -249,7 +257,11 @@ class _Addends:
         for p, value in enumerate(values):
             if not _is_number(value):
                 continue
-            if self.counts.get(p, 0) < 2 or abs(self.sums[p] - value) > max(1.0, 0.005 * abs(value)):
+            count = self.counts.get(p, 0)
+            # half a unit of the figure's last printed digit for each addend rounded so (a unit at least), or half a
+            # percent: rates of 0.17 and 0.05 are no sum of figures a unit apart
+            unit = 10.0 ** -_decimals(value)
+            if count < 2 or abs(self.sums[p] - value) > max(unit, 0.5 * unit * count, 0.005 * abs(value)):
                 return False
             matched = True
         return matched

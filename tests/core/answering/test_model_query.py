@@ -568,3 +568,46 @@ def test_a_table_of_periods_is_offered_to_the_plan_unless_its_document_is_a_fina
         assert model_query.offered_tables([view], ranking, {info.document_id: "10-K"}) == [view]
     finally:
         library.close()
+
+
+@pytest.fixture(scope="module")
+def feelings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """How often pupils say they feel a way (made up): a row a feeling, a column how often."""
+    rows = [("Worried about exams", "Never", 12.5, 0.0, 0), ("Lonely at school", "Never", 48.0, 0.0, 0),
+            ("Tired in the morning", "Never", 6.5, 0.0, 0), ("Bored in lessons", "Never", 21.0, 0.0, 0)]
+    header = [["Feeling", "Never", "Sometimes", "Often"]]
+    figures = {"Worried about exams": (12.5, 55.0, 32.5), "Lonely at school": (48.0, 41.0, 11.0),
+               "Tired in the morning": (6.5, 38.0, 55.5), "Bored in lessons": (21.0, 54.0, 25.0)}
+    body = [[name, *(f"{v:.1f}" for v in values)] for name, values in figures.items()]
+    library = drawn_library(tmp_path_factory.mktemp("feelings"), "Table 4: How often pupils feel this way (%)",
+                            header + body, [40, 220, 300, 380, 460])
+    yield Survey(library, rows)
+    library.close()
+
+
+def test_the_question_s_bound_is_kept_whatever_figure_the_model_writes_for_it(feelings: Survey) -> None:
+    # "more than 30%" written 0.3, and "below" for "more than": the question's bound and direction are code's
+    reply = _reply(operation="list", target="often", group="feeling",
+                   threshold={"column": "often", "above": False, "value": 0.3})
+    _, answered = _plan(feelings, "Which feelings do more than 30% of pupils have often?", reply)
+    assert set(answered.parts) == {"Worried about exams", "Tired in the morning"}, answered.sentence
+
+
+def test_a_filter_on_a_value_that_is_a_column_s_header_reads_that_column(feelings: Survey) -> None:
+    # a 1.5B model takes the column "Sometimes" for a value of the Feeling column
+    reply = _reply(operation="count", target="never", filters=[{"column": "feeling", "value": "Sometimes"}],
+                   group="feeling", threshold={"column": "never", "above": True, "value": 50})
+    planned, answered = _plan(feelings, "For how many feelings did more than 50% of pupils say sometimes?", reply)
+    assert planned.target is not None and planned.target.name == "sometimes"
+    assert answered.value == "2", answered.sentence
+
+
+def test_a_filter_on_the_rows_own_noun_is_no_filter_and_a_value_holding_the_model_s_words_is_the_value(
+        feelings: Survey) -> None:
+    reply = _reply(operation="count", target="often", filters=[{"column": "feeling", "value": "feelings"}],
+                   group="feeling", threshold={"column": "often", "above": True, "value": 30})
+    _, answered = _plan(feelings, "How many feelings did more than 30% of pupils have often?", reply)
+    assert answered.value == "2", answered.sentence
+    reply = _reply(operation="value", target="never", filters=[{"column": "feeling", "value": "lonely"}])
+    _, answered = _plan(feelings, "What share of pupils never feel lonely?", reply)
+    assert answered.value.startswith("48"), answered.sentence

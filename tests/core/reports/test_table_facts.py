@@ -214,6 +214,19 @@ def test_a_running_sum_still_finds_a_total_line_and_starts_again_after_it() -> N
                                                                           False, False]
 
 
+def test_small_figures_are_no_total_of_those_above_by_a_unit_s_slack() -> None:
+    # correlations of 0.33 and -0.01 do not add up to 0.17, though all lie within a unit of each other; shares of
+    # 0.25 and 0.50 do add up to 0.75
+    from core.reports.table_facts import StoredRow, facts_of
+
+    rates = [("Period A", (0.33, 0.05)), ("Period B", (-0.01, 0.05)), ("Period C", (0.17, -0.01))]
+    rows = [StoredRow(i, label, values, 0.0, "") for i, (label, values) in enumerate(rates)]
+    assert not any(f.is_total for f in facts_of(rows, [], [], [], "").rows)
+    shares = [("Part one", (0.25,)), ("Part two", (0.5,)), ("Both", (0.75,))]
+    rows = [StoredRow(i, label, values, 0.0, "") for i, (label, values) in enumerate(shares)]
+    assert [f.is_total for f in facts_of(rows, [], [], [], "").rows] == [False, False, True]
+
+
 def _awards_table() -> TableSpec:
     return TableSpec(caption="", header=[["", "2019", "2018"]], rows=[
         ["Cash-settled awards", "255", "198"], ["Equity-settled awards", "1,410", "1,322"], ["Total", "1,665", "1,520"]])
