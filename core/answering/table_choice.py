@@ -6,18 +6,15 @@ the row labels, column headers, caption and heading. So each candidate table (on
 the retrieved) scores the reciprocal ranks of its chunks plus, weighted above them, how much of the
 question its labels cover, each word counted by how rare it is among the candidates (a word every
 candidate has, like "total", tells them apart from nothing), and more again when the question names
-one of its row labels word for word ("Total net deferred tax assets"). Years are left out of the words:
-every table has them; instead a table holding every period the question names (its years, the day it
-names: "December 31, 2019") is credited over one that lacks some. A table is credited for its best chunk
-only, so a long table's many row chunks do not outvote a short table's one.
+one of its row labels word for word ("Total net deferred tax assets"). Years are left out: every
+table has them. A table is credited for its best chunk only, so a long table's many row chunks do
+not outvote a short table's one.
 
 Measured with ``tests/bench/bench_tatqa.py --table-choice`` (no model) on three samples of TAT-QA
 dev rendered into reports (seed 11: 112 table questions over 25 reports; seed 7: 23 over 5; seed 23:
 82 over 17), the right table comes first for 0.69 / 0.91 / 0.89 of the questions and is among the
 two the model is shown for 0.80 / 1.00 / 0.92; taking tables in the order of their best chunk, as
-the loop first did, put it first for about 0.32 on the first sample. On four later samples (seeds 303,
-101, 555 less seed 2026's questions, and 7: 360 table questions), crediting the periods held and weighting the
-chunk's rank five times moved the right table first from 292 to 296 of them.
+the loop first did, put it first for about 0.32 on the first sample.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from core.answering.operations import TableView, words
 from core.answering.vocabulary import is_statement, report_words, statements_asked
-from core.reports.values import YEAR_WORD, PeriodMention, find_periods
+from core.reports.values import YEAR_WORD
 from models.types import Chunk
 
 RRF_K = 60
@@ -38,12 +35,6 @@ PHRASE_WEIGHT = 0.02
 """Weight per word of the longest row label (two words or more) the question quotes whole."""
 STATEMENT_WEIGHT = 0.15
 """Weight of being the statement the question names ("... shown in the cash flow statement")."""
-PERIOD_WEIGHT = 0.05
-"""Weight of holding every period the question names (a share of it for some of them): a table without the
-year or the day asked cannot answer, however well its labels fit."""
-RETRIEVAL_WEIGHT = 5.0
-"""Weight of the best chunk's reciprocal rank: where labels fit about equally, the table search ranked well above
-another is the likelier (the first against the thirtieth is worth about a word three of four candidates print)."""
 _YEAR = YEAR_WORD
 _WORDS = re.compile(r"\w+")
 
@@ -78,26 +69,6 @@ def _longest_quoted_label(view: TableView, quoted: str) -> int:
     return best
 
 
-def periods_held(view: TableView, asked: Sequence[PeriodMention]) -> float:
-    """The share of the ``asked`` periods the table holds a column of: a day asked ("December 31, 2019"), a
-    column ending that day; a year or a quarter, a column of it, or the year printed in its labels (a table of
-    years by row, a caption's "as at 2019"). 1.0 when nothing is asked."""
-    if not asked:
-        return 1.0
-    printed = {int(y) for y in YEAR_WORD.findall(" ".join([view.info.caption, view.info.heading,
-                                                            *(r.label for r in view.rows),
-                                                            *(c.header for c in view.data_columns)]))}
-    periods = [c.period for c in view.info.periods]
-
-    def held(mention: PeriodMention) -> bool:
-        if mention.day:
-            day = f"{mention.year:04d}-{mention.month:02d}-{mention.day:02d}"
-            return any(p.end_date == day for p in periods)
-        return any(mention.asked.matches(p) for p in periods) or mention.year in printed
-
-    return sum(held(m) for m in asked) / len(asked)
-
-
 def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int], TableView | None]) -> list[TableView]:
     """The tables behind ``chunks`` (ranked retrieval results), most likely first for ``question``."""
     chunk_score: dict[int, float] = {}
@@ -116,13 +87,11 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
             frequency[word] = frequency.get(word, 0) + 1
     quoted = f" {_plain(question)} "
     statements = statements_asked(question)
-    periods = find_periods(question)
     score = {
-        tid: RETRIEVAL_WEIGHT * chunk_score[tid]
+        tid: chunk_score[tid]
         + LABEL_WEIGHT * sum(math.log(1 + len(views) / frequency[w]) for w in labels[tid])
         + PHRASE_WEIGHT * _longest_quoted_label(view, quoted)
         + STATEMENT_WEIGHT * any(is_statement(kind, view.info.title) for kind in statements)
-        + PERIOD_WEIGHT * periods_held(view, periods)
         for tid, view in views.items()
     }
     # ``views`` is in retrieval order and the sort is stable: on equal scores, first retrieved first.

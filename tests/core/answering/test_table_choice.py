@@ -1,10 +1,8 @@
 """Choosing the table a question is about: its labels outweigh the rank of its chunks; words every
-candidate shares, and years every candidate holds, decide nothing; a table lacking a period asked goes after
-one holding them all."""
+candidate shares, and years, decide nothing."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -12,10 +10,7 @@ import pytest
 from core.answering import operations as ops
 from core.answering.table_choice import rank_tables
 from core.library.store import DocumentWriter, Library
-from core.reports.table_facts import ColumnPeriod
-from core.reports.values import Period
 from models.types import Chunk, ColumnSchema
-from tests.core.answering.test_formulas import _view
 
 pytestmark = pytest.mark.unit
 
@@ -82,47 +77,3 @@ def test_a_row_label_quoted_whole_decides_between_tables_with_the_same_words(lib
     question = "What was the percent change in the Total net lease liabilities?"
     assert _rank(library, question, ["lease_b", "lease_a"]) == ["lease_a", "lease_b"]
     assert _rank(library, question, ["lease_a", "lease_b"]) == ["lease_a", "lease_b"]
-
-
-def _views(*views: ops.TableView) -> dict[int, ops.TableView]:
-    return {v.info.id: v for v in views}
-
-
-def _ranked(question: str, views: dict[int, ops.TableView], order: list[int]) -> list[int]:
-    chunks = [Chunk(i, 1, "report.pdf", "table", 1, "rows", table_id=tid) for i, tid in enumerate(order, start=1)]
-    return [v.info.id for v in rank_tables(question, chunks, views.get)]
-
-
-def _dated(view: ops.TableView, ends: dict[str, str]) -> ops.TableView:
-    periods = tuple(ColumnPeriod(name, Period(int(end[:4]), end, 0, 0)) for name, end in ends.items())
-    return dataclasses.replace(view, info=dataclasses.replace(view.info, periods=periods))
-
-
-def test_a_table_without_a_period_asked_goes_after_one_that_holds_them_all() -> None:
-    """Two fleets' tables alike in their labels: the one that prints every year asked, or the day asked, first."""
-    rows = [("Vessels owned", "", (41.0, 38.0)), ("Vessels chartered", "", (12.0, 9.0))]
-    two_years = _view(rows, [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Fleet", table_id=1)
-    three_years = _view([(label, "", (*figures, 30.0)) for label, _, figures in rows],
-                        [("y2021", "2021", 2021), ("y2020", "2020", 2020), ("y2019", "2019", 2019)], caption="Fleet",
-                        table_id=2)
-    views = _views(two_years, three_years)
-    assert _ranked("How many vessels were owned in 2021?", views, [1, 2]) == [1, 2]
-    assert _ranked("By how much did the vessels owned change from 2019 to 2021?", views, [1, 2]) == [2, 1]
-    june = _dated(two_years, {"y2021": "2021-06-30", "y2020": "2020-06-30"})
-    december = _dated(_view(rows, [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Fleet", table_id=3),
-                      {"y2021": "2021-12-31", "y2020": "2020-12-31"})
-    assert _ranked("How many vessels were owned at December 31, 2021?", _views(june, december), [1, 3]) == [3, 1]
-
-
-def test_a_table_search_ranks_far_above_the_others_outweighs_a_word_most_candidates_print() -> None:
-    """Four tables alike but for one word of the question three of them print ("at sea"): the one the search ranked
-    first, the others only after thirty other chunks, stays first; the word tells the three apart from nothing."""
-    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
-    views = _views(_view([("Vessels owned", "", (41.0, 38.0))], columns, caption="Fleet", table_id=1),
-                   *(_view([("Vessels owned at sea", "", (40.0, 37.0))], columns, caption="Fleet", table_id=tid)
-                     for tid in (2, 3, 4)))
-    chunks = [Chunk(1, 1, "report.pdf", "table", 1, "rows", table_id=1),
-              *(Chunk(i, 1, "report.pdf", "text", 1, "prose") for i in range(2, 31)),
-              *(Chunk(30 + tid, 1, "report.pdf", "table", 1, "rows", table_id=tid) for tid in (2, 3, 4))]
-    ranked = [v.info.id for v in rank_tables("How many vessels were owned at sea in 2021?", chunks, views.get)]
-    assert ranked == [1, 2, 3, 4]
