@@ -611,3 +611,10 @@ def test_a_filter_on_the_rows_own_noun_is_no_filter_and_a_value_holding_the_mode
     reply = _reply(operation="value", target="never", filters=[{"column": "feeling", "value": "lonely"}])
     _, answered = _plan(feelings, "What share of pupils never feel lonely?", reply)
     assert answered.value.startswith("48"), answered.sentence
+
+
+def test_the_column_the_question_names_by_its_whole_header_is_the_target(feelings: Survey) -> None:
+    reply = _reply(operation="value", target="never", filters=[{"column": "feeling", "value": "Tired in the morning"}])
+    planned, answered = _plan(feelings, "What percentage of pupils are often tired in the morning?", reply)
+    assert planned.target is not None and planned.target.name == "often"
+    assert answered.value.startswith("55.5"), answered.sentence
