@@ -435,7 +435,15 @@ class AnswererBase:
         # a small figure is often written in words ("three segments"); after a plan over the rows failed, a small
         # count the model gives ("2" demands, "0" programs) is as likely a guess, and must be printed somewhere
         small = run.unplanned_table is None
-        return all(f in known or (small and abs(f) < 10) for f in figures if f is not None)
+        if not all(f in known or (small and abs(f) < 10) for f in figures if f is not None):
+            return False
+        asked = self._asked(run)
+        if run.unplanned_table is not None and asked.kind == "count":
+            # how many rows pass a bound, after no plan over them passed its checks: a count only a passage stating
+            # it beside what it counts answers ("10 substances"), not a figure printed anywhere ("2" of a cell)
+            passages = [" ".join(p.split()) for p in (*run.read_passages, *(c.text for c in run.context.texts))]
+            return all(_states_a_count(figure, asked.content, passages) for figure in figures if figure is not None)
+        return True
 
     @staticmethod
     def _unplanned_label(run: Run, text: str) -> bool:
@@ -457,3 +465,18 @@ class AnswererBase:
             return round(abs(float(text.replace(",", ""))), 4)
         except ValueError:
             return None
+
+
+def _states_a_count(figure: float, content: Sequence[str], passages: Sequence[str]) -> bool:
+    """A passage prints ``figure`` within a few words of a content word of the question ("10 of the substances",
+    "three segments" is not read: a figure printed)."""
+    number = f"{figure:g}"
+    words = [re.escape(w[:5]) for w in content if len(w) >= 4]
+    if not words:
+        return False
+    said = rf"(?<![\d.,]){re.escape(number)}(?![\d.,]\d)"
+    near = re.compile(rf"{said}(?:\W+\w+)?\W+(?:{'|'.join(words)})|(?:{'|'.join(words)})\w*(?:\W+\w+){{0,3}}?\W+{said}",
+                      re.IGNORECASE)
+    # (a table's, a figure's or a page's number is none: "Table 2 lists the notices")
+    return any(not re.search(r"\b(?:table|figure|fig|page|p|section|note|chart)\W*$", p[: m.start()], re.IGNORECASE)
+               for p in passages for m in near.finditer(p))

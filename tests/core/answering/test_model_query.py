@@ -618,3 +618,14 @@ def test_the_column_the_question_names_by_its_whole_header_is_the_target(feeling
     planned, answered = _plan(feelings, "What percentage of pupils are often tired in the morning?", reply)
     assert planned.target is not None and planned.target.name == "often"
     assert answered.value.startswith("55.5"), answered.sentence
+
+
+def test_a_count_of_rows_from_the_text_needs_a_passage_stating_it_beside_what_it_counts() -> None:
+    # after no plan over the rows passed its checks, "how many notices ..." answered "2" is no answer because "2"
+    # is printed somewhere; a passage must say it of the notices
+    from core.answering.run_state import _states_a_count
+
+    asked = ("notices", "affected", "employees")
+    assert _states_a_count(12.0, asked, ["The state received 12 WARN notices in the second quarter."])
+    assert _states_a_count(3.0, asked, ["Notices filed by retailers: 3 in all."])
+    assert not _states_a_count(2.0, asked, ["Table 2 lists the notices by city.", "Employees affected 2,450"])
