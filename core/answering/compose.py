@@ -504,7 +504,7 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         # "which company was granted permit 2021-015": the question names one of the rows, and asks of it
         return None
     if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top":
-        # "which courses were over 50%", "which had a deficit", "which two species have the lowest ...": every row
+        # "which courses were over 50%", "which had a deficit", "which three birds rank lowest ...": every row
         # listed would leave the threshold, the sign or the ranking unread
         return None
     if _names_another_column(view, reading):

@@ -204,7 +204,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         target = whole[0]
     filters, headed = _filters_naming_columns(reply.get("filters") or (), numbers, text, distinct, reading)
     if headed is not None:
-        # "how often was France's correlation below 0.1" filtered on a value "France" where France heads a figure
+        # "in how many quarters was Spain's index under 0.2" filtered on a value "Spain" where Spain heads a figure
         # column (a 1.5B model takes a column for a value): that column is the figure asked
         target = headed
     # a filter on a value the question does not name is the model's own addition: left out, not run

@@ -944,8 +944,8 @@ def _in_question_order(text: str) -> str:
         asked = re.sub(r"\b(?:did|does|do|would|will)\s+(?:a|an|each|every|one|the\s+average)\s+(?P<r>[\w-]+)\s+(?:have|hold|keep|get|"
                        r"receive|see|record|report|count|affect|employ)\b", r"per \g<r>", late.group("q"), flags=re.IGNORECASE)
         text = f"On average, {asked}{late.group('r')}"
-    # "the two countries with the lowest ratios", "the district with the most schools" (a noun phrase asked): which
-    # two countries had the lowest ratios
+    # "the three towns with the highest rents", "the district with the most schools" (a noun phrase asked): which
+    # three towns had the highest rents
     text = re.sub(rf"^\s*the\s+(?:{_K}\s+)?(?=(?:[a-z-]+\s+){{0,2}}?[a-z-]+\s+(?:with|having)\s+the\s+(?:{_SUPERLATIVE})\b)",
                   lambda k: f"Which {k.group(1) + ' ' if k.group(1) else ''}", text, count=1, flags=re.IGNORECASE)
     text = re.sub(rf"^(?P<rows>Which\s+(?:{_K}\s+)?(?:[a-z-]+\s+){{0,2}}?[a-z-]+)\s+(?:with|having)\s+"

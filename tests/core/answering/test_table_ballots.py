@@ -37,13 +37,13 @@ def tally(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_a_ballot_question_named_by_a_few_words_of_its_text_keeps_its_rows(tally: Library) -> None:
-    answer = ask_without_model(tally, "What percentage of the votes cast on the old canal towpath question were yes?")
+    answer = ask_without_model(tally, "What percentage of all votes on the old canal towpath question were yes?")
     places = QUESTIONS["Question 1: Should the council resurface and light the old towpath beside the canal?"].values()
     assert answer.value == f"{100 * sum(p[0] for p in places) / sum(p[2] for p in places):.2f}%", answer.text
 
 
 def test_the_most_yes_votes_on_a_question_named_by_its_number_ranks_the_yes_column(tally: Library) -> None:
-    answer = ask_without_model(tally, "Which 2 polling places had the most yes votes on question 2?")
+    answer = ask_without_model(tally, "Which 2 polling places got the most yes votes for question 2?")
     assert list(answer.parts) == ["Quarry Lane School", "Harbour Chapel"], answer.text
 
 
