@@ -213,6 +213,9 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
     wanted = reading.query.operation if reading.query is not None else ""
+    if operation == "sum" and table_query.AVERAGE_ASKED.search(reading.text) and \
+            not re.search(r"\b(?:total|in\s+all|altogether|combined)\b", reading.text, re.IGNORECASE):
+        operation = "average"  # "on average, what percentage ...": the model's sum is the average asked for
     if operation in ("max", "min") and (group is not None or wanted == "top"):
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit

@@ -253,13 +253,15 @@ _PERIOD_TAIL = re.compile(
     rf"fiscal\s+year|year))*)\s*$", re.IGNORECASE)
 _ALL_PERIODS = re.compile(r"\s*,?\s*\b(?:across|over|for|in|during|of)\s+(?:all\s+)?(?:the\s+|these\s+)?(?:(?P<n>\d+|two|three|four|five)\s+)?"
                           r"(?:fiscal\s+)?(?:years|periods)(?:\s+(?:shown|presented|reported|listed|given))?\s*$", re.IGNORECASE)
-ACROSS_ROWS = re.compile(rf"\s*,?\s*\b(?:across|over|for|of)\s+(?:all\s+(?:the\s+|these\s+)?|the\s+(?P<n>{_K})\s+|"
-                         rf"these\s+(?P<n2>{_K})\s+)[a-z-]+s\s+(?:listed|shown|given|named|included|in\s+the\s+table)"
-                         rf"\s*[?.!]?\s*$|^\s*(?:across|over|for|of)\s+(?:all\s+)?(?:the|these)\s+(?P<n3>{_K})\s+[a-z-]+s\s*,",
-                         re.IGNORECASE)
+ACROSS_ROWS = re.compile(rf"\s*,?\s*\b(?:across|over|for|of)\s+(?:all\s+(?:the\s+|these\s+)?|the\s+(?:(?P<n>{_K})\s+)?|"
+                         rf"these\s+(?:(?P<n2>{_K})\s+)?)(?:[a-z-]+\s+)?[a-z-]+s\s+(?:listed|shown|given|named|included|"
+                         rf"in\s+the\s+table)\s*[?.!]?\s*$"
+                         rf"|^\s*(?:across|over|for|of)\s+(?:all\s+)?(?:the|these)\s+(?P<n3>{_K})\s+[a-z-]+s\s*,"
+                         rf"|^\s*(?:across|over)\s+(?:all\s+)?(?:the|these)\s+[a-z-]+s(?:\s+(?:listed|shown|in\s+the\s+table))?"
+                         rf"\s*,", re.IGNORECASE)
 """The rows an average or a total runs over, said at the end ("across all the grounds listed", "over the six
-species listed") or first with their number ("Across the ten regions, ..."): every row of the table, no part of
-the measure's name."""
+species listed", "of the negative feelings listed") or first ("Across the ten regions, ...", "Across all the grounds
+in the table, ..."): every row of the table, no part of the measure's name."""
 _RANGE_JOINT = re.compile(r"\b(?:to|through|thru)\b|[-\u2013]|\bfrom\b.*\bto\b", re.IGNORECASE)
 _REVERSED_PAIR = re.compile(rf"{_P}\s*(?:,\s*)?(?:from|compared\s+(?:to|with)|against|relative\s+to|over|vs\.?|versus)\s+{_P}",
                             re.IGNORECASE)

@@ -466,7 +466,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
         heading, rows = named[0]
         planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
-    if planned.operation in ("sum", "count") and _AVERAGE_ASKED.search(reading.text):
+    if planned.operation in ("sum", "count") and AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
     return planned
 
@@ -742,7 +742,8 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
                                                               planned.missing):
         # a count of every row answers "how many programs are there", not "how many programs had a budget of zero";
         # a sum of every row is not that of the "exactly two" the question names
-        rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING
+        rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING - _HOW_ASKED - _tokens(
+            "each every all against per")  # ("the average percentage of each": how it is asked, no row)
         if len(rest) > (0 if planned.operation == "count" else 1):  # a word of the rows' own ("French retailers")
             return planned.view.label_column or columns[0] if columns else None
     return None
@@ -925,7 +926,7 @@ def _ranked_row(text: str, group: str, view: TableView) -> str:
 
 _PERCENT_WORDS = re.compile(r"\b(?:percent(?:age)?|share|proportion)\b|%", re.IGNORECASE)
 _PLURAL = re.compile(r"[a-z-]{3,}[^s\W]s", re.IGNORECASE)
-_AVERAGE_ASKED = re.compile(r"\b(?:on\s+average|average|mean)\b", re.IGNORECASE)
+AVERAGE_ASKED = re.compile(r"\b(?:on\s+average|average|mean)\b", re.IGNORECASE)
 _AVERAGE_HEADER = re.compile(r"\b(?:average|mean|avg|per\s+(?:capita|head|person|household|holding))\b", re.IGNORECASE)
 _AMOUNT_OPERATIONS = ("lookup", "sum", "average", "max", "min", "share")
 
@@ -1736,7 +1737,7 @@ def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
 _STATISTICS = (
     (re.compile(r"\b(?:maximum|max|highest|largest)\b", re.IGNORECASE), re.compile(r"max(?:imum)?\.?", re.IGNORECASE)),
     (re.compile(r"\b(?:minimum|min|lowest|smallest)\b", re.IGNORECASE), re.compile(r"min(?:imum)?\.?", re.IGNORECASE)),
-    (_AVERAGE_ASKED, re.compile(r"mean|average|avg\.?", re.IGNORECASE)),
+    (AVERAGE_ASKED, re.compile(r"mean|average|avg\.?", re.IGNORECASE)),
     (re.compile(r"\bmedian\b", re.IGNORECASE), re.compile(r"median", re.IGNORECASE)),
     (re.compile(r"\bstandard\s+deviation\b", re.IGNORECASE), re.compile(r"std\.?\s*dev\.?|standard\s+deviation|s\.?d\.?",
                                                                     re.IGNORECASE)),

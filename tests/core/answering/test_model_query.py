@@ -629,3 +629,16 @@ def test_a_count_of_rows_from_the_text_needs_a_passage_stating_it_beside_what_it
     assert _states_a_count(12.0, asked, ["The state received 12 WARN notices in the second quarter."])
     assert _states_a_count(3.0, asked, ["Notices filed by retailers: 3 in all."])
     assert not _states_a_count(2.0, asked, ["Table 2 lists the notices by city.", "Employees affected 2,450"])
+
+
+@pytest.mark.parametrize(("question", "reply", "figure"), [
+    ("Across all the feelings in the table, what was the average percentage of pupils who sometimes feel that way?",
+     _reply(operation="average", target="sometimes", group="feeling"), (55.0 + 41.0 + 38.0 + 54.0) / 4),
+    # the model's sum where the question asks an average, over every row "of the feelings listed"
+    ("On average, what percentage of pupils often have each of the feelings listed?",
+     _reply(operation="sum", target="often", group="feeling"), (32.5 + 11.0 + 55.5 + 25.0) / 4),
+])
+def test_an_average_over_every_row_the_question_names_by_its_kind(feelings: Survey, question: str,
+                                                                   reply: dict[str, Any], figure: float) -> None:
+    _, answered = _plan(feelings, question, reply)
+    assert float(answered.value.rstrip("%")) == pytest.approx(figure, abs=0.006), answered.sentence
