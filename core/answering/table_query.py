@@ -330,6 +330,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "average" and target is None:
         # "the average Medicare outlays from 2014 to 2016": one row's figures averaged across its years' columns
         across = _period_columns(view, numbers, reading)
+    if operation in ("average", "sum") and not across and conditions and (columns_said := _ACROSS_N.search(reading.text)) \
+            and _count_said(columns_said.group("n")) == len(numbers) != len(view.rows):
+        # "the mean correlation across the five countries in Q4 2009" over a row of five country columns: the row's
+        # figures across them
+        across = list(numbers)
     if len(across) >= 2:
         # the items are the table's columns: one row's figures added (or averaged) across them
         only = only_row(view)
@@ -472,6 +477,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
+_ACROSS_N = re.compile(r"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|these\s+)?(?P<n>\d{1,2}|two|three|four|five|six|"
+                       r"seven|eight|nine|ten|eleven|twelve)\s+[a-z-]+s\b", re.IGNORECASE)
+"""Items said with their number ("across the five countries"): where the table has that many figure columns and
+not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
 """Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
 _ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"

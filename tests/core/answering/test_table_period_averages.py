@@ -6,6 +6,7 @@ for real and asked with no model call."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,14 @@ def test_every_year_asked_keeps_out_the_row_that_has_no_year(by_year: Library) -
     # the forecast's mark is no part of its year; the Mean row is none of the years
     answer = ask_without_model(by_year, "What was Northland's average output growth in 2019, 2020, 2022 and 2023?")
     assert _figure(answer.value) == pytest.approx((2.4 - 3.0 + 3.3 + 1.8) / 4, abs=0.006), answer.text
+
+
+def test_an_average_across_as_many_items_as_the_table_has_columns_is_one_row_s_across_them(tmp_path: Path) -> None:
+    rows = [["Survey", "North", "South", "East", "West"], ["Spring survey", "61.0", "58.5", "70.2", "66.1"],
+            ["Autumn survey", "64.4", "57.9", "71.0", "69.5"], ["Winter survey", "59.8", "55.0", "68.4", "63.3"]]
+    library = drawn_library(tmp_path, "Table 5: Satisfaction score by region", rows, [40, 200, 280, 360, 440, 520])
+    try:
+        answer = ask_without_model(library, "What was the mean satisfaction score across the four regions in the autumn survey?")
+        assert _figure(answer.value) == pytest.approx((64.4 + 57.9 + 71.0 + 69.5) / 4, abs=0.006), answer.text
+    finally:
+        library.close()
