@@ -196,12 +196,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             raise ValueError(f"target {target.name!r} is of another year than the question asks.")
         target = of_year
     asked = stems(reading.text)
-    whole = [c for c in numbers if (header := stems(c.header) - table_query.LEGAL_WORDS) and header <= asked and
-             not table_query.YEAR_PRINTED.search(c.header)]
-    if len(whole) == 1 and (target is None or not stems(target.header) <= asked):
+    whole = table_query.column_named_whole(numbers, asked)
+    if whole is not None and (target is None or not stems(target.header) <= asked):
         # "Greece's correlation in Q4 2009" over columns Portugal, Greece, Spain: the column the question names by
         # its whole header, not another the model chose
-        target = whole[0]
+        target = whole
     filters, headed = _filters_naming_columns(reply.get("filters") or (), numbers, text, distinct, reading)
     if headed is not None:
         # "in how many quarters was Spain's index under 0.2" filtered on a value "Spain" where Spain heads a figure

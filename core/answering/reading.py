@@ -167,7 +167,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  # "what could result in ...", "what would cause ...": a cause asked in any mood
                  r"|^\s*what\s+(?:could|would|might|may|can|will)\s+(?:lead\s+to|cause|drive|result\s+in|contribute\s+to|"
                  r"impact|affect)\b"
-                 # "what were the reasons for the increase in 2019": a reason is never a figure, whatever period it is for
+                 # "what was the main cause of the drop in 2021": a reason is never a figure, whatever period it is for
                  r"|^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:main\s+|primary\s+|key\s+)?(?:reasons?|causes?|purpose|"
                  r"meaning|definition)\s+(?:for|of|behind|why)\b"
                  r"|^\s*how\s+(?:is|are|was|were|does|often|will|would|can|should|do)\b(?!.*\b(?:change|changed|increase|"

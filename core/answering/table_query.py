@@ -248,11 +248,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
     if target is None and query.operation not in ("count", "how_many", "top", "list"):
-        # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years): the one
-        # column the question names by its whole header, no year
-        whole_headers = [c for c in numbers if (said := _tokens(c.header)) and said <= asked and
-                         not YEAR_PRINTED.search(c.header)]
-        target = whole_headers[0] if len(whole_headers) == 1 else None
+        # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years)
+        target = column_named_whole(numbers, asked)
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
@@ -477,8 +474,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
 
 
 _OVER_ROWS = ("top", "list", "sum", "count", "average", "max", "min")
-_ACROSS_N = re.compile(r"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|these\s+)?(?P<n>\d{1,2}|two|three|four|five|six|"
-                       r"seven|eight|nine|ten|eleven|twelve)\s+[a-z-]+s\b", re.IGNORECASE)
+_ACROSS_N = re.compile(rf"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|these\s+)?"
+                       rf"(?P<n>\d{{1,2}}|{'|'.join(w for w in _NUMBER_WORDS if w not in ('no', 'none', 'zero', 'one'))})"
+                       r"\s+[a-z-]+s\b", re.IGNORECASE)
 """Items said with their number ("across the five countries"): where the table has that many figure columns and
 not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
@@ -1862,6 +1860,13 @@ def _signed_column(text: str, numbers: Sequence[ColumnSchema]) -> ColumnSchema |
     said = _tokens(" ".join(_SIGN_WORDS.findall(text)))
     named = [c for c in numbers if said & (_header_tokens(c.header) | _rejoined(c.header))]
     return named[0] if said and len(named) == 1 else None
+
+
+def column_named_whole(numbers: Sequence[ColumnSchema], asked: set[str]) -> ColumnSchema | None:
+    """The one figure column the question names by its whole header, a header that prints no year (a country's
+    column, "Finland", over rows of years); None where none or several are."""
+    named = [c for c in numbers if (said := _tokens(c.header)) and said <= asked and not YEAR_PRINTED.search(c.header)]
+    return named[0] if len(named) == 1 else None
 
 
 def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:

@@ -232,15 +232,21 @@ def _awards_table() -> TableSpec:
         ["Cash-settled awards", "255", "198"], ["Equity-settled awards", "1,410", "1,322"], ["Total", "1,665", "1,520"]])
 
 
+_NOTES_INTRO = [
+    "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
+    "Stock-based compensation is measured at the grant date fair value of the awards.",
+    "Awards settled in cash are remeasured at each reporting date until they are settled.",
+    "The expense is recognised over the vesting period of each award.",
+    "The following table summarizes the expense by kind of award:",
+]
+"""A notes heading stating the scale, then paragraphs that introduce a table."""
+
+
 def test_the_scale_a_notes_page_states_above_its_introduction_is_the_table_s(tmp_path: Path) -> None:
     """A notes page heading "(in thousands, except per share data)" over several paragraphs and then a table
     that states no unit: the table is in thousands. A scale stated for the table above another one is not."""
     built = build_report(tmp_path / "notes.pdf", "Harbourline Holdings Annual Report 2019", [
-        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
-        "Stock-based compensation is measured at the grant date fair value of the awards.",
-        "Awards settled in cash are remeasured at each reporting date until they are settled.",
-        "The expense is recognised over the vesting period of each award.",
-        "The following table summarizes the expense by kind of award:",
+        *_NOTES_INTRO,
         _awards_table(),
         "Deferred revenue consists of the following (in millions):",
         TableSpec(caption="", header=[["", "2019", "2018"]], rows=[["Current", "12", "10"], ["Non-current", "4", "3"]]),
@@ -280,11 +286,7 @@ def test_the_scale_a_notes_heading_states_on_the_page_before_a_table_is_the_tabl
     table at the top of the next: the table is in thousands. A unit line under a table with more words
     ("(in millions, except per-share amounts)") states its scale too."""
     built = build_report(tmp_path / "notes.pdf", "Harbourline Holdings Annual Report 2019", [
-        "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (in thousands, except per share data)",
-        "Stock-based compensation is measured at the grant date fair value of the awards.",
-        "Awards settled in cash are remeasured at each reporting date until they are settled.",
-        "The expense is recognised over the vesting period of each award.",
-        "The following table summarizes the expense by kind of award:",
+        *_NOTES_INTRO,
         PageBreak(),
         _awards_table(),
         "Awards are granted each spring and vest in equal parts over three years.",
