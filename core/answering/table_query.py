@@ -329,7 +329,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         across = _period_columns(view, numbers, reading)
     if operation in ("average", "sum") and not across and conditions and (columns_said := _ACROSS_N.search(reading.text)) \
             and _count_said(columns_said.group("n")) == len(numbers) != len(view.rows):
-        # "the mean correlation across the five countries in Q4 2009" over a row of five country columns: the row's
+        # "the mean score across the four regions in the spring survey" over four region columns: the row's
         # figures across them
         across = list(numbers)
     if len(across) >= 2:

@@ -632,7 +632,7 @@ def test_a_count_of_rows_from_the_text_needs_a_passage_stating_it_beside_what_it
 
 
 @pytest.mark.parametrize(("question", "reply", "figure"), [
-    ("Across all the feelings in the table, what was the average percentage of pupils who sometimes feel that way?",
+    ("Across all the feelings listed, what is the mean share of pupils who sometimes feel that way?",
      _reply(operation="average", target="sometimes", group="feeling"), (55.0 + 41.0 + 38.0 + 54.0) / 4),
     # the model's sum where the question asks an average, over every row "of the feelings listed"
     ("On average, what percentage of pupils often have each of the feelings listed?",
