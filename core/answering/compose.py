@@ -32,7 +32,7 @@ from core.answering import binding, text_facts
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.measures import LINE
-from core.answering.reading import THRESHOLD_KINDS, Criterion, QuestionReading, topic_of
+from core.answering.reading import ALL_OR_NONE, THRESHOLD_KINDS, Criterion, QuestionReading, topic_of
 from core.answering.table_choice import label_words
 from core.library.db import quote_identifier
 from core.library.store import Library
@@ -503,9 +503,10 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     if any(_tokens(r.label) and _tokens(r.label) <= _tokens(question) for r in rows):
         # "which company was granted permit 2021-015": the question names one of the rows, and asks of it
         return None
-    if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top":
+    if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top" or \
+            ALL_OR_NONE.search(question):
         # "which courses were over 50%", "which had a deficit", "which three birds rank lowest ...": every row
-        # listed would leave the threshold, the sign or the ranking unread
+        # listed would leave the threshold, the sign or the ranking unread ("that no tenant reported": the rows at nothing)
         return None
     if _names_another_column(view, reading):
         return None  # "which districts did A have inspections in" over rows labelled by operator: not these labels

@@ -203,9 +203,12 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                # "in which courses were more than half of the participants women": any plural noun asked for, then
                # its verb, and a threshold: the rows past it, named
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+"
-               rf"(?:of\s+(?:[\w-]+\s+){{1,3}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|made|saw|got|showed|"
+               rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
+               rf"made|saw|got|showed|"
                rf"[a-z]{{2,}}ed)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
+               # "list the grounds of discrimination that no one reported": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
+               rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,3}}?)?"
                rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD}))")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
@@ -223,6 +226,12 @@ _THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|sm
                         r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN,
                         re.IGNORECASE)
 _OR_MORE = re.compile(_OR_MORE_SAID, re.IGNORECASE)
+ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"
+                          r"(?P<none>none\s+of\s+(?:their|its|the)|"
+                          r"\bno\s+(?:one|[a-z]{3,})\s+(?:[a-z]{3,}ed|said|had|was|were|felt|chose|gave|got)))\b",
+                          re.IGNORECASE)
+"""A share asked as the whole or none of something ("all of their cases", "every case", "none of its sales", "that no
+pupil reported")."""
 _BOUND = re.compile(r"\bat\s+(?:least|most)\b", re.IGNORECASE)
 """A bound ("at least every week", "at most twice"), never the superlative that ranks: the least is not asked."""
 _ONE_OF = re.compile(rf"\b(?:{_SUPERLATIVE}|grew|rose|increased|fell|declined|decreased)\b", re.IGNORECASE)
@@ -1564,7 +1573,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
                        r"\s+during\b|\?|$)", text, re.IGNORECASE)
         if by is not None:
             return TableQuery("top", _clean(by.group("t")), _clean(by.group("g")), limit, descending, text)
-        ranked = re.search(rf"\b(?:{_SUPERLATIVE})\s+(?:number\s+of\s+|amount\s+of\s+|total\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
+        ranked = re.search(rf"\b(?:{_SUPERLATIVE})\s+(?!than\b)(?:number\s+of\s+|amount\s+of\s+|total\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
                            rf"\s+during\b|\?|$)", text, re.IGNORECASE)
         target = ranked.group("t") if ranked else ""
         if re.fullmatch(r"(?:\s*\b(?:in|or|and|than|during|for)\b)*\s*", target):
@@ -1576,7 +1585,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             target = how_often.group("t")
         if not target:
             verb = re.search(r"\b(?:had|has|have|saw|received|got|recorded|reported|with)\s+(?:the\s+)?(?:\w+\s+)?"
-                             rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", _EQUAL.sub(_figure_unsaid, text), re.IGNORECASE)
+                             rf"(?:{_SUPERLATIVE})?\s*(?P<t>[\w\s-]+?)(?:\?|$)", _criterion_free(text), re.IGNORECASE)
             target = verb.group("t") if verb else ""
         several = not _ONE_OF.search(text) or bool(top)
         # "which countries reported more than 10,000 cases": the rows past a threshold, listed, not ranked

@@ -36,7 +36,14 @@ from core.answering import measures as m
 from core.answering import vocabulary
 from core.answering.binding import stems
 from core.answering.operations import CELL_DECIMALS, TableView, amount, format_number, is_number
-from core.answering.reading import ACROSS_ROWS, ROW_NOUN, THRESHOLD_KINDS, QuestionReading, TableQuery
+from core.answering.reading import (
+    ACROSS_ROWS,
+    ALL_OR_NONE,
+    ROW_NOUN,
+    THRESHOLD_KINDS,
+    QuestionReading,
+    TableQuery,
+)
 from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
 from core.library.db import quote_identifier
 from core.reports.document_metadata import span_end
@@ -417,7 +424,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         positive = reading.criterion.kind == "positive"
         thresholds = (Threshold(measured, positive, 0.0, "above zero" if positive else "below zero"),)
     if operation in ("list", "count") and not thresholds and measured is not None and is_percent(view, measured) and \
-            (all_or_none := _ALL_OR_NONE.search(reading.text)) is not None:
+            (all_or_none := ALL_OR_NONE.search(reading.text)) is not None:
         # "which countries had all of their cases of unknown origin", "in how many was none of it imported": the
         # rows whose share is the whole (100%) or nothing (0%)
         value = 0.0 if all_or_none.group("none") else 100.0
@@ -483,9 +490,6 @@ _ACROSS_N = re.compile(rf"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|the
 not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
 """Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
-_ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"
-                          r"(?P<none>none\s+of\s+(?:their|its|the)))\b", re.IGNORECASE)
-"""A share asked as the whole or none of something ("all of their cases", "every case", "none of its sales")."""
 
 
 def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str, tuple[Any, ...]]) -> Condition:
@@ -682,7 +686,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         folded = stems(word)
         if not folded or folded & (bound | titled | _HOW_ASKED) or word in _NUMBER_WORDS or _ORDINAL.fullmatch(word) or \
                 any(len(w) >= 5 and (w.startswith(word[:len(w)]) or word.startswith(w)) for w in bound | titled) or \
-                _initials(word, " ".join(said + [view.info.caption, view.info.heading])):
+                _gerund_of(word, bound | titled) or _initials(word, " ".join(said + [view.info.caption, view.info.heading])):
             continue
         if folded & headers & _tokens(" ".join(w for kind in vocabulary.ENTITY_KINDS for w in kind)):
             continue  # "employers" over a register with a Company column: the kind of row, not a filter
@@ -690,6 +694,12 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
         left.append(word)
     return tuple(left)
+
+
+def _gerund_of(word: str, said: set[str]) -> bool:
+    """``word`` is a verb in -ing whose stem a bound word holds ("experiencing" of a title's "experienced")."""
+    stem = word.lower().removesuffix("ing")
+    return stem != word.lower() and len(stem) >= 5 and any(w.startswith(stem) for w in said)
 
 
 def _initials(word: str, text: str) -> bool:
@@ -1269,7 +1279,19 @@ def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
                 found[acronym] = " ".join(words[at:at + len(acronym)])
                 break
             at = initials.find(acronym.lower(), at + 1)
+    for short in sorted({a.lower() for c in columns for a in _ABBREVIATED.findall(c.header)}):
+        # "Std. Dev." spelt "standard deviation", "Avg." spelt "average": a word of the text with the same first letter
+        # that holds the abbreviation's letters in order, and is longer by two letters at least
+        whole = next((w for w in words if w[0] == short[0] and len(w) >= len(short) + 2 and _letters_in_order(short, w)),
+                     None)
+        if whole is not None:
+            found[short] = whole
     return found
+
+
+def _letters_in_order(short: str, word: str) -> bool:
+    letters = iter(word)
+    return all(letter in letters for letter in short)
 
 
 def _with_acronyms(text: str, columns: Sequence[ColumnSchema]) -> str:
@@ -1279,6 +1301,8 @@ def _with_acronyms(text: str, columns: Sequence[ColumnSchema]) -> str:
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+_ABBREVIATED = re.compile(r"\b([A-Za-z]{2,5})\.")
+"""A header's word cut short and marked so ("Std. Dev.", "Avg. price", "Pop.")."""
 
 
 def _of_another_year(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSchema], list[Any]]) -> bool:

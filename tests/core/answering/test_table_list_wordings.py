@@ -1,0 +1,69 @@
+"""Lists asked in the words people use: "which variables in the survey summary have a standard deviation greater
+than 1" (the noun asked followed by where it is, a header abbreviated "Std. Dev."), "list the problems of the
+estate that no tenant reported having often" (the rows whose share is nothing, a verb in -ing linked to the
+title's). Ruled tables are drawn, ingested for real and asked with no model call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from core.answering.reading import read
+from core.library.store import Library
+from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
+
+pytestmark = pytest.mark.unit
+
+# variable: mean, standard deviation, min, max (made up)
+SUMMARY = {
+    "Age": (44.2, 13.1, 18, 91),
+    "Household members": (3.1, 1.4, 1, 11),
+    "Owns a car": (0.62, 0.49, 0, 1),
+    "Monthly rent (Euro)": (612.0, 240.5, 150, 2400),
+    "Urban": (0.55, 0.5, 0, 1),
+}
+# problem: often, sometimes, never (% of tenants; made up)
+PROBLEMS = {
+    "Damp": (0.0, 4.1, 95.9),
+    "Noise": (3.2, 12.5, 84.3),
+    "Broken heating": (0.0, 2.2, 97.8),
+    "Pests": (1.1, 3.0, 95.9),
+}
+
+
+@pytest.fixture(scope="module")
+def summary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Variable", "Mean", "Std. Dev.", "Min", "Max"]]
+    body = [[name, *(f"{v:g}" for v in values)] for name, values in SUMMARY.items()]
+    library = drawn_library(tmp_path_factory.mktemp("summary"), "Table 1: Summary statistics of the tenant survey",
+                            header + body, [40, 200, 280, 360, 440, 520])
+    yield library
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def problems(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Problem", "Often (%)", "Sometimes (%)", "Never (%)"]]
+    body = [[name, *(f"{v:.1f}" for v in values)] for name, values in PROBLEMS.items()]
+    library = drawn_library(tmp_path_factory.mktemp("problems"), "Table 5: Housing problems experienced by tenants",
+                            header + body, [40, 200, 300, 400, 500])
+    yield library
+    library.close()
+
+
+def test_a_plural_asked_with_where_it_is_is_a_list() -> None:
+    asked = read("Which districts in the northern province had more than 500 births?")
+    assert asked.query is not None and asked.query.operation == "list", asked
+    assert asked.query.group == "districts" and asked.query.target == "births", asked.query
+
+
+def test_a_header_abbreviated_is_named_by_the_words_it_stands_for(summary: Library) -> None:
+    answer = ask_without_model(summary, "Which variables in the survey summary have a standard deviation greater than 1?")
+    assert set(answer.parts) == {"Age", "Household members", "Monthly rent (Euro)"}, answer.text
+
+
+def test_the_rows_no_one_reported_are_those_at_nothing(problems: Library) -> None:
+    answer = ask_without_model(problems, "list the problems of housing that no tenant reported experiencing often")
+    assert set(answer.parts) == {"Damp", "Broken heating"}, answer.text
