@@ -54,32 +54,41 @@ def _of_the_year_asked(views: Sequence[TableView], reading: QuestionReading) -> 
 def answer_by_query(reading: QuestionReading, views: Sequence[TableView], library: Library,
                     run_sql: Callable[[str], SqlResult], names: cite.SourceNames, chunk_ids: Sequence[int],
                     failures: list[str]) -> tuple[Step, Citation, table_query.QueryAnswer] | None:
-    """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
-    read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``). A table
-    whose items are its columns (countries across, quarters down) is read turned (``across``) after every table
-    is read as printed."""
+    """The table whose query plan gives an answer, of the likeliest tables: where several do, the one whose own
+    words (title, headers read, values kept) name most of the question's ("students never discriminated against"
+    over a table of discrimination, not one of feelings that also has a Never column), the likelier first among
+    equals. Returns the step, the citation of the rows it read and the answer; None when no table answers (each
+    plan that ran and failed is noted in ``failures``). A table whose items are its columns (countries across,
+    quarters down) is read turned (``across``) only where no table answers as printed."""
     likeliest = _of_the_year_asked(views, reading)
-    turned = [t for view in likeliest if (t := across(view)) is not None]
-    for view in (*likeliest, *turned):
-        if reading.kind == ROW_LABELS and \
-                misses_the_heading(view, reading.text, [heading for heading, _ in table_query.sections(view)]):
-            continue  # "the items under deferred tax liabilities": not a table without that heading
-        try:
-            planned = table_query.plan(view, reading, distinct_values(run_sql, view))
-            if planned is None or _lists_rows_for_periods(planned, reading):
-                continue
-            left = table_query.unbound(planned, reading, names.document(view.info.document_id))
-            if left:
-                failures.append(f"Query over {names.table(view.info)}: it reads nothing the words "
-                                f"{', '.join(map(repr, left))} name")
-                continue
-            answered = in_the_unit_asked(table_query.execute(planned, reading, run_sql), reading)
-        except (table_query.NoAnswer, UserError, ValueError) as exc:
-            failures.append(f"Query over {names.table(view.info)}: {exc}")
-            continue
-        step, citation = step_of(reading, answered, library, names, chunk_ids)
-        return step, citation, answered
+    for candidates in (likeliest, [t for view in likeliest if (t := across(view)) is not None]):
+        answers = [a for view in candidates if (a := _answer_from(view, reading, run_sql, names, failures)) is not None]
+        if answers:
+            best = max(answers, key=lambda a: (table_query.words_named(a.plan, reading), -answers.index(a)))
+            step, citation = step_of(reading, best, library, names, chunk_ids)
+            return step, citation, best
     return None
+
+
+def _answer_from(view: TableView, reading: QuestionReading, run_sql: Callable[[str], SqlResult],
+                 names: cite.SourceNames, failures: list[str]) -> table_query.QueryAnswer | None:
+    """The answer of the query plan the reading asks of one table, or None (why noted in ``failures``)."""
+    if reading.kind == ROW_LABELS and \
+            misses_the_heading(view, reading.text, [heading for heading, _ in table_query.sections(view)]):
+        return None  # "the items under deferred tax liabilities": not a table without that heading
+    try:
+        planned = table_query.plan(view, reading, distinct_values(run_sql, view))
+        if planned is None or _lists_rows_for_periods(planned, reading):
+            return None
+        left = table_query.unbound(planned, reading, names.document(view.info.document_id))
+        if left:
+            failures.append(f"Query over {names.table(view.info)}: it reads nothing the words "
+                            f"{', '.join(map(repr, left))} name")
+            return None
+        return in_the_unit_asked(table_query.execute(planned, reading, run_sql), reading)
+    except (table_query.NoAnswer, UserError, ValueError) as exc:
+        failures.append(f"Query over {names.table(view.info)}: {exc}")
+        return None
 
 
 _PERCENT_COLUMN = re.compile(r"%|\bper\s?cent(?:age)?s?\b|\bshare\b|\bproportions?\b|\brates?\b", re.IGNORECASE)

@@ -450,7 +450,8 @@ _FILLER = frozenset({
     "this", "these", "those", "its", "it", "their", "there", "than", "then", "can", "could", "would", "will", "should",
     "you", "me", "please", "tell", "give", "show", "find", "calculate", "compute", "value", "amount", "figure", "number",
     "s", "company", "company's", "year", "years", "fiscal", "end", "ended", "ending", "period", "during", "between",
-    "respectively", "respective", "total", "reported", "report", "according", "based", "each", "all", "both", "about"})
+    "respectively", "respective", "total", "reported", "report", "according", "based", "each", "all", "both", "about", "against",
+    "into", "onto", "upon", "within", "among", "per"})
 """Words that ask or link rather than name anything: never counted as a content word left unread."""
 
 
@@ -964,6 +965,9 @@ def _in_question_order(text: str) -> str:
     # "on average, what was the growth rate of the states": the average growth rate of the states
     text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(is|was|are|were)\s+(?:the\s+)?", r"What \1 the average ", text,
                   flags=re.IGNORECASE)
+    # "on average, what percentage of pupils walk to school": the average percentage of them
+    text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(?=(?:percentage|percent|share|proportion|fraction)\s+of\b)",
+                  "What is the average ", text, flags=re.IGNORECASE)
     text = re.sub(rf"^(\s*)how\s+(?:{_words_of(SIZE_ASKED)})\s+(is|was|are|were)\b", r"\1What \2", text, flags=re.IGNORECASE)
     made = re.match(rf"^\s*how\s+much\s+(?P<x>[\w\s-]{{1,40}}?)\s+(?:did|does|do|will|would)\s+(?P<s>.+?)\s+"
                     rf"(?P<v>{_words_of(list(OUTPUT_VERBS))})\b(?P<rest>.*)$", text, re.IGNORECASE)

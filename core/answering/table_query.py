@@ -50,6 +50,7 @@ from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, find_periods
 from core.reports.values import parse_day as parse_date
+from core.search.retrieval import STOPWORDS
 from core.sql.runner import SqlResult
 from models.types import ColumnSchema
 
@@ -696,6 +697,20 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     return tuple(left)
 
 
+def words_named(planned: QueryPlan, reading: QuestionReading) -> int:
+    """How many of the question's content words the plan's table names itself: its title, the headers of the columns
+    it reads, the values its conditions keep (a word and a printed one alike in their first five letters count:
+    "discriminated", "discrimination")."""
+    view = planned.view
+    read = [planned.target, planned.whole, planned.group, *(t.column for t in planned.thresholds), *planned.columns,
+            *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
+    printed = _tokens(" ".join([view.info.caption, view.info.heading, *(_header(c) for c in read if c is not None),
+                                *(str(v) for c in planned.conditions for v in c.values)]))
+    prefixes = {w[:5] for w in printed if len(w) >= 5}
+    return sum(1 for word in reading.content
+               if _tokens(word) & printed or len(word) >= 5 and word.lower()[:5] in prefixes)
+
+
 def _gerund_of(word: str, said: set[str]) -> bool:
     """``word`` is a verb in -ing whose stem a bound word holds ("experiencing" of a title's "experienced")."""
     stem = word.lower().removesuffix("ing")
@@ -1094,8 +1109,16 @@ def _over_every_row(reading: QuestionReading, view: TableView) -> list[str]:
     of a heading, a label or a caption the table prints ("across the heavy metals" over a table with a Heavy metals
     section: which of its rows are, its headings may not say)."""
     printed = _tokens(" ".join([view.info.caption, *(heading for heading, _ in sections(view)), *(r.label for r in view.rows)]))
-    return [over.group(0) for over in _OVER_THE_ROWS.finditer(reading.text)
-            if not (_tokens(over.group(0)) - _tokens("across among over all the these")) & printed]
+    found = [over.group(0) for over in _OVER_THE_ROWS.finditer(reading.text)
+             if not (_tokens(over.group(0)) - _tokens("across among over all the these")) & printed]
+    # "across all the grounds" over rows whose label column is headed "Ground": the kind of row, whatever the noun
+    label = _tokens(_header(view.label_column)) if view.label_column is not None else set()
+    return found + [over.group(0) for over in _ACROSS_THE_PLURAL.finditer(reading.text)
+                    if label and _tokens(over.group("noun")) <= label and over.group(0) not in found]
+
+
+_ACROSS_THE_PLURAL = re.compile(r"\b(?:across|among|over)\s+(?:all\s+)?(?:the\s+|these\s+)?(?P<noun>[a-z-]+s)\b",
+                                re.IGNORECASE)
 
 
 def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchema | None,
@@ -1106,7 +1129,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
         return False
     # (a verb said in the past links: "the households surveyed", "the cases reported")
     words = [w for leaf in reading.measure.leaves() for w in leaf.words.split() if vocabulary.verb_base(w) == w]
-    said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING
+    said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
@@ -1120,6 +1143,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
+_FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"}
+"""Words that name nothing a table prints ("the share of pupils who never used each substance")."""
 _COUNTED = r"(?:numbers?|no\.|count|frequency|proportion|share|percentage)"
 _NUMBER_OF = re.compile(rf"\b{_COUNTED}(?:\s+and\s+(?:the\s+)?{_COUNTED})?\s+of\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}[\w-]+",
                         re.IGNORECASE)

@@ -9,8 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
 from core.answering.reading import read
+from core.answering.table_query import plan, words_named
 from core.library.store import Library
+from core.sql.runner import SqlRunner
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -67,3 +71,45 @@ def test_a_header_abbreviated_is_named_by_the_words_it_stands_for(summary: Libra
 def test_the_rows_no_one_reported_are_those_at_nothing(problems: Library) -> None:
     answer = ask_without_model(problems, "list the problems of housing that no tenant reported experiencing often")
     assert set(answer.parts) == {"Damp", "Broken heating"}, answer.text
+
+
+def test_an_average_asked_first_is_an_average_of_the_percentages() -> None:
+    asked = read("On average, what percentage of pupils walk to school in each district?")
+    assert asked.measure is not None and asked.measure.op == "average", asked.measure
+
+
+def test_of_two_tables_that_answer_the_one_naming_the_question_is_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    directory = tmp_path_factory.mktemp("two_tables")
+    first = drawn_library(directory, "Table 2: How often tenants felt unsafe at home (%)",
+                          [["Feeling", "Never", "Sometimes", "Often"], ["At night", "40.0", "35.0", "25.0"],
+                           ["Alone", "52.0", "30.0", "18.0"], ["With visitors", "71.0", "20.0", "9.0"]],
+                          [40, 200, 300, 400, 500], name="feelings.pdf")
+    first.close()
+    library = drawn_library(directory, "Table 3: Discrimination experienced by tenants (%)",
+                            [["Ground", "Never", "Occasionally", "Frequently"], ["Age", "90.0", "8.0", "2.0"],
+                             ["Religion", "96.0", "4.0", "0.0"], ["Disability", "94.0", "5.0", "1.0"]],
+                            [40, 200, 300, 400, 500], name="discrimination.pdf")
+    try:
+        answer = ask_without_model(library, "What was the average percentage of tenants who were never "
+                                            "discriminated against?")
+        across_the_grounds = ask_without_model(library, "What was the average percentage of tenants who were never "
+                                                        "discriminated against, across all the grounds?")
+        assert across_the_grounds.value == answer.value, across_the_grounds.text  # the rows of a Ground column
+        assert answer.value.startswith("93.33"), answer.text  # (90 + 96 + 94) / 3, not (40 + 52 + 71) / 3
+        # both tables plan an average of their Never column; the one whose title names the question is chosen
+        reading = read("What was the average percentage of tenants who were never discriminated against?")
+        runner = SqlRunner(library.path)
+        try:
+            plans = {}
+            for info in library.tables():
+                view = load_table_view(library, info)
+                planned = plan(view, reading, distinct_values(runner.run, view))
+                assert planned is not None and planned.target is not None and planned.target.header == "Never"
+                plans[info.caption] = words_named(planned, reading)
+        finally:
+            runner.close()
+        named = dict(sorted(plans.items()))
+        assert named["Table 3: Discrimination experienced by tenants (%)"] > \
+            named["Table 2: How often tenants felt unsafe at home (%)"], named
+    finally:
+        library.close()
