@@ -208,8 +208,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
     if asks_difference(reading):
-        # "how many more hectares of barley than of wheat": a difference of two figures
-        return _difference(view, reading, text_columns, numbers, title, distinct)
+        # "how many more hectares of barley than of wheat": a difference of two figures (of the kind asked, where
+        # each item prints a count and a percentage)
+        difference = _difference(view, reading, text_columns, numbers, title, distinct)
+        return _of_the_kind_asked(difference, reading, text_columns, distinct) if difference is not None else None
     if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
         return _change_of_a_row(view, reading, text_columns, asked, distinct)
     if reading.query is None and reading.measure is not None and reading.measure.op == m.DIFFERENCE and \
@@ -448,18 +450,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
         return None  # "over the six species listed" where the table lists another number of rows
     label = view.label_column
-    kinds = _kinds_column(view, text_columns)
-    if kinds is not None and planned.operation in _OVER_ROWS and not any(c.column.name == kinds.name
-                                                                          for c in planned.conditions):
-        # each item's rows a "Count" and a "Percentage": the kind the question asks (a share, or how many), never
-        # the two ranked or added together
-        wanted = _PERCENT_KIND if asks_percent(reading) or _PERCENT_WORDS.search(reading.text) else _COUNT_KIND
-        chosen = [v for v in distinct(kinds) if v not in (None, "") and wanted.search(str(v))]
-        if len(chosen) != 1 or planned.target is None:
-            return None  # no kind the words ask, or a ranking by how many rows each item has (one of each kind)
-        kept = Condition(kinds, (chosen[0],), str(chosen[0]))
-        planned = replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
-                          conditions=(*planned.conditions, kept))
+    of_kind = _of_the_kind_asked(planned, reading, text_columns, distinct)
+    if of_kind is None:
+        return None
+    planned = of_kind
     headings = sections(view)
     if label is not None and headings and planned.operation in (*_OVER_ROWS, "share"):
         # "which services come under the Highways Directorate", "how many are listed under it": the rows under
@@ -504,6 +498,24 @@ def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str,
 _PERCENT_KIND = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|pct)\b", re.IGNORECASE)
 _COUNT_KIND = re.compile(r"^\s*(?:counts?|numbers?|n|no\.?|frequency|frequencies|cases|persons|people|respondents)\s*$",
                          re.IGNORECASE)
+
+
+def _of_the_kind_asked(planned: QueryPlan, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+                       distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
+    """A plan over a table whose items each print a "Count" row and a "Percentage" row (a column says which): kept to
+    the kind the question asks (a share, or how many), never the two ranked, added or taken from each other; the
+    plan as it is over other tables; None where the words ask no kind the table prints."""
+    kinds = _kinds_column(planned.view, text_columns)
+    if kinds is None or planned.operation not in (*_OVER_ROWS, "difference") or \
+            any(c.column.name == kinds.name for c in planned.conditions):
+        return planned
+    wanted = _PERCENT_KIND if asks_percent(reading) or _PERCENT_WORDS.search(reading.text) else _COUNT_KIND
+    chosen = [v for v in distinct(kinds) if v not in (None, "") and wanted.search(str(v))]
+    if len(chosen) != 1 or planned.target is None:
+        return None  # no kind the words ask, or a ranking by how many rows each item has (one of each kind)
+    kept = Condition(kinds, (chosen[0],), str(chosen[0]))
+    return replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
+                   conditions=(*planned.conditions, kept))
 
 
 def _counted(view: TableView) -> TableView:
@@ -2407,7 +2419,8 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
         cells = tuple((r, c.name) for r in kept for c in columns)
     gap = first - second
     shown = amount(view, abs(gap), view.column_scale(target.name))
-    value = shown if gap >= 0 else f"-{shown}"
+    # "how many fewer A than B" is answered by how many fewer: 36, where A is 36 below B (and -36 were A above it)
+    value = shown if (gap >= 0) == plan.descending else f"-{shown}"
     sides = [f"{n}{c.header or c.name} {amount(view, v, view.column_scale(c.name))}"
              for n, c, v in zip(names, columns, (first, second), strict=True)]
     word = "more" if gap >= 0 else "fewer"

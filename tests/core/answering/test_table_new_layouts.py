@@ -125,6 +125,12 @@ def test_rows_of_a_count_and_a_percentage_per_item_are_never_ranked_or_added_tog
     assert _plan(worries, "Which worry had the most entries?") is None
 
 
+def test_a_difference_of_two_columns_is_of_the_kind_of_row_asked(worries: Library) -> None:
+    answer = ask_without_model(worries, "For money, how many fewer students worried quite a lot than not much?")
+    assert answer.value == "100", answer.text  # 140 - 40 of the Count row, not the Count and Percentage rows added
+    assert "fewer" in answer.text, answer.text
+
+
 @pytest.mark.parametrize(("question", "limit"), [
     ("Which factor affected the exam marks of the most pupils quite a lot?", 1),
     ("What were the three complaints pupils suffered from most often?", 3),
