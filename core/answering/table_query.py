@@ -511,7 +511,7 @@ def _of_the_kind_asked(planned: QueryPlan, reading: QuestionReading, text_column
         return planned
     wanted = _PERCENT_KIND if asks_percent(reading) or _PERCENT_WORDS.search(reading.text) else _COUNT_KIND
     chosen = [v for v in distinct(kinds) if v not in (None, "") and wanted.search(str(v))]
-    if len(chosen) != 1 or planned.target is None:
+    if len(chosen) != 1 or planned.target is None and not planned.thresholds:
         return None  # no kind the words ask, or a ranking by how many rows each item has (one of each kind)
     kept = Condition(kinds, (chosen[0],), str(chosen[0]))
     return replace(planned, view=planned.view if wanted is _PERCENT_KIND else _counted(planned.view),
@@ -1276,13 +1276,14 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     when fewer). Words of the table's ``title`` describe every column, so they choose none while other words do
     ("total public health outlay" over a public health outlay table: its Total column). With ``whole_header`` (the
     words are the whole question) at least half of the header must be named."""
-    wanted = _header_tokens(words)
+    wanted = _base_forms(_header_tokens(words))
     if not wanted:
         return None
     scored = []
+    title = _base_forms(title)
     for index, column in enumerate(columns):
-        have = _header_tokens(_header(column))
-        shared = wanted & (have | _rejoined(column.header))
+        have = _base_forms(_header_tokens(_header(column)))
+        shared = wanted & (have | _base_forms(_rejoined(column.header)))
         enough = len(have) if whole_header else min(len(have), len(wanted))
         if shared and len(shared) * 2 >= enough:
             scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
@@ -1293,6 +1294,12 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
 
 
 _MEANT = {word for kind in SAME_MEANING for word in kind}
+
+
+def _base_forms(words: set[str] | frozenset[str]) -> set[str]:
+    """Words with a verb said in the past as its base ("suffered" as "suffer"): a column "Suffered from" is named by
+    "did more than 50 students suffer from it"."""
+    return {vocabulary.verb_base(w) for w in words}
 
 
 def names_column(text: str, column: ColumnSchema, columns: Sequence[ColumnSchema], view: TableView) -> bool:

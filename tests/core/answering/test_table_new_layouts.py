@@ -265,3 +265,17 @@ def test_who_did_what_a_numbered_row_says_is_the_name_that_row_prints(permits: L
     assert answer.value == "Harrow Builders", answer.text
     answer = ask_without_model(permits, "Who obtained the most units?")
     assert answer.value == "Copse Homes", answer.text
+
+
+@pytest.fixture(scope="module")
+def conditions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Condition", "Figure", "Suffered from", "Followed treatment"],
+            ["Migraine", "Count", "64", "30"], ["Migraine", "Percentage", "12.8", "6.0"],
+            ["Asthma", "Count", "41", "38"], ["Asthma", "Percentage", "8.2", "7.6"],
+            ["Eczema", "Count", "77", "52"], ["Eczema", "Percentage", "15.4", "10.4"]]
+    yield from _drawn(tmp_path_factory, "Table 6: Illnesses of pupils and their treatment", rows, [40, 160, 280, 400, 520])
+
+
+def test_a_column_headed_by_a_verb_in_the_past_is_named_in_the_present(conditions: Library) -> None:
+    answer = ask_without_model(conditions, "Which conditions did more than 50 pupils suffer from?")
+    assert set(answer.parts) == {"Migraine", "Eczema"}, answer.text  # the Count rows past 50, never the Percentage ones
