@@ -305,7 +305,8 @@ def unmerge_aligned_spans(table: DraftTable) -> None:
 
     A column drawn without lines between its body rows comes out as one tall merged cell holding a
     column of figures. When each of its text lines falls in a different row of the table and most are
-    figures, every line goes back to the row it sits in.
+    figures, or they are the labels of rows of figures one each (``_labels_of_rows``), every line goes back to
+    the row it sits in.
     """
     row_edges = [table.row_rect(r) for r in range(table.n_rows)]
     for r in range(table.n_rows):
@@ -323,7 +324,9 @@ def unmerge_aligned_spans(table: DraftTable) -> None:
                 hit = next((i for i in range(r0, r1 + 1) if row_edges[i].y0 <= centre < row_edges[i].y1), None)
                 rows_of.append(hit)
             figures = sum(1 for line in lines if any(ch.isdigit() for w in line for ch in w.text))
-            if None in rows_of or len(set(rows_of)) != len(rows_of) or figures * 2 < len(lines):
+            if None in rows_of or len(set(rows_of)) != len(rows_of):
+                continue
+            if figures * 2 < len(lines) and not _labels_of_rows(table, rows_of, r0, r1, c0, c1):
                 continue
             for i in range(r0, r1 + 1):
                 for k in range(c0, c1 + 1):
@@ -337,6 +340,18 @@ def unmerge_aligned_spans(table: DraftTable) -> None:
                 anchor.words = list(line)
                 anchor.text = cell_text(line)
     table._renumber()
+
+
+def _labels_of_rows(table: DraftTable, rows_of: list[int | None], r0: int, r1: int, c0: int, c1: int) -> bool:
+    """A merged cell of text lines is the labels of the rows it runs down (a label column printed as one block,
+    "Salaries", "Fringe Benefits", ... beside a row of figures each) where every row it spans, three at least, holds
+    exactly one of its lines and a figure in a column of its own."""
+    spanned = range(r0, r1 + 1)
+    if len(spanned) < 3 or sorted(i for i in rows_of if i is not None) != list(spanned):
+        return False
+    return all(any(is_value(table.cells[i][k].text) and table.cells[i][k].span[1] == k
+                   for k in range(table.n_cols) if not c0 <= k <= c1 and table.cells[i][k].text)
+               for i in spanned)
 
 
 def unmerge_spread_rows(table: DraftTable) -> None:

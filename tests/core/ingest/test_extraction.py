@@ -654,3 +654,26 @@ def test_a_ruling_line_that_stops_short_leaves_the_last_rows_labels_in_their_col
     tables = extract_tables(_save(doc, tmp_path / "short_line.pdf"))
     assert len(tables) == 1
     assert [list(r) for r in tables[0].rows][-2:] == [rows[-2], rows[-1]]
+
+
+def test_labels_printed_as_one_block_beside_ruled_rows_of_figures_go_back_to_their_rows(tmp_path: Path) -> None:
+    # The label column has no line between its rows (the lines between body rows run across the figures only): its
+    # labels come out as one tall merged cell; each goes back to the row of figures it is printed beside.
+    rows = [["Cost category", "Total", "Direct"], ["Salaries", "1,314,000", "940,750"],
+            ["Fringe benefits", "352,000", "252,012"], ["Staff travel", "94,000", "74,000"],
+            ["Office rent", "161,000", "68,000"], ["Total costs", "1,921,000", "1,334,762"]]
+    x, top, height = [72, 230, 330, 430], 100, 18
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = top + height * len(rows)
+    for r in range(len(rows) + 1):
+        full = r in (0, 1, len(rows))
+        page.draw_line((x[0] if full else x[1], top + r * height), (x[-1], top + r * height), width=0.6)
+    for xc in x:
+        page.draw_line((xc, top), (xc, bottom), width=0.6)
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            page.insert_text((x[c] + 4, top + r * height + 13), text, fontsize=FONT_SIZE)
+    tables = extract_tables(_save(doc, tmp_path / "label_block.pdf"))
+    assert len(tables) == 1
+    assert [list(r) for r in tables[0].rows] == rows
