@@ -286,7 +286,10 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # the model's plan, like code's, must read what the question names: "how many days of notice" is no count
         # of a register's rows
         raise ValueError(f"the plan leaves part of the question unread (column {unread.name} or the rows it names).")
-    return planned
+    of_kind = table_query.of_the_kind_asked(planned, reading, text, distinct)
+    if of_kind is None:
+        raise ValueError("each item prints a count row and a percentage row, and the question asks neither.")
+    return of_kind
 
 
 def _columns(view: TableView, distinct: Distinct

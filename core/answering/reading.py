@@ -180,6 +180,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  r"drivers?|causes?|outlook|forecast)\b(?!.*" + _P + r")"
                  r"|^\s*what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise|refer|relate|cover)\b"),
     ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
+               # "name the 3 EU-12 countries with the most enquiries": so many things, ranked, whatever they are
+               rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?(?:{_K})\s+(?:[\w'/-]+\s+){{1,4}}?"
+               rf"(?:with|by|having|that\s+had|which\s+had)\s+(?:the\s+)?(?:{_SUPERLATIVE})\b"
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
                rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
@@ -1566,7 +1569,10 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
-        group = re.search(rf"{lead}(?P<g>(?:[\w/]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        group = re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        # "the 3 EU-12 towns with the most burglaries": whatever plural the ranking names, up to its "with"
+        group = group or re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?[\w-]+?s)\s+(?:with|by|having)\s+(?:the\s+)?"
+                                   rf"(?:{_SUPERLATIVE})\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
         group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+\s+){{0,2}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
                                    rf"do|\w+ed)\b", text, re.IGNORECASE)

@@ -211,7 +211,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "how many more hectares of barley than of wheat": a difference of two figures (of the kind asked, where
         # each item prints a count and a percentage)
         difference = _difference(view, reading, text_columns, numbers, title, distinct)
-        return _of_the_kind_asked(difference, reading, text_columns, distinct) if difference is not None else None
+        return of_the_kind_asked(difference, reading, text_columns, distinct) if difference is not None else None
     if reading.query is None and reading.measure is not None and reading.measure.op in (m.CHANGE, m.PERCENT_CHANGE):
         return _change_of_a_row(view, reading, text_columns, asked, distinct)
     if reading.query is None and reading.measure is not None and reading.measure.op == m.DIFFERENCE and \
@@ -450,7 +450,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label) and r.row not in view.info.total_rows):
         return None  # "over the six species listed" where the table lists another number of rows
     label = view.label_column
-    of_kind = _of_the_kind_asked(planned, reading, text_columns, distinct)
+    of_kind = of_the_kind_asked(planned, reading, text_columns, distinct)
     if of_kind is None:
         return None
     planned = of_kind
@@ -500,7 +500,7 @@ _COUNT_KIND = re.compile(r"^\s*(?:counts?|numbers?|n|no\.?|frequency|frequencies
                          re.IGNORECASE)
 
 
-def _of_the_kind_asked(planned: QueryPlan, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
+def of_the_kind_asked(planned: QueryPlan, reading: QuestionReading, text_columns: Sequence[ColumnSchema],
                        distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
     """A plan over a table whose items each print a "Count" row and a "Percentage" row (a column says which): kept to
     the kind the question asks (a share, or how many), never the two ranked, added or taken from each other; the

@@ -642,3 +642,31 @@ def test_an_average_over_every_row_the_question_names_by_its_kind(feelings: Surv
                                                                    reply: dict[str, Any], figure: float) -> None:
     _, answered = _plan(feelings, question, reply)
     assert float(answered.value.rstrip("%")) == pytest.approx(figure, abs=0.006), answered.sentence
+
+
+def test_a_model_plan_over_count_and_percentage_rows_reads_the_kind_asked(tmp_path: Path) -> None:
+    # each difficulty prints a Count row and a Percentage row; the model's count past "90%" keeps every row of both
+    table = [["Difficulty", "Figure", "Not at all", "Quite a lot"],
+             ["Noise", "Count", "150", "20"], ["Noise", "Percentage", "88.2", "11.8"],
+             ["Heat", "Count", "160", "10"], ["Heat", "Percentage", "94.1", "5.9"],
+             ["Damp", "Count", "165", "5"], ["Damp", "Percentage", "97.1", "2.9"]]
+    library = drawn_library(tmp_path, "Table 2: Difficulties tenants reported", table, [60, 200, 300, 400, 500],
+                            name="difficulties.pdf")
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        distinct = distinct_values(runner.run, view)
+        reading = read("For how many of the difficulties did over 90% of tenants say it bothered them not at all?")
+        reply = _reply(operation="count", target="not_at_all", group="difficulty",
+                       threshold={"column": "not_at_all", "above": True, "value": 90})
+        planned = model_query.from_model(reply, view, reading, distinct)
+        assert table_query.execute(planned, reading, runner.run).value == "2"  # Heat and Damp, of the Percentage rows
+    finally:
+        runner.close()
+        library.close()
+
+
+def test_so_many_things_named_with_the_most_is_a_ranking() -> None:
+    asked = read("Name the 3 EU-12 towns with the most burglaries")
+    assert asked.query is not None and (asked.query.operation, asked.query.limit) == ("top", 3), asked.query
+    assert asked.query.group == "eu-12 towns" and asked.query.target == "burglaries", asked.query
