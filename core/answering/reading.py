@@ -148,7 +148,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # "in how many member states did X reach 20%": the rows where it did, counted
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b"
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
-                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b")),
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b"
+                   # "how many cost categories had total costs of more than $100,000": the rows past the bound
+                   rf"|^\s*how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:had|have|were|are|did|"
+                   rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD})")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            # "what were the quarters presented": the periods a table prints
                            r"|^\s*what\s+(?:are|were)\s+the\s+(?:fiscal\s+|financial\s+)?(?:years|periods|quarters)\s+"

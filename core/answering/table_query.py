@@ -305,15 +305,19 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "count" and target is None:
         # "how many franchisees were there in Germany": a column counts them ("number of franchisees 1994"), of the
         # row named, not the rows
-        counted = _distinctive_column(query.group, numbers, title, reading) if query.group else None
+        # (not where the rows are what is counted, past a bound: "how many cost categories had total costs of more
+        # than $100,000" over rows headed "Cost category" counts them, whatever figure column says "cost")
+        rows_counted = reading.criterion.kind in THRESHOLD_KINDS and names_the_rows(query.group, view, True)
+        counted = _distinctive_column(query.group, numbers, title, reading) if query.group and not rows_counted \
+            else None
         if counted is None and conditions and _names_rows_once(conditions, view):
             # "how many students aged 18-19 were enrolled" over enrolment by age group: counting the rows named
             # would give 1; the figure that counts them is the table's column of counts (of the year asked)
             counted = _only_number(numbers, reading) or _only_count(view, numbers, reading)
         if counted is not None and conditions:
             target, operation = counted, "sum"
-        elif query.group and (headed := _best_column(query.group, numbers, whole_header=True)) is not None and \
-                not is_percent(view, headed):
+        elif query.group and not rows_counted and \
+                (headed := _best_column(query.group, numbers, whole_header=True)) is not None and not is_percent(view, headed):
             # "how many pupils are there" over a Pupils column: the column counts them, the rows are something else
             target, operation = headed, "sum"
     if operation == "sum" and query.operation in ("how_many", "lookup") and named_twice(conditions, view) and \
@@ -413,7 +417,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # column the rest of the words name ("Number of participants")
     candidates = percents if reading.criterion.kind in THRESHOLD_KINDS and reading.criterion.scale == "%" and \
         percents else numbers
-    measured = target or _best_column(" ".join(sorted(asked - used)), candidates, title, whole_header=True) or \
+    # (a header's "Total" is named by the question's: "had total costs of more than 100,000" reads "Total costs, all
+    # funds", not "Indirect costs")
+    unread = " ".join(w for w in _WORDS.findall(reading.text.lower()) if _tokens(w) & (asked - used) or w == "total")
+    measured = target or _best_column(unread, candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
@@ -1286,11 +1293,27 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
         shared = wanted & (have | _base_forms(_rejoined(column.header)))
         enough = len(have) if whole_header else min(len(have), len(wanted))
         if shared and len(shared) * 2 >= enough:
-            scored.append((len(shared - title), len(shared), len(shared) / len(have), -index, column))
+            scored.append((len(shared - title), len(shared), _run_in_order(words, _header(column)),
+                           len(shared) / len(have), -index, column))
     if not scored and not synonyms and (others := same_meaning(wanted)):
         # "how many workers" over an "Employees affected" column: another word for what is counted or measured
         return _best_column(" ".join(sorted((wanted - _MEANT) | others)), columns, title, whole_header, synonyms=True)
-    return max(scored, key=lambda s: s[:4])[4] if scored else None
+    return max(scored, key=lambda s: s[:5])[5] if scored else None
+
+
+def _run_in_order(words: str, header: str) -> int:
+    """The most words ``words`` and ``header`` say one after another in the same order ("total costs" in "Total
+    Costs All Funds": 2; in "Total Direct Costs": 1)."""
+    said = [_base_forms(_header_tokens(w)) for w in _WORDS.findall(words.lower())]
+    printed = [_base_forms(_header_tokens(w)) for w in _WORDS.findall(header.lower())]
+    best = 0
+    for i in range(len(said)):
+        for j in range(len(printed)):
+            n = 0
+            while i + n < len(said) and j + n < len(printed) and said[i + n] and said[i + n] & printed[j + n]:
+                n += 1
+            best = max(best, n)
+    return best
 
 
 _MEANT = {word for kind in SAME_MEANING for word in kind}

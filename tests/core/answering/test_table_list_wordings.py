@@ -113,3 +113,27 @@ def test_of_two_tables_that_answer_the_one_naming_the_question_is_read(tmp_path_
             named["Table 2: How often tenants felt unsafe at home (%)"], named
     finally:
         library.close()
+
+
+@pytest.fixture(scope="module")
+def costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    header = [["Cost category", "Total costs, all funds", "Indirect costs", "Total direct costs"]]
+    body = [["Salaries", "1,314,000", "373,250", "940,750"], ["Fringe benefits", "352,000", "99,988", "252,012"],
+            ["Staff travel", "94,000", "20,000", "74,000"], ["Office rent", "161,000", "93,000", "68,000"],
+            ["Telephone", "9,800", "1,200", "8,600"]]
+    library = drawn_library(tmp_path_factory.mktemp("costs"), "Table 1: Allocation of costs, 2024", header + body,
+                            [40, 180, 280, 380, 500])
+    yield library
+    library.close()
+
+
+def test_how_many_things_had_a_figure_past_a_bound_counts_the_rows(costs: Library) -> None:
+    asked = read("How many categories had total costs of more than 100,000?")
+    assert asked.query is not None and asked.query.operation == "count", asked.query
+    answer = ask_without_model(costs, "How many categories had total costs of more than 100,000?")
+    assert answer.value == "3", answer.text  # Salaries, Fringe benefits, Office rent: rows, not a column added up
+
+
+def test_a_column_printing_the_words_asked_in_their_order_is_the_one_read(costs: Library) -> None:
+    answer = ask_without_model(costs, "Which cost category had the smallest total cost?")
+    assert answer.value.startswith("Telephone") and "9,800" in answer.text, answer.text  # not 8,600 (direct costs)
