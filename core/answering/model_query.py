@@ -262,6 +262,14 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             # "how many in Humanities" where Humanities heads a row of each of two stacked tables: the figure of
             # one of them is asked, which the question does not say (code's plan declines it too)
             raise ValueError("the rows named are printed in two tables of one layout; filter on what tells them apart.")
+    amounts = [c for c in numbers if not table_query.is_percent(view, c)]
+    if operation == "count" and not thresholds and conditions and _keeps_one_row(conditions, view) and \
+            (target is not None and target in amounts or len(amounts) == 1):
+        # "how many of the items were multiple choice" kept to the one "Multiple choice" row of a column of numbers of
+        # items: that row's number (of the one column of numbers, where the model chose its percentage), not a count
+        # of the one row
+        operation, group, group_of = "sum", None, {}
+        target = target if target in amounts else amounts[0]
     counted = reading.query.target if reading.query is not None else ""
     if operation == "count" and target is not None and not thresholds and counted and \
             not table_query.names_the_rows(counted, view):
@@ -290,6 +298,14 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     if of_kind is None:
         raise ValueError("each item prints a count row and a percentage row, and the question asks neither.")
     return of_kind
+
+
+def _keeps_one_row(conditions: Sequence[table_query.Condition], view: TableView) -> bool:
+    """Whether the conditions keep exactly one row of the table."""
+    kept = [row for row, values in view.values.items()
+            if all(values[view.column_position(c.column.name)] in c.values and (not c.rows or row in c.rows)
+                   for c in conditions)]
+    return len(kept) == 1
 
 
 def _columns(view: TableView, distinct: Distinct

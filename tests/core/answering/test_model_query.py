@@ -670,3 +670,21 @@ def test_so_many_things_named_with_the_most_is_a_ranking() -> None:
     asked = read("Name the 3 EU-12 towns with the most burglaries")
     assert asked.query is not None and (asked.query.operation, asked.query.limit) == ("top", 3), asked.query
     assert asked.query.group == "eu-12 towns" and asked.query.target == "burglaries", asked.query
+
+
+def test_how_many_of_the_things_were_one_kind_is_that_row_s_number_not_a_count_of_it(tmp_path: Path) -> None:
+    table = [["Item format", "Number of items", "Percent of items"], ["Total", "135", "100"],
+             ["Multiple choice", "74", "55"], ["Constructed response", "61", "45"]]
+    library = drawn_library(tmp_path, "Table A-4. Test items by format", table, [60, 240, 360, 480], name="items.pdf")
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, next(iter(library.tables())))
+        distinct = distinct_values(runner.run, view)
+        reading = read("How many of the test items were multiple choice?")
+        reply = _reply(operation="count", target="pct_of_items",
+                       filters=[{"column": "item_format", "value": "Multiple choice"}])
+        planned = model_query.from_model(reply, view, reading, distinct)
+        assert table_query.execute(planned, reading, runner.run).value == "74"
+    finally:
+        runner.close()
+        library.close()
