@@ -1559,10 +1559,11 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         matched = []
         common = _common_words(values)
         for value in values:
-            count = _names_value(str(value), _tokens(str(value)) - LEGAL_WORDS - common, asked, common, reading.text)
+            count = _names_value(str(value), _tokens(str(value)) - LEGAL_WORDS - common - STOPWORDS, asked, common,
+                                 reading.text)
             if not count and _UNIT_ASIDE.search(str(value)):  # "Household income (Euro/month)": its unit aside
                 plain = _UNIT_ASIDE.sub(" ", str(value))
-                count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common, asked, common, reading.text)
+                count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common - STOPWORDS, asked, common, reading.text)
             if count:
                 matched.append((count, value))
         span = _range_asked(reading.text)

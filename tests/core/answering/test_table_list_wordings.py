@@ -12,7 +12,7 @@ import pytest
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
-from core.answering.table_query import plan, words_named
+from core.answering.table_query import plan, rows_named, words_named
 from core.library.store import Library
 from core.sql.runner import SqlRunner
 from tests.core.answering.test_table_query import ask_without_model
@@ -137,3 +137,23 @@ def test_how_many_things_had_a_figure_past_a_bound_counts_the_rows(costs: Librar
 def test_a_column_printing_the_words_asked_in_their_order_is_the_one_read(costs: Library) -> None:
     answer = ask_without_model(costs, "Which cost category had the smallest total cost?")
     assert answer.value.startswith("Telephone") and "9,800" in answer.text, answer.text  # not 8,600 (direct costs)
+
+
+def test_a_row_is_named_without_its_linking_words(tmp_path_factory: pytest.TempPathFactory) -> None:
+    header = [["Indicator (%)", "2023", "2024"]]
+    body = [["Women who have heard of the helpline", "41.5", "48.2"], ["Men who have heard of the helpline", "30.1", "35.9"],
+            ["Women who used the helpline", "6.2", "7.4"], ["Calls answered within a minute", "71.0", "77.3"],
+            ["Callers referred to a shelter", "12.4", "11.8"], ["Repeat callers", "22.9", "20.5"]]
+    library = drawn_library(tmp_path_factory.mktemp("helpline"), "Table 7: Awareness of the helpline (%)",
+                            header + body, [40, 300, 400, 500])
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, library.tables()[0])
+        text_columns = [c for c in view.info.schema.columns if c.type == "TEXT"]
+        named = rows_named(read("What percentage of women had heard of the helpline in 2024?"), view, text_columns,
+                           distinct_values(runner.run, view), None, set())
+        # "who have" is no word the question must repeat to name the row
+        assert [c.values for c in named] == [("Women who have heard of the helpline",)], named
+    finally:
+        runner.close()
+        library.close()
