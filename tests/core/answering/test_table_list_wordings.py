@@ -37,24 +37,25 @@ PROBLEMS = {
 }
 
 
-@pytest.fixture(scope="module")
-def summary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    header = [["Variable", "Mean", "Std. Dev.", "Min", "Max"]]
-    body = [[name, *(f"{v:g}" for v in values)] for name, values in SUMMARY.items()]
-    library = drawn_library(tmp_path_factory.mktemp("summary"), "Table 1: Summary statistics of the tenant survey",
-                            header + body, [40, 200, 280, 360, 440, 520])
+def _drawn(factory: pytest.TempPathFactory, title: str, rows: list[list[str]], x: list[float]) -> Iterator[Library]:
+    library = drawn_library(factory.mktemp("table"), title, rows, x)
     yield library
     library.close()
+
+
+@pytest.fixture(scope="module")
+def summary(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Variable", "Mean", "Std. Dev.", "Min", "Max"]] + [
+        [name, *(f"{v:g}" for v in values)] for name, values in SUMMARY.items()]
+    yield from _drawn(tmp_path_factory, "Table 1: Summary statistics of the tenant survey", rows,
+                      [40, 200, 280, 360, 440, 520])
 
 
 @pytest.fixture(scope="module")
 def problems(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    header = [["Problem", "Often (%)", "Sometimes (%)", "Never (%)"]]
-    body = [[name, *(f"{v:.1f}" for v in values)] for name, values in PROBLEMS.items()]
-    library = drawn_library(tmp_path_factory.mktemp("problems"), "Table 5: Housing problems experienced by tenants",
-                            header + body, [40, 200, 300, 400, 500])
-    yield library
-    library.close()
+    rows = [["Problem", "Often (%)", "Sometimes (%)", "Never (%)"]] + [
+        [name, *(f"{v:.1f}" for v in values)] for name, values in PROBLEMS.items()]
+    yield from _drawn(tmp_path_factory, "Table 5: Housing problems experienced by tenants", rows, [40, 200, 300, 400, 500])
 
 
 def test_a_plural_asked_with_where_it_is_is_a_list() -> None:
@@ -117,14 +118,11 @@ def test_of_two_tables_that_answer_the_one_naming_the_question_is_read(tmp_path_
 
 @pytest.fixture(scope="module")
 def costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    header = [["Cost category", "Total costs, all funds", "Indirect costs", "Total direct costs"]]
-    body = [["Salaries", "1,314,000", "373,250", "940,750"], ["Fringe benefits", "352,000", "99,988", "252,012"],
+    rows = [["Cost category", "Total costs, all funds", "Indirect costs", "Total direct costs"],
+            ["Salaries", "1,314,000", "373,250", "940,750"], ["Fringe benefits", "352,000", "99,988", "252,012"],
             ["Staff travel", "94,000", "20,000", "74,000"], ["Office rent", "161,000", "93,000", "68,000"],
             ["Telephone", "9,800", "1,200", "8,600"]]
-    library = drawn_library(tmp_path_factory.mktemp("costs"), "Table 1: Allocation of costs, 2024", header + body,
-                            [40, 180, 280, 380, 500])
-    yield library
-    library.close()
+    yield from _drawn(tmp_path_factory, "Table 1: Allocation of costs, 2024", rows, [40, 180, 280, 380, 500])
 
 
 def test_how_many_things_had_a_figure_past_a_bound_counts_the_rows(costs: Library) -> None:

@@ -267,12 +267,15 @@ def test_who_did_what_a_numbered_row_says_is_the_name_that_row_prints(permits: L
     assert answer.value == "Copse Homes", answer.text
 
 
+# condition: (suffered from, followed treatment) as a count and as a percentage of pupils (made up)
+CONDITIONS = {"Migraine": ((64, 30), (12.8, 6.0)), "Asthma": ((41, 38), (8.2, 7.6)), "Eczema": ((77, 52), (15.4, 10.4))}
+
+
 @pytest.fixture(scope="module")
 def conditions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    rows = [["Condition", "Figure", "Suffered from", "Followed treatment"],
-            ["Migraine", "Count", "64", "30"], ["Migraine", "Percentage", "12.8", "6.0"],
-            ["Asthma", "Count", "41", "38"], ["Asthma", "Percentage", "8.2", "7.6"],
-            ["Eczema", "Count", "77", "52"], ["Eczema", "Percentage", "15.4", "10.4"]]
+    rows = [["Condition", "Figure", "Suffered from", "Followed treatment"]] + [
+        [name, kind, f"{suffered:g}", f"{treated:g}"]
+        for name, figures in CONDITIONS.items() for kind, (suffered, treated) in zip(("Count", "Percentage"), figures)]
     yield from _drawn(tmp_path_factory, "Table 6: Illnesses of pupils and their treatment", rows, [40, 160, 280, 400, 520])
 
 
