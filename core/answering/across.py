@@ -33,19 +33,20 @@ MAX_PERIODS = 60
 
 
 def across(view: TableView) -> TableView | None:
-    """The table turned, where its rows are periods (each body row's label names a year, a quarter or a month)
-    and its figure columns are things compared (at least three, none of them a period); else None."""
-    label = view.label_column
-    if label is None or not view.rows or len(view.rows) > MAX_PERIODS:
+    """The table turned, where its rows are periods (each body row's label names a year, a quarter or a month, or
+    a column of years typed as numbers runs down its side) and its figure columns are things compared (at least
+    three, none of them a period); else None."""
+    if not view.rows or len(view.rows) > MAX_PERIODS or view.info.periods:
         return None
-    figures = [c for c in view.data_columns if c.type.upper() in ("REAL", "INTEGER")]
-    if len(figures) < MIN_ITEMS or len(figures) != len(view.data_columns):
+    axis = _periods_down(view)
+    if axis is None:
         return None
-    if any(find_periods(c.header or c.name) for c in figures) or view.info.periods:
+    periods, years = axis
+    figures = [c for c in view.data_columns if c.type.upper() in ("REAL", "INTEGER") and c is not years]
+    others = [c for c in view.data_columns if c is not years and c not in figures]
+    if len(figures) < MIN_ITEMS or others or any(find_periods(c.header or c.name) for c in figures):
         return None  # periods across the top: its rows are the items already
-    labelled = [r for r in view.rows if r.labelled]
-    if len(labelled) < 2 or not all(find_periods(r.label) for r in labelled):
-        return None
+    labelled = [replace(r, label=label) for r, label in periods]
     names = _column_names([r.label for r in labelled])
     kinds = [_type_of([view.values[r.row][view.column_position(c.name)] for c in figures]) for r in labelled]
     units = {c.unit for c in figures}
@@ -73,6 +74,25 @@ def across(view: TableView) -> TableView | None:
     rows = tuple(replace(view.rows[0], label=str(values[i][0]), row=i, labelled=True) for i in values)
     return TableView(info, turned[0], turned[1:], rows, values, view.page_scale, printed, view.currency,
                      source=f"({' UNION ALL '.join(selects)})", origin=origin, stored=view.info)
+
+
+def _periods_down(view: TableView) -> tuple[list[tuple[Any, str]], ColumnSchema | None] | None:
+    """The rows as periods, each with its label ("Q1 2010", "2015"), and the column of years that labels them where
+    the years are figures of their own (None where the label column does); None where the rows are no periods."""
+    labelled = [r for r in view.rows if r.labelled]
+    if view.label_column is not None and len(labelled) >= 2 and all(find_periods(r.label) for r in labelled):
+        return [(r, r.label) for r in labelled], None
+    if view.label_column is not None and labelled:
+        return None  # rows labelled by something else (places, groups): the items already
+    first = next((c for c in view.data_columns if c.type.upper() == "INTEGER"), None)
+    if first is None or view.data_columns.index(first) != 0:
+        return None
+    at = view.column_position(first.name)
+    years = [(r, view.values[r.row][at]) for r in view.rows]
+    if len(years) < 2 or not all(isinstance(y, int) and 1800 <= y <= 2100 for _, y in years) or \
+            len({y for _, y in years}) != len(years):
+        return None
+    return [(r, str(y)) for r, y in years], first
 
 
 def _column_names(labels: list[str]) -> list[str]:

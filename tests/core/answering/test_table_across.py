@@ -99,3 +99,25 @@ def test_a_mean_below_one_keeps_three_significant_digits(tmp_path_factory: pytes
         assert answer.value == "0.185", answer.text  # (0.33 + 0.14 + 0.05 + 0.22) / 4
     finally:
         library.close()
+
+
+# year: offences recorded by type (made up)
+OFFENCES = {2020: (612, 1_480, 395, 220), 2021: (580, 1_395, 410, 305), 2022: (540, 1_510, 388, 512),
+            2023: (505, 1_620, 402, 498)}
+
+
+@pytest.fixture(scope="module")
+def offences(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Year", "Burglary", "Theft", "Assault", "Fraud"]] + [
+        [str(year), *(f"{n:,}" for n in counts)] for year, counts in OFFENCES.items()]
+    library = drawn_library(tmp_path_factory.mktemp("offences"), "Table 1: Offences recorded by type", rows,
+                            [40, 140, 240, 340, 440, 540])
+    yield library
+    library.close()
+
+
+def test_a_column_of_years_down_the_side_makes_the_other_columns_the_items(offences: Library) -> None:
+    ranked = ask_without_model(offences, "Which offence type had the fewest cases in 2021?")
+    assert ranked.value.startswith("Fraud"), ranked.text
+    counted = ask_without_model(offences, "How many offence types had more than 500 cases in 2022?")
+    assert counted.value == "3", counted.text  # Burglary 540, Theft 1,510, Fraud 512
