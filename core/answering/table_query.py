@@ -220,6 +220,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if query is None or _of_another_year(view, reading, distinct):
         return None
     target_words = _with_acronyms(query.target, view.info.schema.columns)
+    if target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
+        target_words = f"{target_words} number"  # "how many items" over "All items Number": a column of numbers of them
     asked |= _tokens(_with_acronyms(reading.text, view.info.schema.columns))
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any

@@ -155,3 +155,18 @@ def test_a_row_is_named_without_its_linking_words(tmp_path_factory: pytest.TempP
     finally:
         runner.close()
         library.close()
+
+
+def test_how_many_on_average_reads_the_column_of_numbers_of_the_things_asked(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Domain", "All items Number", "New items Number"], ["Purposes of reading", "", ""],
+            ["Literary experience", "72", "33"], ["Acquire information", "63", "27"],
+            ["Processes of comprehension", "", ""], ["Retrieve stated information", "33", "14"],
+            ["Make inferences", "46", "20"], ["Interpret ideas", "38", "18"], ["Evaluate content", "18", "8"]]
+    library = drawn_library(tmp_path_factory.mktemp("items"), "Table 2: Test items by domain and process", rows,
+                            [40, 220, 340, 460])
+    try:
+        answer = ask_without_model(library, "On average how many items were there per process of comprehension?")
+        assert answer.value == "33.75", answer.text  # (33 + 46 + 38 + 18) / 4, of the All items column
+    finally:
+        library.close()
