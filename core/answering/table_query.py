@@ -220,8 +220,6 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if query is None or _of_another_year(view, reading, distinct):
         return None
     target_words = _with_acronyms(query.target, view.info.schema.columns)
-    if target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
-        target_words = f"{target_words} number"  # "how many items" over "All items Number": a column of numbers of them
     asked |= _tokens(_with_acronyms(reading.text, view.info.schema.columns))
     if target_words and re.search(rf"\btotal\s+{re.escape(target_words.split()[0])}\b", reading.text, re.IGNORECASE):
         target_words = f"total {target_words}"  # "the largest total public health outlay": a Total column, if any
@@ -230,6 +228,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target_words = f"total {target_words}"  # "which county paid the most for school transport overall": its Total column
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers)) if target_words else None
+    if target is None and target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
+        # "how many items" over "All items Number", "New items Number": the column of numbers of them
+        target = _best_column(f"{target_words} number", numbers, title)
     if target_words and re.search(r"\btotal\b", reading.text, re.IGNORECASE) and \
             (target is None or not _tokens(_header(target)) & (_tokens(target_words) | same_meaning(_tokens(target_words)))):
         # "the total budget of the parks service" where no header says budget (the header read names only
