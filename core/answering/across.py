@@ -1,8 +1,8 @@
 """A table whose items are its columns, read turned a quarter: one row an item, one column a period.
 
 Statistics tables often print the things compared across the top and the periods down the side: countries in
-the columns and quarters in the rows ("Portugal, Greece, Spain" over "Q1 2009 ... Q1 2010"), regions over
-months, groups over years. A question over the items ("which countries had a correlation above 0.5 in the last
+the columns and quarters in the rows ("Norway, Sweden, Finland" over "Q1 2021 ... Q1 2022"), regions over
+months, groups over years. A question over the items ("which regions had a jobless rate above 6% in the last
 quarter", "how many regions grew faster than 2% in 2015", "the two groups with the highest rate in 2019") asks
 over the table's columns, and a query plan (``core.answering.table_query``) reads rows. ``across`` gives that
 table as a view whose rows are its figure columns and whose figure columns are its rows, so the plans that read a

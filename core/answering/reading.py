@@ -149,7 +149,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b"
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b"
-                   # "how many cost categories had total costs of more than $100,000": the rows past the bound
+                   # "how many depots had running costs above 50,000": the rows past the bound
                    rf"|^\s*how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:had|have|were|are|did|"
                    rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD})")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
@@ -183,7 +183,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  r"drivers?|causes?|outlook|forecast)\b(?!.*" + _P + r")"
                  r"|^\s*what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise|refer|relate|cover)\b"),
     ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
-               # "name the 3 EU-12 countries with the most enquiries": so many things, ranked, whatever they are
+               # "name the 4 coastal towns with the most visitors": so many things, ranked, whatever they are
                rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?(?:{_K})\s+(?:[\w'/-]+\s+){{1,4}}?"
                rf"(?:with|by|having|that\s+had|which\s+had)\s+(?:the\s+)?(?:{_SUPERLATIVE})\b"
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
@@ -212,7 +212,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
                rf"made|saw|got|showed|"
                rf"[a-z]{{2,}}ed)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
-               # "list the grounds of discrimination that no one reported": a plural noun, what it is of, and a clause
+               # "list the reasons for complaint that no tenant gave": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,3}}?)?"
                rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD}))")),

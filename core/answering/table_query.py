@@ -208,7 +208,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
                                      if w in _NUMBER_WORDS}
     title = _tokens(f"{view.info.caption} {view.info.heading}")
     if asks_difference(reading):
-        # "how many more hectares of barley than of wheat": a difference of two figures (of the kind asked, where
+        # "how many more tonnes of oats than of rye": a difference of two figures (of the kind asked, where
         # each item prints a count and a percentage)
         difference = _difference(view, reading, text_columns, numbers, title, distinct)
         return of_the_kind_asked(difference, reading, text_columns, distinct) if difference is not None else None
@@ -308,8 +308,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "count" and target is None:
         # "how many franchisees were there in Germany": a column counts them ("number of franchisees 1994"), of the
         # row named, not the rows
-        # (not where the rows are what is counted, past a bound: "how many cost categories had total costs of more
-        # than $100,000" over rows headed "Cost category" counts them, whatever figure column says "cost")
+        # (not where the rows are what is counted, past a bound: "how many departments had running costs above
+        # 50,000" over rows headed "Department" counts them, whatever figure column says "costs")
         rows_counted = reading.criterion.kind in THRESHOLD_KINDS and names_the_rows(query.group, view, True)
         counted = _distinctive_column(query.group, numbers, title, reading) if query.group and not rows_counted \
             else None

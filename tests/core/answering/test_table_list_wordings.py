@@ -65,7 +65,7 @@ def test_a_plural_asked_with_where_it_is_is_a_list() -> None:
 
 
 def test_a_header_abbreviated_is_named_by_the_words_it_stands_for(summary: Library) -> None:
-    answer = ask_without_model(summary, "Which variables in the survey summary have a standard deviation greater than 1?")
+    answer = ask_without_model(summary, "Which variables in the household file had a standard deviation above 1?")
     assert set(answer.parts) == {"Age", "Household members", "Monthly rent (Euro)"}, answer.text
 
 
@@ -91,14 +91,13 @@ def test_of_two_tables_that_answer_the_one_naming_the_question_is_read(tmp_path_
                              ["Religion", "96.0", "4.0", "0.0"], ["Disability", "94.0", "5.0", "1.0"]],
                             [40, 200, 300, 400, 500], name="discrimination.pdf")
     try:
-        answer = ask_without_model(library, "What was the average percentage of tenants who were never "
-                                            "discriminated against?")
-        across_the_grounds = ask_without_model(library, "What was the average percentage of tenants who were never "
-                                                        "discriminated against, across all the grounds?")
+        answer = ask_without_model(library, "What was the mean percentage of tenants never discriminated against?")
+        across_the_grounds = ask_without_model(library, "What was the mean percentage of tenants never discriminated "
+                                                        "against, across all the grounds?")
         assert across_the_grounds.value == answer.value, across_the_grounds.text  # the rows of a Ground column
         assert answer.value.startswith("93.33"), answer.text  # (90 + 96 + 94) / 3, not (40 + 52 + 71) / 3
         # both tables plan an average of their Never column; the one whose title names the question is chosen
-        reading = read("What was the average percentage of tenants who were never discriminated against?")
+        reading = read("What was the mean percentage of tenants never discriminated against?")
         runner = SqlRunner(library.path)
         try:
             plans = {}
