@@ -420,8 +420,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # column the rest of the words name ("Number of participants")
     candidates = percents if reading.criterion.kind in THRESHOLD_KINDS and reading.criterion.scale == "%" and \
         percents else numbers
-    # (a header's "Total" is named by the question's: "had total costs of more than 100,000" reads "Total costs, all
-    # funds", not "Indirect costs")
+    # (a header's "Total" is named by the question's: "had total spending above 50,000" reads "Total spending, all
+    # funds", not "Indirect spending")
     unread = " ".join(w for w in _WORDS.findall(reading.text.lower()) if _tokens(w) & (asked - used) or w == "total")
     measured = target or _best_column(unread, candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
@@ -1324,7 +1324,7 @@ _MEANT = {word for kind in SAME_MEANING for word in kind}
 
 def _base_forms(words: set[str] | frozenset[str]) -> set[str]:
     """Words with a verb said in the past as its base ("suffered" as "suffer"): a column "Suffered from" is named by
-    "did more than 50 students suffer from it"."""
+    "how many pupils suffer from it"."""
     return {vocabulary.verb_base(w) for w in words}
 
 

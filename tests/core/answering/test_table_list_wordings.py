@@ -125,21 +125,21 @@ def costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_how_many_things_had_a_figure_past_a_bound_counts_the_rows(costs: Library) -> None:
-    asked = read("How many categories had total costs of more than 100,000?")
+    asked = read("How many categories had total costs above 150,000?")
     assert asked.query is not None and asked.query.operation == "count", asked.query
-    answer = ask_without_model(costs, "How many categories had total costs of more than 100,000?")
+    answer = ask_without_model(costs, "How many categories had total costs above 150,000?")
     assert answer.value == "3", answer.text  # Salaries, Fringe benefits, Office rent: rows, not a column added up
 
 
 def test_a_column_printing_the_words_asked_in_their_order_is_the_one_read(costs: Library) -> None:
-    answer = ask_without_model(costs, "Which cost category had the smallest total cost?")
+    answer = ask_without_model(costs, "Which cost category shows the lowest total cost?")
     assert answer.value.startswith("Telephone") and "9,800" in answer.text, answer.text  # not 8,600 (direct costs)
 
 
 def test_a_row_is_named_without_its_linking_words(tmp_path_factory: pytest.TempPathFactory) -> None:
     header = [["Indicator (%)", "2023", "2024"]]
-    body = [["Women who have heard of the helpline", "41.5", "48.2"], ["Men who have heard of the helpline", "30.1", "35.9"],
-            ["Women who used the helpline", "6.2", "7.4"], ["Calls answered within a minute", "71.0", "77.3"],
+    body = [["Women who have used the helpline", "41.5", "48.2"], ["Men who have used the helpline", "30.1", "35.9"],
+            ["Women who called the helpline twice", "6.2", "7.4"], ["Calls answered within a minute", "71.0", "77.3"],
             ["Callers referred to a shelter", "12.4", "11.8"], ["Repeat callers", "22.9", "20.5"]]
     library = drawn_library(tmp_path_factory.mktemp("helpline"), "Table 7: Awareness of the helpline (%)",
                             header + body, [40, 300, 400, 500])
@@ -147,10 +147,10 @@ def test_a_row_is_named_without_its_linking_words(tmp_path_factory: pytest.TempP
     try:
         view = load_table_view(library, library.tables()[0])
         text_columns = [c for c in view.info.schema.columns if c.type == "TEXT"]
-        named = rows_named(read("What percentage of women had heard of the helpline in 2024?"), view, text_columns,
+        named = rows_named(read("What percentage of women had used the helpline in 2024?"), view, text_columns,
                            distinct_values(runner.run, view), None, set())
         # "who have" is no word the question must repeat to name the row
-        assert [c.values for c in named] == [("Women who have heard of the helpline",)], named
+        assert [c.values for c in named] == [("Women who have used the helpline",)], named
     finally:
         runner.close()
         library.close()
@@ -160,12 +160,12 @@ def test_how_many_on_average_reads_the_column_of_numbers_of_the_things_asked(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     rows = [["Domain", "All items Number", "New items Number"], ["Purposes of reading", "", ""],
             ["Literary experience", "72", "33"], ["Acquire information", "63", "27"],
-            ["Processes of comprehension", "", ""], ["Retrieve stated information", "33", "14"],
+            ["Reading processes", "", ""], ["Retrieve stated information", "33", "14"],
             ["Make inferences", "46", "20"], ["Interpret ideas", "38", "18"], ["Evaluate content", "18", "8"]]
     library = drawn_library(tmp_path_factory.mktemp("items"), "Table 2: Test items by domain and process", rows,
                             [40, 220, 340, 460])
     try:
-        answer = ask_without_model(library, "On average how many items were there per process of comprehension?")
+        answer = ask_without_model(library, "On average how many items were there per reading process?")
         assert answer.value == "33.75", answer.text  # (33 + 46 + 38 + 18) / 4, of the All items column
     finally:
         library.close()
