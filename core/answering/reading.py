@@ -971,6 +971,9 @@ def _in_question_order(text: str) -> str:
     # "on average, what was the growth rate of the states": the average growth rate of the states
     text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(is|was|are|were)\s+(?:the\s+)?", r"What \1 the average ", text,
                   flags=re.IGNORECASE)
+    # "together, what share of the staff do the two units make up": the share of both, said without the adverb
+    text = re.sub(r"^\s*(?:together|combined|jointly|between\s+them)\s*,?\s*(?=what\s+(?:share|percentage|percent|proportion|"
+                  r"fraction)\b)", "", text, flags=re.IGNORECASE)
     # "on average, what percentage of pupils walk to school": the average percentage of them
     text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(?=(?:percentage|percent|share|proportion|fraction)\s+of\b)",
                   "What is the average ", text, flags=re.IGNORECASE)

@@ -1569,6 +1569,9 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common - STOPWORDS, asked, common, reading.text)
             if count:
                 matched.append((count, value))
+        # "the Social Sciences cluster" names "Social Sciences", not also "Sciences" (a value of common words only)
+        matched = [(n, v) for n, v in matched if _tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS
+                   or not any(_tokens(str(v)) < _tokens(str(o)) for _, o in matched)]
         span = _range_asked(reading.text)
         if not matched or span and all(_range_of(v) not in (None, span) for _, v in matched):
             # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names);
@@ -1809,6 +1812,11 @@ def _names_value(value: str, words: set[str], asked: set[str], common: set[str],
     """How many of a value's distinctive ``words`` the question names when it names the value (else 0): every
     word (or, of a long value, a third and three at least); or every word that is no number ("at Eastgate School" for "3: Eastgate School"); or its number after
     a word the column's values share ("at station 12" for "Polling station 12: Eastgate School")."""
+    if not words and not re.search(r"\d", value):
+        # a value made only of the words most values print ("Sciences" beside "Social Sciences", "Civil Sciences"):
+        # named by all of them, where the question says them (and no longer value it is part of is named)
+        whole = _tokens(value) - LEGAL_WORDS - STOPWORDS
+        return len(whole) if whole and whole <= asked else 0
     if len(words) > 6:
         # a long value (a ballot question, a title) named by three of its distinctive words or more, a third of them
         # at least: "the covered market hall question" for "Should the town build a covered market hall on ...?"

@@ -169,3 +169,21 @@ def test_how_many_on_average_reads_the_column_of_numbers_of_the_things_asked(
         assert answer.value == "33.75", answer.text  # (33 + 46 + 38 + 18) / 4, of the All items column
     finally:
         library.close()
+
+
+def test_a_value_of_only_the_words_most_values_print_is_named_by_them(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Faculty", "Students"], ["Sciences", "1,269"], ["Social Sciences", "3,212"], ["Humanities", "1,168"],
+            ["Civil Sciences", "705"], ["Total", "6,354"]]
+    library = drawn_library(tmp_path_factory.mktemp("faculties"), "Table 4: Students by faculty", rows, [40, 220, 340])
+    try:
+        assert ask_without_model(library, "How many students are in the Sciences faculty?").value == "1,269"
+        assert ask_without_model(library, "How many students are in the Social Sciences faculty?").value == "3,212"
+    finally:
+        library.close()
+
+
+def test_together_before_a_share_is_the_share_of_both() -> None:
+    asked = read("Together, what share of the staff do the nursing and catering units make up?")
+    assert asked.measure is not None and asked.measure.op == "share", asked.measure
+    part, whole = asked.measure.leaves()
+    assert (part.words, whole.words) == ("nursing and catering units", "staff"), asked.measure
