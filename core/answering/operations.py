@@ -118,10 +118,31 @@ class TableView:
     """(``_row``, column position) -> the cell's text as printed, for per-cell units ("13.1%")."""
     currency: str = ""
     """The currency the table states ("$", "rupees"), for answers in words; "" when none is stated."""
+    source: str = ""
+    """What a statement reads the view from, where it is no stored table as stored: a sub-select over it (a
+    table turned so its columns are its rows, ``core.answering.across``); "" for the stored table."""
+    origin: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
+    """(``_row``, column name) of a cell of a view read from ``source`` -> the stored cell it is (for citations)."""
+    stored: TableInfo | None = None
+    """The stored table a view read from ``source`` reads (its cells are cited); None: ``info`` is."""
 
     @property
     def name(self) -> str:
         return self.info.name
+
+    @property
+    def from_sql(self) -> str:
+        """The view as a statement's FROM names it."""
+        return self.source or quote_identifier(self.info.name)
+
+    @property
+    def stored_info(self) -> TableInfo:
+        """The stored table whose cells the view's figures are."""
+        return self.stored or self.info
+
+    def stored_cells(self, cells: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+        """(``_row``, column name) cells of this view as the stored table's cells."""
+        return [self.origin.get(cell, cell) for cell in cells]
 
     def column_position(self, name: str) -> int:
         return next(i for i, c in enumerate(self.info.schema.columns) if c.name == name)

@@ -10,6 +10,7 @@ from typing import Any
 
 from core.answering import citations as cite
 from core.answering import table_query
+from core.answering.across import across
 from core.answering.answer_types import COLUMN_HEADERS, ROW_LABELS
 from core.answering.compose import misses_the_heading
 from core.answering.operations import TableView
@@ -28,7 +29,7 @@ def distinct_values(run_sql: Callable[[str], SqlResult], view: TableView) -> Cal
 
     def read(column: ColumnSchema) -> list[Any]:
         if column.name not in seen:
-            result = run_sql(f"SELECT DISTINCT {quote_identifier(column.name)} FROM {quote_identifier(view.name)} "
+            result = run_sql(f"SELECT DISTINCT {quote_identifier(column.name)} FROM {view.from_sql} "
                              f"LIMIT {table_query.MAX_DISTINCT + 1}")
             seen[column.name] = [r[0] for r in result.rows]
         return seen[column.name]
@@ -54,8 +55,12 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
                     run_sql: Callable[[str], SqlResult], names: cite.SourceNames, chunk_ids: Sequence[int],
                     failures: list[str]) -> tuple[Step, Citation, table_query.QueryAnswer] | None:
     """The first table (likeliest first) whose query plan gives an answer: the step, the citation of the rows it
-    read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``)."""
-    for view in _of_the_year_asked(views, reading):
+    read and the answer; None when no table does (each plan that ran and failed is noted in ``failures``). A table
+    whose items are its columns (countries across, quarters down) is read turned (``across``) after every table
+    is read as printed."""
+    likeliest = _of_the_year_asked(views, reading)
+    turned = [t for view in likeliest if (t := across(view)) is not None]
+    for view in (*likeliest, *turned):
         if reading.kind == ROW_LABELS and \
                 misses_the_heading(view, reading.text, [heading for heading, _ in table_query.sections(view)]):
             continue  # "the items under deferred tax liabilities": not a table without that heading
@@ -108,8 +113,10 @@ def step_of(reading: QuestionReading, answered: table_query.QueryAnswer, library
             chunk_ids: Sequence[int]) -> tuple[Step, Citation]:
     """The loop's step for a query plan's answer, and the citation of every cell it read."""
     view, result = answered.plan.view, answered.result
-    cells = cite.cells_for(library, view.info, answered.cells)
-    citation = cite.sql_citation(view.info, result.sql, result.columns, result.rows, cells, names, answered.cell_names)
+    cells = cite.cells_for(library, view.stored_info, view.stored_cells(answered.cells))
+    cell_names = {stored: answered.cell_names[cell] for cell, stored in zip(
+        answered.cell_names, view.stored_cells(list(answered.cell_names)), strict=True)}
+    citation = cite.sql_citation(view.stored_info, result.sql, result.columns, result.rows, cells, names, cell_names)
     step = Step(subquery=f"{reading.text} [{answered.plan.describe()}]", chunk_ids=tuple(chunk_ids), sql=result.sql,
                 sql_columns=result.columns, sql_result=result.rows, intermediate_answer=answered.sentence)
     return step, citation

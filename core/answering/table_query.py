@@ -24,6 +24,7 @@ column; rows that are years ("in which year were the most burglaries reported").
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -248,8 +249,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if group is None:
             return None  # "which year" over a table with no dates in its rows: its columns are the years
     if target is None and query.operation not in ("count", "how_many", "top", "list"):
-        # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years)
-        target = column_named_whole(numbers, asked)
+        # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years); "the mean
+        # rate across the regions in Q4 2009" over a column of each quarter
+        target = column_named_whole(numbers, asked) or column_of_the_period(numbers, reading)
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
@@ -382,7 +384,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if change is not None:
         target = change[1]
     if operation == "top" and target is None:
-        target = _only_number(numbers, reading)
+        target = _only_number(numbers, reading) or column_of_the_period(numbers, reading)
     if operation == "top" and target is None and group is not None and \
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing
@@ -1490,6 +1492,7 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         kept = tuple(v for n, v in matched if n == best)
         if len(kept) > 1 and (members := tuple(v for v in kept if not _TOTAL_ROW.search(str(v)))):
             kept = members  # "the EU's cases in Spain": Spain, not also the "EU Total" row that holds it
+        kept = of_the_periods_said(kept, reading) or kept
         if len(kept) <= 5:
             found.append(Condition(column, kept, " ".join(sorted(_tokens(str(kept[0])) - LEGAL_WORDS))))
     if dated_conditions and not covered:
@@ -1505,6 +1508,30 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         found = [c for c in found if c.column.name not in (SECTION_COLUMN, PARENT_COLUMN)
                  or not {str(v).strip(" :").casefold() for v in c.values} <= labels]
     return found
+
+
+def _periods_of(text: str) -> set[tuple[int, int, int]]:
+    return {(p.year, p.quarter, p.month) for p in find_periods(text)}
+
+
+def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tuple[Any, ...]:
+    """Of several values the question's words name, those that print exactly the periods it names: "in Q4 2009" is
+    the "Q4 2009" row, not also "Q1 2009 – Q4 2009", which ends with it; () when none or all do."""
+    said = {(p.year, p.quarter, p.month) for p in reading.periods}
+    if len(values) < 2 or not said:
+        return ()
+    exact = tuple(v for v in values if _periods_of(str(v)) == said)
+    return exact if len(exact) < len(values) else ()
+
+
+def column_of_the_period(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
+    """The one figure column whose header prints exactly the period the question names ("Q4 2009" over columns
+    "Q4 2009", "Q1 2009 – Q4 2009" and "Q1 2010"), where it names one; else None."""
+    said = {(p.year, p.quarter, p.month) for p in reading.periods}
+    if len(said) != 1:
+        return None
+    exact = [c for c in numbers if _periods_of(_header(c)) == said]
+    return exact[0] if len(exact) == 1 else None
 
 
 _COORDINATING = frozenset({"and", "or", "nor", "than", "versus", "vs", "compared", "plus", "against", "both", "either",
@@ -2011,7 +2038,7 @@ def _added_sql(columns: Sequence[ColumnSchema]) -> str:
 
 def compile_sql(plan: QueryPlan) -> str:
     """The plan as one SQLite statement."""
-    table = quote_identifier(plan.view.name)
+    table = plan.view.from_sql
     where = _where(plan)
     target = figure_sql(plan.target) if plan.target is not None else None
     order = "DESC" if plan.descending else "ASC"
@@ -2090,14 +2117,14 @@ def _one_figure(plan: QueryPlan, run_sql: RunSql) -> bool:
     target = figure_sql(plan.target)
     where = _where(plan)
     result = run_sql(f"SELECT COUNT(DISTINCT {target}), COUNT({target}), COUNT(*) FROM "
-                     f"{quote_identifier(plan.view.name)}{where}")
+                     f"{plan.view.from_sql}{where}")
     distinct, filled, kept = result.rows[0]
     return distinct == 1 and filled == kept
 
 
 def rows_kept(plan: QueryPlan, run_sql: RunSql) -> list[int]:
     """The ``_row`` of every row the plan's conditions keep (what a sum or a count read)."""
-    result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)}{_where(plan)} ORDER BY _row "
+    result = run_sql(f"SELECT _row FROM {plan.view.from_sql}{_where(plan)} ORDER BY _row "
                      f"LIMIT {MAX_CITED_ROWS}")
     return [int(r[0]) for r in result.rows]
 
@@ -2227,8 +2254,10 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if plan.operation == "list":
         more = f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else ""
         sentence = f"{_listing(items[:MAX_LISTED])}{more}{where} ({title})"
+        # each row listed by its label, and by the figure a bound kept it for ("above 6%": its 6.1)
+        compared = [group_name, *dict.fromkeys(t.column.name for t in plan.thresholds)]
         return QueryAnswer(plan, result, "; ".join(items), tuple(items), sentence,
-                           tuple((r, group_name) for r in kept), {})
+                           tuple((r, name) for r in kept for name in compared), {})
     # top
     if _tied(sql, plan, run_sql):
         raise NoAnswer(f"{plan.describe()}: the {plan.limit} ranked first and the next tie, so none is the one asked.")
@@ -2241,7 +2270,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     word = "most" if plan.descending else "least"
     if plan.change is not None:
         older_column, newer_column = plan.change
-        compared = run_sql(f"SELECT COUNT(*) FROM {quote_identifier(view.name)}{_where(plan)}").rows[0][0]
+        compared = run_sql(f"SELECT COUNT(*) FROM {view.from_sql}{_where(plan)}").rows[0][0]
         item, value, older_value, newer_value = rows[0]
         scale = view.column_scale(newer_column.name)
         span = f"from {older_column.header or older_column.name} to {newer_column.header or newer_column.name}"
@@ -2286,7 +2315,7 @@ def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
     if len(columns) != 1:
         return False
     name = quote_identifier(next(iter(columns)))
-    distinct, filled = run_sql(f"SELECT COUNT(DISTINCT {name}), COUNT({name}) FROM {quote_identifier(plan.view.name)}").rows[0]
+    distinct, filled = run_sql(f"SELECT COUNT(DISTINCT {name}), COUNT({name}) FROM {plan.view.from_sql}").rows[0]
     return bool(filled) and distinct == filled
 
 
@@ -2294,11 +2323,19 @@ def _figure(view: TableView, column: ColumnSchema, value: Any, reading: Question
     """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
     staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
     which neither the currency nor the money's scale speaks for. ``cell``: one cell read as it is, with all its
-    printed decimals; a computed figure is shown to two."""
-    decimals = CELL_DECIMALS if cell else 2
+    printed decimals; a computed figure is shown to two, or to three significant digits where it is below one (a
+    mean correlation of 0.242, not 0.24)."""
+    decimals = CELL_DECIMALS if cell else _computed_decimals(value)
     if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
         return format_number(value, decimals)
     return amount(view, value, view.column_scale(column.name), decimals)
+
+
+def _computed_decimals(value: Any) -> int:
+    """Two decimals, or as many as three significant digits of a figure below one need (0.0312: four)."""
+    if not is_number(value) or not 0 < abs(float(value)) < 1:
+        return 2
+    return max(2, 2 - math.floor(math.log10(abs(float(value)))))
 
 
 def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], where: str, title: str,
@@ -2416,7 +2453,7 @@ def _group_rows(plan: QueryPlan, item: str, run_sql: RunSql, kept: Sequence[int]
     raws = [raw for raw, label in plan.group_of.items() if label == item] if plan.group_of else [item]
     if not raws:
         return []
-    result = run_sql(f"SELECT _row FROM {quote_identifier(plan.view.name)} WHERE {quote_identifier(plan.group.name)} "
+    result = run_sql(f"SELECT _row FROM {plan.view.from_sql} WHERE {quote_identifier(plan.group.name)} "
                      f"IN ({', '.join(_literal(v) for v in raws)}) ORDER BY _row LIMIT {MAX_CITED_ROWS}")
     return [int(r[0]) for r in result.rows if not kept or int(r[0]) in set(kept)]
 
