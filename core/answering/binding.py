@@ -33,7 +33,7 @@ from core.answering.vocabulary import (
     statements_asked,
     translations,
 )
-from core.reports.values import SCALE_FACTORS
+from core.reports.values import SCALE_FACTORS, find_periods
 from core.reports.words import content_words
 
 MIN_FIT = 0.34
@@ -337,7 +337,19 @@ def _names_day(header: str, year: int, month: str, day: int) -> bool:
     return (month, day, year) in _days_said(header)
 
 
+@lru_cache(maxsize=64)
+def _quarters_asked(question: str, year: int) -> frozenset[int]:
+    """The quarters of ``year`` a question names ("the second quarter of fiscal 2019", "Q3 2019")."""
+    return frozenset(m.quarter for m in find_periods(question) if m.quarter and m.year == year)
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
+    quarters = _quarters_asked(question, year)
+    if quarters:
+        # a quarter asked is read in that quarter's column, never in the year's (nor another quarter's)
+        columns = {c.name for c in view.data_columns}
+        return [p.column for p in view.info.periods
+                if p.period.fiscal_year == year and p.period.quarter in quarters and p.column in columns]
     # a quarter's or a half-year's column holds part of a year: never the year's figure
     part = {p.column for p in view.info.periods if p.period.quarter or 0 < p.period.months < 12}
     data = {c.name for c in view.data_columns} - part

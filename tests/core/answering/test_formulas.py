@@ -482,6 +482,21 @@ def test_a_quarter_s_column_is_never_the_year_s_figure() -> None:
     assert year_column(view, 2021, "What was revenue for the quarter ended January 23, 2021?") == "jan_2021"
 
 
+def test_a_quarter_asked_is_never_read_in_the_year_s_column() -> None:
+    """A table of a year's quarters and its total: "the third quarter of fiscal 2021" is that quarter's column; where
+    no column is that quarter's, the year's total is no answer (the binding finds no column)."""
+    view = _view([("Net sales", "", (510.0, 530.0, 2080.0))],
+                 [("q2_2021", "Second Quarter 2021", 2021), ("q3_2021", "Third Quarter 2021", 2021),
+                  ("fy2021", "Fiscal 2021 Total", 2021)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=(
+        ColumnPeriod("q2_2021", Period(2021, "", 2, 3)), ColumnPeriod("q3_2021", Period(2021, "", 3, 3)),
+        ColumnPeriod("fy2021", Period(2021, "", 0, 12)))))
+    assert year_column(view, 2021, "What were net sales in the fiscal 2021 third quarter?") == "q3_2021"
+    assert year_column(view, 2021, "What were net sales in Q2 2021?") == "q2_2021"
+    assert year_column(view, 2021, "What were net sales in the fourth quarter of 2021?") is None
+    assert year_column(view, 2021, "What were net sales in 2021?") == "fy2021"
+
+
 def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:
     """A table printing the same items under "Global (all markets)", then "Domestic only" (headings with no figures),
     with no sections stored: "global cargo flights" is the first block's line; a label fragment begun in lower case
