@@ -136,6 +136,8 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
     if names_another_item(quantity_words, plain) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
+    if _reported_elsewhere(quantity_words, plain) and not _named_by_parts(quantity_words, have):
+        score *= 0.5  # "Retained earnings" (a balance) is no net income, "Income taxes payable" no income tax expense
     if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
         score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
     return score
@@ -155,6 +157,13 @@ def _another_kind(plain: str, relevant: frozenset[str]) -> bool:
     ending = re.sub(r"\([^)]*\)|\W+$", " ", plain).split()  # "Net income (loss)" ends in income
     head = stems(ending[-1]) if ending else set()
     return bool(head & _ANOTHER_KIND) and not head & relevant
+
+
+def _reported_elsewhere(quantity_words: str, label: str) -> bool:
+    """The quantity and the label name items reported in two different statements (a flow of the year in the
+    income statement, a balance in the balance sheet, a movement of cash in the cash flows)."""
+    own, theirs = home_statement(quantity_words), home_statement(label)
+    return own is not None and theirs is not None and own != theirs
 
 
 def denied(text: str) -> set[str]:

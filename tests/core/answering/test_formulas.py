@@ -1376,3 +1376,18 @@ def test_a_line_printed_as_a_deduction_is_its_amount_in_a_formula() -> None:
     cell = cell_of("accumulated_depreciation", deduction, "y2021", "")
     assert cell.value == 350.0 and cell.absolute
     assert cell_of("accumulated_depreciation", deduction, "y2021", "", as_printed=True).value == -350.0
+
+
+def test_a_label_of_an_item_reported_in_another_statement_does_not_name_the_line() -> None:
+    """Retained earnings (a balance) share the report word "earnings" with net income (a flow of the year), and
+    deferred revenue shares "revenue" with revenue: neither names the line; the line's own label still does."""
+    assert fit("net income", "Retained earnings") < MIN_FIT
+    assert fit("revenue", "Deferred revenue") < fit("revenue", "Revenue from services")
+    assert fit("net income", "Net income (loss)") > 0.6
+    balance = _view([("Retained earnings", "", (1227.0, 1372.3)), ("Total equity", "", (2900.0, 3100.0))],
+                    [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Company balance sheet", table_id=1)
+    income = _view([("Net sales", "", (5563.7, 5875.0)), ("Net income (loss)", "", (542.0, -762.3))],
+                   [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Selected financial data", table_id=2)
+    question = "What was the change in net income between 2018 and 2019?"
+    (best, *_rest) = candidates("net income", [2018, 2019], [balance, income], question, whole=True)
+    assert (best.view.info.id, best.label) == (2, "Net income (loss)")
