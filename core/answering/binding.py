@@ -60,6 +60,9 @@ QUALIFIED_PENALTY = 0.05
 OPENING_FACTOR = 0.8
 """An opening balance ("beginning of the year") for a line asked at a date: its closing balance is meant."""
 _OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.IGNORECASE)
+PERCENT_FIGURES_FACTOR = 0.5
+"""A row whose figures in the periods asked are all printed in per cent, for a quantity that is no percentage (an
+amount's line in a table of shares of revenue)."""
 RANK_OVER_FIT = 0.2
 """A line named whole in a table search ranked higher wins over one fitting better by less than this."""
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
@@ -80,7 +83,7 @@ _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(
 """A label or quantity of a movement over the year ("Changes in working capital", "(Increase) decrease in
 inventories"), not of a balance."""
 _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNORECASE)
-_PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
+PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
 _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
@@ -130,7 +133,7 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
-    if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
+    if _PERCENT_LABEL.search(label) and not PERCENT_MEASURE.search(quantity_words):
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if _part_of_a_name(quantity_words, have) or _misses_the_item(quantity_words, have):
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
@@ -458,6 +461,11 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
             if score >= MIN_FIT:
+                if not PERCENT_MEASURE.search(words) and columns and \
+                        all(view.cell_scale(choice.row, c) == "%" for c in columns if c is not None):
+                    # "Cost of revenue 43%" in a table of shares of revenue is no amount: any row printing one goes
+                    # first (a ratio named by its own name, "ROFE", still binds where no other row fits)
+                    score *= PERCENT_FIGURES_FACTOR
                 if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
                     score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
                 exact = whole and _names_exactly(words, choice.label, sections.get(choice.row, ""))

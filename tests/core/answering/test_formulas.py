@@ -1391,3 +1391,21 @@ def test_a_label_of_an_item_reported_in_another_statement_does_not_name_the_line
     question = "What was the change in net income between 2018 and 2019?"
     (best, *_rest) = candidates("net income", [2018, 2019], [balance, income], question, whole=True)
     assert (best.view.info.id, best.label) == (2, "Net income (loss)")
+
+
+def test_a_line_printed_in_per_cent_is_no_amount_where_another_table_prints_the_amount() -> None:
+    """A table of costs as shares of revenue ("Cost of sales 41%") and the statement printing the amounts: the
+    cost of sales asked is the amount, whichever table search ranked first; a line asked as a rate still reads the
+    per cents, and with no amount printed anywhere the per cents still bind."""
+    shares = _view([("Cost of sales", "", (41.0, 44.0)), ("Selling expenses", "", (12.0, 13.0))],
+                   [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Costs as a share of revenue", table_id=1)
+    shares = dataclasses.replace(shares, printed={(1, 1): "41%", (1, 2): "44%", (2, 1): "12%", (2, 2): "13%"})
+    amounts = _view([("Cost of sales", "", (2210.0, 2390.0)), ("Selling expenses", "", (650.0, 700.0))],
+                    [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Statements of operations", table_id=2)
+    question = "What was the cost of sales in 2021 and 2020, respectively?"
+    (best, *_rest) = candidates("cost of sales", [2021, 2020], [shares, amounts], question, whole=True)
+    assert best.view.info.id == 2
+    (best, *_rest) = candidates("cost of sales", [2021, 2020], [shares], question, whole=True)
+    assert best.view.info.id == 1
+    (rate, *_rest) = candidates("cost of sales rate", [2021], [shares], "What was the cost of sales rate in 2021?")
+    assert rate.score >= fit("cost of sales rate", "Cost of sales")
