@@ -171,8 +171,10 @@ about an earnings-per-share table that has a "Continuing operations" row."""
 
 
 _TABLE_VERBS = ops.words("include included includes cover covers covered present presented contain contains period "
-                         "periods quarter quarters")
-"""Words saying what a table holds ("the years included", "the periods presented"), not what it is about."""
+                         "periods quarter quarters highlighted displayed featured reported disclosed given financial "
+                         "fiscal")
+"""Words saying what a table holds ("the years included", "the periods presented", "the financial years shown"), not
+what it is about."""
 
 
 def names_no_table(reading: QuestionReading, answer: types.AnswerType) -> bool:

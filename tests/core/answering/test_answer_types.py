@@ -207,6 +207,10 @@ def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_
                    lambda sql: None) is None  # type: ignore[arg-type,return-value]
     assert names_no_table(read("Which years does the table cover?"), periods)
     assert not names_no_table(read("In which years were rail freight costs above 2.5?"), periods)
+    # how a table holds its periods ("highlighted", "the fiscal years displayed") says nothing of what it is about
+    assert names_no_table(read("Which periods are featured in the table?"), periods)
+    assert names_no_table(read("Which fiscal years are displayed in the table?"), periods)
+    assert not names_no_table(read("Which fiscal years of freight costs are displayed?"), periods)
 
 
 def test_the_periods_a_table_includes_are_its_column_headers() -> None:
