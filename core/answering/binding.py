@@ -33,7 +33,7 @@ from core.answering.vocabulary import (
     statements_asked,
     translations,
 )
-from core.reports.values import SCALE_FACTORS, find_periods
+from core.reports.values import SCALE_FACTORS, find_periods, is_nil_text
 from core.reports.words import content_words
 
 MIN_FIT = 0.34
@@ -525,9 +525,19 @@ def _names_exactly(words: str, label: str, section: str) -> bool:
 
 
 def _has_figures(view: TableView, row: int, positions: Sequence[int]) -> bool:
-    """Whether a row holds a figure in every column (by position) asked."""
+    """Whether a row holds a figure in every column (by position) asked. Over two periods or more, a cell printing a
+    dash is a nil amount, zero, where another period holds a figure ("Acquisition-related charges (228) —" rose from
+    nothing); a blank or "n/a" is no figure."""
     values = view.values.get(row, ())
-    return all(p < len(values) and is_number(values[p]) for p in positions)
+    figures = [p < len(values) and is_number(values[p]) for p in positions]
+    if len(positions) < 2 or not any(figures):
+        return all(figures)
+    return all(found or _nil(view, row, p) for found, p in zip(figures, positions))
+
+
+def _nil(view: TableView, row: int, position: int) -> bool:
+    """The cell prints a dash, a nil amount."""
+    return is_nil_text(view.printed.get((row, position), ""))
 
 
 def _printed_as_parts(view: TableView, row: int, positions: Sequence[int]) -> tuple[int, ...]:
@@ -790,8 +800,9 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     its printed sign even where it is money paid out (a change in a line, not a measure using the amount)."""
     view = pick.view
     position = view.column_position(column)
+    nil = not pick.parts and not is_number(view.values[pick.row][position]) and _nil(view, pick.row, position)
     value = sum(float(view.values[row][position]) for row in pick.parts) if pick.parts else \
-        float(view.values[pick.row][position])
+        0.0 if nil else float(view.values[pick.row][position])
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
     # means the amount paid, so the figure is read without its sign (and the answer says so). So does an
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
@@ -811,7 +822,7 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     if pick.parts and pick.row not in pick.parts:  # a heading said with its parts, as the page prints them under it
         label = f"{pick.label.rstrip(':')} ({' + '.join(view.labels.get(row, str(row)) for row in pick.parts)})"
     return BoundCell(name, view.name, view.info.id, pick.row, column, value, label, column_title(view, column),
-                     common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts)
+                     common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts, nil=nil)
 
 
 MAX_OFFERED_ROWS = 14

@@ -1409,3 +1409,23 @@ def test_a_line_printed_in_per_cent_is_no_amount_where_another_table_prints_the_
     assert best.view.info.id == 1
     (rate, *_rest) = candidates("cost of sales rate", [2021], [shares], "What was the cost of sales rate in 2021?")
     assert rate.score >= fit("cost of sales rate", "Cost of sales")
+
+
+def test_a_dash_is_a_nil_amount_in_a_line_asked_over_periods() -> None:
+    """"Restructuring charges (140) —": the line rose from nothing, so its change reads the dash as zero (and the SQL
+    reads the cell as zero); a blank or "n/a" is no figure, and a dash alone is no figure of a year looked up."""
+    view = _view([("Restructuring charges", "", (-140.0, None)), ("Litigation reserve", "", (75.0, None)),
+                  ("Royalty income", "", (None, None))],
+                 [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Other charges", table_id=1)
+    view = dataclasses.replace(view, printed={(1, 1): "(140)", (1, 2): "\u2014", (2, 1): "75", (2, 2): "n/a",
+                                              (3, 1): "$ \u2013", (3, 2): "\u2014"})
+    question = "What was the change in restructuring charges from 2020 to 2021?"
+    (best, *_rest) = candidates("restructuring charges", [2020, 2021], [view], question, whole=True)
+    assert best.label == "Restructuring charges"
+    before = cell_of("restructuring_charges_2020", best, "y2020", "")
+    assert (before.value, before.nil) == (0.0, True) and "coalesce(" in before.sql()
+    after = cell_of("restructuring_charges_2021", best, "y2021", "")
+    assert (after.value, after.nil) == (-140.0, False) and "coalesce(" not in after.sql()
+    assert candidates("litigation reserve", [2020, 2021], [view], question, whole=True) == []  # "n/a": no figure
+    assert candidates("royalty income", [2020, 2021], [view], question, whole=True) == []  # no figure in any year
+    assert candidates("restructuring charges", [2020], [view], "What were restructuring charges in 2020?") == []
