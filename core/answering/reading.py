@@ -1270,7 +1270,9 @@ def _issuer(text: str, issuers: Sequence[str]) -> str:
 _COMPANY_WORDS = re.compile(r"\b(?:inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc|lp|ag|sa|nv|se|group|"
                             r"holdings)\b\.?$", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"^(?:FY\s?)?\d{2,4}$|^Q[1-4]$|^(?:US|USD|GAAP|EBITDA|EBIT|COGS|SG&A|R&D|PP&E|D&A|FCF|CCC|DPO|DSO|DIO|"
-                         r"ROE|ROA|EPS|CAGR|YOY|TTM|LTM)$", re.IGNORECASE)
+                         r"ROE|ROA|EPS|CAGR|YOY|TTM|LTM)$"
+                         # regions reports break their figures into ("net sales for EMEA"): a segment, no issuer
+                         r"|^(?:EMEA|APAC|APJ|APJC|JAPAC|LATAM|AMER|AMERICAS|NA|EU|UK|ROW|MEA|CEE|ANZ)$", re.IGNORECASE)
 
 
 def _looks_like_company(name: str) -> bool:

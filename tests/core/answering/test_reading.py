@@ -182,6 +182,14 @@ def test_an_issuer_the_library_knows_is_set_aside_from_the_measure() -> None:
     assert reading.measure.words == "capex" and reading.complete
 
 
+def test_a_region_a_report_breaks_its_figures_into_is_no_issuer() -> None:
+    """"... for APAC" after a closing "for" reads like a ticker, but it is a region of the report's segments: it stays
+    in the measure; a ticker ("MMM") is still an issuer."""
+    reading = read("What were the net revenues in 2021 for APAC?")
+    assert reading.issuer == "" and reading.measure is not None and reading.measure.words == "net revenues for APAC"
+    assert read("What was the revenue in 2021 for MMM?").issuer == "MMM"
+
+
 @pytest.mark.parametrize(("question", "operation", "target", "group", "limit"), [
     ("How many notices were filed in Dayton?", "how_many", "notices", "", 1),
     ("How many workers in total did Kestrel Foods lay off?", "how_many", "workers", "", 1),
