@@ -1611,7 +1611,9 @@ def _parse(body: str, periods: Sequence[PeriodMention], definitions: dict[str, s
         part = _phrase(total.group("x"), periods, definitions)
         if part.op not in (m.SHARE, m.RATIO, m.PERCENT_CHANGE, m.CAGR, m.DAYS):  # percentages do not add up
             return Measure(m.TOTAL, parts=(part,), periods=years), inner
-    measure = _phrase(inner, periods, definitions)
+    # "X in 2019 to X in 2018": a year said inside the phrase and one at its end are two parts' years; the phrase reads
+    # its own tail then, so the last part takes the year said last
+    measure = _phrase(body if len(years) == 1 and re.search(_P, inner) else inner, periods, definitions)
     if measure.op == m.GAP and re.search(rf"\b(?:from|to)\s+(?:(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?)?{_P}", body, re.IGNORECASE):
         measure = replace(measure, op=m.CHANGE)  # "the difference in X from 2018 to 2019" has a direction
     if years and measure.op in m.OVER_PERIODS and not measure.periods:
@@ -1771,12 +1773,12 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
         y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6") \
             or g.group("y7")
-        left, right = _share_periods(_amount(sub(x)), _amount(sub(y)))
+        left, right = _share_periods(*_tail_to_last(_amount(sub(x)), _amount(sub(y)), own_years))
         # "how much of revenue was spent on marketing, as a percentage" is said as the share it asks for
         return done(Measure(m.SHARE, parts=(left, right), said=" ".join(re.sub(_P, " ", f"{x} as a % of {y}").split()) if g.group("x7") else ""))
     if (g := _DIFFERENCE.match(text)) is not None:
         x, y = g.group("x") or g.group("x2"), g.group("y") or g.group("y2")
-        left, right = _share_periods(sub(x), sub(y))
+        left, right = _share_periods(*_tail_to_last(sub(x), sub(y), own_years))
         return done(Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=(left, right)))
     if (g := _SUM.match(text)) is not None:
         x, y = g.group("x") or g.group("x2") or g.group("x3"), g.group("y") or g.group("y2") or g.group("y3")
@@ -1814,7 +1816,7 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         x = g.group("x") or g.group("x2") or g.group("x3")
         y = g.group("y") or g.group("y2") or g.group("y3")
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
-            left, right = _share_periods(sub(x), sub(y))
+            left, right = _share_periods(*_tail_to_last(sub(x), sub(y), own_years))
             if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
                     r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE) \
                     or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)) \
@@ -1880,6 +1882,14 @@ def _count(word: str | None) -> int:
     if not word:
         return 0
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
+
+
+def _tail_to_last(left: Measure, right: Measure, tail: tuple[int, ...]) -> tuple[Measure, Measure]:
+    """Two parts of which the first names its own year and the phrase ends on another ("X in 2019 to X in 2018"): the
+    year said last is the last part's, not the whole measure's (which the first part's would otherwise overrule)."""
+    if tail and left.periods and not right.periods and right.op not in m.OVER_PERIODS:
+        return left, _with_periods(right, tail)
+    return left, right
 
 
 def _share_periods(left: Measure, right: Measure) -> tuple[Measure, Measure]:

@@ -650,3 +650,18 @@ def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -
     other = read("Northwind days of inventory on hand in fiscal 2021 using year-end inventories and freight costs?",
                  ("Northwind",))
     assert all("cost_of_goods_sold" not in p.formula for p in plans_of(other))  # another line named: not dropped
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What is the ratio of freight costs in 2021 to freight costs in 2020?", "freight_costs_2021 / freight_costs_2020"),
+    ("What were freight costs in 2021 as a percentage of freight costs in 2020?",
+     "freight_costs_2021 / freight_costs_2020 * 100"),
+    ("What is the ratio of fuel costs in 2021 to net sales in 2020?", "fuel_costs_2021 / net_sales_2020"),
+    ("What is the ratio of fuel costs to net sales in 2021?", "fuel_costs_2021 / net_sales_2021"),
+    ("What is the difference between net sales in 2021 and fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
+    ("What is net sales in 2021 less fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
+])
+def test_a_year_said_at_the_end_is_the_last_part_s_where_the_first_names_its_own(question: str, formula: str) -> None:
+    """"X in 2021 to X in 2020": the year said last belongs to the last part, not to the whole measure (where the first
+    part's year would overrule it and the ratio divide a figure by itself)."""
+    assert [plan.formula for plan in plans_of(read(question))] == [formula]
