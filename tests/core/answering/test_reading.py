@@ -660,6 +660,10 @@ def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -
     ("What is the ratio of fuel costs to net sales in 2021?", "fuel_costs_2021 / net_sales_2021"),
     ("What is the difference between net sales in 2021 and fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
     ("What is net sales in 2021 less fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
+    # one line named in each of two years: the difference between its two figures, never a figure less itself
+    ("How much more were net sales in 2021 than net sales in 2020?", "abs((net_sales_2021) - (net_sales_2020))"),
+    ("What is the difference between net sales in 2021 and net sales in 2020?",
+     "abs((net_sales_2021) - (net_sales_2020))"),
 ])
 def test_a_year_said_at_the_end_is_the_last_part_s_where_the_first_names_its_own(question: str, formula: str) -> None:
     """"X in 2021 to X in 2020": the year said last belongs to the last part, not to the whole measure (where the first
