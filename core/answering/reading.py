@@ -1527,6 +1527,12 @@ _THAT_OF = re.compile(r"^(?:that|those|the\s+(?:one|figure|number|amount)s?)\s+(
 def _like_the_first(first: str, second: str) -> str:
     """The second side of a comparison said as "that in Salem" (or "those of X"): the first side's measure, with its
     place ("in Ashland") changed for the second's; ``second`` as said otherwise."""
+    alone = re.fullmatch(rf"(?:(?:in|for|during|at|as\s+of)\s+)?(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<p>{_P})", second.strip(),
+                         re.IGNORECASE)
+    dated = re.match(rf"^(?P<what>.+?)\s+(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?{_P}$",
+                     first.strip(), re.IGNORECASE)
+    if alone is not None and dated is not None:  # "X in 2019 than in 2018": the first side's measure in the second's year
+        return f"{dated.group('what')} in {alone.group('p')}"
     said = _THAT_OF.match(second.strip())
     if said is None:
         return second

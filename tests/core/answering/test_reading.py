@@ -664,6 +664,9 @@ def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -
     ("How much more were net sales in 2021 than net sales in 2020?", "abs((net_sales_2021) - (net_sales_2020))"),
     ("What is the difference between net sales in 2021 and net sales in 2020?",
      "abs((net_sales_2021) - (net_sales_2020))"),
+    # the second side said as its year alone: the first side's line in that year, not a line named "in"
+    ("How much higher were net sales in 2021 than in 2020?", "abs((net_sales_2021) - (net_sales_2020))"),
+    ("How much lower were net sales in fiscal 2020 than in fiscal 2021?", "abs((net_sales_2021) - (net_sales_2020))"),
 ])
 def test_a_year_said_at_the_end_is_the_last_part_s_where_the_first_names_its_own(question: str, formula: str) -> None:
     """"X in 2021 to X in 2020": the year said last belongs to the last part, not to the whole measure (where the first
