@@ -33,7 +33,7 @@ from core.answering.vocabulary import (
     statements_asked,
     translations,
 )
-from core.reports.values import SCALE_FACTORS
+from core.reports.values import SCALE_FACTORS, find_periods, is_nil_text
 from core.reports.words import content_words
 
 MIN_FIT = 0.34
@@ -60,6 +60,9 @@ QUALIFIED_PENALTY = 0.05
 OPENING_FACTOR = 0.8
 """An opening balance ("beginning of the year") for a line asked at a date: its closing balance is meant."""
 _OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.IGNORECASE)
+PERCENT_FIGURES_FACTOR = 0.5
+"""A row whose figures in the periods asked are all printed in per cent, for a quantity that is no percentage (an
+amount's line in a table of shares of revenue)."""
 RANK_OVER_FIT = 0.2
 """A line named whole in a table search ranked higher wins over one fitting better by less than this."""
 _STEM_STOP = {"the", "of", "and", "in", "for", "to", "on", "at", "by", "a", "an", "total", "from", "as"}
@@ -80,7 +83,7 @@ _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(
 """A label or quantity of a movement over the year ("Changes in working capital", "(Increase) decrease in
 inventories"), not of a balance."""
 _PERCENT_LABEL = re.compile(r"%|\bpercent(?:age)?\b|\bas\s+a\s+share\b", re.IGNORECASE)
-_PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
+PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\bshare\b|\byield|\bgrowth",
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
 _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
@@ -130,12 +133,14 @@ def fit(quantity_words: str, label: str) -> float:
         score *= 0.5  # "After-tax earnings from joint ventures" is no pretax earnings
     if _CHANGE_LABEL.search(label) and not _CHANGE_LABEL.search(quantity_words):
         score *= 0.5  # "Changes in working capital" is the year's movement, not the working capital
-    if _PERCENT_LABEL.search(label) and not _PERCENT_MEASURE.search(quantity_words):
+    if _PERCENT_LABEL.search(label) and not PERCENT_MEASURE.search(quantity_words):
         score *= 0.5  # "Gross margin (%)" is no amount of gross profit
     if _part_of_a_name(quantity_words, have) or _misses_the_item(quantity_words, have):
         score *= 0.5  # "Depreciation" for depreciation and amortization, "Other expense (income)" for income tax
     if names_another_item(quantity_words, plain) and not _named_by_parts(quantity_words, have):
         score *= 0.5  # "Cost of sales" prints "sales" but is not revenue
+    if _reported_elsewhere(quantity_words, plain) and not _named_by_parts(quantity_words, have):
+        score *= 0.5  # "Retained earnings" (a balance) is no net income, "Income taxes payable" no income tax expense
     if _TOTAL.match(quantity_words) and _not_that_total(label, have, relevant):
         score *= 0.5  # "Accrued liabilities", "Total liabilities and equity" are not total liabilities
     return score
@@ -155,6 +160,13 @@ def _another_kind(plain: str, relevant: frozenset[str]) -> bool:
     ending = re.sub(r"\([^)]*\)|\W+$", " ", plain).split()  # "Net income (loss)" ends in income
     head = stems(ending[-1]) if ending else set()
     return bool(head & _ANOTHER_KIND) and not head & relevant
+
+
+def _reported_elsewhere(quantity_words: str, label: str) -> bool:
+    """The quantity and the label name items reported in two different statements (a flow of the year in the
+    income statement, a balance in the balance sheet, a movement of cash in the cash flows)."""
+    own, theirs = home_statement(quantity_words), home_statement(label)
+    return own is not None and theirs is not None and own != theirs
 
 
 def denied(text: str) -> set[str]:
@@ -337,7 +349,19 @@ def _names_day(header: str, year: int, month: str, day: int) -> bool:
     return (month, day, year) in _days_said(header)
 
 
+@lru_cache(maxsize=64)
+def _quarters_asked(question: str, year: int) -> frozenset[int]:
+    """The quarters of ``year`` a question names ("the second quarter of fiscal 2019", "Q3 2019")."""
+    return frozenset(m.quarter for m in find_periods(question) if m.quarter and m.year == year)
+
+
 def _year_candidates(view: TableView, year: int, question: str) -> list[str]:
+    quarters = _quarters_asked(question, year)
+    if quarters:
+        # a quarter asked is read in that quarter's column, never in the year's (nor another quarter's)
+        columns = {c.name for c in view.data_columns}
+        return [p.column for p in view.info.periods
+                if p.period.fiscal_year == year and p.period.quarter in quarters and p.column in columns]
     # a quarter's or a half-year's column holds part of a year: never the year's figure
     part = {p.column for p in view.info.periods if p.period.quarter or 0 < p.period.months < 12}
     data = {c.name for c in view.data_columns} - part
@@ -437,6 +461,11 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
             if score >= MIN_FIT:
+                if not PERCENT_MEASURE.search(words) and columns and \
+                        all(view.cell_scale(choice.row, c) == "%" for c in columns if c is not None):
+                    # "Cost of revenue 43%" in a table of shares of revenue is no amount: any row printing one goes
+                    # first (a ratio named by its own name, "ROFE", still binds where no other row fits)
+                    score *= PERCENT_FIGURES_FACTOR
                 if whole and _TOTAL.match(words) and _TOTAL.match(choice.label):
                     score += TOTAL_BONUS  # "the total X": the total line where a table prints X and its total
                 exact = whole and _names_exactly(words, choice.label, sections.get(choice.row, ""))
@@ -496,9 +525,19 @@ def _names_exactly(words: str, label: str, section: str) -> bool:
 
 
 def _has_figures(view: TableView, row: int, positions: Sequence[int]) -> bool:
-    """Whether a row holds a figure in every column (by position) asked."""
+    """Whether a row holds a figure in every column (by position) asked. Over two periods or more, a cell printing a
+    dash is a nil amount, zero, where another period holds a figure ("Acquisition-related charges (228) —" rose from
+    nothing); a blank or "n/a" is no figure."""
     values = view.values.get(row, ())
-    return all(p < len(values) and is_number(values[p]) for p in positions)
+    figures = [p < len(values) and is_number(values[p]) for p in positions]
+    if len(positions) < 2 or not any(figures):
+        return all(figures)
+    return all(found or _nil(view, row, p) for found, p in zip(figures, positions))
+
+
+def _nil(view: TableView, row: int, position: int) -> bool:
+    """The cell prints a dash, a nil amount."""
+    return is_nil_text(view.printed.get((row, position), ""))
 
 
 def _printed_as_parts(view: TableView, row: int, positions: Sequence[int]) -> tuple[int, ...]:
@@ -761,8 +800,9 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     its printed sign even where it is money paid out (a change in a line, not a measure using the amount)."""
     view = pick.view
     position = view.column_position(column)
+    nil = not pick.parts and not is_number(view.values[pick.row][position]) and _nil(view, pick.row, position)
     value = sum(float(view.values[row][position]) for row in pick.parts) if pick.parts else \
-        float(view.values[pick.row][position])
+        0.0 if nil else float(view.values[pick.row][position])
     # A cash-flow statement prints money paid out in brackets; "capex" or "dividends paid" in a formula
     # means the amount paid, so the figure is read without its sign (and the answer says so). So does an
     # income statement that brackets its costs and expenses: "cost of sales" in a formula is the amount.
@@ -782,7 +822,7 @@ def cell_of(name: str, pick: Candidate, column: str, common: str, as_printed: bo
     if pick.parts and pick.row not in pick.parts:  # a heading said with its parts, as the page prints them under it
         label = f"{pick.label.rstrip(':')} ({' + '.join(view.labels.get(row, str(row)) for row in pick.parts)})"
     return BoundCell(name, view.name, view.info.id, pick.row, column, value, label, column_title(view, column),
-                     common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts)
+                     common if factor != 1.0 else scale, absolute=outflow, factor=factor, parts=pick.parts, nil=nil)
 
 
 MAX_OFFERED_ROWS = 14

@@ -3,7 +3,8 @@
 A measure has a kind, and its kind bounds its figure: a margin or a share of a whole is a percentage between -100
 and 100; a turnover, a payout or a coverage ratio, a number of days outstanding is positive. A quantity belongs to
 a statement (capital expenditure to the cash flows, inventories to the balance sheet, revenue to the income
-statement): where the document prints that statement, a value read from another one is suspect. Each check names
+statement): where the document prints that statement, a value read from another one is suspect. The operands of one
+figure come from one document and are stated in one currency. Each check names
 what failed, so the step records it and the next candidate (or the loop) is tried; an answer no check failed is
 still marked unchecked until a passage confirms it.
 """
@@ -48,6 +49,7 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
             found.append(Problem(f"{done.plan.measure} came out at {value:,.2f}; it cannot be zero or negative", every))
     found.extend(_one_cell_for_two_periods(done))
     found.extend(_two_documents(done, views))
+    found.extend(_two_currencies(done, views))
     found.extend(_wrong_statement(done, views))
     found.extend(_not_the_amounts(done, views))
     return found
@@ -103,6 +105,25 @@ def _two_documents(done: Computation, views: Sequence[TableView]) -> list[Proble
     kept = [d for d, rows in held.items() if len(rows) == most]
     aside = frozenset().union(*(rows for d, rows in held.items() if len(kept) > 1 or d not in kept))
     return [Problem(f"{done.plan.measure or 'the figure'} read its values from {len(held)} documents", aside)]
+
+
+def _two_currencies(done: Computation, views: Sequence[TableView]) -> list[Problem]:
+    """Operands of one figure read from tables stating two currencies ("net debt" in £m, "total assets" in US$'000):
+    no figure adds, divides or compares pounds and dollars, so one of them is the wrong line. The cells in the
+    currency fewer of them are stated in are set aside (all of them where two hold as many). A table stating no
+    currency is left out of the count."""
+    currency = {v.info.id: v.currency for v in views}
+    held: dict[str, set[tuple[int, int]]] = {}
+    for cell in done.cells.values():
+        if stated := currency.get(cell.table_id, ""):
+            held.setdefault(stated, set()).add((cell.table_id, cell.row))
+    if len(held) < 2:
+        return []
+    most = max(len(rows) for rows in held.values())
+    kept = [c for c, rows in held.items() if len(rows) == most]
+    aside = frozenset().union(*(rows for c, rows in held.items() if len(kept) > 1 or c not in kept))
+    return [Problem(f"{done.plan.measure or 'the figure'} read its values in {len(held)} currencies "
+                    f"({', '.join(sorted(held))})", aside)]
 
 
 def _one_cell_for_two_periods(done: Computation) -> list[Problem]:

@@ -130,7 +130,11 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
         label = _tokens(re.sub(r"\s*\(#\d+\)$", "", row.label))
         if not label:
             continue
-        shared = len(asked & label)
+        # Words saying how the question asks ("in which year was the amount of X higher") name no row: a label
+        # sharing only those with it ("Creditors: amounts falling due within one year") is not named, and they
+        # do not outnumber the words a label shares with what the question is about; they still count as
+        # covered for a label that prints them ("Profit for the year").
+        shared = len((asked - _ASKING_WORDS) & label)
         if not shared:
             continue
         named = label | _tokens(sections.get(row.row, ""))
@@ -140,7 +144,7 @@ def match_row(view: ops.TableView, question: str) -> ops.RowChoice | None:
             # tax assets". On a tie a label naming the line alone wins (it is not "Total" under a heading).
             scored.append((len(named), 1.0, False, -len(label), -index, row))
         else:
-            scored.append((shared, shared / len(label), True, -len(label), -index, row))
+            scored.append((shared, len(asked & label) / len(label), True, -len(label), -index, row))
     if not scored:
         return None
     best = max(scored, key=lambda item: item[:5])
@@ -154,6 +158,12 @@ _HOW_WORDS = ops.words(
     "highest lowest largest smallest biggest greatest least most exceed exceeded exceeding above below under over "
     "negative positive thousand thousands million millions billion billions percent calculated listed there")
 """Words saying how a question asks (a criterion, a scale, "respective"), not what it is about."""
+_ASKING_WORDS = frozenset(_tokens(
+    "year years table respective respectively shown show provide information data less than more greater higher lower "
+    "highest lowest largest smallest biggest greatest least most exceed exceeded exceeding above below under over "
+    "amount amounts value values figure figures"))
+"""Words saying how a question asks (its years, a criterion), or that it asks for a figure ("the amount of X"), in
+the words ``match_row`` reads: they name no row."""
 MIN_SUBJECT_COVERAGE = 0.5
 """Share of a question's subject words a table's labels, headers and title must name for code to answer
 from it: "depreciation expense from continuing operations related to internal use software" is not
@@ -161,8 +171,10 @@ about an earnings-per-share table that has a "Continuing operations" row."""
 
 
 _TABLE_VERBS = ops.words("include included includes cover covers covered present presented contain contains period "
-                         "periods quarter quarters")
-"""Words saying what a table holds ("the years included", "the periods presented"), not what it is about."""
+                         "periods quarter quarters highlighted displayed featured reported disclosed given financial "
+                         "fiscal")
+"""Words saying what a table holds ("the years included", "the periods presented", "the financial years shown"), not
+what it is about."""
 
 
 def names_no_table(reading: QuestionReading, answer: types.AnswerType) -> bool:

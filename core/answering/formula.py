@@ -62,6 +62,8 @@ class BoundCell:
     parts: tuple[int, ...] = ()
     """The rows added up where the line is printed as its parts: a heading with no figure of its own over the
     lines that make it up ("Inventories, net" over "Raw materials" and "Finished goods"); () for one cell."""
+    nil: bool = False
+    """The cell prints a dash ("—"), a nil amount: read as zero (the stored cell holds no figure)."""
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -72,6 +74,7 @@ class BoundCell:
         read = rows_sum(self.table, self.column, self.parts) if self.parts else \
             f"(SELECT {quote_identifier(self.column)} FROM {quote_identifier(self.table)} WHERE _row = {self.row})"
         read = f"abs({read})" if self.absolute else read
+        read = f"coalesce({read}, 0)" if self.nil else read
         return f"({read} * {self.factor!r})" if self.factor != 1.0 else read
 
 

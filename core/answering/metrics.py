@@ -379,6 +379,11 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
         return f"growth({first}, {second})", [*first_q, *second_q]
     if op in m.OVER_PERIODS:
         part = measure.parts[0]
+        if len(measure.parts) == 2 and all(p.op == m.LINE and len(p.periods) == 1 for p in measure.parts) \
+                and part.words.lower() == measure.parts[1].words.lower() and part.periods != measure.parts[1].periods:
+            # "how much more was X in 2019 than X in 2018": one line over the two years each part names
+            measure = measure.with_periods((*part.periods, *measure.parts[1].periods))
+            part = part.with_periods(())
         if not measure.periods and len(part.periods) >= 2 and part.op not in m.OVER_PERIODS:
             # "the change in the 2018 and 2019 revenue": the years said with the line are the ones the change spans
             measure, part = measure.with_periods(part.periods), part.with_periods(())

@@ -1292,7 +1292,9 @@ def _issuer(text: str, issuers: Sequence[str]) -> str:
 _COMPANY_WORDS = re.compile(r"\b(?:inc|incorporated|corp|corporation|co|company|plc|ltd|limited|llc|lp|ag|sa|nv|se|group|"
                             r"holdings)\b\.?$", re.IGNORECASE)
 _NOT_A_NAME = re.compile(r"^(?:FY\s?)?\d{2,4}$|^Q[1-4]$|^(?:US|USD|GAAP|EBITDA|EBIT|COGS|SG&A|R&D|PP&E|D&A|FCF|CCC|DPO|DSO|DIO|"
-                         r"ROE|ROA|EPS|CAGR|YOY|TTM|LTM)$", re.IGNORECASE)
+                         r"ROE|ROA|EPS|CAGR|YOY|TTM|LTM)$"
+                         # regions reports break their figures into ("net sales for EMEA"): a segment, no issuer
+                         r"|^(?:EMEA|APAC|APJ|APJC|JAPAC|LATAM|AMER|AMERICAS|NA|EU|UK|ROW|MEA|CEE|ANZ)$", re.IGNORECASE)
 
 
 def _looks_like_company(name: str) -> bool:
@@ -1547,6 +1549,12 @@ _THAT_OF = re.compile(r"^(?:that|those|the\s+(?:one|figure|number|amount)s?)\s+(
 def _like_the_first(first: str, second: str) -> str:
     """The second side of a comparison said as "that in Salem" (or "those of X"): the first side's measure, with its
     place ("in Ashland") changed for the second's; ``second`` as said otherwise."""
+    alone = re.fullmatch(rf"(?:(?:in|for|during|at|as\s+of)\s+)?(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<p>{_P})", second.strip(),
+                         re.IGNORECASE)
+    dated = re.match(rf"^(?P<what>.+?)\s+(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?{_P}$",
+                     first.strip(), re.IGNORECASE)
+    if alone is not None and dated is not None:  # "X in 2019 than in 2018": the first side's measure in the second's year
+        return f"{dated.group('what')} in {alone.group('p')}"
     said = _THAT_OF.match(second.strip())
     if said is None:
         return second
@@ -1634,7 +1642,9 @@ def _parse(body: str, periods: Sequence[PeriodMention], definitions: dict[str, s
         part = _phrase(total.group("x"), periods, definitions)
         if part.op not in (m.SHARE, m.RATIO, m.PERCENT_CHANGE, m.CAGR, m.DAYS):  # percentages do not add up
             return Measure(m.TOTAL, parts=(part,), periods=years), inner
-    measure = _phrase(inner, periods, definitions)
+    # "X in 2019 to X in 2018": a year said inside the phrase and one at its end are two parts' years; the phrase reads
+    # its own tail then, so the last part takes the year said last
+    measure = _phrase(body if len(years) == 1 and re.search(_P, inner) else inner, periods, definitions)
     if measure.op == m.GAP and re.search(rf"\b(?:from|to)\s+(?:(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?)?{_P}", body, re.IGNORECASE):
         measure = replace(measure, op=m.CHANGE)  # "the difference in X from 2018 to 2019" has a direction
     if years and measure.op in m.OVER_PERIODS and not measure.periods:
@@ -1794,12 +1804,12 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         x = re.sub(r"^(?:(?:the\s+)?(?:percent(?:age)?|proportion|share|fraction)\s+of\s+)", "", x, flags=re.IGNORECASE)
         y = g.group("y") or g.group("y2") or g.group("y3") or g.group("y4") or g.group("y5") or g.group("y6") \
             or g.group("y7")
-        left, right = _share_periods(_amount(sub(x)), _amount(sub(y)))
+        left, right = _share_periods(*_tail_to_last(_amount(sub(x)), _amount(sub(y)), own_years))
         # "how much of revenue was spent on marketing, as a percentage" is said as the share it asks for
         return done(Measure(m.SHARE, parts=(left, right), said=" ".join(re.sub(_P, " ", f"{x} as a % of {y}").split()) if g.group("x7") else ""))
     if (g := _DIFFERENCE.match(text)) is not None:
         x, y = g.group("x") or g.group("x2"), g.group("y") or g.group("y2")
-        left, right = _share_periods(sub(x), sub(y))
+        left, right = _share_periods(*_tail_to_last(sub(x), sub(y), own_years))
         return done(Measure(m.GAP if _same_line(left, right) else m.DIFFERENCE, parts=(left, right)))
     if (g := _SUM.match(text)) is not None:
         x, y = g.group("x") or g.group("x2") or g.group("x3"), g.group("y") or g.group("y2") or g.group("y3")
@@ -1837,7 +1847,7 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         x = g.group("x") or g.group("x2") or g.group("x3")
         y = g.group("y") or g.group("y2") or g.group("y3")
         if x and y and not re.search(r"\bshare\b", y, re.IGNORECASE) or (g.group("x") and g.group("y")):
-            left, right = _share_periods(sub(x), sub(y))
+            left, right = _share_periods(*_tail_to_last(sub(x), sub(y), own_years))
             if left.op != m.LINE or right.op != m.LINE or g.group("x") or re.search(
                     r"\bratio\b|-to-|/|\bdivided\s+by\b|\bover\b", text, re.IGNORECASE) \
                     or all(re.match(r"(?:the\s+)?total\s", side, re.IGNORECASE) for side in (x, y)) \
@@ -1903,6 +1913,14 @@ def _count(word: str | None) -> int:
     if not word:
         return 0
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)
+
+
+def _tail_to_last(left: Measure, right: Measure, tail: tuple[int, ...]) -> tuple[Measure, Measure]:
+    """Two parts of which the first names its own year and the phrase ends on another ("X in 2019 to X in 2018"): the
+    year said last is the last part's, not the whole measure's (which the first part's would otherwise overrule)."""
+    if tail and left.periods and not right.periods and right.op not in m.OVER_PERIODS:
+        return left, _with_periods(right, tail)
+    return left, right
 
 
 def _share_periods(left: Measure, right: Measure) -> tuple[Measure, Measure]:

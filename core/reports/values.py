@@ -91,6 +91,16 @@ def is_null_text(text: str) -> bool:
     return bool(_NULL_MARKS.fullmatch(collapsed)) or collapsed.lower() in NULL_WORDS
 
 
+_NIL_DASH = re.compile(r"[\-\u2212\u2013\u2014\u2012]+")
+
+
+def is_nil_text(text: str) -> bool:
+    """True for a cell printing only a dash ("—", "$ –"): in a report's table a nil amount, zero, where a blank, "n/a"
+    or "NM" prints no value at all."""
+    collapsed = SPACES.sub("", text).strip("$\u20ac\u00a3\u00a5\u20b9")
+    return bool(_NIL_DASH.fullmatch(collapsed))
+
+
 def parse_report_number(text: str) -> ParsedNumber | None:
     """Read a number as reports print it, keeping its sign, percent, currency and scale suffix."""
     if (plain := _PLAIN.fullmatch(text)) is not None:  # "1234", "-12.5": what spreadsheets hold, read at once

@@ -207,6 +207,10 @@ def test_a_title_asked_of_no_table_in_particular_is_not_composed_from_whichever_
                    lambda sql: None) is None  # type: ignore[arg-type,return-value]
     assert names_no_table(read("Which years does the table cover?"), periods)
     assert not names_no_table(read("In which years were rail freight costs above 2.5?"), periods)
+    # how a table holds its periods ("highlighted", "the fiscal years displayed") says nothing of what it is about
+    assert names_no_table(read("Which periods are featured in the table?"), periods)
+    assert names_no_table(read("Which fiscal years are displayed in the table?"), periods)
+    assert not names_no_table(read("Which fiscal years of freight costs are displayed?"), periods)
 
 
 def test_the_periods_a_table_includes_are_its_column_headers() -> None:
@@ -382,3 +386,21 @@ def test_a_text_answer_s_value_is_the_span_the_passage_prints(report: ReportFixt
     chat.queue({"answer": "Yes, the opening of two new playgrounds."})
     answer = make(report, chat).answer("What caused the rise in park spending?")
     assert answer.answer_type == types.TEXT and answer.value == "the opening of two new playgrounds"
+
+
+def test_words_saying_how_a_question_asks_name_no_row() -> None:
+    """"In which year was the amount of X larger" names X: a label that shares only the asking words with it
+    ("Payables: amounts settled within one year") is no row it names, though it shares more words than X's own
+    label does; a label that prints an asking word beside the words asked ("Profit for the year") is still named."""
+    from core.answering.compose import match_row
+    from tests.core.answering.test_formulas import _view
+
+    view = _view([("Goodwill", "", (850.0, 840.0)),
+                  ("Payables: amounts settled within one year", "", (-120.0, -95.0)),
+                  ("Profit for the year", "", (64.0, 71.0))],
+                 [("y2019", "2019", 2019), ("y2018", "2018", 2018)])
+    found = match_row(view, "In which year was the amount of Goodwill larger?")
+    assert found is not None and found.label == "Goodwill"
+    found = match_row(view, "In which year was the profit for the year higher?")
+    assert found is not None and found.label == "Profit for the year"
+    assert match_row(view, "In which year was the amount higher?") is None

@@ -136,3 +136,25 @@ def test_a_figure_computed_across_two_reports_is_turned_down() -> None:
     assert problem.rows == {(1, 1), (2, 2)}
     together = _computed(question, [sheet], 310.0 / 1200.0)
     assert not [p for p in problems(together, [sheet]) if "documents" in p.said]
+
+
+def test_a_figure_computed_across_two_currencies_is_turned_down() -> None:
+    """Borrowings read from a table in pounds and total assets from one in dollars, in one report, make no ratio:
+    turned down, the rows of both set aside; a table stating no currency is no second currency."""
+    notes = _view([("Borrowings", "", (95.0,))], [("y2021", "2021", 2021)], caption="Borrowings (£m)", table_id=1)
+    sheet = _view([("Total debt", "", (310.0,)), ("Total assets", "", (1200.0,))], [("y2021", "2021", 2021)],
+                  caption="Group balance sheet (US$'000)", table_id=2)
+    notes = dataclasses.replace(notes, currency="£")
+    sheet = dataclasses.replace(sheet, currency="$", info=dataclasses.replace(sheet.info, document_id=1))
+    question = "What was the ratio of debt to total assets in 2021?"
+    (plan,) = plans_of(read(question))
+    apart = {**bind(plan, [sheet], question)}
+    debt = next(name for name in apart if "debt" in name)
+    apart[debt] = dataclasses.replace(apart[debt], table_id=1, row=1, value=95.0)
+    done = Computation(plan, apart, "", SqlResult("", (), (), False, 0.0), 95.0 / 1200.0, "", "", {1: notes, 2: sheet})
+    (problem,) = [p for p in problems(done, [notes, sheet]) if "currencies" in p.said]
+    assert problem.rows == {(1, 1), (2, 2)}
+    unstated = dataclasses.replace(notes, currency="")
+    assert not [p for p in problems(done, [unstated, sheet]) if "currencies" in p.said]
+    together = _computed(question, [sheet], 310.0 / 1200.0)
+    assert not [p for p in problems(together, [sheet]) if "currencies" in p.said]

@@ -482,6 +482,21 @@ def test_a_quarter_s_column_is_never_the_year_s_figure() -> None:
     assert year_column(view, 2021, "What was revenue for the quarter ended January 23, 2021?") == "jan_2021"
 
 
+def test_a_quarter_asked_is_never_read_in_the_year_s_column() -> None:
+    """A table of a year's quarters and its total: "the third quarter of fiscal 2021" is that quarter's column; where
+    no column is that quarter's, the year's total is no answer (the binding finds no column)."""
+    view = _view([("Net sales", "", (510.0, 530.0, 2080.0))],
+                 [("q2_2021", "Second Quarter 2021", 2021), ("q3_2021", "Third Quarter 2021", 2021),
+                  ("fy2021", "Fiscal 2021 Total", 2021)])
+    view = dataclasses.replace(view, info=dataclasses.replace(view.info, periods=(
+        ColumnPeriod("q2_2021", Period(2021, "", 2, 3)), ColumnPeriod("q3_2021", Period(2021, "", 3, 3)),
+        ColumnPeriod("fy2021", Period(2021, "", 0, 12)))))
+    assert year_column(view, 2021, "What were net sales in the fiscal 2021 third quarter?") == "q3_2021"
+    assert year_column(view, 2021, "What were net sales in Q2 2021?") == "q2_2021"
+    assert year_column(view, 2021, "What were net sales in the fourth quarter of 2021?") is None
+    assert year_column(view, 2021, "What were net sales in 2021?") == "fy2021"
+
+
 def test_a_heading_row_without_figures_names_the_lines_beneath_it_where_ingestion_stored_no_section() -> None:
     """A table printing the same items under "Global (all markets)", then "Domestic only" (headings with no figures),
     with no sections stored: "global cargo flights" is the first block's line; a label fragment begun in lower case
@@ -1361,3 +1376,56 @@ def test_a_line_printed_as_a_deduction_is_its_amount_in_a_formula() -> None:
     cell = cell_of("accumulated_depreciation", deduction, "y2021", "")
     assert cell.value == 350.0 and cell.absolute
     assert cell_of("accumulated_depreciation", deduction, "y2021", "", as_printed=True).value == -350.0
+
+
+def test_a_label_of_an_item_reported_in_another_statement_does_not_name_the_line() -> None:
+    """Retained earnings (a balance) share the report word "earnings" with net income (a flow of the year), and
+    deferred revenue shares "revenue" with revenue: neither names the line; the line's own label still does."""
+    assert fit("net income", "Retained earnings") < MIN_FIT
+    assert fit("revenue", "Deferred revenue") < fit("revenue", "Revenue from services")
+    assert fit("net income", "Net income (loss)") > 0.6
+    balance = _view([("Retained earnings", "", (1227.0, 1372.3)), ("Total equity", "", (2900.0, 3100.0))],
+                    [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Company balance sheet", table_id=1)
+    income = _view([("Net sales", "", (5563.7, 5875.0)), ("Net income (loss)", "", (542.0, -762.3))],
+                   [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Selected financial data", table_id=2)
+    question = "What was the change in net income between 2018 and 2019?"
+    (best, *_rest) = candidates("net income", [2018, 2019], [balance, income], question, whole=True)
+    assert (best.view.info.id, best.label) == (2, "Net income (loss)")
+
+
+def test_a_line_printed_in_per_cent_is_no_amount_where_another_table_prints_the_amount() -> None:
+    """A table of costs as shares of revenue ("Cost of sales 41%") and the statement printing the amounts: the
+    cost of sales asked is the amount, whichever table search ranked first; a line asked as a rate still reads the
+    per cents, and with no amount printed anywhere the per cents still bind."""
+    shares = _view([("Cost of sales", "", (41.0, 44.0)), ("Selling expenses", "", (12.0, 13.0))],
+                   [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Costs as a share of revenue", table_id=1)
+    shares = dataclasses.replace(shares, printed={(1, 1): "41%", (1, 2): "44%", (2, 1): "12%", (2, 2): "13%"})
+    amounts = _view([("Cost of sales", "", (2210.0, 2390.0)), ("Selling expenses", "", (650.0, 700.0))],
+                    [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Statements of operations", table_id=2)
+    question = "What was the cost of sales in 2021 and 2020, respectively?"
+    (best, *_rest) = candidates("cost of sales", [2021, 2020], [shares, amounts], question, whole=True)
+    assert best.view.info.id == 2
+    (best, *_rest) = candidates("cost of sales", [2021, 2020], [shares], question, whole=True)
+    assert best.view.info.id == 1
+    (rate, *_rest) = candidates("cost of sales rate", [2021], [shares], "What was the cost of sales rate in 2021?")
+    assert rate.score >= fit("cost of sales rate", "Cost of sales")
+
+
+def test_a_dash_is_a_nil_amount_in_a_line_asked_over_periods() -> None:
+    """"Restructuring charges (140) —": the line rose from nothing, so its change reads the dash as zero (and the SQL
+    reads the cell as zero); a blank or "n/a" is no figure, and a dash alone is no figure of a year looked up."""
+    view = _view([("Restructuring charges", "", (-140.0, None)), ("Litigation reserve", "", (75.0, None)),
+                  ("Royalty income", "", (None, None))],
+                 [("y2021", "2021", 2021), ("y2020", "2020", 2020)], caption="Other charges", table_id=1)
+    view = dataclasses.replace(view, printed={(1, 1): "(140)", (1, 2): "\u2014", (2, 1): "75", (2, 2): "n/a",
+                                              (3, 1): "$ \u2013", (3, 2): "\u2014"})
+    question = "What was the change in restructuring charges from 2020 to 2021?"
+    (best, *_rest) = candidates("restructuring charges", [2020, 2021], [view], question, whole=True)
+    assert best.label == "Restructuring charges"
+    before = cell_of("restructuring_charges_2020", best, "y2020", "")
+    assert (before.value, before.nil) == (0.0, True) and "coalesce(" in before.sql()
+    after = cell_of("restructuring_charges_2021", best, "y2021", "")
+    assert (after.value, after.nil) == (-140.0, False) and "coalesce(" not in after.sql()
+    assert candidates("litigation reserve", [2020, 2021], [view], question, whole=True) == []  # "n/a": no figure
+    assert candidates("royalty income", [2020, 2021], [view], question, whole=True) == []  # no figure in any year
+    assert candidates("restructuring charges", [2020], [view], "What were restructuring charges in 2020?") == []

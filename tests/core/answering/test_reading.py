@@ -182,6 +182,14 @@ def test_an_issuer_the_library_knows_is_set_aside_from_the_measure() -> None:
     assert reading.measure.words == "capex" and reading.complete
 
 
+def test_a_region_a_report_breaks_its_figures_into_is_no_issuer() -> None:
+    """"... for APAC" after a closing "for" reads like a ticker, but it is a region of the report's segments: it stays
+    in the measure; a ticker ("MMM") is still an issuer."""
+    reading = read("What were the net revenues in 2021 for APAC?")
+    assert reading.issuer == "" and reading.measure is not None and reading.measure.words == "net revenues for APAC"
+    assert read("What was the revenue in 2021 for MMM?").issuer == "MMM"
+
+
 @pytest.mark.parametrize(("question", "operation", "target", "group", "limit"), [
     ("How many notices were filed in Dayton?", "how_many", "notices", "", 1),
     ("How many workers in total did Kestrel Foods lay off?", "how_many", "workers", "", 1),
@@ -642,3 +650,25 @@ def test_year_end_balances_said_with_the_other_line_and_the_days_in_brackets() -
     other = read("Northwind days of inventory on hand in fiscal 2021 using year-end inventories and freight costs?",
                  ("Northwind",))
     assert all("cost_of_goods_sold" not in p.formula for p in plans_of(other))  # another line named: not dropped
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What is the ratio of freight costs in 2021 to freight costs in 2020?", "freight_costs_2021 / freight_costs_2020"),
+    ("What were freight costs in 2021 as a percentage of freight costs in 2020?",
+     "freight_costs_2021 / freight_costs_2020 * 100"),
+    ("What is the ratio of fuel costs in 2021 to net sales in 2020?", "fuel_costs_2021 / net_sales_2020"),
+    ("What is the ratio of fuel costs to net sales in 2021?", "fuel_costs_2021 / net_sales_2021"),
+    ("What is the difference between net sales in 2021 and fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
+    ("What is net sales in 2021 less fuel costs in 2020?", "net_sales_2021 - fuel_costs_2020"),
+    # one line named in each of two years: the difference between its two figures, never a figure less itself
+    ("How much more were net sales in 2021 than net sales in 2020?", "abs((net_sales_2021) - (net_sales_2020))"),
+    ("What is the difference between net sales in 2021 and net sales in 2020?",
+     "abs((net_sales_2021) - (net_sales_2020))"),
+    # the second side said as its year alone: the first side's line in that year, not a line named "in"
+    ("How much higher were net sales in 2021 than in 2020?", "abs((net_sales_2021) - (net_sales_2020))"),
+    ("How much lower were net sales in fiscal 2020 than in fiscal 2021?", "abs((net_sales_2021) - (net_sales_2020))"),
+])
+def test_a_year_said_at_the_end_is_the_last_part_s_where_the_first_names_its_own(question: str, formula: str) -> None:
+    """"X in 2021 to X in 2020": the year said last belongs to the last part, not to the whole measure (where the first
+    part's year would overrule it and the ratio divide a figure by itself)."""
+    assert [plan.formula for plan in plans_of(read(question))] == [formula]
