@@ -269,9 +269,10 @@ class Answerer(TableSteps, FormulaSteps):
         if asked.query is not None:  # a question over rows in so many words: say so before reading them
             self._stage(run, "computing", "Reading the table's rows")
         names = run.names or cite.SourceNames(self.library)
-        # the tables in the context only: planned over the next ones the search ranked too, code answered two probe
-        # questions wrongly from a table of another document or of shares for counts, and gained none
-        found = answer_by_query(asked, run.context.tables, self.library, self.sql_runner.run, names,
+        # the two likeliest tables (``Run.likeliest``), whatever room the model's prompt has for them: planned over the
+        # next ones the search ranked too, code answered two probe questions wrongly from a table of another document
+        # or of shares for counts, and gained none
+        found = answer_by_query(asked, run.likeliest or run.context.tables, self.library, self.sql_runner.run, names,
                                 [c.id for c in retrieved], run.failures)
         if found is None:
             return False
@@ -309,7 +310,7 @@ class Answerer(TableSteps, FormulaSteps):
         table), the small model fills the plan under a schema of the table's real columns (``model_query``);
         code checks it, compiles and runs it. Served models write their SQL freely in the loop instead."""
         asked = self._asked(run)
-        if self.sql_style == "free" or not run.context.tables:
+        if self.sql_style == "free" or not (run.likeliest or run.context.tables):
             return None
         if table_query.asks_difference(asked):
             return None  # "how many more A than B": no operation of the plan subtracts (a sum, a count is no answer)
@@ -344,7 +345,7 @@ class Answerer(TableSteps, FormulaSteps):
                          ) -> tuple[ops.TableView, Callable[[ColumnSchema], list[Any]]] | None:
         """The likeliest table a query plan can be filled over (``model_query.plannable_table``), with its reader of
         distinct values (of the tables ``model_query.offered_tables`` offers)."""
-        tables = run.context.tables[:PLANNED_TABLES]
+        tables = (run.likeliest or run.context.tables)[:PLANNED_TABLES]
         metadata = self.library.document_metadata(sorted({v.info.document_id for v in tables}))
         views = model_query.offered_tables(tables, asked, {d: m.doc_type for d, m in metadata.items()})
         return model_query.plannable_table(views, run.question, lambda v: distinct_values(self.sql_runner.run, v))

@@ -121,6 +121,9 @@ class Run:
 
     question: str
     context: Context
+    likeliest: list[ops.TableView] = field(default_factory=list)
+    """The question's likeliest tables (``MAX_TABLES``) as code reads them: the same whatever model answers, where
+    the context holds only what the model's prompt has room for."""
     steps: list[Step] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
@@ -242,6 +245,8 @@ class AnswererBase:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
                              lambda table_id: self._view(run, table_id))
+        if not run.likeliest:
+            run.likeliest = list(ranked[:MAX_TABLES])
         for view in ranked:
             if len(context.tables) >= MAX_TABLES:
                 break

@@ -6,17 +6,26 @@ title's). Ruled tables are drawn, ingested for real and asked with no model call
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import pymupdf
 import pytest
 
+from core.answering import Answerer, loop
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
 from core.answering.table_query import plan, rows_named, words_named
+from core.ingest.ingestor import Ingestor
 from core.library.store import Library
+from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
+from models.errors import ModelOutputError
+from tests.conftest import HashEmbedder
+from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
+from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
 
@@ -187,3 +196,46 @@ def test_together_before_a_share_is_the_share_of_both() -> None:
     assert asked.measure is not None and asked.measure.op == "share", asked.measure
     part, whole = asked.measure.leaves()
     assert (part.words, whole.words) == ("nursing and catering units", "staff"), asked.measure
+
+
+def test_code_reads_the_two_likeliest_tables_whatever_room_the_model_s_prompt_has(
+        tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a model whose tokenizer counts every text as huge leaves one table in its prompt; code's query plan is no
+    # prompt, and is asked over both likeliest tables, as it is with no model at all
+    directory = tmp_path_factory.mktemp("two_depots")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 60), "Table 1: Depots and their staff", fontsize=11)
+    _draw_ruled(page, [["Depot", "Staff", "Vans"], ["Northgate", "41", "12"], ["Eastbrook", "28", "9"],
+                       ["Southmere", "35", "11"]], [60, 240, 340, 440], 80)
+    page.insert_text((72, 300), "Table 2: Tonnage handled by depot", fontsize=11)
+    _draw_ruled(page, [["Depot", "Tonnage"], ["Northgate", "1,240"], ["Eastbrook", "2,115"], ["Southmere", "980"]],
+                [60, 240, 340], 320)
+    doc.save(directory / "depots.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "depots.pdf").tables == 2
+    planned_over: list[list[str]] = []
+    real = loop.answer_by_query
+
+    def spy(reading: Any, views: Any, *args: Any) -> Any:
+        planned_over.append([view.info.name for view in views])
+        return real(reading, views, *args)
+    monkeypatch.setattr(loop, "answer_by_query", spy)
+
+    class Wordy(ScriptedChat):
+        def count_tokens(self, text: str) -> int:
+            return 10 ** 6
+    runner = SqlRunner(library.path)
+    try:
+        for chat in (ScriptedChat(fallback=_refuse), Wordy(fallback=_refuse)):
+            Answerer(library, Retriever(library.conn, HashEmbedder()), runner, chat).answer(
+                "Which depot handled the largest tonnage?")
+        assert len(planned_over) == 2 and len(planned_over[0]) == 2 and planned_over[0] == planned_over[1], planned_over
+    finally:
+        runner.close()
+        library.close()
+
+
+def _refuse(*_: object) -> str:
+    raise ModelOutputError("no model here")
