@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.answering.operations import TableView, is_number
-from core.library.db import quote_identifier
+from core.library.db import quote_identifier, quote_text
 from core.reports.values import find_periods
 from models.types import ColumnSchema
 
@@ -60,7 +60,7 @@ def across(view: TableView) -> TableView | None:
     for item, column in enumerate(figures, start=1):
         cells = ", ".join(f"MAX(CASE WHEN _row = {r.row} THEN {quote_identifier(column.name)} END) AS "
                           f"{quote_identifier(name)}" for name, r in zip(names, labelled, strict=True))
-        selects.append(f"SELECT {item} AS _row, {_literal(column.header or column.name)} AS {ITEM_COLUMN}, {cells} "
+        selects.append(f"SELECT {item} AS _row, {quote_text(column.header or column.name)} AS {ITEM_COLUMN}, {cells} "
                        f"FROM {quote_identifier(view.name)}")
         at = view.column_position(column.name)
         values[item] = (column.header or column.name, *(view.values[r.row][at] for r in labelled))
@@ -113,7 +113,3 @@ def _type_of(values: list[Any]) -> str:
     if filled and all(isinstance(v, int) for v in filled):
         return "INTEGER"
     return "REAL" if all(is_number(v) for v in filled) else "TEXT"
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"

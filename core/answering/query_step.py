@@ -61,10 +61,11 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     plan that ran and failed is noted in ``failures``). A table whose items are its columns (countries across,
     quarters down) is read turned (``across``) only where no table answers as printed."""
     likeliest = _of_the_year_asked(views, reading)
-    for candidates in (likeliest, [t for view in likeliest if (t := across(view)) is not None]):
+    for turned in (False, True):  # the tables as printed first; turned only where none of them answers
+        candidates = [t for view in likeliest if (t := across(view)) is not None] if turned else likeliest
         answers = [a for view in candidates if (a := _answer_from(view, reading, run_sql, names, failures)) is not None]
         if answers:
-            best = max(answers, key=lambda a: (table_query.words_named(a.plan, reading), -answers.index(a)))
+            _, best = max(enumerate(answers), key=lambda pair: (table_query.words_named(pair[1].plan, reading), -pair[0]))
             step, citation = step_of(reading, best, library, names, chunk_ids)
             return step, citation, best
     return None

@@ -45,7 +45,7 @@ from core.answering.reading import (
     TableQuery,
 )
 from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
-from core.library.db import quote_identifier
+from core.library.db import quote_identifier, quote_text
 from core.reports.document_metadata import span_end
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, find_periods
@@ -1612,10 +1612,14 @@ def _periods_of(text: str) -> set[tuple[int, int, int]]:
     return {(p.year, p.quarter, p.month) for p in find_periods(text)}
 
 
+def _periods_said(reading: QuestionReading) -> set[tuple[int, int, int]]:
+    return {(p.year, p.quarter, p.month) for p in reading.periods}
+
+
 def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tuple[Any, ...]:
     """Of several values the question's words name, those that print exactly the periods it names: "in Q4 2009" is
     the "Q4 2009" row, not also "Q1 2009 – Q4 2009", which ends with it; () when none or all do."""
-    said = {(p.year, p.quarter, p.month) for p in reading.periods}
+    said = _periods_said(reading)
     if len(values) < 2 or not said:
         return ()
     exact = tuple(v for v in values if _periods_of(str(v)) == said)
@@ -1625,7 +1629,7 @@ def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tupl
 def column_of_the_period(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
     """The one figure column whose header prints exactly the period the question names ("Q4 2009" over columns
     "Q4 2009", "Q1 2009 – Q4 2009" and "Q1 2010"), where it names one; else None."""
-    said = {(p.year, p.quarter, p.month) for p in reading.periods}
+    said = _periods_said(reading)
     if len(said) != 1:
         return None
     exact = [c for c in numbers if _periods_of(_header(c)) == said]
@@ -2062,9 +2066,7 @@ _SPREAD = re.compile(r"\b(?:errors?|margins?|moe|ci|confidence|interval|standard
 
 
 def _literal(value: Any) -> str:
-    if is_number(value):
-        return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
+    return repr(value) if is_number(value) else quote_text(str(value))
 
 
 def _where(plan: QueryPlan) -> str:

@@ -103,6 +103,11 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def quote_text(text: str) -> str:
+    """``text`` as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
 def busy_error(exc: BaseException) -> bool:
     """SQLite's "another connection holds the lock" (``database is locked`` / ``busy``)."""
     text = str(exc).lower()
