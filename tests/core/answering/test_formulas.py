@@ -1388,7 +1388,7 @@ def test_a_label_of_an_item_reported_in_another_statement_does_not_name_the_line
                     [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Company balance sheet", table_id=1)
     income = _view([("Net sales", "", (5563.7, 5875.0)), ("Net income (loss)", "", (542.0, -762.3))],
                    [("y2019", "2019", 2019), ("y2018", "2018", 2018)], caption="Selected financial data", table_id=2)
-    question = "What was the change in net income between 2018 and 2019?"
+    question = "By how much did net income move from 2018 to 2019?"
     (best, *_rest) = candidates("net income", [2018, 2019], [balance, income], question, whole=True)
     assert (best.view.info.id, best.label) == (2, "Net income (loss)")
 
