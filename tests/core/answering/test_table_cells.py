@@ -9,21 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from core.library.store import Library
-from tests.core.answering.test_table_precision import ask_code_first
+from tests.core.answering.test_table_precision import _drawn, ask_code_first
 from tests.core.answering.test_table_query import ask_without_model
-from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
 
 # brand: share of sales in volume (%), 2021 and 2022
 BRANDS = {"Hollowell": ("12.5", "11.8"), "Pine & Co": ("8.1", "9.4"), "Brackett": ("6.3", "7.0")}
-
-
-def _drawn(tmp_path_factory: pytest.TempPathFactory, title: str, rows: list[list[str]],
-           columns: list[float]) -> Iterator[Library]:
-    library = drawn_library(tmp_path_factory.mktemp("table"), title, rows, columns)
-    yield library
-    library.close()
 
 
 @pytest.fixture(scope="module")

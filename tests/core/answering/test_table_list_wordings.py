@@ -23,6 +23,7 @@ from core.sql.runner import SqlRunner
 from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
+from tests.core.answering.test_table_precision import _drawn
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 from tests.core.ingest.test_extraction import _draw_ruled
@@ -44,12 +45,6 @@ PROBLEMS = {
     "Broken heating": (0.0, 2.2, 97.8),
     "Pests": (1.1, 3.0, 95.9),
 }
-
-
-def _drawn(factory: pytest.TempPathFactory, title: str, rows: list[list[str]], x: list[float]) -> Iterator[Library]:
-    library = drawn_library(factory.mktemp("table"), title, rows, x)
-    yield library
-    library.close()
 
 
 @pytest.fixture(scope="module")
