@@ -207,7 +207,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # column (a 1.5B model takes a column for a value): that column is the figure asked
         target = headed
     # a filter on a value the question does not name is the model's own addition: left out, not run
-    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, asked, reading.text)))
+    of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
+    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text)))
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
@@ -336,9 +337,21 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     if found is None:
         shown = ", ".join(str(v) for v in _closest(said, values, SHOWN_VALUES))
         raise ValueError(f"{said!r} is not a value of {column.name} (its values nearest to it: {shown}).")
-    if not (stems(str(found)) - table_query.LEGAL_WORDS) & asked:
+    if not _singled_out(found, values, asked):
         return None
     return table_query.Condition(column, (found,), said)
+
+
+def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
+    """Whether the question's words name the row ``found``: all of its words, or those of its words the question
+    says and no other value of the column holds all of ("RTI/STI" for "Awareness of RTI/STI and HIV/AIDS"). A word
+    several values share does not name one of them: "feelings" is no filter on "Feeling low and down" beside "Feeling
+    nervous", and "total costs", the column read, no filter on a "Total costs" row."""
+    own = stems(str(found)) - table_query.LEGAL_WORDS
+    named = own & asked
+    if not named:
+        return False
+    return named == own or not any(named <= stems(str(v)) for v in values if v != found)
 
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:

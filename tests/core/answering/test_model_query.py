@@ -688,3 +688,48 @@ def test_how_many_of_the_things_were_one_kind_is_that_row_s_number_not_a_count_o
     finally:
         runner.close()
         library.close()
+
+
+@pytest.fixture(scope="module")
+def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """How often pupils have a symptom, and what a clinic's cost lines came to (made up): values that share a word."""
+    header = [["Symptom", "Weekly", "Never"]]
+    body = [["Feeling low", "22.0", "35.0"], ["Feeling nervous", "30.0", "41.0"], ["Feeling dizzy", "8.0", "62.0"],
+            ["Headache", "25.0", "20.0"], ["Back pain", "12.0", "28.0"]]
+    library = drawn_library(tmp_path_factory.mktemp("symptoms"), "Table 7: How often pupils have symptoms (%)",
+                            header + body, [40, 220, 320, 420])
+    yield Survey(library, [])
+    library.close()
+
+
+@pytest.fixture(scope="module")
+def clinic_costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    header = [["Cost category", "Total costs", "Federal share"]]
+    body = [["Salaries", "420000", "120000"], ["Office rent", "96000", "30000"], ["Travel", "150000", "20000"],
+            ["Supplies", "38000", "9000"], ["Total costs", "704000", "179000"]]
+    library = drawn_library(tmp_path_factory.mktemp("clinic"), "Table 2: Clinic costs by category, 2023",
+                            header + body, [40, 220, 320, 420])
+    yield Survey(library, [])
+    library.close()
+
+
+def test_a_word_several_values_share_names_no_row_for_the_model_s_filter(symptoms: Survey) -> None:
+    # "feelings" is said, but it singles out none of "Feeling low", "Feeling nervous", "Feeling dizzy"
+    reply = _reply(operation="count", target="never", filters=[{"column": "symptom", "value": "Feeling low"}],
+                   threshold={"column": "never", "above": True, "value": 30})
+    planned, answered = _plan(symptoms, "How many feelings did more than 30 percent of pupils never have?", reply)
+    assert planned.conditions == ()
+    assert answered.value == "3", answered.sentence
+    # a word only one value holds names it
+    reply = _reply(operation="value", target="never", filters=[{"column": "symptom", "value": "Feeling dizzy"}])
+    _, answered = _plan(symptoms, "What share of pupils never feel dizzy?", reply)
+    assert answered.value.startswith("62"), answered.sentence
+
+
+def test_the_words_of_the_column_read_are_no_filter_on_a_row_that_prints_them(clinic_costs: Survey) -> None:
+    reply = _reply(operation="count", target="total_costs", group="cost_category",
+                   filters=[{"column": "cost_category", "value": "Total costs"}],
+                   threshold={"column": "total_costs", "above": True, "value": 90000})
+    planned, answered = _plan(clinic_costs, "How many cost categories had total costs of more than $90,000?", reply)
+    assert planned.conditions == ()
+    assert answered.value == "3", answered.sentence
