@@ -703,6 +703,12 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         # the table measures one thing, which the question may name in its own words ("spending"), unless they name
         # rows
         titled |= set().union(*(stems(w) for w in reading.content)) - of_rows
+    measure = reading.measure
+    if planned.operation == "share" and measure is not None and measure.op == m.SHARE and len(measure.parts) == 2:
+        # "what share of the university population do two clusters make up" over a table of the students by
+        # cluster: the whole is the column's total, and its words that name nothing the table prints (no header, no
+        # value) say what the table counts
+        titled |= _kin(_tokens(measure.parts[1].said)) - of_rows - headers
     names = {w.lower() for w in re.findall(r"(?<=[\w,?] )[A-Z][\w-]*|^[A-Z]{2,}[\w-]*", reading.text)}
     left = []
     for word in reading.content:
