@@ -385,6 +385,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = _only_number(numbers, reading)
         if target is None:
             return None
+    if operation == "share" and target is not None and is_percent(view, target) and bands_kept(reading, conditions) \
+            and len(amounts := [c for c in numbers if not is_percent(view, c)]) == 1:
+        # "what share of the population was under 20" over age bands: the bands' part of the amounts' total, not a
+        # sum of printed shares (rounded) of a column the span's words ("20+ years") happened to name
+        target = amounts[0]
     if operation in ("share", "average") and target is not None and conditions and \
             (is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))
              and all(len(c.values) == 1 for c in conditions)):  # (the average of several rows' averages is asked)
@@ -393,7 +398,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
         if not conditions:
             return None  # a share of what: no row the question names
-        leaves = [_best_column(leaf.words, numbers, title) for leaf in reading.measure.leaves()]
+        span = _tokens(_span_said(reading.text)) if bands_kept(reading, conditions) else set()
+        # (a part said as the span of bands kept, "under 20 years old", names rows, not a column)
+        leaves = [_best_column(leaf.words, numbers, title) for leaf in reading.measure.leaves()
+                  if not _tokens(leaf.words) <= span]
         found = [c for c in leaves if c is not None]
         if len(found) == 2 and found[0].name != found[1].name:
             target, whole = found  # two columns of the rows named: which is the whole, their figures say
@@ -1159,6 +1167,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     words = [w for leaf in reading.measure.leaves() for w in leaf.words.split() if vocabulary.verb_base(w) == w]
     said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))
+    if bands_kept(reading, conditions):
+        said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     info = view.info
@@ -1766,6 +1776,17 @@ def _range_asked(text: str) -> tuple[int, int | None] | None:
     if under is not None:
         return -1, int(under.group(1)) - 1
     return None
+
+
+def _span_said(text: str) -> str:
+    """The words that ask a span of bands ("under 20 years old", "aged 65 and over"), or ""."""
+    for pattern in (_RANGE_ASKED, _OPEN_ASKED, _UNDER_ASKED):
+        found = pattern.search(text)
+        if found is not None:
+            after = re.match(r"(?:\s+(?:years?|yrs?))?(?:\s+(?:old|of\s+age))?", text[found.end():], re.IGNORECASE)
+            before = re.search(r"\b(?:aged|ages?)\s+$", text[:found.start()], re.IGNORECASE)
+            return text[before.start() if before else found.start():found.end() + (after.end() if after else 0)]
+    return ""
 
 
 def bands_kept(reading: QuestionReading, conditions: Sequence[Condition]) -> bool:

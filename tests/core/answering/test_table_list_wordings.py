@@ -193,17 +193,6 @@ def test_together_before_a_share_is_the_share_of_both() -> None:
     assert (part.words, whole.words) == ("nursing and catering units", "staff"), asked.measure
 
 
-def test_the_whole_of_a_share_may_be_named_by_what_the_table_counts(tmp_path_factory: pytest.TempPathFactory) -> None:
-    # "the hospital's staff": the staff column's total, named with a word the table prints nowhere
-    rows = [["Unit", "Staff"], ["Nursing", "420"], ["Catering", "80"], ["Surgery", "300"], ["Radiology", "200"]]
-    library = drawn_library(tmp_path_factory.mktemp("units"), "Table 3: Staff by unit", rows, [40, 220, 340])
-    try:
-        answer = ask_without_model(library, "What share of the hospital's staff do the nursing and catering units make up?")
-        assert answer.value == "50%", answer.text  # (420 + 80) / 1,000
-    finally:
-        library.close()
-
-
 def test_code_reads_the_two_likeliest_tables_whatever_room_the_model_s_prompt_has(
         tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # a model whose tokenizer counts every text as huge leaves one table in its prompt; code's query plan is no
