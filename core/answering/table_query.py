@@ -1177,10 +1177,13 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
         *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)))
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
+    named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named) <= len(said) // 4
 
 
+_INITIALS = re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])")
+"""Initials written with stops ("U.S."): the question's "US"."""
 _FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"}
 """Words that name nothing a table prints ("the share of pupils who never used each substance")."""
 _COUNTED = r"(?:numbers?|no\.|count|frequency|proportion|share|percentage)"

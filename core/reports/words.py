@@ -1,6 +1,6 @@
 """The one way Folio cuts a text into the words it compares: questions, row labels, headers, captions.
 
-Lower case; "U.S." as "US"; "D&A", "R&D", "SG&A", "PP&E" kept as one word; plurals folded so that "inventories" meets
+Lower case; "D&A", "R&D", "SG&A", "PP&E" kept as one word; plurals folded so that "inventories" meets
 "inventory", "liabilities" meets "liability" and "sales" meets "sale"; words a caller names as not naming
 anything (its stop words) left out. Every matcher of the answering rooms reads words through ``content_words``
 so that a label and a question are cut the same way wherever they are compared.
@@ -14,8 +14,6 @@ from collections.abc import Collection
 _COMPOUND = re.compile(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b")
 _WORD = re.compile(r"[a-z0-9]+")
 _SINGLE_DIGIT = re.compile(r"(?<![\w.])\d(?![\w.])")
-_INITIALISM = re.compile(r"\b(?:[a-z]\.){2,}(?![a-z])")
-"""Initials written with stops ("U.S.", "U.K."): the same word as without them ("US", "UK")."""
 
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
@@ -49,7 +47,7 @@ def fold(word: str) -> str:
 def content_words(text: str, stop: Collection[str] = (), single_digits: bool = False) -> set[str]:
     """The folded words of ``text`` less ``stop`` and one-letter words; with ``single_digits``, a lone digit is a
     word too ("Scope 1" and "Scope 2" differ by it)."""
-    lowered = _INITIALISM.sub(lambda initials: initials.group(0).replace(".", ""), plain_letters(text).lower())
+    lowered = plain_letters(text).lower()
     out = {re.sub(r"\s+", "", compound) for compound in _COMPOUND.findall(lowered)}  # "d&a", "pp&e": one word
     if single_digits:
         out.update(_SINGLE_DIGIT.findall(lowered))

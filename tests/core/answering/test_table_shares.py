@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from core.reports.words import content_words
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -39,8 +38,3 @@ def test_a_share_of_bands_is_computed_from_the_amounts_they_hold(tmp_path_factor
         assert answer.value == "45%", answer.text  # (1,000 + 1,500 + 2,000) / 10,000
     finally:
         library.close()
-
-
-def test_initials_with_stops_are_the_same_word_as_without() -> None:
-    assert content_words("U.S. population") == content_words("US population")
-    assert "uk" in content_words("sales in the U.K.")
