@@ -479,17 +479,17 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         beneath = {str(heading): rows for heading, rows in headings}
         planned = replace(planned, conditions=tuple(_under_heading(c, label, beneath) for c in planned.conditions))
     if label is not None and len(headings) >= 2 and planned.operation in _OVER_ROWS and \
-            not any(c.column.name == label.name for c in planned.conditions) and \
-            not (planned.thresholds and planned.operation in ("list", "count")):
-        # (the rows past a threshold are listed or counted whatever heading they stand under: a heading has no
-        # figure to pass it)
+            not any(c.column.name == label.name for c in planned.conditions):
         # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
-        # under the heading the question names, never across headings
-        named = [(heading, rows) for heading, rows in headings if _tokens(heading) and _tokens(heading) <= asked]
-        if len(named) != 1:
+        # under the heading the question names, never across headings; the rows past a threshold are listed or
+        # counted whatever heading they stand under (a heading has no figure to pass it), unless the question names
+        # one ("which personal habits were reported by more than half": those under "Personal habits (%)")
+        named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked]
+        if len(named) == 1:
+            heading, rows = named[0]
+            planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
+        elif not (planned.thresholds and planned.operation in ("list", "count")):
             return None
-        heading, rows = named[0]
-        planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
     if planned.operation in ("sum", "count") and AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
     return planned
@@ -503,6 +503,11 @@ _ACROSS_N = re.compile(rf"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|the
 not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
 """Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
+
+
+def _heading_words(heading: str) -> set[str]:
+    """A heading's words, its asides in brackets aside ("Personal habits (age 15 and above) (%)": personal habits)."""
+    return _tokens(re.sub(r"\([^()]*\)", " ", heading)) or _tokens(heading)
 
 
 def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str, tuple[Any, ...]]) -> Condition:
@@ -729,6 +734,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             continue  # "employers" over a register with a Company column: the kind of row, not a filter
         if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound):
             continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
+        if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
+            continue  # "Chandel's DLHS-4 survey", "the 1980 census": the source a name says, not something read
         left.append(word)
     return tuple(left)
 
@@ -1182,6 +1189,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     return bool(said) and len(said - named) <= len(said) // 4
 
 
+_SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")
+"""Nouns that, after a name, name the source asked about ("the DLHS-4 survey"), no figure or row of it."""
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])")
 """Initials written with stops ("U.S."): the question's "US"."""
 _FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"}

@@ -234,3 +234,21 @@ def test_code_reads_the_two_likeliest_tables_whatever_room_the_model_s_prompt_ha
 
 def _refuse(*_: object) -> str:
     raise ModelOutputError("no model here")
+
+
+def test_rows_past_a_threshold_are_those_under_the_heading_the_question_names(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Indicator", "EHS-2 Total", "EHS-2 Rural", "EHS-1 Total"],
+            ["Child health (%)", "", "", ""], ["Children fully vaccinated", "71.2", "69.0", "60.0"],
+            ["Children with diarrhoea given ORS", "64.5", "60.1", "40.0"],
+            ["Daily habits (age 15 and above) (%)", "", "", ""], ["Men who smoke", "52.3", "55.0", ""],
+            ["Women who smoke", "12.4", "13.0", ""], ["Men who drink tea daily", "81.0", "83.5", ""]]
+    library = drawn_library(tmp_path_factory.mktemp("habits"), "Table 1: Key indicators of the Eastvale district",
+                            rows, [40, 260, 360, 460, 560])
+    try:
+        # "Eastvale's EHS-2 survey": the source named, no word of the table's to read
+        answer = ask_without_model(library, "In Eastvale's EHS-2 survey, which daily habits were reported by more "
+                                            "than 50% (total)?")
+        assert answer.parts == ("Men who smoke", "Men who drink tea daily"), answer.text
+    finally:
+        library.close()
