@@ -247,9 +247,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
     if group is None and not dated and query.group and query.operation in ("top", "list") and target is not None and \
             view.label_column is not None and [c.name for c in labels] == [view.label_column.name] and \
-            len(title & asked - {"table"}) >= 2:
+            (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS):
         # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
-        # is headed "Organism": the rows of the table the question names by its title
+        # is headed "Organism": the rows of the table the question names by its title; "which drugs had more than 3%
+        # in the last month" over rows headed "Substance": the rows past the bound, whatever noun names them
         group = view.label_column
     group_of: dict[Any, str] = {}
     if dated:
@@ -783,7 +784,10 @@ _HOW_ASKED = stems(" ".join([
     *vocabulary.SHARE_WORDS, *vocabulary.PART_OF_VERBS, *vocabulary.EXTREME_VERBS, *vocabulary.SIZE_ASKED,
     *vocabulary.RECEIVED_VERBS, *vocabulary.LINKING_VERBS, *vocabulary.COUNTED_PEOPLE, *vocabulary.UNIT_NOUNS,
     *vocabulary.AGE_WORDS, *_UNIT_WORDS.values(), "name", "among", "they", "them", "it", "who", "whose", "often",
-    "frequently", "commonly"]))
+    "frequently", "commonly",
+    # the linking verbs in -ing ("pupils using them": "use"; "voting", "living", "getting")
+    *(verb[:-1] + "ing" if verb.endswith("e") else verb + verb[-1] + "ing" if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwy]", verb)
+      else verb + "ing" for verb in vocabulary.LINKING_VERBS)]))
 """Words that say how a figure is asked (counted, added, shared, ranked, in which unit, by which verb), which no table
 prints."""
 

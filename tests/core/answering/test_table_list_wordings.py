@@ -252,3 +252,17 @@ def test_rows_past_a_threshold_are_those_under_the_heading_the_question_names(
         assert answer.parts == ("Men who smoke", "Men who drink tea daily"), answer.text
     finally:
         library.close()
+
+
+def test_rows_past_a_bound_are_listed_whatever_noun_names_them(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "which gadgets" over rows headed "Device": the rows are what the question lists
+    rows = [["Device", "Used in the last week", "Used in the last year", "Never used"],
+            ["Tablet", "31.0", "22.0", "47.0"], ["Games console", "12.5", "30.0", "57.5"],
+            ["Smart watch", "24.0", "8.0", "68.0"], ["E-reader", "4.0", "9.5", "86.5"]]
+    library = drawn_library(tmp_path_factory.mktemp("devices"), "Table 6: How recently pupils used a device (%)",
+                            rows, [40, 200, 300, 400, 500])
+    try:
+        answer = ask_without_model(library, "which gadgets had more than 20% of pupils using them in the last week?")
+        assert answer.parts == ("Tablet", "Smart watch"), answer.text
+    finally:
+        library.close()
