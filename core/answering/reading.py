@@ -211,7 +211,8 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
                rf"made|saw|got|showed|"
-               rf"[a-z]{{2,}}ed)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
+               # (or a verb in the present, "which categories account for fewer than 10 of the attacks")
+               rf"[a-z]{{2,}}ed|[a-z]{{3,}}(?:\s+(?:for|up))?)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
                # "list the reasons for complaint that no tenant gave": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,3}}?)?"
@@ -1583,7 +1584,9 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"
                 rf"(?:top\s+)?(?:{_K}\s+)?")
-        group = re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+{_LABEL_NOUN})?)\b", text, re.IGNORECASE)
+        # (a second noun followed by "for" or "up" is a verb: "which categories account for ...")
+        group = re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?{_LABEL_NOUN}(?:\s+(?![a-z]+\s+(?:for|up)\b){_LABEL_NOUN})?)\b",
+                          text, re.IGNORECASE)
         # "the 3 EU-12 towns with the most burglaries": whatever plural the ranking names, up to its "with"
         group = group or re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?[\w-]+?s)\s+(?:with|by|having)\s+(?:the\s+)?"
                                    rf"(?:{_SUPERLATIVE})\b", text, re.IGNORECASE)

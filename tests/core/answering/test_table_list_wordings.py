@@ -266,3 +266,11 @@ def test_rows_past_a_bound_are_listed_whatever_noun_names_them(tmp_path_factory:
         assert answer.parts == ("Tablet", "Smart watch"), answer.text
     finally:
         library.close()
+
+
+def test_which_rows_account_for_a_bound_is_a_list_of_them() -> None:
+    asked = read("Which complaint types account for under 5 of the calls?")
+    assert asked.query is not None and (asked.query.operation, asked.query.group) == ("list", "complaint types"), asked
+    assert (asked.criterion.kind, asked.criterion.threshold) == ("below", 5.0)
+    asked = read("Which stalls make up over 10% of the market's takings?")
+    assert asked.query is not None and (asked.query.operation, asked.query.group) == ("list", "stalls"), asked
