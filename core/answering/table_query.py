@@ -643,6 +643,26 @@ def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[t
     return [(heading, tuple(rows)) for heading, rows in groups if rows]
 
 
+def _headings_above(view: TableView, conditions: Sequence[Condition]) -> list[str]:
+    """The headings printed as rows of their own (a label, no figure) above the rows the conditions on the label
+    column keep: what those rows are part of ("Outlays:" over "Mandatory programs:" over "Medicare")."""
+    label = view.label_column
+    kept = {str(v) for c in conditions if label is not None and c.column.name == label.name for v in c.values}
+    if not kept:
+        return []
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    headings = []
+    for row in view.rows:
+        values = view.values.get(row.row)
+        if values is None:
+            continue
+        if row.label in kept:
+            return headings
+        if row.labelled and not _TOTAL_ROW.search(row.label) and all(values[p] in (None, "") for p in positions):
+            headings.append(row.label)
+    return []
+
+
 def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
     """What a plan (code's or the model's) leaves of the question unread (``_ignored_column``), or None."""
     view = planned.view
@@ -685,6 +705,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
+    said += _headings_above(view, planned.conditions)  # "Medicare outlays": the Medicare row under "Outlays:"
     if not planned.conditions:  # every row is read, its totals among them
         said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
         sides = reading.measure.leaves() if reading.measure is not None and reading.measure.op == m.SHARE else ()
