@@ -651,7 +651,7 @@ def _headings_above(view: TableView, conditions: Sequence[Condition]) -> list[st
     if not kept:
         return []
     positions = [view.column_position(c.name) for c in view.data_columns]
-    headings = []
+    headings: list[str] = []
     for row in view.rows:
         values = view.values.get(row.row)
         if values is None:
