@@ -22,7 +22,7 @@ wording and citations.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -208,7 +208,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         target = headed
     # a filter on a value the question does not name is the model's own addition: left out, not run
     of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
-    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text)))
+    bare = _headings(view)
+    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text, bare)))
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
@@ -320,7 +321,7 @@ def _columns(view: TableView, distinct: Distinct
 
 
 def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[ColumnSchema], distinct: Distinct,
-               asked: set[str], asked_text: str) -> table_query.Condition | None:
+               asked: set[str], asked_text: str, bare: Collection[Any] = ()) -> table_query.Condition | None:
     if not isinstance(chosen, dict):
         raise ValueError("a filter is an object with a column and a value.")  # noqa: TRY004 (a reply refused)
     column = by_name.get(str(chosen.get("column", "")))
@@ -328,7 +329,10 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
         raise ValueError(f"filter column {chosen.get('column')!r} is no text column of the table.")
     said = str(chosen.get("value", "")).strip()
     values = [v for v in distinct(column) if v not in (None, "")]
-    found = _real_value(said, values)
+    # a row is kept for its figures: a heading printed as a row of its own ("Awareness of X and Y (%)") is never
+    # the value meant where a row with figures holds the model's words as well
+    found = _real_value(said, values) or _real_value(said, [v for v in values if v not in bare]) or \
+        _named_among(said, [v for v in values if v not in bare], asked)
     if found is None and find_periods(said) and "".join(said.split()) in "".join(asked_text.split()) and \
             not any(find_periods(str(v)) for v in values):
         return None  # "2007" on a column of countries: the period the question names, which the table is of
@@ -352,6 +356,27 @@ def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
     if not named:
         return False
     return named == own or not any(named <= stems(str(v)) for v in values if v != found)
+
+
+def _named_among(said: str, values: Sequence[Any], asked: set[str]) -> Any | None:
+    """Of the values holding every word the model said ("HIV/AIDS" in three rows), the one the question's words name
+    most of ("had heard of HIV/AIDS": "Women who have heard of HIV/AIDS"), if one names more than the others."""
+    words = stems(said) - table_query.LEGAL_WORDS
+    holding = [(len(stems(str(v)) & asked), v) for v in values if words and words <= stems(str(v))]
+    ranked = sorted(holding, key=lambda pair: -pair[0])
+    if len(ranked) >= 2 and ranked[0][0] > max(ranked[1][0], len(words)):
+        return ranked[0][1]
+    return None
+
+
+def _headings(view: TableView) -> set[Any]:
+    """The label column's values printed as rows of their own with no figure (headings over the rows beneath)."""
+    label = view.label_column
+    if label is None:
+        return set()
+    at = view.column_position(label.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    return {values[at] for values in view.values.values() if all(values[p] in (None, "") for p in positions)}
 
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:

@@ -169,7 +169,7 @@ class TableView:
         position = self.column_position(name)
         column = self.info.schema.columns[position]
         text = self.printed.get((row, position), "")
-        if "%" in text:
+        if "%" in re.sub(r"(?<=\S)\s*\([^()]*\)", "", text):  # (a share printed after the figure, "962 (41.2%)", aside)
             return "%"
         label_unit = self._label_unit(row)
         if label_unit is not None:

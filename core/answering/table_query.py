@@ -2331,7 +2331,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         value, row = rows[0]
         if value is None:
             raise NoAnswer(f"{plan.describe()}: the row holds no figure in that column.")
-        shown = _figure(view, target, value, reading, cell=True)
+        shown = _figure(view, target, value, reading, cell=True, row=int(row))
         header = target.header or target.name.replace("_", " ")
         named = _rows_said(plan, dated=False)
         sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
@@ -2352,7 +2352,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None
             header = target.header or target.name.replace("_", " ")
-            shown = _figure(view, target, value, reading, cell=True)
+            shown = _figure(view, target, value, reading, cell=True, row=row)
             named = _rows_said(plan, dated=False)
             sentence = f"{named + ': ' if named else ''}{header} {shown} ({title}{where if not named else ''})"
             return QueryAnswer(plan, result, shown, (shown,), sentence,
@@ -2488,16 +2488,19 @@ def _counts_rows_named(plan: QueryPlan, run_sql: RunSql) -> bool:
     return bool(filled) and distinct == filled
 
 
-def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading, cell: bool = False) -> str:
+def _figure(view: TableView, column: ColumnSchema, value: Any, reading: QuestionReading, cell: bool = False,
+            row: int | None = None) -> str:
     """A figure of ``column`` as the answer shows it: in the column's scale and the table's currency; but "how many
     staff" of a column with no unit of its own, in a table stated in a currency ("in crores of rupees"), is a count,
     which neither the currency nor the money's scale speaks for. ``cell``: one cell read as it is, with all its
     printed decimals; a computed figure is shown to two, or to three significant digits where it is below one (a
-    mean correlation of 0.242, not 0.24)."""
+    mean correlation of 0.242, not 0.24). ``row``: the one row the figure is of, whose label or heading may state
+    its unit ("Awareness of X (%)" over rows of a column with none)."""
     decimals = CELL_DECIMALS if cell else _computed_decimals(value)
     if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
         return format_number(value, decimals)
-    return amount(view, value, view.column_scale(column.name), decimals)
+    scale = view.cell_scale(row, column.name) if row is not None else view.column_scale(column.name)
+    return amount(view, value, scale, decimals)
 
 
 def _computed_decimals(value: Any) -> int:

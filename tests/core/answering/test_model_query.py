@@ -733,3 +733,26 @@ def test_the_words_of_the_column_read_are_no_filter_on_a_row_that_prints_them(cl
     planned, answered = _plan(clinic_costs, "How many cost categories had total costs of more than $90,000?", reply)
     assert planned.conditions == ()
     assert answered.value == "3", answered.sentence
+
+
+@pytest.fixture(scope="module")
+def indicators(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """A district's key indicators (made up): headings printed as rows, the unit said by the heading only."""
+    rows = [["Indicator", "Total", "Rural"],
+            ["Awareness of flu and measles (%)", "", ""], ["Women who have heard of measles", "91.5", "88.0"],
+            ["Women who know where to get a measles jab", "62.0", "55.5"],
+            ["Children vaccinated against measles", "84.0", "80.5"], ["Households (number)", "", ""],
+            ["Households surveyed", "1,204", "860"]]
+    library = drawn_library(tmp_path_factory.mktemp("indicators"), "Table 1: Key indicators of the district",
+                            rows, [40, 300, 400, 500])
+    yield Survey(library, [])
+    library.close()
+
+
+def test_a_value_the_model_shortens_is_the_row_the_question_names_and_its_heading_s_unit_is_kept(
+        indicators: Survey) -> None:
+    # "measles" is in three rows (and a heading): the one whose words the question says most of
+    reply = _reply(operation="value", target="total", filters=[{"column": "indicator", "value": "measles"}])
+    planned, answered = _plan(indicators, "What percentage of women had heard of measles?", reply)
+    assert [c.values for c in planned.conditions] == [("Women who have heard of measles",)]
+    assert answered.value == "91.5%", answered.sentence  # a percentage, as the heading over the row says
