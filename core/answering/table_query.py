@@ -437,6 +437,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
+    if measured is None and query.group and (after := re.search(rf"\b{re.escape(query.group)}\b(?P<rest>.+)$",
+                                                                 reading.text, re.IGNORECASE)):
+        # "how many cost categories had total costs above $100,000": the noun of the rows took "costs"; the words
+        # said after it name the column the bound is of
+        measured = _best_column(after.group("rest"), candidates, title, whole_header=True)
     if reading.criterion.kind in (*THRESHOLD_KINDS, *_SIGNS) and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
@@ -485,7 +490,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # under the heading the question names, never across headings; the rows past a threshold are listed or
         # counted whatever heading they stand under (a heading has no figure to pass it), unless the question names
         # one ("which personal habits were reported by more than half": those under "Personal habits (%)")
-        named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked]
+        named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked] \
+            or _heading_named_in_part(headings, asked)
         if len(named) == 1:
             heading, rows = named[0]
             planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
@@ -504,6 +510,18 @@ _ACROSS_N = re.compile(rf"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|the
 not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
 """Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
+
+
+def _heading_named_in_part(headings: Sequence[tuple[str, tuple[Any, ...]]], asked: set[str]
+                           ) -> list[tuple[str, tuple[Any, ...]]]:
+    """The one heading the question names by most of its words, two at least and half of them ("the child feeding
+    indicators" for "Child feeding practices"), where no other names as many; [] else."""
+    scored = sorted(((len(words & asked), heading, rows) for heading, rows in headings
+                     if len(words := _heading_words(heading)) and len(words & asked) >= 2 and
+                     len(words & asked) * 2 >= len(words)), key=lambda item: -item[0])
+    if not scored or len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return []
+    return [(scored[0][1], scored[0][2])]
 
 
 def _heading_words(heading: str) -> set[str]:

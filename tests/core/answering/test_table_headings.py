@@ -24,3 +24,29 @@ def test_a_row_is_named_by_the_heading_it_stands_under(tmp_path_factory: pytest.
         assert answer.value == "430 thousand", answer.text
     finally:
         library.close()
+
+
+def test_a_heading_named_by_most_of_its_words_keeps_the_rows_ranked(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Indicator", "Total", "Rural"],
+            ["Child feeding practices (last-born child) (%)", "", ""], ["Breastfed within one hour", "41.0", "39.5"],
+            ["Given solid food at 6 months", "58.2", "52.0"], ["Weaned after 2 years", "12.5", "9.0"],
+            ["Personal habits (age 15 and above) (%)", "", ""], ["Men who smoke", "8.4", "5.1"],
+            ["Women who smoke", "2.0", "1.2"]]
+    library = drawn_library(tmp_path_factory.mktemp("feeding"), "Table 2: Key indicators of the Westvale district",
+                            rows, [40, 300, 400, 500])
+    try:
+        answer = ask_without_model(library, "Which child feeding indicator was the lowest in rural Westvale?")
+        assert answer.value == "Weaned after 2 years", answer.text  # not "Women who smoke", under another heading
+    finally:
+        library.close()
+
+
+def test_the_words_after_the_rows_noun_name_the_column_a_bound_is_of(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "cost categories" takes "costs" for the rows' noun; "total costs" after it names the column
+    rows = [["Cost category", "Total costs, all funds", "Total direct costs"], ["Salaries", "420,000", "300,000"],
+            ["Office rent", "96,000", "96,000"], ["Travel", "150,000", "80,000"], ["Supplies", "38,000", "38,000"]]
+    library = drawn_library(tmp_path_factory.mktemp("costs"), "Table 5: Clinic costs, 2023", rows, [40, 220, 360, 500])
+    try:
+        assert ask_without_model(library, "How many cost categories had total costs of more than $90,000?").value == "3"
+    finally:
+        library.close()
