@@ -1020,12 +1020,19 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
     names, its figure in the newer year's column less the older's (in percent of the older for a percentage
     change; the older less the newer where the question asks how much it fell). The rest of the measure's words
     must be the table's (its title, the years' headers)."""
-    columns = _change_columns(view, reading)
+    columns = _change_columns(view, reading) or _change_columns_named(view, reading)
     if columns is None:
         return None
     older, newer = columns
     used = _tokens(f"{_header(older)} {_header(newer)}")
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=set())
+    if len(conditions) == 1 and conditions[0].column == view.label_column:
+        # a heading the question names with its row ("use of public clinics for antenatal check-ups") holds no figure
+        position = view.column_position(newer.name)
+        figured = {values[view.column_position(conditions[0].column.name)] for values in view.values.values()
+                   if is_number(values[position])}
+        kept = tuple(v for v in conditions[0].values if v in figured)
+        conditions = [replace(conditions[0], values=kept)] if kept else conditions
     if len(conditions) != 1 or len(conditions[0].values) != 1:
         return None
     percent = reading.measure is not None and reading.measure.op == m.PERCENT_CHANGE
@@ -1034,6 +1041,32 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
     fell = not percent and asks_fall(reading)
     first, second = (older, newer) if fell else (newer, older)
     return QueryPlan(view, "change", first, tuple(conditions), whole=second, percent=percent, descending=not fell)
+
+
+_BETWEEN_COLUMNS = re.compile(r"\b(?:between|from)\s+(?:the\s+)?(?P<a>[\w-]*\d[\w-]*)\s+(?:and|to)\s+(?:the\s+)?"
+                              r"(?P<b>[\w-]*\d[\w-]*)\b", re.IGNORECASE)
+"""A change between two rounds named by a code with a number ("between DLHS-3 and DLHS-4", "from Wave2 to Wave4")."""
+
+
+def _change_columns_named(view: TableView, reading: QuestionReading) -> tuple[ColumnSchema, ColumnSchema] | None:
+    """The (older, newer) figure columns whose headers print the two rounds a change is asked between, as said
+    ("DLHS-3 (2007-08) Total", "DLHS-4 (2012-13) Total"); of a round's columns the one the question's other words name
+    ("rural"), else its total; None unless each round is one column."""
+    said = _BETWEEN_COLUMNS.search(reading.text)
+    if said is None or said.group("a").lower() == said.group("b").lower() or find_periods(said.group(0)):
+        return None
+    numbers = [c for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")]
+    asked = _tokens(reading.text)
+    found = []
+    for code in (said.group("a"), said.group("b")):
+        printing = [c for c in numbers if re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", _header(c), re.IGNORECASE)]
+        qualified = [c for c in printing if _tokens(_header(c)) - _tokens(code) & asked]
+        totals = [c for c in printing if re.search(r"\btotal\b", _header(c), re.IGNORECASE)]
+        chosen = printing if len(printing) == 1 else qualified if len(qualified) == 1 else totals
+        if len(chosen) != 1:
+            return None
+        found.append(chosen[0])
+    return found[0], found[1]
 
 
 def _ranked_row(text: str, group: str, view: TableView) -> str:
@@ -1228,6 +1261,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
+    named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named) <= len(said) // 4
 

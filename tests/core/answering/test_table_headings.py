@@ -50,3 +50,19 @@ def test_the_words_after_the_rows_noun_name_the_column_a_bound_is_of(tmp_path_fa
         assert ask_without_model(library, "How many cost categories had total costs of more than $90,000?").value == "3"
     finally:
         library.close()
+
+
+def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Indicator", "EHS-3 (2020) Total", "EHS-3 (2020) Rural", "EHS-2 (2015) Total", "EHS-2 (2015) Rural"],
+            ["Use of public clinics (%)", "", "", "", ""], ["Antenatal check-ups", "61.5", "58.0", "70.2", "66.1"],
+            ["Child immunisation", "80.0", "77.4", "74.5", "70.0"]]
+    library = drawn_library(tmp_path_factory.mktemp("rounds"), "Table 4: Key indicators of the Northvale district",
+                            rows, [40, 230, 330, 430, 530, 630])
+    try:
+        answer = ask_without_model(library, "By how many points did use of public clinics for antenatal check-ups "
+                                            "drop between EHS-2 and EHS-3?")
+        assert answer.value == "8.7", answer.text  # 70.2 - 61.5, of the rounds' Total columns
+        answer = ask_without_model(library, "By how much did rural child immunisation rise from EHS-2 to EHS-3?")
+        assert answer.value == "7.4", answer.text  # 77.4 - 70.0
+    finally:
+        library.close()
