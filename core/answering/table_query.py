@@ -247,10 +247,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
     if group is None and not dated and query.group and query.operation in ("top", "list") and target is not None and \
             view.label_column is not None and [c.name for c in labels] == [view.label_column.name] and \
-            (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS):
+            (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS or query.operation == "top"):
         # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
         # is headed "Organism": the rows of the table the question names by its title; "which drugs had more than 3%
-        # in the last month" over rows headed "Substance": the rows past the bound, whatever noun names them
+        # in the last month" over rows headed "Substance", "which feeling did the most say they have sometimes" over
+        # rows headed "How often do you feel this way": the rows past the bound or ranked, whatever noun names them
         group = view.label_column
     group_of: dict[Any, str] = {}
     if dated:
@@ -1293,7 +1294,12 @@ def names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> 
     label = view.label_column
     texts = [c for c in info.schema.columns if c.type.upper() == "TEXT" and not c.name.startswith("_")
              and c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
-    return past_threshold and label is not None and not label.header.strip() and len(texts) == 1
+    if not past_threshold or label is None or len(texts) != 1:
+        return False
+    # (or of a stub whose head names what it lists otherwise, "Perceived discrimination" over "Age", "Religion", where
+    # no value names what is counted either: "for how many grounds were more than 5% discriminated against")
+    values = _tokens(" ".join(str(r.label) for r in view.rows))
+    return not label.header.strip() or not _tokens(noun) & values
 
 
 def question_thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
@@ -1693,6 +1699,12 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
+        # "the mink and the river otter": every value named by all of its words, not only the longest (a value
+        # whose words another named value holds aside)
+        full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)]
+        full = [v for v in full if not any(_tokens(str(v)) < _tokens(str(o)) for o in full)]
+        if len(full) > len(kept) and set(kept) <= set(full):
+            kept = tuple(full)
         if len(kept) > 1 and (members := tuple(v for v in kept if not _TOTAL_ROW.search(str(v)))):
             kept = members  # "the EU's cases in Spain": Spain, not also the "EU Total" row that holds it
         kept = of_the_periods_said(kept, reading) or kept

@@ -1,11 +1,15 @@
-"""Rows printed under headings of their own (a label, no figure): a question may name a row by the heading it stands
-under ("library spending" for the Library row under "Spending:"), and a heading it names keeps its rows. Ruled
-tables are drawn, ingested for real and asked with no model call."""
+"""Rows as questions name them: by the heading printed above them ("library spending" for the Library row under
+"Spending:"; a heading named keeps its rows, a change between two survey rounds reads the row under it), several rows
+named in full ("shouting and name calling"), and the rows of a table's one label column counted or ranked whatever
+noun the question gives them. Ruled tables are drawn, ingested for real and asked with no model call."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from core.library.store import Library
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -66,3 +70,28 @@ def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factor
         assert answer.value == "7.4", answer.text  # 77.4 - 70.0
     finally:
         library.close()
+
+
+@pytest.fixture(scope="module")
+def behaviour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Observed behaviour", "Often", "Sometimes", "Never"], ["Shouting", "2.5", "6.0", "91.5"],
+            ["Pushing", "1.0", "7.5", "91.5"], ["Name calling", "4.0", "12.0", "84.0"], ["Hair pulling", "0.5", "2.0", "97.5"]]
+    library = drawn_library(tmp_path_factory.mktemp("behaviour"), "Table 2.6: Behaviour seen in the playground (%)",
+                            rows, [40, 220, 320, 420, 520])
+    yield library
+    library.close()
+
+
+def test_two_rows_named_in_full_are_both_kept(behaviour: Library) -> None:
+    # "shouting and name calling": both rows, not only the one named by more words
+    assert ask_without_model(behaviour, "What is the average share who never saw shouting and name calling?").value \
+        == "87.75%"
+
+
+def test_the_rows_past_a_bound_are_counted_whatever_noun_counts_them(behaviour: Library) -> None:
+    # "incidents": no header or row says so; what is counted past the bound is the rows
+    assert ask_without_model(behaviour, "For how many incidents did more than 5% sometimes see it?").value == "3"
+
+
+def test_the_rows_of_the_one_label_column_are_ranked_whatever_noun_names_them(behaviour: Library) -> None:
+    assert ask_without_model(behaviour, "Which act did the largest share of pupils see often?").value == "Name calling"
