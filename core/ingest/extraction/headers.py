@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
-from core.ingest.extraction.page_text import join_cell_lines
+from core.ingest.extraction.page_text import Word, join_cell_lines
 from core.ingest.extraction.values import is_figure, is_value
 
 MAX_HEADER_ROWS = 5
@@ -47,6 +47,11 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
     return header
 
 
+def _reach(neighbour: DraftCell, share: float) -> float:
+    """How far a header's text must reach into a neighbouring column to span it: 2 points, or ``share`` of its width."""
+    return max(2.0, share * (neighbour.rect.x1 - neighbour.rect.x0))
+
+
 def _widen_centred_headers(table: DraftTable) -> None:
     """Give a borderless table's centred spanning header cells the columns below them.
 
@@ -63,20 +68,26 @@ def _widen_centred_headers(table: DraftTable) -> None:
             if cell.span[1] != cell.span[3] or table.is_merged_copy(r, c):
                 continue
             labelled_below = [any(table.cells[rr][k].text for rr in range(r + 1, rows)) for k in range(table.n_cols)]
+            # A header over a group of columns has its own column's label under it too; a column's header that
+            # ends on the lowest header line (set over more lines than its neighbours') does not: it spans a
+            # neighbour only where its text reaches well into it (a line set a little wider than a narrow column
+            # does not).
+            stacked = not labelled_below[c]
+            share = 0.4 if stacked else 0.0
             left = right = c
             text_box = bounds(w.box for w in cell.words)
             if text_box.is_empty:
                 text_box = cell.rect
             # Columns the text itself reaches over.
             while (right + 1 < table.n_cols and not row[right + 1].text and (right + 1) not in claimed
-                   and row[right + 1].rect.x0 < text_box.x1 - 2):
+                   and row[right + 1].rect.x0 < text_box.x1 - _reach(row[right + 1], share)):
                 right += 1
             while (left - 1 > 0 and not row[left - 1].text and (left - 1) not in claimed
-                   and row[left - 1].rect.x1 > text_box.x0 + 2):
+                   and row[left - 1].rect.x1 > text_box.x0 + _reach(row[left - 1], share)):
                 left -= 1
             # Symmetric widening over labelled columns for a centred header.
             while (
-                left - 1 > 0 and right + 1 < table.n_cols
+                not stacked and left - 1 > 0 and right + 1 < table.n_cols
                 and not row[left - 1].text and not row[right + 1].text
                 and labelled_below[left - 1] and labelled_below[right + 1]
                 and (left - 1) not in claimed and (right + 1) not in claimed
@@ -111,12 +122,30 @@ def _reaches_over(cell: DraftCell, left: DraftCell | None, right: DraftCell | No
 
 def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int) -> bool:
     """Whether ``upper`` (a header cell above row ``r``) labels a group: a neighbouring column is empty
-    on its line but labelled on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare")."""
+    on its line but labelled on line ``r``, and ``upper`` stands towards that label, off the middle of its own
+    column's label on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare"), or is wider
+    than its own column's labels on both sides while both neighbours are labelled (centred over three columns).
+    A header set over its own label's middle with one neighbour starting a label beside it is that column's:
+    headers of narrow columns stacked over five lines and four."""
     upper_row = next(i for i in range(r) if table.cells[i][c] is upper)
-    for k in (c - 1, c + 1):
-        if 0 < k < table.n_cols and not table.cells[upper_row][k].text and table.cells[r][k].text:
-            return True
-    return False
+    own = table.cells[r][c].words
+
+    def middle(words: list[Word]) -> float:
+        return (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
+
+    sides = [table.cells[r][k].words for k in (c - 1, c + 1)
+             if 0 < k < table.n_cols and table.cells[r][k].words and not table.cells[upper_row][k].text]
+    if not sides:
+        return False
+    # The labels under it in its own column, down to the last header row.
+    stack = [w for rr in range(r, table.header_rows) for w in table.cells[rr][c].words]
+    if not own or not stack:
+        return True
+    margin = 0.5 * min(w.height for w in upper.words)
+    if (len(sides) == 2 and min(w.x0 for w in upper.words) < min(w.x0 for w in stack) - margin
+            and max(w.x1 for w in upper.words) > max(w.x1 for w in stack) + margin):
+        return True  # wider than its column's labels on both sides: a header centred over three columns
+    return any(abs(middle(upper.words) - middle(own)) > 0.25 * abs(middle(below) - middle(own)) for below in sides)
 
 
 def stack_header_lines(table: DraftTable) -> None:
@@ -126,7 +155,8 @@ def stack_header_lines(table: DraftTable) -> None:
     "Public" / "Health") arrives as three header rows, interleaved with the lines of its neighbours;
     ruled extractors sometimes split a header cell the same way at a border drawn in a neighbour.
     Down each column, a header line set tight under the previous one (less than half a line apart)
-    is joined to it unless either reaches over several columns; header rows left empty are dropped.
+    is joined to it unless either reaches over several columns or the upper heads a group; the row labels'
+    header is set beside the others (``_raise_stub``); header rows left empty are dropped.
     """
     rows = table.header_rows
     ruled = not table.extractor.endswith("stream")
@@ -152,8 +182,25 @@ def stack_header_lines(table: DraftTable) -> None:
                     cell.text, cell.words = "", []
                     continue
             previous = cell
+    _raise_stub(table)
     empty = [r for r in range(rows) if not any(cell.text for cell in table.cells[r])]
     table.drop_rows(empty)
+
+
+def _raise_stub(table: DraftTable) -> None:
+    """Set the row labels' header on the lowest header row that names other columns, when it stands alone below it:
+    joined into one cell, the other columns' stacked headers start higher than the row labels' header, and a row
+    with text in the first column only, just above the body, reads as a section label."""
+    named = [r for r in range(table.header_rows) if any(cell.text for cell in table.cells[r][1:])]
+    if not named:
+        return
+    last = named[-1]
+    stub = next((r for r in range(last + 1, table.header_rows) if table.cells[r][0].text), None)
+    if stub is None or table.cells[last][0].text or table.is_merged_copy(stub, 0) or table.cells[stub][0].span[3] > 0:
+        return
+    upper, lower = table.cells[last][0], table.cells[stub][0]
+    upper.text, upper.words, upper.rect = lower.text, lower.words, upper.rect | lower.rect
+    lower.text, lower.words = "", []
 
 
 def fill_spanning_headers(table: DraftTable) -> None:
