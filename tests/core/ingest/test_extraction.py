@@ -730,3 +730,18 @@ def test_headers_stacked_over_narrow_columns_under_group_headings_set_a_word_spa
              for c in range(draft.n_cols)]
     assert paths == ["Scheme (l/day)"] + [f"Week {g + 1} of growth / {name}" for g in range(3)
                                           for name in ("Mean Height (cm)", "Share of Control (%)")]
+
+
+@pytest.mark.parametrize("unit", ["US$000", "$'000", "RMB'000", "$000"])
+def test_a_unit_row_under_the_periods_is_header_not_a_row_of_figures(tmp_path: Path, unit: str) -> None:
+    """A row printing each column's unit in thousands under the periods heads the figures: read as a body row, the
+    table's columns would hold a word among numbers (and be typed as text)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Note 12. Other expenses of the group", fontsize=10)
+    rows = [["", "2021", "2020"], ["", unit, unit], ["Freight and cartage", "1,204", "1,118"],
+            ["Repairs and upkeep", "377", "402"], ["Insurance premiums", "96", "88"], ["Total other expenses", "1,677", "1,608"]]
+    _draw_borderless(page, rows, [72, 330, 420], 110)
+    (table,) = extract_tables(_save(doc, tmp_path / "units.pdf"))
+    assert [list(row) for row in table.rows[table.header_rows:]] == rows[2:]
+    assert all(unit in cell for cell in table.rows[table.header_rows - 1][1:])
