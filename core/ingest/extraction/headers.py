@@ -12,12 +12,16 @@ every column has a complete header path.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
 from core.ingest.extraction.page_text import Word, join_cell_lines
 from core.ingest.extraction.values import is_figure, is_value
 
 MAX_HEADER_ROWS = 5
+# How far off its columns' middle a centred header may stand, in columns (the sides are read from right-aligned
+# figures, a little off the cells' own).
+CENTRED = 0.15
 _DAY_FRAGMENT = re.compile(r"^\s*(?:[1-9]|[12]\d|3[01]),?\s*$")
 _MONTH_END = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
                         r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s*$", re.IGNORECASE)
@@ -52,14 +56,55 @@ def _reach(neighbour: DraftCell, share: float) -> float:
     return max(2.0, share * (neighbour.rect.x1 - neighbour.rect.x0))
 
 
+def _cell_edges(table: DraftTable) -> list[float] | None:
+    """Where a borderless table's columns of figures part, read from the body's text (the extractor's own column
+    boundaries follow its widest text, often a header): halfway between neighbouring columns' text, and half such a
+    gap beyond the first and last. None where a column has no text in the body."""
+    extents = []
+    for c in range(1, table.n_cols):
+        words = [w for row in table.cells[table.header_rows:] if row[c].span[1] == row[c].span[3] for w in row[c].words]
+        if not words:
+            return None
+        extents.append((min(w.x0 for w in words), max(w.x1 for w in words)))
+    if len(extents) < 2:
+        return None
+    gaps = [(b[0] - a[1]) / 2 for a, b in pairwise(extents)]
+    half = max(0.0, sum(gaps) / len(gaps))
+    inner = [(a[1] + b[0]) / 2 for a, b in pairwise(extents)]
+    return [float("nan"), extents[0][0] - half, *inner, extents[-1][1] + half]
+
+
+def _centred_run(c: int, middle: float, edges: list[float], free: list[bool]) -> tuple[int, int]:
+    """The columns a header placed in column ``c`` is centred over: of the runs of columns around ``c`` that are
+    ``free`` for it (``edges[k]``, ``edges[k + 1]``: column k's sides), the widest whose middle is about as near the
+    text's as the nearest's ("Domestic" over its two periods, whichever of them the extractor put it in; a heading
+    over three columns is as well centred over the middle one alone)."""
+    lefts = [c]
+    while lefts[-1] - 1 > 0 and free[lefts[-1] - 1]:
+        lefts.append(lefts[-1] - 1)
+    rights = [c]
+    while rights[-1] + 1 < len(free) and free[rights[-1] + 1]:
+        rights.append(rights[-1] + 1)
+    runs = [(left, right) for left in lefts for right in rights]
+
+    def off(run: tuple[int, int]) -> float:
+        return abs((edges[run[0]] + edges[run[1] + 1]) / 2 - middle)
+
+    pitch = (edges[-1] - edges[1]) / (len(edges) - 2)
+    best = min(off(run) for run in runs)
+    return max((run for run in runs if off(run) <= best + CENTRED * pitch), key=lambda run: (run[1] - run[0], -off(run)))
+
+
 def _widen_centred_headers(table: DraftTable) -> None:
     """Give a borderless table's centred spanning header cells the columns below them.
 
-    A header cell with empty neighbours on both sides, over columns that are labelled in a lower
-    header row, spans symmetrically as far as both sides stay empty; a cell whose own text reaches
-    over empty neighbours spans those too.
+    A header cell with empty neighbours, over columns that are labelled in a lower header row, spans the run of
+    them it is centred over (its columns' sides read from the body's figures, ``_cell_edges``; where a column has
+    none, symmetrically as far as both sides stay empty); a cell whose own text reaches over empty neighbours
+    spans those too.
     """
     rows = table.header_rows
+    edges = _cell_edges(table)
     for r in range(rows - 1):
         row = table.cells[r]
         claimed = {c for c, cell in enumerate(row) if cell.text}
@@ -85,15 +130,14 @@ def _widen_centred_headers(table: DraftTable) -> None:
             while (left - 1 > 0 and not row[left - 1].text and (left - 1) not in claimed
                    and row[left - 1].rect.x1 > text_box.x0 + _reach(row[left - 1], share)):
                 left -= 1
-            # Symmetric widening over labelled columns for a centred header.
-            while (
-                not stacked and left - 1 > 0 and right + 1 < table.n_cols
-                and not row[left - 1].text and not row[right + 1].text
-                and labelled_below[left - 1] and labelled_below[right + 1]
-                and (left - 1) not in claimed and (right + 1) not in claimed
-            ):
-                left -= 1
-                right += 1
+            free = [k > 0 and labelled_below[k] and not row[k].text and k not in claimed for k in range(table.n_cols)]
+            if not stacked and (left, right) == (c, c) and c > 0 and edges is not None:
+                left, right = _centred_run(c, (text_box.x0 + text_box.x1) / 2, edges, free)
+            elif not stacked:
+                # Symmetric widening over labelled columns for a centred header.
+                while left - 1 > 0 and right + 1 < table.n_cols and free[left - 1] and free[right + 1]:
+                    left -= 1
+                    right += 1
             if (left, right) != (c, c):
                 span = (r, left, r, right)
                 rect = row[left].rect | row[right].rect

@@ -745,3 +745,20 @@ def test_a_unit_row_under_the_periods_is_header_not_a_row_of_figures(tmp_path: P
     (table,) = extract_tables(_save(doc, tmp_path / "units.pdf"))
     assert [list(row) for row in table.rows[table.header_rows:]] == rows[2:]
     assert all(unit in cell for cell in table.rows[table.header_rows - 1][1:])
+
+
+def test_group_headings_centred_over_pairs_of_period_columns_head_their_own_pair(tmp_path: Path) -> None:
+    """Two group headings, each centred over its two periods; the borderless extractor's column boundaries follow
+    its widest text (the headings), not the figures, and the second heading's column looked empty on both sides:
+    each heading must span its own pair, read from where the figures stand."""
+    from tests.support.report_builder import TableSpec, build_report
+
+    spec = TableSpec("", [["", "Inland", "", "Overseas", ""], ["", "March 31,", "", "March 31,", ""],
+                          ["", "2021", "2020", "2021", "2020"]],
+                     [["Discount rate applied to obligations", "4.10%", "3.85%", "1.95%", "2.70%"],
+                      ["Expected return on scheme investments", "", "", "3.20%", "3.40%"],
+                      ["Rate of salary growth", "", "", "2.40%", "2.50%"]], ruled=False)
+    build_report(tmp_path / "pairs.pdf", "Pension notes", ["The assumptions used were as follows:", spec])
+    (table,) = extract_tables(tmp_path / "pairs.pdf")
+    header = [" ".join(table.rows[r][c] for r in range(table.header_rows)) for c in range(1, table.n_cols)]
+    assert header == ["Inland March 31, 2021", "Inland March 31, 2020", "Overseas March 31, 2021", "Overseas March 31, 2020"]
