@@ -57,6 +57,12 @@ class TextBlock:
     text: str
 
 
+Upright = tuple[float, float, float, float, float, float]
+"""Maps boxes in page coordinates (as on an unrotated page) to the page as displayed: (a, b, c, d, e, f) with
+x' = a x + c y + e, y' = b x + d y + f. Not the identity on a page turned by its /Rotate entry."""
+NOT_TURNED: Upright = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
 @dataclass(frozen=True)
 class PageContent:
     """What ingestion reads from one page."""
@@ -68,6 +74,7 @@ class PageContent:
     blocks: tuple[TextBlock, ...]
     needs_ocr: bool = False
     damage: str = ""  # what MuPDF reported while reading a page that gave nothing (a damaged page)
+    upright: Upright = NOT_TURNED
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from core.library.reembedding import reembed
 from core.library.store import Library
 from core.reports.document_title import document_title
 from models.protocols import Embedder
-from models.types import Document, ExtractedTable, ProgressEvent, TextBlock
+from models.types import NOT_TURNED, Document, ExtractedTable, ProgressEvent, TextBlock, Upright
 
 HASH_BLOCK = 1 << 20
 
@@ -310,6 +310,7 @@ class Ingestor:
         try:
             found: list[ExtractedTable] = []
             blocks_by_page: dict[int, tuple[TextBlock, ...]] = {}
+            uprights: dict[int, Upright] = {}  # how each page with tables is turned for display
             ocr_pages: list[int] = []
             damaged_pages: list[int] = []  # gave nothing while MuPDF reported errors
             for number in range(1, pages + 1):
@@ -336,6 +337,7 @@ class Ingestor:
                 # Keep only short lines above tables for headings and scale hints; pages are not kept whole.
                 if tables:
                     blocks_by_page[number] = page.blocks
+                    uprights[number] = page.upright
                 embedding.add(staged.add_text(page.blocks, [t.bbox for t in tables]))
             if len(ocr_pages) == pages and not self.ocr:
                 raise NoTextLayer(
@@ -346,13 +348,15 @@ class Ingestor:
             taken = self.library.taken_table_names()
             tables_on_page: dict[int, int] = {}
             def title_of(table: ExtractedTable) -> str:  # a family's members are told apart by their titles
-                return table.caption or heading_above(blocks_by_page.get(table.page, ()), table.bbox)
+                return table.caption or heading_above(blocks_by_page.get(table.page, ()), table.bbox,
+                                                      uprights.get(table.page, NOT_TURNED))
 
             for table in stitch_tables(found, title_of):
                 ctx.check()
                 index = tables_on_page.get(table.page, 0)
                 tables_on_page[table.page] = index + 1
-                embedding.add(staged.add_table(table, blocks_by_page.get(table.page, ()), index, taken).chunks)
+                embedding.add(staged.add_table(table, blocks_by_page.get(table.page, ()), index, taken,
+                                               upright=uprights.get(table.page, NOT_TURNED)).chunks)
             if not staged.chunks and not staged.tables:
                 # A scan whose text is all table is read (its tables are its content); one with nothing is not.
                 if len(ocr_pages) == pages:

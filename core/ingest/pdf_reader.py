@@ -90,7 +90,8 @@ def read_page(doc: pymupdf.Document, number: int, path: Path | None = None) -> P
     # in its warnings: a page that gave nothing while it complained is damaged, not blank.
     warnings = pymupdf.TOOLS.mupdf_warnings() if not blocks and not has_images else ""
     damage = next((line for line in warnings.splitlines() if "error" in line or "cannot" in line), "")
-    return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr, damage)
+    a, b, c, d, e, f = page.rotation_matrix
+    return PageContent(number, rect.width, rect.height, text, tuple(blocks), needs_ocr, damage, (a, b, c, d, e, f))
 
 
 def _image_cover(page: pymupdf.Page) -> float:

@@ -29,7 +29,7 @@ from core.library.store import DocumentWriter, Library, content_hash, embedding_
 from core.reports.table_naming import table_name
 from core.reports.table_typing import TypedTable, type_table
 from models.protocols import Embedder
-from models.types import BBox, Document, ExtractedTable, ProgressEvent, TextBlock
+from models.types import NOT_TURNED, BBox, Document, ExtractedTable, ProgressEvent, TextBlock, Upright
 
 # Texts per embedding job, and jobs run side by side. The embedder runs each call on one core (see
 # models.embedding), so two jobs use both cores once the pages are read, and share them with the page
@@ -113,12 +113,14 @@ class StagedDocument:
         return added
 
     def add_table(self, table: ExtractedTable, blocks: Sequence[TextBlock], index_on_page: int, taken: set[str],
-                  indexed_rows: int | None = None, embedded_rows: int | None = None) -> StagedTable:
-        """Type ``table`` (reading its scale and periods from its caption and the lines above it in ``blocks``),
-        name it (a name not in ``taken``, which gets it) and cut its chunks: of its first ``indexed_rows`` body rows
-        (all by default), the first ``embedded_rows`` embedded."""
-        heading = heading_above(blocks, table.bbox)
-        context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox)]))
+                  indexed_rows: int | None = None, embedded_rows: int | None = None,
+                  upright: Upright = NOT_TURNED) -> StagedTable:
+        """Type ``table`` (reading its scale and periods from its caption and the lines above it in ``blocks``, above
+        as the page is displayed: ``upright``, see ``PageContent``), name it (a name not in ``taken``, which gets it)
+        and cut its chunks: of its first ``indexed_rows`` body rows (all by default), the first ``embedded_rows``
+        embedded."""
+        heading = heading_above(blocks, table.bbox, upright)
+        context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox, upright)]))
         typed = type_table(table, context)
         name = table_name(self.title, table.caption or heading, table.page, index_on_page, taken)
         taken.add(name)
@@ -137,12 +139,30 @@ class StagedDocument:
             yield from table.chunks
 
 
-def heading_above(blocks: Sequence[TextBlock], box: BBox) -> str:
+def _turned(box: BBox, upright: Upright) -> BBox:
+    """``box`` on the page as displayed (``upright``: see ``PageContent``)."""
+    if upright == NOT_TURNED:
+        return box
+    a, b, c, d, e, f = upright
+    xs = [a * x + c * y + e for x in (box[0], box[2]) for y in (box[1], box[3])]
+    ys = [b * x + d * y + f for x in (box[0], box[2]) for y in (box[1], box[3])]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _blocks_above(blocks: Sequence[TextBlock], box: BBox, upright: Upright) -> list[tuple[BBox, TextBlock]]:
+    """The blocks above ``box`` on the page as displayed, nearest first, with their displayed boxes."""
+    box = _turned(box, upright)
+    turned = [(_turned(b.bbox, upright), b) for b in blocks]
+    return sorted(((t, b) for t, b in turned if t[3] <= box[1] + 2), key=lambda tb: -tb[0][3])
+
+
+def heading_above(blocks: Sequence[TextBlock], box: BBox, upright: Upright = NOT_TURNED) -> str:
     """A table's heading when the extractor found no caption: the sentence right above it that
     introduces it ("The following table presents revenues by region (in thousands):"), else the
-    nearest short line above."""
-    above = sorted((b for b in blocks if b.bbox[3] <= box[1] + 2 and overlap_ratio(b.bbox, box) < 0.5),
-                   key=lambda b: -b.bbox[3])
+    nearest short line above; above as the page is displayed (``upright``: a page turned by its /Rotate
+    entry prints its tables' headings to their left or right in page coordinates)."""
+    table = _turned(box, upright)
+    above = [b for t, b in _blocks_above(blocks, box, upright) if overlap_ratio(t, table) < 0.5]
     if above and above[0].text.rstrip().endswith(":") and len(above[0].text.split()) <= 45:
         return above[0].text.strip()
     for block in above[:3]:
@@ -151,9 +171,8 @@ def heading_above(blocks: Sequence[TextBlock], box: BBox) -> str:
     return ""
 
 
-def _context_above(blocks: Sequence[TextBlock], box: BBox) -> str:
-    above = [b for b in blocks if b.bbox[3] <= box[1] + 2]
-    return " ".join(b.text for b in sorted(above, key=lambda b: -b.bbox[3])[:2])
+def _context_above(blocks: Sequence[TextBlock], box: BBox, upright: Upright = NOT_TURNED) -> str:
+    return " ".join(b.text for _, b in _blocks_above(blocks, box, upright)[:2])
 
 
 def table_chunks(staged: StagedTable) -> list[StagedChunk]:

@@ -12,12 +12,16 @@ every column has a complete header path.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
-from core.ingest.extraction.page_text import join_cell_lines
+from core.ingest.extraction.page_text import Word, join_cell_lines
 from core.ingest.extraction.values import is_figure, is_value
 
 MAX_HEADER_ROWS = 5
+# How far off its columns' middle a centred header may stand, in columns (the sides are read from right-aligned
+# figures, a little off the cells' own).
+CENTRED = 0.15
 _DAY_FRAGMENT = re.compile(r"^\s*(?:[1-9]|[12]\d|3[01]),?\s*$")
 _MONTH_END = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
                         r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s*$", re.IGNORECASE)
@@ -47,14 +51,60 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
     return header
 
 
+def _reach(neighbour: DraftCell, share: float) -> float:
+    """How far a header's text must reach into a neighbouring column to span it: 2 points, or ``share`` of its width."""
+    return max(2.0, share * (neighbour.rect.x1 - neighbour.rect.x0))
+
+
+def _cell_edges(table: DraftTable) -> list[float] | None:
+    """Where a borderless table's columns of figures part, read from the body's text (the extractor's own column
+    boundaries follow its widest text, often a header): halfway between neighbouring columns' text, and half such a
+    gap beyond the first and last. None where a column has no text in the body."""
+    extents = []
+    for c in range(1, table.n_cols):
+        words = [w for row in table.cells[table.header_rows:] if row[c].span[1] == row[c].span[3] for w in row[c].words]
+        if not words:
+            return None
+        extents.append((min(w.x0 for w in words), max(w.x1 for w in words)))
+    if len(extents) < 2:
+        return None
+    gaps = [(b[0] - a[1]) / 2 for a, b in pairwise(extents)]
+    half = max(0.0, sum(gaps) / len(gaps))
+    inner = [(a[1] + b[0]) / 2 for a, b in pairwise(extents)]
+    return [float("nan"), extents[0][0] - half, *inner, extents[-1][1] + half]
+
+
+def _centred_run(c: int, middle: float, edges: list[float], free: list[bool]) -> tuple[int, int]:
+    """The columns a header placed in column ``c`` is centred over: of the runs of columns around ``c`` that are
+    ``free`` for it (``edges[k]``, ``edges[k + 1]``: column k's sides), the widest whose middle is about as near the
+    text's as the nearest's ("Domestic" over its two periods, whichever of them the extractor put it in; a heading
+    over three columns is as well centred over the middle one alone)."""
+    lefts = [c]
+    while lefts[-1] - 1 > 0 and free[lefts[-1] - 1]:
+        lefts.append(lefts[-1] - 1)
+    rights = [c]
+    while rights[-1] + 1 < len(free) and free[rights[-1] + 1]:
+        rights.append(rights[-1] + 1)
+    runs = [(left, right) for left in lefts for right in rights]
+
+    def off(run: tuple[int, int]) -> float:
+        return abs((edges[run[0]] + edges[run[1] + 1]) / 2 - middle)
+
+    pitch = (edges[-1] - edges[1]) / (len(edges) - 2)
+    best = min(off(run) for run in runs)
+    return max((run for run in runs if off(run) <= best + CENTRED * pitch), key=lambda run: (run[1] - run[0], -off(run)))
+
+
 def _widen_centred_headers(table: DraftTable) -> None:
     """Give a borderless table's centred spanning header cells the columns below them.
 
-    A header cell with empty neighbours on both sides, over columns that are labelled in a lower
-    header row, spans symmetrically as far as both sides stay empty; a cell whose own text reaches
-    over empty neighbours spans those too.
+    A header cell with empty neighbours, over columns that are labelled in a lower header row, spans the run of
+    them it is centred over (its columns' sides read from the body's figures, ``_cell_edges``; where a column has
+    none, symmetrically as far as both sides stay empty); a cell whose own text reaches over empty neighbours
+    spans those too.
     """
     rows = table.header_rows
+    edges = _cell_edges(table)
     for r in range(rows - 1):
         row = table.cells[r]
         claimed = {c for c, cell in enumerate(row) if cell.text}
@@ -63,26 +113,31 @@ def _widen_centred_headers(table: DraftTable) -> None:
             if cell.span[1] != cell.span[3] or table.is_merged_copy(r, c):
                 continue
             labelled_below = [any(table.cells[rr][k].text for rr in range(r + 1, rows)) for k in range(table.n_cols)]
+            # A header over a group of columns has its own column's label under it too; a column's header that
+            # ends on the lowest header line (set over more lines than its neighbours') does not: it spans a
+            # neighbour only where its text reaches well into it (a line set a little wider than a narrow column
+            # does not).
+            stacked = not labelled_below[c]
+            share = 0.4 if stacked else 0.0
             left = right = c
             text_box = bounds(w.box for w in cell.words)
             if text_box.is_empty:
                 text_box = cell.rect
             # Columns the text itself reaches over.
             while (right + 1 < table.n_cols and not row[right + 1].text and (right + 1) not in claimed
-                   and row[right + 1].rect.x0 < text_box.x1 - 2):
+                   and row[right + 1].rect.x0 < text_box.x1 - _reach(row[right + 1], share)):
                 right += 1
             while (left - 1 > 0 and not row[left - 1].text and (left - 1) not in claimed
-                   and row[left - 1].rect.x1 > text_box.x0 + 2):
+                   and row[left - 1].rect.x1 > text_box.x0 + _reach(row[left - 1], share)):
                 left -= 1
-            # Symmetric widening over labelled columns for a centred header.
-            while (
-                left - 1 > 0 and right + 1 < table.n_cols
-                and not row[left - 1].text and not row[right + 1].text
-                and labelled_below[left - 1] and labelled_below[right + 1]
-                and (left - 1) not in claimed and (right + 1) not in claimed
-            ):
-                left -= 1
-                right += 1
+            free = [k > 0 and labelled_below[k] and not row[k].text and k not in claimed for k in range(table.n_cols)]
+            if not stacked and (left, right) == (c, c) and c > 0 and edges is not None:
+                left, right = _centred_run(c, (text_box.x0 + text_box.x1) / 2, edges, free)
+            elif not stacked:
+                # Symmetric widening over labelled columns for a centred header.
+                while left - 1 > 0 and right + 1 < table.n_cols and free[left - 1] and free[right + 1]:
+                    left -= 1
+                    right += 1
             if (left, right) != (c, c):
                 span = (r, left, r, right)
                 rect = row[left].rect | row[right].rect
@@ -111,12 +166,30 @@ def _reaches_over(cell: DraftCell, left: DraftCell | None, right: DraftCell | No
 
 def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int) -> bool:
     """Whether ``upper`` (a header cell above row ``r``) labels a group: a neighbouring column is empty
-    on its line but labelled on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare")."""
+    on its line but labelled on line ``r``, and ``upper`` stands towards that label, off the middle of its own
+    column's label on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare"), or is wider
+    than its own column's labels on both sides while both neighbours are labelled (centred over three columns).
+    A header set over its own label's middle with one neighbour starting a label beside it is that column's:
+    headers of narrow columns stacked over five lines and four."""
     upper_row = next(i for i in range(r) if table.cells[i][c] is upper)
-    for k in (c - 1, c + 1):
-        if 0 < k < table.n_cols and not table.cells[upper_row][k].text and table.cells[r][k].text:
-            return True
-    return False
+    own = table.cells[r][c].words
+
+    def middle(words: list[Word]) -> float:
+        return (min(w.x0 for w in words) + max(w.x1 for w in words)) / 2
+
+    sides = [table.cells[r][k].words for k in (c - 1, c + 1)
+             if 0 < k < table.n_cols and table.cells[r][k].words and not table.cells[upper_row][k].text]
+    if not sides:
+        return False
+    # The labels under it in its own column, down to the last header row.
+    stack = [w for rr in range(r, table.header_rows) for w in table.cells[rr][c].words]
+    if not own or not stack:
+        return True
+    margin = 0.5 * min(w.height for w in upper.words)
+    if (len(sides) == 2 and min(w.x0 for w in upper.words) < min(w.x0 for w in stack) - margin
+            and max(w.x1 for w in upper.words) > max(w.x1 for w in stack) + margin):
+        return True  # wider than its column's labels on both sides: a header centred over three columns
+    return any(abs(middle(upper.words) - middle(own)) > 0.25 * abs(middle(below) - middle(own)) for below in sides)
 
 
 def stack_header_lines(table: DraftTable) -> None:
@@ -126,7 +199,8 @@ def stack_header_lines(table: DraftTable) -> None:
     "Public" / "Health") arrives as three header rows, interleaved with the lines of its neighbours;
     ruled extractors sometimes split a header cell the same way at a border drawn in a neighbour.
     Down each column, a header line set tight under the previous one (less than half a line apart)
-    is joined to it unless either reaches over several columns; header rows left empty are dropped.
+    is joined to it unless either reaches over several columns or the upper heads a group; the row labels'
+    header is set beside the others (``_raise_stub``); header rows left empty are dropped.
     """
     rows = table.header_rows
     ruled = not table.extractor.endswith("stream")
@@ -152,8 +226,25 @@ def stack_header_lines(table: DraftTable) -> None:
                     cell.text, cell.words = "", []
                     continue
             previous = cell
+    _raise_stub(table)
     empty = [r for r in range(rows) if not any(cell.text for cell in table.cells[r])]
     table.drop_rows(empty)
+
+
+def _raise_stub(table: DraftTable) -> None:
+    """Set the row labels' header on the lowest header row that names other columns, when it stands alone below it:
+    joined into one cell, the other columns' stacked headers start higher than the row labels' header, and a row
+    with text in the first column only, just above the body, reads as a section label."""
+    named = [r for r in range(table.header_rows) if any(cell.text for cell in table.cells[r][1:])]
+    if not named:
+        return
+    last = named[-1]
+    stub = next((r for r in range(last + 1, table.header_rows) if table.cells[r][0].text), None)
+    if stub is None or table.cells[last][0].text or table.is_merged_copy(stub, 0) or table.cells[stub][0].span[3] > 0:
+        return
+    upper, lower = table.cells[last][0], table.cells[stub][0]
+    upper.text, upper.words, upper.rect = lower.text, lower.words, upper.rect | lower.rect
+    lower.text, lower.words = "", []
 
 
 def fill_spanning_headers(table: DraftTable) -> None:

@@ -33,7 +33,7 @@ from itertools import pairwise
 import pymupdf
 
 from core.ingest.extraction.page_text import Word
-from core.ingest.extraction.values import UNITS_LINE, is_page_number
+from core.ingest.extraction.values import UNITS_LINE, is_page_number, is_scale_mark
 from core.reports.table_facts import closed_heading
 from models.types import BBox, CellRef, ExtractedTable
 
@@ -159,7 +159,7 @@ def _strip_leaders(word: Word) -> Word | None:
 
 
 def _is_figure(text: str) -> bool:
-    if text.count("(") != text.count(")"):  # "16)" of "(Note 16)"
+    if text.count("(") != text.count(")") or is_scale_mark(text):  # "16)" of "(Note 16)"; a unit "US$000"
         return False
     return bool(_FIGURE.match(text) or _DASH.match(text))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -49,11 +50,15 @@ class Quality:
 
 
 def crossing_phrases(table: DraftTable, r: int) -> list[list[Word]]:
-    """Phrases of row ``r`` that run over a column boundary (outside a merged cell)."""
+    """Phrases of row ``r`` that run over a column boundary (outside a merged cell). Cells that start with the same
+    word ("Day 14" | "Day 20", headers of a repeated group set a word space apart) are never one phrase."""
     row = table.cells[r]
-    words = [w for c, cell in enumerate(row) if not table.is_merged_copy(r, c) for w in cell.words]
+    cells = [cell for c, cell in enumerate(row) if not table.is_merged_copy(r, c) and cell.words]
+    words = [w for cell in cells for w in cell.words]
+    heads = Counter(cell.words[0].text for cell in cells)
+    repeated = {id(cell.words[0]) for cell in cells if heads[cell.words[0].text] >= 2}
     out = []
-    for phrase in phrases(words):
+    for phrase in (part for whole in phrases(words) for part in _cut_before(whole, repeated)):
         x0, x1 = min(w.x0 for w in phrase), max(w.x1 for w in phrase)
         touched = {
             cell.span for cell in row
@@ -62,6 +67,17 @@ def crossing_phrases(table: DraftTable, r: int) -> list[list[Word]]:
         if len(touched) > 1 and not all(is_value(w.text) for w in phrase):
             out.append(phrase)
     return out
+
+
+def _cut_before(phrase: list[Word], marks: set[int]) -> list[list[Word]]:
+    """``phrase`` cut before each of its words whose id is in ``marks``."""
+    parts: list[list[Word]] = []
+    for w in phrase:
+        if not parts or id(w) in marks:
+            parts.append([w])
+        else:
+            parts[-1].append(w)
+    return parts
 
 
 def prose_rows(table: DraftTable, side_by_side: bool = False) -> list[int]:

@@ -29,8 +29,11 @@ from itertools import pairwise
 import pymupdf
 
 from core.ingest.extraction.grid import DraftCell, DraftTable
-from core.ingest.extraction.page_text import Word, cell_text, group_lines, phrases
+from core.ingest.extraction.page_text import PHRASE_GAP, Word, cell_text, group_lines, phrases
 from core.ingest.extraction.values import TITLE_START, UNITS_LINE, is_value
+
+# A gap this many times the page's word space parts two column headers set on one line.
+WIDE_SPACE = 1.5
 
 
 def _line_centres(words: list[Word]) -> list[tuple[float, float, float]]:
@@ -147,13 +150,40 @@ def _column_at(x: float, lefts: list[float], rights: list[float]) -> int:
     return min(range(len(lefts)), key=distance)
 
 
-def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rect], max_rows: int = 4) -> None:
+def _word_space(words: list[Word]) -> float:
+    """The page's usual gap between two words of one phrase (the median; a monospaced font sets them wide)."""
+    gaps = sorted(
+        right.x0 - left.x1 for line in group_lines(words) for left, right in pairwise(line)
+        if 0 <= right.x0 - left.x1 <= PHRASE_GAP * min(left.height, right.height)
+    )
+    return gaps[len(gaps) // 2] if gaps else 0.0
+
+
+def _split_at_columns(piece: list[Word], lefts: list[float], rights: list[float], word_space: float,
+                      starts: set[str]) -> list[list[Word]]:
+    """A phrase cut into the column headers it holds. Headers stacked over narrow columns ("Weight" | "Controls")
+    may be set closer than the gap that parts phrases, yet wider than the page's word spaces: the phrase is cut
+    where two words in different columns stand half as far apart again as ``word_space`` (a spanning
+    "Postnatal Day 1" has word spaces only), or where the next column's header starts with the word that
+    starts the line's headers (``starts``: "Day 14 Day 20" set a word space apart)."""
+    parts: list[list[Word]] = [[piece[0]]]
+    for left, right in pairwise(piece):
+        wide = right.x0 - left.x1 > WIDE_SPACE * word_space or right.text in starts
+        if wide and _column_at(left.cx, lefts, rights) != _column_at(right.cx, lefts, rights):
+            parts.append([right])
+        else:
+            parts[-1].append(right)
+    return parts
+
+
+def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rect], max_rows: int = 6) -> None:
     """Add the header lines camelot stream left above a table (it starts tables at their first aligned row).
 
-    A line is taken when it sits tight above the table, stays within its width, and its pieces of text
-    (words closer than a word space) fall on the table's columns; a piece reaching over several
-    columns becomes a cell spanning them. A title line ("Table 3: ...") or a line wider than the
-    table stops the search.
+    A line is taken when it sits tight above the table, stays within its width (a line of several pieces may
+    overhang it by a word's height: a header over the last column set wider than its figures), and its pieces
+    of text (words closer than a word space, cut at the table's column boundaries) fall on the table's columns;
+    a piece reaching over several columns becomes a cell spanning them. A title line ("Table 3: ...") or a
+    line wider than the table stops the search.
     """
     if not table.cells:
         return
@@ -172,26 +202,30 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
         and not any(w.centre_in(t) for t in taken)
     ]
     lines = sorted(group_lines(pool), key=lambda ln: -max(w.y1 for w in ln))
+    word_space = _word_space(words)
     added = 0
     for line in lines:
         bottom = max(w.y1 for w in line)
-        if bottom > top + 1:
+        if bottom > top + 0.5 * line_height:  # stacked header lines may be set closer than a line apart
             continue
-        pieces = phrases(line)
+        found = phrases(line)
+        starts = {phrase[0].text for phrase in found}
+        pieces = [part for phrase in found for part in _split_at_columns(phrase, lefts, rights, word_space, starts)]
         # Header lines sit tight above the body; a rule with padding may separate a line of short labels.
         short_labels = len(pieces) >= 2 and all(len(p) <= 4 for p in pieces)
         if top - bottom > (2.5 if short_labels else 1.2) * line_height or added == max_rows:
             break
         if any(len(p) >= 5 for p in pieces):
             break
-        if min(w.x0 for w in line) < left - 3 or max(w.x1 for w in line) > right + 3:
+        overhang = 3 if len(pieces) < 2 else max(3, line_height)
+        if min(w.x0 for w in line) < left - overhang or max(w.x1 for w in line) > right + overhang:
             break
 
         placed: dict[int, tuple[int, list[Word]]] = {}
         clash = False
         for piece in pieces:
             first, last = _column_at(piece[0].cx, lefts, rights), _column_at(piece[-1].cx, lefts, rights)
-            if any(first <= c <= end for c, (end, _) in placed.items()) or any(c <= first <= end for c, (end, _) in placed.items()):
+            if any(first <= end and c <= last for c, (end, _) in placed.items()):
                 clash = True
                 break
             placed[first] = (last, piece)

@@ -21,6 +21,9 @@ _NUMBER = re.compile(
 )
 _YEAR = re.compile(rf"^(fy\s*)?({YEAR_DIGITS})([/\u2013\u2014-]\s*(\d\d|\d{{4}}))?[a-z*]?$", re.IGNORECASE)
 _YEAR_IN_TEXT = re.compile(rf"(?<![\d,.])({YEAR_DIGITS})(?![\d,.])")
+# A currency code or sign and/or an apostrophe before "000": a unit, never a value of 0.
+_SCALE_MARK = re.compile(r"^\(?\s*(?=[a-z$\u20ac\u00a3\u00a5\u20b9'\u2019\u00b7])[a-z]{0,3}\s?[$\u20ac\u00a3\u00a5\u20b9\u00b7]?\s*['\u2019]?"
+                         r"\s*000(?:['\u2019]?s)?\s*\)?$", re.IGNORECASE)
 _NULL_MARKERS = {"-", "\u2013", "\u2014", "\u2212", "--", "..", "...", "\u2026", "*"} | NULL_WORDS
 _PAGE_NUMBER = re.compile(
     r"^[-\u2013\u2014\s]*(page|p\.|seite|pag\.?)?\s*[ivxlc\d]{1,4}(\s*(of|/|de|von)\s*\d{1,4})?[-\u2013\u2014\s]*$",
@@ -47,19 +50,24 @@ def is_null_marker(text: str) -> bool:
 
 
 def is_value(text: str) -> bool:
-    """A body value: a number (not a year) or a missing-value marker."""
-    return (is_numeric(text) and not is_year(text)) or is_null_marker(text)
+    """A body value: a number (not a year, nor a unit such as ``$000``) or a missing-value marker."""
+    return (is_numeric(text) and not is_year(text) and not is_scale_mark(text)) or is_null_marker(text)
+
+
+def is_scale_mark(text: str) -> bool:
+    """A column's unit printed in thousands: ``US$000``, ``$'000``, ``RMB'000``, ``(£000s)``: it heads figures."""
+    return bool(_SCALE_MARK.match(text.strip()))
 
 
 def is_figure(text: str) -> bool:
     """A body entry with a number in it: a value, or a short figure such as ``63 (18.5%)``, ``$9,594 or less``.
 
-    Years and spans of years are not figures: they head columns.
+    Years and spans of years are not figures: they head columns; nor are units in thousands (``US$000``).
     """
     text = text.strip()
     if is_value(text):
         return True
-    if is_year(text.strip(" -\u2013\u2014")) or _YEAR_IN_TEXT.search(text):
+    if is_year(text.strip(" -\u2013\u2014")) or _YEAR_IN_TEXT.search(text) or is_scale_mark(text):
         return False  # "2013–", "DLHS-4 (2012-13)", "Q1 2009": labels of periods head columns
     words = text.split()
     digits = sum(ch.isdigit() for ch in text)

@@ -10,11 +10,14 @@ import pytest
 
 from core.ingest.extraction import TableExtractor, extract_tables
 from core.ingest.extraction.camelot_tables import find_camelot_grids
-from core.ingest.extraction.grid import read_grid
+from core.ingest.extraction.cleanup import trim_edges
+from core.ingest.extraction.grid import TableGrid, read_grid
+from core.ingest.extraction.headers import settle_headers
 from core.ingest.extraction.merge import select
 from core.ingest.extraction.page_text import read_words
 from core.ingest.extraction.page_view import open_view
 from core.ingest.extraction.pymupdf_tables import find_pymupdf_grids
+from core.ingest.extraction.refine import extend_upwards
 from models.types import ExtractedTable
 
 pytestmark = pytest.mark.unit
@@ -677,3 +680,85 @@ def test_labels_printed_as_one_block_beside_ruled_rows_of_figures_go_back_to_the
     tables = extract_tables(_save(doc, tmp_path / "label_block.pdf"))
     assert len(tables) == 1
     assert [list(r) for r in tables[0].rows] == rows
+
+
+def _centred(page: pymupdf.Page, middle: float, baseline: float, text: str, size: float = 7) -> None:
+    page.insert_text((middle - pymupdf.Font("helv").text_length(text, fontsize=size) / 2, baseline), text, fontsize=size)
+
+
+def test_headers_stacked_over_narrow_columns_under_group_headings_set_a_word_space_apart(tmp_path: Path) -> None:
+    """Borderless detection starts a table at its first aligned row; the header lines above it are read back. Here
+    each column's header is stacked over three or four lines set closer than a line apart, neighbours' words a little
+    more than a word space apart on one line ("Height" | "Control"), and the group headings over each pair of columns
+    only a word space apart ("Week 1 of growth Week 2 of growth"): every column keeps its group and its own header."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((60, 60), "Table 2. Seedling growth by week after sowing, by watering scheme", fontsize=9)
+    pitch, bottom = 28.0, 140.0
+    middles = [125 + pitch * i for i in range(6)]
+    stacks = [["Mean", "Height", "(cm)"], ["Share", "of", "Control", "(%)"]] * 3
+    for middle, stack in zip(middles, stacks, strict=True):
+        for i, word in enumerate(reversed(stack)):
+            _centred(page, middle, bottom - 8 * i, word)
+    for g in range(3):
+        _centred(page, (middles[2 * g] + middles[2 * g + 1]) / 2, bottom - 34, f"Week {g + 1} of growth")
+    page.insert_text((60, bottom - 8), "Scheme", fontsize=7)
+    page.insert_text((60, bottom), "(l/day)", fontsize=7)
+    body = [["0", "4.1", "100", "7.9", "100", "12.2", "100"], ["0.5", "4.3", "105", "8.4", "106", "13.0", "107"],
+            ["1.0", "4.6", "112", "8.8", "111", "13.9", "114"], ["1.5", "4.4", "107", "8.1", "103", "12.8", "105"],
+            ["2.0", "3.9", "95", "7.2", "91", "11.1", "91"]]
+    for r, row in enumerate(body):
+        page.insert_text((60, bottom + 16 + 11 * r), row[0], fontsize=7)
+        for middle, text in zip(middles, row[1:], strict=True):
+            _centred(page, middle, bottom + 16 + 11 * r, text)
+    path = _save(doc, tmp_path / "stacked_headers.pdf")
+
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    # The body alone, as camelot stream leaves such a table: header lines above its first aligned row left out.
+    edges = [55.0] + [m - pitch / 2 for m in middles] + [middles[-1] + pitch / 2]
+    grid = TableGrid("camelot-stream", edges, [bottom + 8 + 11 * r for r in range(len(body) + 1)])
+    draft = read_grid(grid, view.phrases)
+    assert draft is not None and draft.texts == body
+    extend_upwards(draft, view.words, [])
+    title, units = trim_edges(draft, view.page.rect)  # the group headings are no title set over the columns
+    settle_headers(draft)
+    doc.close()
+    assert (title, units) == ("", "")
+    assert draft.texts[draft.header_rows:] == body
+    paths = [" / ".join(t for t in dict.fromkeys(draft.texts[r][c] for r in range(draft.header_rows)) if t)
+             for c in range(draft.n_cols)]
+    assert paths == ["Scheme (l/day)"] + [f"Week {g + 1} of growth / {name}" for g in range(3)
+                                          for name in ("Mean Height (cm)", "Share of Control (%)")]
+
+
+@pytest.mark.parametrize("unit", ["US$000", "$'000", "RMB'000", "$000"])
+def test_a_unit_row_under_the_periods_is_header_not_a_row_of_figures(tmp_path: Path, unit: str) -> None:
+    """A row printing each column's unit in thousands under the periods heads the figures: read as a body row, the
+    table's columns would hold a word among numbers (and be typed as text)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Note 12. Other expenses of the group", fontsize=10)
+    rows = [["", "2021", "2020"], ["", unit, unit], ["Freight and cartage", "1,204", "1,118"],
+            ["Repairs and upkeep", "377", "402"], ["Insurance premiums", "96", "88"], ["Total other expenses", "1,677", "1,608"]]
+    _draw_borderless(page, rows, [72, 330, 420], 110)
+    (table,) = extract_tables(_save(doc, tmp_path / "units.pdf"))
+    assert [list(row) for row in table.rows[table.header_rows:]] == rows[2:]
+    assert all(unit in cell for cell in table.rows[table.header_rows - 1][1:])
+
+
+def test_group_headings_centred_over_pairs_of_period_columns_head_their_own_pair(tmp_path: Path) -> None:
+    """Two group headings, each centred over its two periods; the borderless extractor's column boundaries follow
+    its widest text (the headings), not the figures, and the second heading's column looked empty on both sides:
+    each heading must span its own pair, read from where the figures stand."""
+    from tests.support.report_builder import TableSpec, build_report
+
+    spec = TableSpec("", [["", "Inland", "", "Overseas", ""], ["", "March 31,", "", "March 31,", ""],
+                          ["", "2021", "2020", "2021", "2020"]],
+                     [["Discount rate applied to obligations", "4.10%", "3.85%", "1.95%", "2.70%"],
+                      ["Expected return on scheme investments", "", "", "3.20%", "3.40%"],
+                      ["Rate of salary growth", "", "", "2.40%", "2.50%"]], ruled=False)
+    build_report(tmp_path / "pairs.pdf", "Pension notes", ["The assumptions used were as follows:", spec])
+    (table,) = extract_tables(tmp_path / "pairs.pdf")
+    header = [" ".join(table.rows[r][c] for r in range(table.header_rows)) for c in range(1, table.n_cols)]
+    assert header == ["Inland March 31, 2021", "Inland March 31, 2020", "Overseas March 31, 2021", "Overseas March 31, 2020"]

@@ -302,6 +302,29 @@ def test_a_table_is_headed_by_the_sentence_that_introduces_it() -> None:
     assert heading_above(blocks, table) == "Revenue by region"
 
 
+def test_a_table_on_a_turned_page_is_headed_by_the_line_above_it_as_displayed(tmp_path: Path, library: Library,
+                                                                              hash_embedder) -> None:
+    # A page turned by its /Rotate entry keeps its text in the unturned page's coordinates, where the line above the
+    # table as displayed lies beside it, and a note printed beside it lies above it.
+    rows = [["Topic", "Letters"], ["Pensions", "2,418"], ["Housing", "1,306"], ["Transport", "905"],
+            ["Schools", "712"], ["Total", "5,341"]]
+    source = pymupdf.open()
+    sheet = source.new_page()
+    sheet.insert_text((72, 28), "Letters received by topic", fontsize=10)  # too far above to be its caption
+    sheet.insert_text((430, 180), "Unaudited", fontsize=9)
+    sheet.insert_text((10, 180), "Annex", fontsize=9)
+    draw_ruled_table(sheet, rows, [72, 300, 400], 100)
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    page.show_pdf_page(page.rect, source, 0, rotate=90)
+    page.set_rotation(90)
+    doc.save(tmp_path / "turned.pdf")
+    doc.close()
+    assert Ingestor(library, hash_embedder).ingest_file(tmp_path / "turned.pdf").tables == 1
+    (caption, heading), = library.conn.execute("SELECT caption, heading FROM extracted_tables").fetchall()
+    assert caption == "" and heading == "Letters received by topic"
+
+
 def test_a_table_printed_sideways_reads_no_outline_from_where_its_rows_start(tmp_path: Path, library: Library,
                                                                               hash_embedder) -> None:
     # On a page turned to show a sideways table, each row's label starts further along the page than the last:
