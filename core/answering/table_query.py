@@ -247,11 +247,13 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
     if group is None and not dated and query.group and query.operation in ("top", "list") and target is not None and \
             view.label_column is not None and [c.name for c in labels] == [view.label_column.name] and \
-            (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS or query.operation == "top"):
+            (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS or
+             query.operation == "top" and _kin_of_header(query.group, view.label_column)):
         # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
         # is headed "Organism": the rows of the table the question names by its title; "which drugs had more than 3%
-        # in the last month" over rows headed "Substance", "which feeling did the most say they have sometimes" over
-        # rows headed "How often do you feel this way": the rows past the bound or ranked, whatever noun names them
+        # in the last month" over rows headed "Substance": the rows past the bound, whatever noun names them; "which
+        # feeling did the most say they have sometimes" over rows headed "How often do you feel this way": the rows
+        # ranked, where the header says the noun's word
         group = view.label_column
     group_of: dict[Any, str] = {}
     if dated:
@@ -511,6 +513,21 @@ _ACROSS_N = re.compile(rf"\b(?:across|over|among|for)\s+(?:all\s+)?(?:the\s+|the
 not that many rows, its columns."""
 _SIGNS = ("negative", "positive")
 """Criteria that keep the rows whose figure is below or above zero ("had a deficit", "made a profit")."""
+
+
+def _kin_of_header(noun: str, column: ColumnSchema) -> bool:
+    """A word of ``noun`` and one of the column's header begin alike, four letters at least ("feeling" and "How
+    often do you feel this way")."""
+    said = {w.lower() for w in _WORDS.findall(noun) if len(w) >= 4}
+    printed = {w.lower() for w in _WORDS.findall(_header(column)) if len(w) >= 4}
+    return any(a.startswith(b) or b.startswith(a) for a in said for b in printed)
+
+
+def _bare_values(view: TableView, column: ColumnSchema) -> set[Any]:
+    """The values of ``column`` whose rows hold no figure (headings printed as rows of their own)."""
+    at = view.column_position(column.name)
+    positions = [view.column_position(c.name) for c in view.data_columns]
+    return {values[at] for values in view.values.values() if all(not is_number(values[p]) for p in positions)}
 
 
 def _heading_named_in_part(headings: Sequence[tuple[str, tuple[Any, ...]]], asked: set[str]
@@ -1701,7 +1718,8 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         kept = tuple(v for n, v in matched if n == best)
         # "the mink and the river otter": every value named by all of its words, not only the longest (a value
         # whose words another named value holds aside)
-        full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)]
+        full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)
+                and view is not None and v not in _bare_values(view, column)]  # (a heading's row has no figure)
         full = [v for v in full if not any(_tokens(str(v)) < _tokens(str(o)) for o in full)]
         if len(full) > len(kept) and set(kept) <= set(full):
             kept = tuple(full)

@@ -74,7 +74,7 @@ def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factor
 
 @pytest.fixture(scope="module")
 def behaviour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
-    rows = [["Observed behaviour", "Often", "Sometimes", "Never"], ["Shouting", "2.5", "6.0", "91.5"],
+    rows = [["How often each incident was seen", "Often", "Sometimes", "Never"], ["Shouting", "2.5", "6.0", "91.5"],
             ["Pushing", "1.0", "7.5", "91.5"], ["Name calling", "4.0", "12.0", "84.0"], ["Hair pulling", "0.5", "2.0", "97.5"]]
     library = drawn_library(tmp_path_factory.mktemp("behaviour"), "Table 2.6: Behaviour seen in the playground (%)",
                             rows, [40, 220, 320, 420, 520])
@@ -89,9 +89,11 @@ def test_two_rows_named_in_full_are_both_kept(behaviour: Library) -> None:
 
 
 def test_the_rows_past_a_bound_are_counted_whatever_noun_counts_them(behaviour: Library) -> None:
-    # "incidents": no header or row says so; what is counted past the bound is the rows
-    assert ask_without_model(behaviour, "For how many incidents did more than 5% sometimes see it?").value == "3"
+    # "cases": no header or row says so; what is counted past the bound is the rows
+    assert ask_without_model(behaviour, "For how many cases did more than 5% sometimes see it?").value == "3"
 
 
 def test_the_rows_of_the_one_label_column_are_ranked_whatever_noun_names_them(behaviour: Library) -> None:
-    assert ask_without_model(behaviour, "Which act did the largest share of pupils see often?").value == "Name calling"
+    # "which incidents" over rows headed "How often each incident was seen"
+    assert ask_without_model(behaviour, "Which incident did the largest share of pupils see often?").value == \
+        "Name calling"
