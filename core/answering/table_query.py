@@ -1700,6 +1700,11 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         # "the Social Sciences cluster" names "Social Sciences", not also "Sciences" (a value of common words only)
         matched = [(n, v) for n, v in matched if _tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS
                    or not any(_tokens(str(v)) < _tokens(str(o)) for _, o in matched)]
+        # "stock options granted in fiscal 2017-2019" names the Granted row, not also the rows "Outstanding at
+        # September 30, 2017" and "... 2019" that only the years name (the years are the periods asked)
+        by_words = [(n, v) for n, v in matched if any(not w.isdigit() for w in _tokens(str(v)) & asked)]
+        if by_words and len(by_words) < len(matched):
+            matched = by_words
         span = _range_asked(reading.text)
         if not matched or span and all(_range_of(v) not in (None, span) for _, v in matched):
             # "aged 60 to 79" over rows "60 - 69 years", "70 - 79 years" (not the one "79 years" row its end names);

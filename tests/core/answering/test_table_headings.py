@@ -97,3 +97,16 @@ def test_the_rows_of_the_one_label_column_are_ranked_whatever_noun_names_them(be
     # "which incidents" over rows headed "How often each incident was seen"
     assert ask_without_model(behaviour, "Which incident did the largest share of pupils see often?").value == \
         "Name calling"
+
+
+def test_rows_named_by_a_word_win_over_rows_named_only_by_a_year_asked(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Activity", "Number of options"], ["Outstanding at June 30, 2020", "900,000"], ["Granted", "120,000"],
+            ["Exercised", "(80,000)"], ["Outstanding at June 30, 2021", "940,000"], ["Granted", "150,000"],
+            ["Exercised", "(90,000)"], ["Outstanding at June 30, 2022", "1,000,000"], ["Granted", "180,000"],
+            ["Exercised", "(60,000)"], ["Outstanding at June 30, 2023", "1,120,000"]]
+    library = drawn_library(tmp_path_factory.mktemp("options"), "Table 9. Share option activity", rows, [40, 260, 400])
+    try:
+        answer = ask_without_model(library, "On average, how many options were granted each year in fiscal 2021-2023?")
+        assert answer.value == "150,000", answer.text  # the three Granted rows, not the Outstanding rows of 2021, 2023
+    finally:
+        library.close()
