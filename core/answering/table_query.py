@@ -67,6 +67,9 @@ _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "ye
                "quarter": "quarter", "quarters": "quarter"}
 _WORDS = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b", re.IGNORECASE)
+_ACROSS_SEVERAL = re.compile(r"\b(?:across|over|among|in)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:\d{1,2}|two|three|four|"
+                             r"five|six|seven|eight|nine|ten)\s+(?:[\w-]+\s+){0,2}[a-z-]+s\b", re.IGNORECASE)
+"""Several things said with their number ("across the three hot topics"): a total over them is no one figure."""
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
@@ -2434,7 +2437,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: an average over several years asked is no one row's figure of one.")
         if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
             raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
-        if plan.operation == "sum" and counted == 1 and _SEVERAL.search(reading.text):
+        if plan.operation == "sum" and counted == 1 and (_SEVERAL.search(reading.text) or _ACROSS_SEVERAL.search(reading.text)):
+            # ("across the three hot topics, how many from Spain in total": a figure of each, not one)
             raise NoAnswer(f"{plan.describe()}: a combined figure of one row is no total of several.")
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None

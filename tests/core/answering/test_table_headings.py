@@ -9,7 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.answering import table_query
+from core.answering.operations import load_table_view
+from core.answering.query_step import distinct_values
+from core.answering.reading import read
 from core.library.store import Library
+from core.sql.runner import SqlRunner
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -109,4 +114,20 @@ def test_rows_named_by_a_word_win_over_rows_named_only_by_a_year_asked(tmp_path_
         answer = ask_without_model(library, "On average, how many options were granted each year in fiscal 2021-2023?")
         assert answer.value == "150,000", answer.text  # the three Granted rows, not the Outstanding rows of 2021, 2023
     finally:
+        library.close()
+
+
+def test_a_total_across_several_things_said_is_no_one_row_s_figure(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Depot", "Vans"], ["Northgate", "12"], ["Eastbrook", "9"], ["Southmere", "11"]]
+    library = drawn_library(tmp_path_factory.mktemp("vans"), "Table 1: Vans by depot, spring", rows, [40, 220, 340])
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, library.tables()[0])
+        reading = read("Across the three seasons, how many vans did Northgate have in total?")
+        planned = table_query.plan(view, reading, distinct_values(runner.run, view))
+        assert planned is not None
+        with pytest.raises(table_query.NoAnswer, match="no total of several"):
+            table_query.execute(planned, reading, runner.run)  # one season's figure, said as the three's total
+    finally:
+        runner.close()
         library.close()
