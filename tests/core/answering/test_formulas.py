@@ -450,6 +450,17 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
 
 
+def test_a_label_s_net_or_gross_suffix_names_the_net_or_gross_cost_of_its_item() -> None:
+    """"X, gross" is the gross cost (value, amount) of X, and "X, net" the net one: a question says the basis before
+    the item ("the gross cost of tools and dies") where the label prints it after."""
+    assert covers("gross cost of tools and dies", "Tools and dies, gross")
+    assert covers("net value of tools and dies", "Tools and dies, net")
+    assert fit("gross cost of tools and dies", "Tools and dies, gross") > fit("gross cost of tools and dies",
+                                                                              "Tools and dies, net")
+    assert not covers("gross cost of tools and dies", "Tools and dies, net")  # the other basis
+    assert not covers("cost of tools and dies", "Tools and dies, gross")  # no basis asked, no cost printed
+
+
 def _view(rows: list[tuple[str, str, tuple[float | None, ...]]], headers: list[tuple[str, str, int]],
           caption: str = "Notes to the financial statements", table_id: int = 1) -> TableView:
     """A table of (label, section, figures) rows under (column, header, fiscal year) columns."""
