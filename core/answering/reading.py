@@ -347,6 +347,12 @@ _RATIO_OF_YEARS = re.compile(
     r"(?:(?:fiscal|financial|calendar)\s+)?(?:years?\s+)?\u27e8P(?P<b>\d+)\u27e9\s*$", re.IGNORECASE)
 """One line's ratio between two years, the line said once: "the ratio of X in 2019 to 2018", "the ratio of X in
 fiscal 2019 to fiscal 2018" (the year said first over the year said last)."""
+_GAP_BETWEEN_ITEMS = re.compile(
+    r"^(?:(?:nominal|absolute)\s+)?(?:difference|gap)\s+in\s+(?:the\s+)?(?P<x>(?:(?!\bbetween\b).)+?)"
+    r"(?:\s+(?:in|for|during|as\s+of|at)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+)?(?:year\s+)?\u27e8P(?P<p>\d+)\u27e9)?"
+    r"\s+between\s+(?:the\s+)?(?P<a>(?:(?!\band\b).)+?)\s+and\s+(?:the\s+)?(?P<b>.+)$", re.IGNORECASE)
+"""One line's difference between two of its items: "the difference in net sales in 2019 between Europe and Asia" (the
+item said first less the item said last)."""
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
 _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{m.PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
@@ -1803,6 +1809,12 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         return done(Measure(m.PERCENT_CHANGE, parts=(left, right)))
     if (g := _PERCENT_CHANGE.match(text)) is not None:
         return done(Measure(m.PERCENT_CHANGE, parts=(sub(g.group("x") or g.group("x2")),)))
+    if (g := _GAP_BETWEEN_ITEMS.match(text)) is not None and not re.search(_P, f"{g.group('a')} {g.group('b')}"):
+        year = (periods[int(g.group("p"))].year,) if g.group("p") else ()
+        left, right = (sub(f"{g.group('x')} for {item}") for item in (g.group("a"), g.group("b")))
+        if left.op == m.LINE and right.op == m.LINE:
+            parts = (_with_periods(left, year), _with_periods(right, year)) if year else (left, right)
+            return done(Measure(m.DIFFERENCE, parts=parts))
     if (g := _CHANGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
         if g.group("part"):  # "the global change in Tamil films": the films under the global heading

@@ -686,3 +686,15 @@ def test_the_ratio_of_one_line_in_two_years_said_once(question: str, formula: st
     years were read as the line's and the phrase as a line named "ratio of X", or "tools, moulds and dies" split at its
     "and" into two lines)."""
     assert [plan.formula for plan in plans_of(read(question))] == [formula]
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the difference in the freight costs in 2021 between Oceania and Africa?",
+     "freight_costs_for_oceania_2021 - freight_costs_for_africa_2021"),
+    ("What was the difference in harbour fees between the north quay and the south quay in 2020?",
+     "harbour_fees_for_north_quay_2020 - harbour_fees_for_south_quay_2020"),
+])
+def test_the_difference_in_one_line_between_two_of_its_items(question: str, formula: str) -> None:
+    """"The difference in X in 2021 between A and B": X for A less X for B (before, "X in between A and B" was read as
+    one line, whose change over no period no table printed)."""
+    assert [plan.formula for plan in plans_of(read(question))] == [formula]
