@@ -100,7 +100,7 @@ PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
 _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
-_AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
+_AFTER_TAX = re.compile(r"\bafter[\s-]?(?:income\s+)?tax(?:es|ation)?\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
 """An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 _PER_SHARE_FIGURE = re.compile(r"\bper\s+(?:[a-z]+\s+)?share\b|\beps\b|\bdps\b", re.IGNORECASE)

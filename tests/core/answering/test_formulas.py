@@ -450,6 +450,15 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
 
 
+def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
+    """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
+    other words the two share; before, only "after tax" said so."""
+    for label in ("Profit or loss for the period from continuing operations after taxes",
+                  "Earnings for the period after income taxes", "Profit for the period after taxation"):
+        assert fit("(Loss)/profit before taxation", label) < MIN_FIT
+    assert fit("(Loss)/profit before taxation", "Profit/(loss) before taxation") >= MIN_FIT
+
+
 def test_a_label_s_net_or_gross_suffix_names_the_net_or_gross_cost_of_its_item() -> None:
     """"X, gross" is the gross cost (value, amount) of X, and "X, net" the net one: a question says the basis before
     the item ("the gross cost of tools and dies") where the label prints it after."""
