@@ -534,6 +534,8 @@ def _names_exactly(words: str, label: str, section: str) -> bool:
     label_words = stems(_plain_label(label))
     if _TOTAL.match(words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
         return False
+    if _TOTAL.match(label) and not _TOTAL.match(words):
+        return False  # X asked alone is named exactly by "X", not by "Total X" (which another table may print)
     return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
 
 

@@ -450,6 +450,19 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
 
 
+def test_a_line_asked_alone_is_named_exactly_by_its_label_not_by_its_total() -> None:
+    """"The deferred charges in 2021": a table printing "Deferred charges" names it exactly, one printing only "Total
+    deferred charges" does not, whichever search ranked first ("the total deferred charges" is still the total)."""
+    totals = _view([("Prepaid rent", "", (10.0,)), ("Total deferred charges", "", (90.0,))], [("y2021", "2021", 2021)],
+                   table_id=1)
+    lines = _view([("Deferred charges", "", (40.0,)), ("Other assets", "", (15.0,))], [("y2021", "2021", 2021)],
+                  table_id=2)
+    first = candidates("deferred charges", [2021], [totals, lines], "", whole=True)[0]
+    assert (first.label, first.exact) == ("Deferred charges", True)
+    total = candidates("total deferred charges", [2021], [totals, lines], "", whole=True)[0]
+    assert (total.label, total.exact) == ("Total deferred charges", True)
+
+
 def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
     """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
     other words the two share; before, only "after tax" said so."""
