@@ -1813,8 +1813,8 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         year = (periods[int(g.group("p"))].year,) if g.group("p") else ()
         left, right = (sub(f"{g.group('x')} for {item}") for item in (g.group("a"), g.group("b")))
         if left.op == m.LINE and right.op == m.LINE:
-            parts = (_with_periods(left, year), _with_periods(right, year)) if year else (left, right)
-            return done(Measure(m.DIFFERENCE, parts=parts))
+            items = (_with_periods(left, year), _with_periods(right, year)) if year else (left, right)
+            return done(Measure(m.DIFFERENCE, parts=items))
     if (g := _CHANGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
         if g.group("part"):  # "the global change in Tamil films": the films under the global heading
