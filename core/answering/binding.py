@@ -78,6 +78,19 @@ _DEDUCTION = re.compile(r"^\W*(?:less|deduct|minus)\b\s*[:\-\u2014]?\s", re.IGNO
 """A line printed as a deduction from the lines above it ("Less: Accumulated depreciation"), with its sign."""
 _NET_SUFFIX = re.compile(r",\s*net\s*$|,?\s+\(?net\s+of\b", re.IGNORECASE)
 """A label naming the net amount: "X, net", "X, net of accumulated depreciation"."""
+_BASIS_SUFFIX = re.compile(r",\s*(?P<basis>net|gross)\s*$", re.IGNORECASE)
+"""A label naming the net or the gross amount of an item: "Land and buildings, gross"."""
+
+
+def _suffix_words(quantity_words: str, label: str) -> set[str]:
+    """The words a label's suffix says in a quantity's terms: "X, net" is net X; "X, gross" (or ", net") is the gross
+    (net) cost, value or amount of X, the noun being the one the quantity names after "gross" ("the gross cost of X")."""
+    said = {"net"} if _NET_SUFFIX.search(label) else set()
+    basis = _BASIS_SUFFIX.search(label)
+    if basis is not None and (noun := re.search(rf"\b{basis.group('basis')}\s+(?P<n>cost|value|amount|balance)\s+of\b",
+                                                quantity_words, re.IGNORECASE)) is not None:
+        said |= stems(noun.group("n"))
+    return said
 _CHANGE_LABEL = re.compile(r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease)s?\)?\s*(?:/|and|or)?\s*)+\s*in\b"
                            r"|^\W*(?:net\s+)?(?:changes?|movements?)\s+in\b|\bchanges?\b", re.IGNORECASE)
 """A label or quantity of a movement over the year ("Changes in working capital", "(Increase) decrease in
@@ -87,7 +100,7 @@ PERCENT_MEASURE = re.compile(r"%|\bpercent(?:age)?\b|\bmargin|\bratio|\brate\b|\
                               re.IGNORECASE)
 """Words of a quantity that is itself a percentage (a margin, a rate), which a label in % may print."""
 _BEFORE_TAX = re.compile(r"\bpre[\s-]?tax\b|\bbefore\s+(?:income\s+)?tax(?:es|ation)?\b", re.IGNORECASE)
-_AFTER_TAX = re.compile(r"\bafter[\s-]?tax\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
+_AFTER_TAX = re.compile(r"\bafter[\s-]?(?:income\s+)?tax(?:es|ation)?\b|\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE)
 """An amount before tax and one after it: "After-tax earnings from joint ventures" is no pretax earnings."""
 _PER_SHARE = re.compile(r"\bper\s+(?:common\s+)?share\b|\bshares?\b|\beps\b|\bdps\b", re.IGNORECASE)
 _PER_SHARE_FIGURE = re.compile(r"\bper\s+(?:[a-z]+\s+)?share\b|\beps\b|\bdps\b", re.IGNORECASE)
@@ -108,7 +121,7 @@ def fit(quantity_words: str, label: str) -> float:
     own words count as relevant when they are the quantity's or such report words."""
     asked, _names, relevant = _wanted(quantity_words)
     plain = _plain_label(label)
-    have = stems(plain) | ({"net"} & asked if _NET_SUFFIX.search(label) else set())  # "X, net": net X
+    have = stems(plain) | (_suffix_words(quantity_words, label) & asked)  # "X, net": net X
     if not have or not asked:
         return 0.0
     covered = _covered(quantity_words, have) & asked
@@ -196,7 +209,7 @@ def covers(quantity_words: str, label: str) -> bool:
     (a shape plan), where no textbook definition vouches for the name. "Total X" is a line labelled a total,
     or one that names X and nothing else ("Revenues" for "total revenue")."""
     asked, _names, relevant = _wanted(quantity_words)
-    have = stems(_plain_label(label)) | ({"net"} if _NET_SUFFIX.search(label) else set())  # "X, net" is net X
+    have = stems(_plain_label(label)) | _suffix_words(quantity_words, label)  # "X, net" is net X
     if not asked or not asked <= _covered(quantity_words, have):
         return False
     if _TOTAL.match(quantity_words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
@@ -521,6 +534,8 @@ def _names_exactly(words: str, label: str, section: str) -> bool:
     label_words = stems(_plain_label(label))
     if _TOTAL.match(words) and not re.search(r"\btotal\b", label, re.IGNORECASE):
         return False
+    if _TOTAL.match(label) and not _TOTAL.match(words):
+        return False  # X asked alone is named exactly by "X", not by "Total X" (which another table may print)
     return bool(asked) and (label_words == asked or bool(label_words) and label_words | stems(section) == asked)
 
 

@@ -57,7 +57,9 @@ def problems(done: Computation, views: Sequence[TableView]) -> list[Problem]:
 
 # Tables whose lines are not the company's own amounts, and the words of a quantity that asks for them all the same.
 _NOT_THE_AMOUNTS: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
-    (re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE), re.compile(r"\btax(?:es|ation)?\b", re.IGNORECASE),
+    # the valuation allowance is a deferred tax table's own line (an allowance against its assets), as a tax is
+    (re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b", re.IGNORECASE),
+     re.compile(r"\btax(?:es|ation)?\b|\bvaluation\s+allowances?\b", re.IGNORECASE),
      "a table of deferred tax effects, not of the amounts themselves"),
     (re.compile(r"\bjoint\s+ventures?\b|\bequity[\s-]+method\s+investees?\b|\bunconsolidated\s+(?:affiliates|entities|"
                 r"subsidiaries)\b", re.IGNORECASE),

@@ -269,7 +269,7 @@ def headers(view: ops.TableView, reading: QuestionReading, answer: types.AnswerT
         sentence = f"The table gives figures for {_listing(years)} (columns {_listing(titles)})"
         return Composed(view, None, None, ops.join_values(years), tuple(years), sentence)
     row = match_row(view, question)
-    if row is None:
+    if row is None or _names_unheld(view, row, reading):
         return None
     names = [c.name for _, c in periods]
     result = run_sql(_row_sql(view, row.row, names))
@@ -302,6 +302,19 @@ def headers(view: ops.TableView, reading: QuestionReading, answer: types.AnswerT
     verb = what[rule.kind].replace("is ", "was ", 1) if len(years) == 1 else what[rule.kind].replace("is ", "are ", 1)
     sentence = f"{_listing(years)}: {row.label} {verb} there ({support})"
     return Composed(view, result.sql, result, ops.join_values(years), tuple(years), sentence, cells, cell_names)
+
+
+def _names_unheld(view: ops.TableView, row: ops.RowChoice, reading: QuestionReading) -> bool:
+    """A name the question's subject writes with a capital ("EMEA", "Product") that neither the row's label, its
+    section's heading, the table's title nor its column headers hold: the row is another item than the one asked
+    ("Net sales" for the net sales from EMEA), so the periods it passes a bound in are not the ones asked about."""
+    named = {w for w in re.findall(r"\b[A-Z][\w&-]*", reading.subject) if w.lower() not in STOPWORDS}
+    if not named:
+        return False
+    sections = {f.row: f.section for f in view.info.row_facts}
+    held = text_facts.subject_words(" ".join([row.label, sections.get(row.row, ""), view.info.title,
+                                               *(c.header for c in view.data_columns)]))
+    return bool(text_facts.subject_words(" ".join(named)) - held - _HOW_WORDS)
 
 
 def _position(question: str, text: str) -> int:

@@ -341,6 +341,19 @@ _RATIO = re.compile(
     r"the\s+(?:last|past|next)))(?!\s+(?:all\s+)?(?:the\s+|these\s+)?" + _K + r"\s)|per)\s+(?:the\s+)?(?P<y3>.+)$",
     re.IGNORECASE)
 """A ratio; "over the six species listed" is what an average or a total runs across, no divisor."""
+_RATIO_OF_YEARS = re.compile(
+    r"^(?:the\s+)?ratio\s+(?:of|between)\s+(?:the\s+)?(?P<x>(?:(?!\b(?:to|over|versus|vs|divided|per)\b|/).)+?)\s*,?\s+"
+    r"(?:(?:in|for|during|at|as\s+of|of|between)\s+)?(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+)?(?:years?\s+)?\u27e8P(?P<a>\d+)\u27e9\s*,?\s*"
+    r"(?P<joint>to|over|versus|vs\.?|and|compared\s+(?:to|with)|against|relative\s+to)\s+(?:the\s+)?"
+    r"(?:(?:fiscal|financial|calendar)\s+)?(?:years?\s+)?\u27e8P(?P<b>\d+)\u27e9\s*$", re.IGNORECASE)
+"""One line's ratio between two years, the line said once: "the ratio of X in 2019 to 2018", "the ratio of X in
+fiscal 2019 to fiscal 2018" (the year said first over the year said last)."""
+_GAP_BETWEEN_ITEMS = re.compile(
+    r"^(?:(?:nominal|absolute)\s+)?(?:difference|gap)\s+in\s+(?:the\s+)?(?P<x>(?:(?!\bbetween\b).)+?)"
+    r"(?:\s+(?:in|for|during|as\s+of|at)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+)?(?:year\s+)?\u27e8P(?P<p>\d+)\u27e9)?"
+    r"\s+between\s+(?:the\s+)?(?P<a>(?:(?!\band\b).)+?)\s+and\s+(?:the\s+)?(?P<b>.+)$", re.IGNORECASE)
+"""One line's difference between two of its items: "the difference in net sales in 2019 between Europe and Asia" (the
+item said first less the item said last)."""
 _MARGIN = re.compile(r"^(?P<x>.+?)\s*(?:%|percent(?:age)?)?\s*margins?(?:\s*%|\s+percent(?:age)?|\s+ratio)?$", re.IGNORECASE)
 _PART_OF_COMPANY = re.compile(rf"^(?P<part>(?:the\s+)?.+?\s{m.PART_WORDS})\s+(?P<rest>.+)$", re.IGNORECASE)
 """A measure of a part of the company: "Pet segment EBITDA", "the Europe region operating" (the part, then the rest)."""
@@ -1645,6 +1658,14 @@ def _parse(body: str, periods: Sequence[PeriodMention], definitions: dict[str, s
         part = _phrase(total.group("x"), periods, definitions)
         if part.op not in (m.SHARE, m.RATIO, m.PERCENT_CHANGE, m.CAGR, m.DAYS):  # percentages do not add up
             return Measure(m.TOTAL, parts=(part,), periods=years), inner
+    if (same := _RATIO_OF_YEARS.match(body.strip())) is not None and (
+            same.group("joint").lower() != "and" or not re.search(r"\band\b|&", same.group("x"), re.IGNORECASE)):
+        first, second = periods[int(same.group("a"))].year, periods[int(same.group("b"))].year
+        line = _phrase(same.group("x"), periods, definitions)
+        if first != second and line.op == m.LINE and not line.periods:
+            return Measure(m.RATIO, parts=(_with_periods(line, (first,)), _with_periods(line, (second,))),
+                           periods=(second,),
+                           said=" ".join(re.sub(_P, lambda g: periods[int(g.group(1))].said, body).split())), inner
     # "X in 2019 to X in 2018": a year said inside the phrase and one at its end are two parts' years; the phrase reads
     # its own tail then, so the last part takes the year said last
     measure = _phrase(body if len(years) == 1 and re.search(_P, inner) else inner, periods, definitions)
@@ -1791,6 +1812,12 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
         return done(Measure(m.PERCENT_CHANGE, parts=(left, right)))
     if (g := _PERCENT_CHANGE.match(text)) is not None:
         return done(Measure(m.PERCENT_CHANGE, parts=(sub(g.group("x") or g.group("x2")),)))
+    if (g := _GAP_BETWEEN_ITEMS.match(text)) is not None and not re.search(_P, f"{g.group('a')} {g.group('b')}"):
+        year = (periods[int(g.group("p"))].year,) if g.group("p") else ()
+        left, right = (sub(f"{g.group('x')} for {item}") for item in (g.group("a"), g.group("b")))
+        if left.op == m.LINE and right.op == m.LINE:
+            items = (_with_periods(left, year), _with_periods(right, year)) if year else (left, right)
+            return done(Measure(m.DIFFERENCE, parts=items))
     if (g := _CHANGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
         if g.group("part"):  # "the global change in Tamil films": the films under the global heading

@@ -232,8 +232,10 @@ def _issuer_names(document: RoutedDocument) -> frozenset[str]:
 
 
 def _proper_words(question: str) -> set[str]:
-    """Words written as names (capitalised, not opening the question): "What was Cobalt's capex" -> {cobalt}."""
-    found = re.findall(r"(?<=\s)([A-Z0-9][\w&]*)", question)
+    """Words written as names (capitalised, not opening the question): "What was Cobalt's capex" -> {cobalt}. The
+    capitalised head of a compound word ("Non-current", "Long-term") is no name; a name of two capitalised parts
+    ("Rolls-Royce") is."""
+    found = re.findall(r"(?<=\s)([A-Z0-9][\w&]*)(?![\w&]|-[a-z])", question)
     return {w.lower() for w in found if any(ch.isalpha() for ch in w)}
 
 

@@ -404,3 +404,29 @@ def test_words_saying_how_a_question_asks_name_no_row() -> None:
     found = match_row(view, "In which year was the profit for the year higher?")
     assert found is not None and found.label == "Profit for the year"
     assert match_row(view, "In which year was the amount higher?") is None
+
+
+def test_periods_of_a_row_that_lacks_a_name_the_question_writes_are_not_composed() -> None:
+    """"How many years did freight costs to APAC exceed 4?" over a table of freight costs by mode, whose nearest row is
+    "Freight costs": that row is no APAC figure, so code composes no count; a table whose row (or title) holds the name
+    answers."""
+    from core.answering.compose import compose
+    from core.sql.runner import SqlResult
+    from tests.core.answering.test_formulas import _view
+
+    columns = [("y2021", "2021", 2021), ("y2020", "2020", 2020)]
+    modes = _view([("Freight costs", "", (9.0, 3.0)), ("Fuel", "", (3.0, 2.0))], columns, caption="Freight costs by mode")
+    regions = _view([("APAC", "", (5.0, 4.5)), ("EMEA", "", (2.0, 1.0))], columns,
+                    caption="Freight costs by region", table_id=2)
+
+    def run_sql(sql: str) -> SqlResult:
+        figures = {1: (9.0, 3.0), 2: (5.0, 4.5)}[2 if '"t2"' in sql else 1]
+        return SqlResult(sql, ("y2021", "y2020"), (figures,), False, 0.0)
+
+    counted = types.AnswerType(types.COUNT, "wording")
+    asked = read("How many years did freight costs to APAC exceed 4?")
+    assert compose([modes], asked, counted, run_sql) is None
+    found = compose([modes, regions], asked, counted, run_sql)
+    assert found is not None and found.value == "2" and found.view.info.id == 2
+    plain = compose([modes], read("How many years did freight costs exceed 4?"), counted, run_sql)
+    assert plain is not None and plain.value == "1"

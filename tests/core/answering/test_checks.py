@@ -99,6 +99,16 @@ def test_a_line_read_from_a_table_of_deferred_tax_effects_is_turned_down() -> No
     assert set(share.cells) and not any("deferred tax effects" in p.said for p in problems(share, [totals]))
 
 
+def test_the_valuation_allowance_is_a_deferred_tax_table_s_own_line() -> None:
+    """The valuation allowance is held against deferred tax assets: a table of deferred tax effects is where it is
+    printed, so it is read there (a line of another item's tax effect still is not)."""
+    taxes = _view([("Tax credit carryforwards", "", (300.0, 250.0)), ("Valuation allowance", "", (-180.0, -150.0))],
+                  [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
+                  caption="Deferred tax assets and liabilities comprise the following", table_id=2)
+    done = _computed("What is the percentage change in the valuation allowance from 2020 to 2021?", [taxes], 20.0)
+    assert set(done.cells) and not any("deferred tax effects" in p.said for p in problems(done, [taxes]))
+
+
 def test_a_line_read_from_a_table_of_joint_ventures_figures_is_turned_down() -> None:
     income = _view([("Net sales", "", (9000.0,)), ("Cost of sales", "", (5000.0,)), ("Gross profit", "", (4000.0,))],
                    [("y2021", "2021", 2021)], caption="Consolidated Statements of Earnings", table_id=1)

@@ -450,6 +450,39 @@ def test_a_line_named_in_the_question_must_be_named_whole_by_the_label() -> None
     assert covers("total net accounts receivable", "Total accounts receivable, net")  # ", net" names it net
 
 
+def test_a_line_asked_alone_is_named_exactly_by_its_label_not_by_its_total() -> None:
+    """"The deferred charges in 2021": a table printing "Deferred charges" names it exactly, one printing only "Total
+    deferred charges" does not, whichever search ranked first ("the total deferred charges" is still the total)."""
+    totals = _view([("Prepaid rent", "", (10.0,)), ("Total deferred charges", "", (90.0,))], [("y2021", "2021", 2021)],
+                   table_id=1)
+    lines = _view([("Deferred charges", "", (40.0,)), ("Other assets", "", (15.0,))], [("y2021", "2021", 2021)],
+                  table_id=2)
+    first = candidates("deferred charges", [2021], [totals, lines], "", whole=True)[0]
+    assert (first.label, first.exact) == ("Deferred charges", True)
+    total = candidates("total deferred charges", [2021], [totals, lines], "", whole=True)[0]
+    assert (total.label, total.exact) == ("Total deferred charges", True)
+
+
+def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
+    """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
+    other words the two share; before, only "after tax" said so."""
+    for label in ("Profit or loss for the period from continuing operations after taxes",
+                  "Earnings for the period after income taxes", "Profit for the period after taxation"):
+        assert fit("(Loss)/profit before taxation", label) < MIN_FIT
+    assert fit("(Loss)/profit before taxation", "Profit/(loss) before taxation") >= MIN_FIT
+
+
+def test_a_label_s_net_or_gross_suffix_names_the_net_or_gross_cost_of_its_item() -> None:
+    """"X, gross" is the gross cost (value, amount) of X, and "X, net" the net one: a question says the basis before
+    the item ("the gross cost of tools and dies") where the label prints it after."""
+    assert covers("gross cost of tools and dies", "Tools and dies, gross")
+    assert covers("net value of tools and dies", "Tools and dies, net")
+    assert fit("gross cost of tools and dies", "Tools and dies, gross") > fit("gross cost of tools and dies",
+                                                                              "Tools and dies, net")
+    assert not covers("gross cost of tools and dies", "Tools and dies, net")  # the other basis
+    assert not covers("cost of tools and dies", "Tools and dies, gross")  # no basis asked, no cost printed
+
+
 def _view(rows: list[tuple[str, str, tuple[float | None, ...]]], headers: list[tuple[str, str, int]],
           caption: str = "Notes to the financial statements", table_id: int = 1) -> TableView:
     """A table of (label, section, figures) rows under (column, header, fiscal year) columns."""

@@ -672,3 +672,29 @@ def test_a_year_said_at_the_end_is_the_last_part_s_where_the_first_names_its_own
     """"X in 2021 to X in 2020": the year said last belongs to the last part, not to the whole measure (where the first
     part's year would overrule it and the ratio divide a figure by itself)."""
     assert [plan.formula for plan in plans_of(read(question))] == [formula]
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What is the ratio of freight costs in 2021 to 2020?", "freight_costs_2021 / freight_costs_2020"),
+    ("What is the ratio of the harbour fees in fiscal 2020 to fiscal 2021?", "harbour_fees_2020 / harbour_fees_2021"),
+    ("What is the ratio of tools, moulds, and dies in 2021 to 2020?",
+     "tools_moulds_and_dies_2021 / tools_moulds_and_dies_2020"),
+    ("What is the ratio of freight costs in 2021 and 2020?", "freight_costs_2021 / freight_costs_2020"),
+])
+def test_the_ratio_of_one_line_in_two_years_said_once(question: str, formula: str) -> None:
+    """"The ratio of X in 2021 to 2020": the line is said once, the year said first over the year said last (before, the
+    years were read as the line's and the phrase as a line named "ratio of X", or "tools, moulds and dies" split at its
+    "and" into two lines)."""
+    assert [plan.formula for plan in plans_of(read(question))] == [formula]
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What was the difference in the freight costs in 2021 between Oceania and Africa?",
+     "freight_costs_for_oceania_2021 - freight_costs_for_africa_2021"),
+    ("What was the difference in harbour fees between the north quay and the south quay in 2020?",
+     "harbour_fees_for_north_quay_2020 - harbour_fees_for_south_quay_2020"),
+])
+def test_the_difference_in_one_line_between_two_of_its_items(question: str, formula: str) -> None:
+    """"The difference in X in 2021 between A and B": X for A less X for B (before, "X in between A and B" was read as
+    one line, whose change over no period no table printed)."""
+    assert [plan.formula for plan in plans_of(read(question))] == [formula]

@@ -3,6 +3,7 @@ and the filing of the period asked is preferred to a later filing's comparative 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,20 @@ def test_the_filing_of_the_period_beats_a_later_filings_comparatives() -> None:
     assert route("Acme capex in FY2018?", [library[0], library[2]]).document_ids == (3,)  # comparatives, said why
     assert "comparatives" in route("Acme capex in FY2018?", [library[0], library[2]]).reason
     assert route("Acme capex in FY2014?", library).document_ids == (1, 2, 3)  # nothing holds it: the issuer's all
+
+
+def test_the_capitalised_head_of_a_compound_word_names_no_issuer() -> None:
+    """An issuer read as "Non-recourse Lending Partners" is not named by the "Non" of "Non-current liabilities", nor
+    "Long Harbour Ferries" by "Long-term debt"; "Long Harbour" written as a name still names it."""
+    labels = ("Non-current liabilities Long-term debt Revenue Cost of sales Current liabilities Trade payables "
+              "Inventories Cash")
+    library = [dataclasses.replace(d, profile=DocumentProfile(labels=labels)) for d in (
+        _doc(1, "Non-recourse Lending Partners", "annual report", 2019),
+        _doc(2, "Long Harbour Ferries", "annual report", 2019), _doc(3, "Acme Corp", "annual report", 2019),
+        _doc(4, "Borealis Foods plc", "annual report", 2019))]
+    assert route("What was the change in the Non-current liabilities between 2018 and 2019?", library).document_ids != (1,)
+    assert route("What was the average Long-term debt in 2019?", library).document_ids != (2,)
+    assert route("What was the revenue of Long Harbour in 2019?", library).document_ids == (2,)
 
 
 def test_a_question_naming_nothing_searches_everything_and_several_matches_are_said() -> None:
