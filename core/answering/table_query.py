@@ -1030,8 +1030,13 @@ _FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped
 
 def asks_fall(reading: QuestionReading) -> bool:
     """"By how much did X fall": the question names the direction down, so the amount it fell by is the answer
-    (7.7, not -7.7)."""
-    return bool(_FALL.search(reading.text))
+    (7.7, not -7.7). "The increase/(decrease) in X" names both directions, and asks the signed change."""
+    return bool(_FALL.search(reading.text)) and not _RISE.search(reading.text)
+
+
+_RISE = re.compile(r"\b(?:increase[sd]?|rise|rose|risen|grow|grew|grown|gain(?:ed)?|go\s+up|went\s+up)\b\s*(?:/|or\b|and\b)",
+                   re.IGNORECASE)
+"""A rise said as one of two directions ("increase/(decrease)", "increase or decrease")."""
 
 
 def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema], asked: set[str],

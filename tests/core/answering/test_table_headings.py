@@ -131,3 +131,10 @@ def test_a_total_across_several_things_said_is_no_one_row_s_figure(tmp_path_fact
     finally:
         runner.close()
         library.close()
+
+
+def test_an_increase_or_decrease_asked_is_the_signed_change() -> None:
+    # "increase/(decrease)" names both directions: the newer figure less the older, whichever way it went
+    assert not table_query.asks_fall(read("What was the increase/(decrease) in dividends paid from 2022 to 2023?"))
+    assert not table_query.asks_fall(read("What was the increase or decrease in staff numbers from 2022 to 2023?"))
+    assert table_query.asks_fall(read("By how much did interest paid fall from 2022 to 2023?"))
