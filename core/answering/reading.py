@@ -211,7 +211,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
                rf"made|saw|got|showed|"
-               # (or a verb in the present, "which categories account for fewer than 10 of the attacks")
+               # (or a verb in the present, "which complaint types account for under 5 of the calls")
                rf"[a-z]{{2,}}ed|[a-z]{{3,}}(?:\s+(?:for|up))?)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
                # "list the reasons for complaint that no tenant gave": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"

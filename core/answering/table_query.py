@@ -253,7 +253,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             (len(title & asked - {"table"}) >= 2 or reading.criterion.kind in THRESHOLD_KINDS or
              query.operation == "top" and _kin_of_header(query.group, view.label_column)):
         # "which two species have the lowest wildlife criteria" over "Wildlife criteria for ..." whose one text column
-        # is headed "Organism": the rows of the table the question names by its title; "which drugs had more than 3%
+        # is headed "Organism": the rows of the table the question names by its title; "which gadgets had more than 20%
         # in the last month" over rows headed "Substance": the rows past the bound, whatever noun names them; "which
         # feeling did the most say they have sometimes" over rows headed "How often do you feel this way": the rows
         # ranked, where the header says the noun's word
@@ -445,7 +445,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         _only_number(candidates, reading) or _only_count(view, numbers, reading)
     if measured is None and query.group and (after := re.search(rf"\b{re.escape(query.group)}\b(?P<rest>.+)$",
                                                                  reading.text, re.IGNORECASE)):
-        # "how many cost categories had total costs above $100,000": the noun of the rows took "costs"; the words
+        # "how many expense lines had net expenses above $5,000": the noun of the rows took "expenses"; the words
         # said after it name the column the bound is of
         measured = _best_column(after.group("rest"), candidates, title, whole_header=True)
     if reading.criterion.kind in (*THRESHOLD_KINDS, *_SIGNS) and measured is None:
@@ -495,7 +495,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # rows under headings of their own ("Purposes of reading", "Processes of comprehension"): ranked or added
         # under the heading the question names, never across headings; the rows past a threshold are listed or
         # counted whatever heading they stand under (a heading has no figure to pass it), unless the question names
-        # one ("which personal habits were reported by more than half": those under "Personal habits (%)")
+        # one ("which daily habits did more than half report": those under "Daily habits (%)")
         named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked] \
             or _heading_named_in_part(headings, asked)
         if len(named) == 1:
@@ -779,7 +779,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         titled |= set().union(*(stems(w) for w in reading.content)) - of_rows
     measure = reading.measure
     if planned.operation == "share" and measure is not None and measure.op == m.SHARE and len(measure.parts) == 2:
-        # "what share of the university population do two clusters make up" over a table of the students by
+        # "what share of the hospital's staff do two units make up" over a table of the staff by
         # cluster: the whole is the column's total, and its words that name nothing the table prints (no header, no
         # value) say what the table counts
         titled |= _kin(_tokens(measure.parts[1].said)) - of_rows - headers
@@ -1071,7 +1071,7 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
 
 _BETWEEN_COLUMNS = re.compile(r"\b(?:between|from)\s+(?:the\s+)?(?P<a>[\w-]*\d[\w-]*)\s+(?:and|to)\s+(?:the\s+)?"
                               r"(?P<b>[\w-]*\d[\w-]*)\b", re.IGNORECASE)
-"""A change between two rounds named by a code with a number ("between DLHS-3 and DLHS-4", "from Wave2 to Wave4")."""
+"""A change between two rounds named by a code with a number ("between EHS-2 and EHS-3", "from Wave2 to Wave4")."""
 
 
 def _change_columns_named(view: TableView, reading: QuestionReading) -> tuple[ColumnSchema, ColumnSchema] | None:
@@ -1322,7 +1322,7 @@ def names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> 
     if not past_threshold or label is None or len(texts) != 1:
         return False
     # (or of a stub whose head names what it lists otherwise, "Perceived discrimination" over "Age", "Religion", where
-    # no value names what is counted either: "for how many grounds were more than 5% discriminated against")
+    # no value names what is counted either: "for how many cases did more than 5% sometimes see it")
     values = _tokens(" ".join(str(r.label) for r in view.rows))
     return not label.header.strip() or not _tokens(noun) & values
 
@@ -1729,7 +1729,7 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
-        # "the mink and the river otter": every value named by all of its words, not only the longest (a value
+        # "the heron and the grey seal": every value named by all of its words, not only the longest (a value
         # whose words another named value holds aside)
         full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)
                 and view is not None and v not in _bare_values(view, column)]  # (a heading's row has no figure)
@@ -2443,7 +2443,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if plan.operation == "sum" and counted == 1 and not plan.conditions and len(view.rows) > 1:
             raise NoAnswer(f"{plan.describe()}: the sum of one figure over the whole table is no total.")
         if plan.operation == "sum" and counted == 1 and (_SEVERAL.search(reading.text) or _ACROSS_SEVERAL.search(reading.text)):
-            # ("across the three hot topics, how many from Spain in total": a figure of each, not one)
+            # ("across the four quarters, how many vans did Leeds sell in total": a figure of each, not one)
             raise NoAnswer(f"{plan.describe()}: a combined figure of one row is no total of several.")
         if plan.operation == "sum" and counted == 1:
             row = kept[0] if kept else None

@@ -730,7 +730,7 @@ def test_the_words_of_the_column_read_are_no_filter_on_a_row_that_prints_them(cl
     reply = _reply(operation="count", target="total_costs", group="cost_category",
                    filters=[{"column": "cost_category", "value": "Total costs"}],
                    threshold={"column": "total_costs", "above": True, "value": 90000})
-    planned, answered = _plan(clinic_costs, "How many cost categories had total costs of more than $90,000?", reply)
+    planned, answered = _plan(clinic_costs, "For how many lines of cost were total costs above $90,000?", reply)
     assert planned.conditions == ()
     assert answered.value == "3", answered.sentence
 
