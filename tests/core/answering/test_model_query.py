@@ -753,6 +753,6 @@ def test_a_value_the_model_shortens_is_the_row_the_question_names_and_its_headin
         indicators: Survey) -> None:
     # "measles" is in three rows (and a heading): the one whose words the question says most of
     reply = _reply(operation="value", target="total", filters=[{"column": "indicator", "value": "measles"}])
-    planned, answered = _plan(indicators, "What percentage of women had heard of measles?", reply)
+    planned, answered = _plan(indicators, "Share of women who have heard of measles?", reply)
     assert [c.values for c in planned.conditions] == [("Women who have heard of measles",)]
     assert answered.value == "91.5%", answered.sentence  # a percentage, as the heading over the row says

@@ -51,12 +51,12 @@ def test_a_heading_named_by_most_of_its_words_keeps_the_rows_ranked(tmp_path_fac
 
 
 def test_the_words_after_the_rows_noun_name_the_column_a_bound_is_of(tmp_path_factory: pytest.TempPathFactory) -> None:
-    # "cost categories" takes "costs" for the rows' noun; "total costs" after it names the column
+    # "cost lines" takes "costs" for the rows' noun; "total costs" after it names the column
     rows = [["Cost category", "Total costs, all funds", "Total direct costs"], ["Salaries", "420,000", "300,000"],
             ["Office rent", "96,000", "96,000"], ["Travel", "150,000", "80,000"], ["Supplies", "38,000", "38,000"]]
     library = drawn_library(tmp_path_factory.mktemp("costs"), "Table 5: Clinic costs, 2023", rows, [40, 220, 360, 500])
     try:
-        assert ask_without_model(library, "How many cost categories had total costs of more than $90,000?").value == "3"
+        assert ask_without_model(library, "How many cost lines showed total costs above $90,000?").value == "3"
     finally:
         library.close()
 
@@ -68,7 +68,7 @@ def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factor
     library = drawn_library(tmp_path_factory.mktemp("rounds"), "Table 4: Key indicators of the Northvale district",
                             rows, [40, 230, 330, 430, 530, 630])
     try:
-        answer = ask_without_model(library, "By how many points did use of public clinics for antenatal check-ups "
+        answer = ask_without_model(library, "By how much did the use of public clinics for antenatal check-ups "
                                             "drop between EHS-2 and EHS-3?")
         assert answer.value == "8.7", answer.text  # 70.2 - 61.5, of the rounds' Total columns
         answer = ask_without_model(library, "By how much did rural child immunisation rise from EHS-2 to EHS-3?")
