@@ -690,27 +690,28 @@ def test_how_many_of_the_things_were_one_kind_is_that_row_s_number_not_a_count_o
         library.close()
 
 
-@pytest.fixture(scope="module")
-def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
-    """How often pupils have a symptom, and what a clinic's cost lines came to (made up): values that share a word."""
-    header = [["Symptom", "Weekly", "Never"]]
-    body = [["Feeling low", "22.0", "35.0"], ["Feeling nervous", "30.0", "41.0"], ["Feeling dizzy", "8.0", "62.0"],
-            ["Headache", "25.0", "20.0"], ["Back pain", "12.0", "28.0"]]
-    library = drawn_library(tmp_path_factory.mktemp("symptoms"), "Table 7: How often pupils have symptoms (%)",
-                            header + body, [40, 220, 320, 420])
+def _survey(factory: pytest.TempPathFactory, name: str, caption: str, rows: list[list[str]]) -> Iterator[Survey]:
+    """A made-up table of four columns drawn, ingested and closed after the module's tests."""
+    library = drawn_library(factory.mktemp(name), caption, rows, [40, 220, 320, 420])
     yield Survey(library, [])
     library.close()
+
+
+@pytest.fixture(scope="module")
+def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """How often pupils have a symptom (made up): values that share a word."""
+    yield from _survey(tmp_path_factory, "symptoms", "Table 7: How often pupils have symptoms (%)", [
+        ["Symptom", "Weekly", "Never"], ["Feeling low", "22.0", "35.0"], ["Feeling nervous", "30.0", "41.0"],
+        ["Feeling dizzy", "8.0", "62.0"], ["Headache", "25.0", "20.0"], ["Back pain", "12.0", "28.0"]])
 
 
 @pytest.fixture(scope="module")
 def clinic_costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
-    header = [["Cost category", "Total costs", "Federal share"]]
-    body = [["Salaries", "420000", "120000"], ["Office rent", "96000", "30000"], ["Travel", "150000", "20000"],
-            ["Supplies", "38000", "9000"], ["Total costs", "704000", "179000"]]
-    library = drawn_library(tmp_path_factory.mktemp("clinic"), "Table 2: Clinic costs by category, 2023",
-                            header + body, [40, 220, 320, 420])
-    yield Survey(library, [])
-    library.close()
+    """What a clinic's cost lines came to (made up): a totals row that prints the words of a column."""
+    yield from _survey(tmp_path_factory, "clinic", "Table 2: Clinic costs by category, 2023", [
+        ["Cost category", "Total costs", "Federal share"], ["Salaries", "420000", "120000"],
+        ["Office rent", "96000", "30000"], ["Travel", "150000", "20000"], ["Supplies", "38000", "9000"],
+        ["Total costs", "704000", "179000"]])
 
 
 def test_a_word_several_values_share_names_no_row_for_the_model_s_filter(symptoms: Survey) -> None:

@@ -314,15 +314,20 @@ def test_a_table_on_a_turned_page_is_headed_by_the_line_above_it_as_displayed(tm
     sheet.insert_text((430, 180), "Unaudited", fontsize=9)
     sheet.insert_text((10, 180), "Annex", fontsize=9)
     draw_ruled_table(sheet, rows, [72, 300, 400], 100)
+    _save_turned(source, tmp_path / "turned.pdf")
+    assert Ingestor(library, hash_embedder).ingest_file(tmp_path / "turned.pdf").tables == 1
+    (caption, heading), = library.conn.execute("SELECT caption, heading FROM extracted_tables").fetchall()
+    assert caption == "" and heading == "Letters received by topic"
+
+
+def _save_turned(source: pymupdf.Document, path: Path) -> None:
+    """``source``'s first page placed turned on a landscape page that its /Rotate entry turns back, saved to ``path``."""
     doc = pymupdf.open()
     page = doc.new_page(width=842, height=595)
     page.show_pdf_page(page.rect, source, 0, rotate=90)
     page.set_rotation(90)
-    doc.save(tmp_path / "turned.pdf")
+    doc.save(path)
     doc.close()
-    assert Ingestor(library, hash_embedder).ingest_file(tmp_path / "turned.pdf").tables == 1
-    (caption, heading), = library.conn.execute("SELECT caption, heading FROM extracted_tables").fetchall()
-    assert caption == "" and heading == "Letters received by topic"
 
 
 def test_a_table_printed_sideways_reads_no_outline_from_where_its_rows_start(tmp_path: Path, library: Library,
@@ -333,12 +338,7 @@ def test_a_table_printed_sideways_reads_no_outline_from_where_its_rows_start(tmp
             ["Schools", "712"], ["Total", "5,341"]]
     source = pymupdf.open()
     draw_ruled_table(source.new_page(), rows, [72, 300, 400], 100)
-    doc = pymupdf.open()
-    page = doc.new_page(width=842, height=595)
-    page.show_pdf_page(page.rect, source, 0, rotate=90)
-    page.set_rotation(90)
-    doc.save(tmp_path / "sideways.pdf")
-    doc.close()
+    _save_turned(source, tmp_path / "sideways.pdf")
     assert Ingestor(library, hash_embedder).ingest_file(tmp_path / "sideways.pdf").tables == 1
     facts = library.conn.execute("SELECT row, depth, parent_row FROM table_row_facts ORDER BY row").fetchall()
     assert [tuple(f) for f in facts] == [(row, 0, None) for row in range(1, 6)]
