@@ -105,7 +105,7 @@ def test_the_valuation_allowance_is_a_deferred_tax_table_s_own_line() -> None:
     taxes = _view([("Tax credit carryforwards", "", (300.0, 250.0)), ("Valuation allowance", "", (-180.0, -150.0))],
                   [("y2021", "2021", 2021), ("y2020", "2020", 2020)],
                   caption="Deferred tax assets and liabilities comprise the following", table_id=2)
-    done = _computed("What is the percentage change in the valuation allowance from 2020 to 2021?", [taxes], 20.0)
+    done = _computed("By what percent did the valuation allowance change between 2020 and 2021?", [taxes], 20.0)
     assert set(done.cells) and not any("deferred tax effects" in p.said for p in problems(done, [taxes]))
 
 

@@ -466,7 +466,7 @@ def test_a_line_asked_alone_is_named_exactly_by_its_label_not_by_its_total() -> 
 def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
     """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
     other words the two share; before, only "after tax" said so."""
-    for label in ("Profit or loss for the period from continuing operations after taxes",
+    for label in ("Profit from continuing operations for the year after taxes",
                   "Earnings for the period after income taxes", "Profit for the period after taxation"):
         assert fit("(Loss)/profit before taxation", label) < MIN_FIT
     assert fit("(Loss)/profit before taxation", "Profit/(loss) before taxation") >= MIN_FIT
