@@ -208,7 +208,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         target = headed
     # a filter on a value the question does not name is the model's own addition: left out, not run
     of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
-    bare = _headings(view)
+    bare = table_query.heading_values(view)
     conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text, bare)))
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
@@ -348,7 +348,7 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
 
 def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
     """Whether the question's words name the row ``found``: all of its words, or those of its words the question
-    says and no other value of the column holds all of ("RTI/STI" for "Awareness of RTI/STI and HIV/AIDS"). A word
+    says and no other value of the column holds all of ("flu" for "Awareness of flu and measles"). A word
     several values share does not name one of them: "feelings" is no filter on "Feeling low and down" beside "Feeling
     nervous", and "total costs", the column read, no filter on a "Total costs" row."""
     own = stems(str(found)) - table_query.LEGAL_WORDS
@@ -359,24 +359,14 @@ def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
 
 
 def _named_among(said: str, values: Sequence[Any], asked: set[str]) -> Any | None:
-    """Of the values holding every word the model said ("HIV/AIDS" in three rows), the one the question's words name
-    most of ("had heard of HIV/AIDS": "Women who have heard of HIV/AIDS"), if one names more than the others."""
+    """Of the values holding every word the model said ("measles" in three rows), the one the question's words name
+    most of ("have heard of measles": "Women who have heard of measles"), if one names more than the others."""
     words = stems(said) - table_query.LEGAL_WORDS
     holding = [(len(stems(str(v)) & asked), v) for v in values if words and words <= stems(str(v))]
     ranked = sorted(holding, key=lambda pair: -pair[0])
     if len(ranked) >= 2 and ranked[0][0] > max(ranked[1][0], len(words)):
         return ranked[0][1]
     return None
-
-
-def _headings(view: TableView) -> set[Any]:
-    """The label column's values printed as rows of their own with no figure (headings over the rows beneath)."""
-    label = view.label_column
-    if label is None:
-        return set()
-    at = view.column_position(label.name)
-    positions = [view.column_position(c.name) for c in view.data_columns]
-    return {values[at] for values in view.values.values() if all(values[p] in (None, "") for p in positions)}
 
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:

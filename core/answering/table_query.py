@@ -69,7 +69,7 @@ _WORDS = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _SEVERAL = re.compile(r"\b(?:combined|together|altogether|sum\s+of|aggregate)\b", re.IGNORECASE)
 _ACROSS_SEVERAL = re.compile(r"\b(?:across|over|among|in)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:\d{1,2}|two|three|four|"
                              r"five|six|seven|eight|nine|ten)\s+(?:[\w-]+\s+){0,2}[a-z-]+s\b", re.IGNORECASE)
-"""Several things said with their number ("across the three hot topics"): a total over them is no one figure."""
+"""Several things said with their number ("across the four quarters"): a total over them is no one figure."""
 _MORE_THAN = re.compile(r"\bhow\s+(?:many|much)\s+(?:more|fewer|less)\b.*\bthan\b", re.IGNORECASE)
 _VERBS = frozenset({"per", "was", "were", "is", "are", "did", "had", "has", "have", "came", "come", "made", "went",
                     "got", "been", "be"})
@@ -526,11 +526,15 @@ def _kin_of_header(noun: str, column: ColumnSchema) -> bool:
     return any(a.startswith(b) or b.startswith(a) for a in said for b in printed)
 
 
-def _bare_values(view: TableView, column: ColumnSchema) -> set[Any]:
-    """The values of ``column`` whose rows hold no figure (headings printed as rows of their own)."""
+def heading_values(view: TableView, column: ColumnSchema | None = None) -> set[Any]:
+    """The values of ``column`` (the label column where none is given) on rows whose figure cells are all empty:
+    headings printed as rows of their own over the rows beneath them."""
+    column = column or view.label_column
+    if column is None:
+        return set()
     at = view.column_position(column.name)
     positions = [view.column_position(c.name) for c in view.data_columns]
-    return {values[at] for values in view.values.values() if all(not is_number(values[p]) for p in positions)}
+    return {values[at] for values in view.values.values() if all(values[p] in (None, "") for p in positions)}
 
 
 def _heading_named_in_part(headings: Sequence[tuple[str, tuple[Any, ...]]], asked: set[str]
@@ -684,7 +688,7 @@ def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[t
 
 def _headings_above(view: TableView, conditions: Sequence[Condition]) -> list[str]:
     """The headings printed as rows of their own (a label, no figure) above the rows the conditions on the label
-    column keep: what those rows are part of ("Outlays:" over "Mandatory programs:" over "Medicare")."""
+    column keep: what those rows are part of ("Spending:" over "Services:" over "Library")."""
     label = view.label_column
     kept = {str(v) for c in conditions if label is not None and c.column.name == label.name for v in c.values}
     if not kept:
@@ -744,7 +748,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
-    said += _headings_above(view, planned.conditions)  # "Medicare outlays": the Medicare row under "Outlays:"
+    said += _headings_above(view, planned.conditions)  # "library spending": the Library row under "Spending:"
     if not planned.conditions:  # every row is read, its totals among them
         said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
         sides = reading.measure.leaves() if reading.measure is not None and reading.measure.op == m.SHARE else ()
@@ -780,7 +784,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     measure = reading.measure
     if planned.operation == "share" and measure is not None and measure.op == m.SHARE and len(measure.parts) == 2:
         # "what share of the hospital's staff do two units make up" over a table of the staff by
-        # cluster: the whole is the column's total, and its words that name nothing the table prints (no header, no
+        # unit: the whole is the column's total, and its words that name nothing the table prints (no header, no
         # value) say what the table counts
         titled |= _kin(_tokens(measure.parts[1].said)) - of_rows - headers
     names = {w.lower() for w in re.findall(r"(?<=[\w,?] )[A-Z][\w-]*|^[A-Z]{2,}[\w-]*", reading.text)}
@@ -796,7 +800,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound):
             continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
-            continue  # "Chandel's DLHS-4 survey", "the 1980 census": the source a name says, not something read
+            continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
     return tuple(left)
 
@@ -1076,7 +1080,7 @@ _BETWEEN_COLUMNS = re.compile(r"\b(?:between|from)\s+(?:the\s+)?(?P<a>[\w-]*\d[\
 
 def _change_columns_named(view: TableView, reading: QuestionReading) -> tuple[ColumnSchema, ColumnSchema] | None:
     """The (older, newer) figure columns whose headers print the two rounds a change is asked between, as said
-    ("DLHS-3 (2007-08) Total", "DLHS-4 (2012-13) Total"); of a round's columns the one the question's other words name
+    ("EHS-2 (2015) Total", "EHS-3 (2020) Total"); of a round's columns the one the question's other words name
     ("rural"), else its total; None unless each round is one column."""
     said = _BETWEEN_COLUMNS.search(reading.text)
     if said is None or said.group("a").lower() == said.group("b").lower() or find_periods(said.group(0)):
@@ -1293,7 +1297,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")
-"""Nouns that, after a name, name the source asked about ("the DLHS-4 survey"), no figure or row of it."""
+"""Nouns that, after a name, name the source asked about ("the EHS-2 survey"), no figure or row of it."""
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])")
 """Initials written with stops ("U.S."): the question's "US"."""
 _FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"}
@@ -1731,8 +1735,9 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         kept = tuple(v for n, v in matched if n == best)
         # "the heron and the grey seal": every value named by all of its words, not only the longest (a value
         # whose words another named value holds aside)
+        headings = heading_values(view, column) if view is not None else set()
         full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)
-                and view is not None and v not in _bare_values(view, column)]  # (a heading's row has no figure)
+                and view is not None and v not in headings]  # (a heading's row has no figure)
         full = [v for v in full if not any(_tokens(str(v)) < _tokens(str(o)) for o in full)]
         if len(full) > len(kept) and set(kept) <= set(full):
             kept = tuple(full)
