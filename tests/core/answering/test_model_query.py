@@ -26,6 +26,7 @@ from models.errors import ModelOutputError
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_cells import brands  # noqa: F401 (the fixture)
+from tests.core.answering.test_table_precision import _drawn
 from tests.core.answering.test_table_query import CITIES, COMPANIES, Register, ask_without_model, register  # noqa: F401 (the fixture)
 from tests.core.answering.test_table_units import drawn_library
 
@@ -690,17 +691,17 @@ def test_how_many_of_the_things_were_one_kind_is_that_row_s_number_not_a_count_o
         library.close()
 
 
-def _survey(factory: pytest.TempPathFactory, name: str, caption: str, rows: list[list[str]]) -> Iterator[Survey]:
-    """A made-up table of four columns drawn, ingested and closed after the module's tests."""
-    library = drawn_library(factory.mktemp(name), caption, rows, [40, 220, 320, 420])
-    yield Survey(library, [])
-    library.close()
+def _survey(factory: pytest.TempPathFactory, caption: str, rows: list[list[str]],
+            columns: list[float] | None = None) -> Iterator[Survey]:
+    """A made-up table drawn, ingested (``_drawn``) and closed after the module's tests."""
+    for library in _drawn(factory, caption, rows, columns):
+        yield Survey(library, [])
 
 
 @pytest.fixture(scope="module")
 def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
     """How often pupils have a symptom (made up): values that share a word."""
-    yield from _survey(tmp_path_factory, "symptoms", "Table 7: How often pupils have symptoms (%)", [
+    yield from _survey(tmp_path_factory, "Table 7: How often pupils have symptoms (%)", [
         ["Symptom", "Weekly", "Never"], ["Feeling low", "22.0", "35.0"], ["Feeling nervous", "30.0", "41.0"],
         ["Feeling dizzy", "8.0", "62.0"], ["Headache", "25.0", "20.0"], ["Back pain", "12.0", "28.0"]])
 
@@ -708,7 +709,7 @@ def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
 @pytest.fixture(scope="module")
 def clinic_costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
     """What a clinic's cost lines came to (made up): a totals row that prints the words of a column."""
-    yield from _survey(tmp_path_factory, "clinic", "Table 2: Clinic costs by category, 2023", [
+    yield from _survey(tmp_path_factory, "Table 2: Clinic costs by category, 2023", [
         ["Cost category", "Total costs", "Federal share"], ["Salaries", "420000", "120000"],
         ["Office rent", "96000", "30000"], ["Travel", "150000", "20000"], ["Supplies", "38000", "9000"],
         ["Total costs", "704000", "179000"]])
@@ -744,10 +745,7 @@ def indicators(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
             ["Women who know where to get a measles jab", "62.0", "55.5"],
             ["Children vaccinated against measles", "84.0", "80.5"], ["Households (number)", "", ""],
             ["Households surveyed", "1,204", "860"]]
-    library = drawn_library(tmp_path_factory.mktemp("indicators"), "Table 1: Key indicators of the district",
-                            rows, [40, 300, 400, 500])
-    yield Survey(library, [])
-    library.close()
+    yield from _survey(tmp_path_factory, "Table 1: Key indicators of the district", rows, [40, 300, 400, 500])
 
 
 def test_a_value_the_model_shortens_is_the_row_the_question_names_and_its_heading_s_unit_is_kept(

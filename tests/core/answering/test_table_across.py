@@ -15,6 +15,7 @@ from core.answering.operations import load_table_view
 from core.answering.reading import read
 from core.answering.table_query import of_the_periods_said
 from core.library.store import Library
+from tests.core.answering.test_table_precision import _drawn
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
 
@@ -110,10 +111,7 @@ OFFENCES = {2020: (612, 1_480, 395, 220), 2021: (580, 1_395, 410, 305), 2022: (5
 def offences(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Year", "Burglary", "Theft", "Assault", "Fraud"]] + [
         [str(year), *(f"{n:,}" for n in counts)] for year, counts in OFFENCES.items()]
-    library = drawn_library(tmp_path_factory.mktemp("offences"), "Table 1: Offences recorded by type", rows,
-                            [40, 140, 240, 340, 440, 540])
-    yield library
-    library.close()
+    yield from _drawn(tmp_path_factory, "Table 1: Offences recorded by type", rows, [40, 140, 240, 340, 440, 540])
 
 
 def test_a_column_of_years_down_the_side_makes_the_other_columns_the_items(offences: Library) -> None:

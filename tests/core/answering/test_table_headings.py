@@ -6,6 +6,7 @@ noun the question gives them. Ruled tables are drawn, ingested for real and aske
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
 
@@ -26,13 +27,10 @@ def test_a_row_is_named_by_the_heading_it_stands_under(tmp_path_factory: pytest.
             ["Spending:", "", ""], ["Services:", "", ""], ["Library", "412", "430"], ["Parks", "388", "395"],
             ["Roads", "1,020", "1,110"],
             ["Income:", "", ""], ["Council tax", "1,650", "1,720"], ["Parking fees", "140", "152"]]
-    library = drawn_library(tmp_path_factory.mktemp("council"), "Table 3. Council budget (in thousands of pounds)",
-                            rows, [40, 220, 320, 420])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("council"), "Table 3. Council budget (in thousands of pounds)",
+                               rows, [40, 220, 320, 420])) as library:
         answer = ask_without_model(library, "What is the planned library spending for 2025?")
         assert answer.value == "430 thousand", answer.text
-    finally:
-        library.close()
 
 
 def test_a_heading_named_by_most_of_its_words_keeps_the_rows_ranked(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -41,40 +39,31 @@ def test_a_heading_named_by_most_of_its_words_keeps_the_rows_ranked(tmp_path_fac
             ["Given solid food at 6 months", "58.2", "52.0"], ["Weaned after 2 years", "12.5", "9.0"],
             ["Personal habits (age 15 and above) (%)", "", ""], ["Men who smoke", "8.4", "5.1"],
             ["Women who smoke", "2.0", "1.2"]]
-    library = drawn_library(tmp_path_factory.mktemp("feeding"), "Table 2: Key indicators of the Westvale district",
-                            rows, [40, 300, 400, 500])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("feeding"), "Table 2: Key indicators of the Westvale district",
+                               rows, [40, 300, 400, 500])) as library:
         answer = ask_without_model(library, "Which child feeding indicator was the lowest in rural Westvale?")
         assert answer.value == "Weaned after 2 years", answer.text  # not "Women who smoke", under another heading
-    finally:
-        library.close()
 
 
 def test_the_words_after_the_rows_noun_name_the_column_a_bound_is_of(tmp_path_factory: pytest.TempPathFactory) -> None:
     # "cost lines" takes "costs" for the rows' noun; "total costs" after it names the column
     rows = [["Cost category", "Total costs, all funds", "Total direct costs"], ["Salaries", "420,000", "300,000"],
             ["Office rent", "96,000", "96,000"], ["Travel", "150,000", "80,000"], ["Supplies", "38,000", "38,000"]]
-    library = drawn_library(tmp_path_factory.mktemp("costs"), "Table 5: Clinic costs, 2023", rows, [40, 220, 360, 500])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("costs"), "Table 5: Clinic costs, 2023", rows, [40, 220, 360, 500])) as library:
         assert ask_without_model(library, "How many cost lines showed total costs above $90,000?").value == "3"
-    finally:
-        library.close()
 
 
 def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factory: pytest.TempPathFactory) -> None:
     rows = [["Indicator", "EHS-3 (2020) Total", "EHS-3 (2020) Rural", "EHS-2 (2015) Total", "EHS-2 (2015) Rural"],
             ["Use of public clinics (%)", "", "", "", ""], ["Antenatal check-ups", "61.5", "58.0", "70.2", "66.1"],
             ["Child immunisation", "80.0", "77.4", "74.5", "70.0"]]
-    library = drawn_library(tmp_path_factory.mktemp("rounds"), "Table 4: Key indicators of the Northvale district",
-                            rows, [40, 230, 330, 430, 530, 630])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("rounds"), "Table 4: Key indicators of the Northvale district",
+                               rows, [40, 230, 330, 430, 530, 630])) as library:
         answer = ask_without_model(library, "By how much did the use of public clinics for antenatal check-ups "
                                             "drop between EHS-2 and EHS-3?")
         assert answer.value == "8.7", answer.text  # 70.2 - 61.5, of the rounds' Total columns
         answer = ask_without_model(library, "By how much did rural child immunisation rise from EHS-2 to EHS-3?")
         assert answer.value == "7.4", answer.text  # 77.4 - 70.0
-    finally:
-        library.close()
 
 
 @pytest.fixture(scope="module")
@@ -109,12 +98,9 @@ def test_rows_named_by_a_word_win_over_rows_named_only_by_a_year_asked(tmp_path_
             ["Exercised", "(80,000)"], ["Outstanding at June 30, 2021", "940,000"], ["Granted", "150,000"],
             ["Exercised", "(90,000)"], ["Outstanding at June 30, 2022", "1,000,000"], ["Granted", "180,000"],
             ["Exercised", "(60,000)"], ["Outstanding at June 30, 2023", "1,120,000"]]
-    library = drawn_library(tmp_path_factory.mktemp("options"), "Table 9. Share option activity", rows, [40, 260, 400])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("options"), "Table 9. Share option activity", rows, [40, 260, 400])) as library:
         answer = ask_without_model(library, "On average, how many options were granted each year in fiscal 2021-2023?")
         assert answer.value == "150,000", answer.text  # the three Granted rows, not the Outstanding rows of 2021, 2023
-    finally:
-        library.close()
 
 
 def test_a_total_across_several_things_said_is_no_one_row_s_figure(tmp_path_factory: pytest.TempPathFactory) -> None:

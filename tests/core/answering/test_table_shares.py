@@ -6,6 +6,8 @@ call."""
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import pytest
 
 from tests.core.answering.test_table_query import ask_without_model
@@ -17,12 +19,9 @@ pytestmark = pytest.mark.unit
 def test_the_whole_of_a_share_may_be_named_by_what_the_table_counts(tmp_path_factory: pytest.TempPathFactory) -> None:
     # "the hospital's staff": the staff column's total, named with a word the table prints nowhere
     rows = [["Unit", "Staff"], ["Nursing", "420"], ["Catering", "80"], ["Surgery", "300"], ["Radiology", "200"]]
-    library = drawn_library(tmp_path_factory.mktemp("units"), "Table 3: Staff by unit", rows, [40, 220, 340])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("units"), "Table 3: Staff by unit", rows, [40, 220, 340])) as library:
         answer = ask_without_model(library, "What share of the hospital's staff do the nursing and catering units make up?")
         assert answer.value == "50%", answer.text  # (420 + 80) / 1,000
-    finally:
-        library.close()
 
 
 def test_a_share_of_bands_is_computed_from_the_amounts_they_hold(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -31,10 +30,7 @@ def test_a_share_of_bands_is_computed_from_the_amounts_they_hold(tmp_path_factor
             ["10 - 17 years", "0.200", "", "2,000"], ["18 - 39 years", "0.300", "0.545", "3,000"],
             ["40 - 64 years", "0.180", "0.327", "1,800"], ["65 years plus", "0.070", "0.127", "700"],
             ["Total", "", "", "10,000"]]
-    library = drawn_library(tmp_path_factory.mktemp("ages"), "Table A.2: Residents of the U.S. county by age group",
-                            rows, [40, 160, 260, 380, 480])
-    try:
+    with closing(drawn_library(tmp_path_factory.mktemp("ages"), "Table A.2: Residents of the U.S. county by age group",
+                               rows, [40, 160, 260, 380, 480])) as library:
         answer = ask_without_model(library, "What share of the US county's residents were under 18 years old?")
         assert answer.value == "45%", answer.text  # (1,000 + 1,500 + 2,000) / 10,000
-    finally:
-        library.close()
