@@ -210,13 +210,21 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
     bare = table_query.heading_values(view)
     conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text, bare)))
+    share_asked = (reading.percent or table_query.percent_asked(reading)) and not reading.several
+    conditions, versus = _one_filter_a_column(conditions, operation, share_asked)
+    if versus is not None:
+        operation = "share"
     group, group_of = _group(str(reply.get("group") or ""), text, dated, distinct)
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
     wanted = reading.query.operation if reading.query is not None else ""
-    if operation == "sum" and table_query.AVERAGE_ASKED.search(reading.text) and \
+    if (operation == "sum" or operation == "count" and target is not None and
+        reading.criterion.kind not in THRESHOLD_KINDS) and \
+            table_query.AVERAGE_ASKED.search(reading.text) and \
             not re.search(r"\b(?:total|in\s+all|altogether|combined)\b", reading.text, re.IGNORECASE):
-        operation = "average"  # "on average, what percentage ...": the model's sum is the average asked for
+        # "on average, what percentage ...", "on average, how many cases did a region report": the model's sum (or its
+        # count of the rows, with the figure column that counts them) is the average asked for
+        operation = "average"
     if operation in ("max", "min") and (group is not None or wanted == "top"):
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
@@ -245,12 +253,19 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     # cluster alone (a 1.5B model often leaves out a second filter)
     filtered = {c.column.name for c in conditions}
     for named in table_query.rows_named(reading, view, text, distinct, target, {ranked} - {""}):
+        if versus is not None and named.column.name == versus[0].column.name:
+            continue  # the two sides of the share are that column's rows
         if named.column.name not in filtered:
             conditions += (named,)
         elif named.within:
             # "members aged 40 to 64 who were cyclists": the row under the parent the model kept (a 1.5B model
             # keeps the parent, or every row of the child's label), as the question's words name it
             conditions = (*(c for c in conditions if c.column.name != named.column.name), named)
+    conditions = _without_borrowed_words(conditions, of_rows)
+    if operation in ("average", "max", "min", "top", "list") or operation == "count" and target is None:
+        # "how much did a district produce on average" kept to the state's totals row (the question names the state):
+        # the rows the figures are of are the others, which the totals row adds up
+        conditions = tuple(c for c in conditions if not _keeps_totals_only(c, view))
     thresholds = () if table_query.bands_kept(reading, conditions) else \
         _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading, target, headed)
     if operation == "count" and target is not None and not thresholds and \
@@ -278,19 +293,32 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "how many workers did the notice affect": the register's rows are notices, not workers; the figure the
         # model chose is what counts them (a count of the one row named would be 1)
         operation, group, group_of = "sum", None, {}
+    of_whole: ColumnSchema | None = None
+    across: tuple[ColumnSchema, ...] = ()
+    if operation in ("value", "sum") and target is not None and conditions and not thresholds and share_asked and \
+            not table_query.is_percent(view, target) and \
+            not all(view.cell_scale(row, target.name) == "%" for row in _kept_rows(conditions, view)) and \
+            not any(table_query.is_percent(view, c) and table_query.base_forms(stems(c.header)) & table_query.base_forms(asked)
+                    for c in numbers):
+        # "what share of the enquiries were about air travel" planned as the row's count: the kept rows' part of the
+        # whole the question names (the column's total, or the row's own total across its columns); where the
+        # question names a column of percentages ("what share of its cases did X import" beside "Imported (%)"),
+        # the share is printed there, and the model's plan is left to fail
+        operation = "share"
+        of_whole, across = _whole_asked(view, reading, target, conditions, numbers)
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
         raise ValueError(f"{operation} needs a group: the column whose values the answer names.")
     if operation == "value" and not conditions and (only := table_query.only_row(view)) is not None:
         conditions = (only,)  # a table of one row ("Turnover Ffr. m." under Butter, Margarine): the cell is in it
-    if operation in ("value", "share") and not conditions:
+    if operation in ("value", "share") and not conditions and versus is None:
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
     if operation == "list" and target is not None and not conditions and not thresholds:
         raise ValueError("list names the rows a filter or a threshold keeps; this plan keeps every row.")
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
     planned = table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
-                                    thresholds)
+                                    thresholds, whole=of_whole, columns=across, versus=versus)
     unread = table_query.ignored_column(planned, reading)
     if unread is not None:
         # the model's plan, like code's, must read what the question names: "how many days of notice" is no count
@@ -302,12 +330,114 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     return of_kind
 
 
+def _without_borrowed_words(conditions: Sequence[table_query.Condition], asked: set[str]
+                            ) -> tuple[table_query.Condition, ...]:
+    """The conditions less those whose value the question names only by words another condition's value (of another
+    column) says too, with more of the question's: "turnout on the harbour parking question" names the question "Should
+    parking on the harbour front be limited?", not the polling station "Harbour Hall" as well."""
+    # (a word of the column's header names the column, not the row: "polling stations" over "Harbour Fire Station")
+    named = [stems(" ".join(str(v) for v in c.values)) - stems(c.column.header or c.column.name) & asked
+             for c in conditions]
+    return tuple(c for c, words in zip(conditions, named, strict=True)
+                 if not words or not any(other.column.name != c.column.name and words < more
+                                         for other, more in zip(conditions, named, strict=True)))
+
+
+def _keeps_totals_only(condition: table_query.Condition, view: TableView) -> bool:
+    """Whether a condition keeps only rows of totals (labelled so, or found so at extraction)."""
+    rows = _kept_rows((condition,), view)
+    return bool(rows) and set(rows) <= set(table_query.total_rows(view))
+
+
+def _one_filter_a_column(conditions: Sequence[table_query.Condition], operation: str, share_asked: bool
+                         ) -> tuple[tuple[table_query.Condition, ...], tuple[table_query.Condition,
+                                                                             table_query.Condition] | None]:
+    """The model's filters with at most one a column: two values of one column kept together keep no row (a row
+    has one label), so a 1.5B model means either row: for a share, one row's figure over the other's ("what share
+    of the options outstanding were exercised": Exercised over Outstanding, returned as the two sides); for a sum, a
+    count or a ranking, the rows of either value ("the sales of Leeds and York"). A lookup keeps both (and reads
+    several rows, which it reports)."""
+    by_column: dict[str, list[table_query.Condition]] = {}
+    for condition in conditions:
+        by_column.setdefault(condition.column.name, []).append(condition)
+    kept: list[table_query.Condition] = []
+    versus = None
+    for same in by_column.values():
+        if len(same) < 2 or any(c.rows or c.within for c in same):
+            kept.extend(same)
+        elif share_asked and len(same) == 2 and operation in ("value", "sum", "share") and versus is None:
+            versus = (same[0], same[1])
+        elif operation in ("sum", "count", "average", "max", "min", "top", "list", "share"):
+            values = tuple(dict.fromkeys(v for c in same for v in c.values))
+            kept.append(table_query.Condition(same[0].column, values, " and ".join(c.said for c in same)))
+        else:
+            kept.extend(same)
+    return tuple(kept), versus
+
+
+_TOTAL = re.compile(r"\btotals?\b", re.IGNORECASE)
+_SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
+                       re.IGNORECASE)
+
+
+def _whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
+                 conditions: Sequence[table_query.Condition], numbers: Sequence[ColumnSchema]
+                 ) -> tuple[ColumnSchema | None, tuple[ColumnSchema, ...]]:
+    """The whole of a share of the rows kept, as the words after "share of" name it first: the rows' own total
+    across the columns of the target's group ("what share of the women answered Agree": the women's row, over
+    Agree, Neutral, Disagree; a "Total" column of the group where one is printed), returned as (the one whole
+    column, or the columns added); else the column's total over the table's rows ("what share of the visits were
+    to the north wing": (None, ()))."""
+    said = _SHARE_OF.search(reading.text)
+    if said is None:
+        return None, ()
+    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
+    siblings = _column_group(target, [c for c in numbers if not table_query.is_percent(view, c)])
+    others = set().union(*(stems(c.header or c.name) for c in siblings if c.name != target.name))
+    column_words = stems(target.header or target.name) - others
+    row_words = set().union(*(stems(" ".join(str(v) for v in c.values)) for c in conditions)) - column_words
+
+    def first(words: set[str]) -> int:
+        return next((i for i, w in enumerate(after) if w & words), len(after))
+
+    if first(row_words) >= first(column_words):
+        return None, ()
+    if len(siblings) < 2:
+        raise ValueError("the share asked is of the rows' own total, which no group of columns beside the target "
+                         "adds up to.")
+    totals = [c for c in siblings if _TOTAL.search(c.header or c.name)]
+    if len(totals) == 1 and totals[0].name != target.name:
+        return totals[0], ()
+    return None, tuple(c for c in siblings if c not in totals)
+
+
+def _column_group(target: ColumnSchema, amounts: Sequence[ColumnSchema]) -> list[ColumnSchema]:
+    """The columns printed under one group heading with the target ("How healthy are you? Very / Quite /
+    Unhealthy"): those whose headers begin with the same two words or more as the target's; the target alone
+    where none does."""
+    def opening(column: ColumnSchema) -> list[str]:
+        return (column.header or column.name).casefold().split()
+
+    own = opening(target)
+
+    def shared(column: ColumnSchema) -> int:
+        return next((i for i, (a, b) in enumerate(zip(own, opening(column), strict=False)) if a != b),
+                    min(len(own), len(opening(column))))
+
+    group = [c for c in amounts if c.name != target.name and shared(c) >= 2 and shared(c) < len(opening(c))]
+    return [target, *group] if group else [target]
+
+
 def _keeps_one_row(conditions: Sequence[table_query.Condition], view: TableView) -> bool:
     """Whether the conditions keep exactly one row of the table."""
-    kept = [row for row, values in view.values.items()
+    return len(_kept_rows(conditions, view)) == 1
+
+
+def _kept_rows(conditions: Sequence[table_query.Condition], view: TableView) -> list[int]:
+    """The rows the conditions keep."""
+    return [row for row, values in view.values.items()
             if all(values[view.column_position(c.column.name)] in c.values and (not c.rows or row in c.rows)
                    for c in conditions)]
-    return len(kept) == 1
 
 
 def _columns(view: TableView, distinct: Distinct
@@ -453,7 +583,8 @@ def _filters_naming_columns(filters: Sequence[Any], numbers: Sequence[ColumnSche
         if not words or any(_real_value(said, [v for v in distinct(c) if v not in (None, "")]) is not None for c in text):
             kept.append(chosen)
             continue
-        named = [c for c in numbers if (header := stems(c.header) - table_query.LEGAL_WORDS) and header <= words]
+        named = [c for c in numbers if (header := stems(c.header) - table_query.LEGAL_WORDS) and header <= words] or \
+            [c for c in numbers if words <= stems(c.header)]  # "college" for "Literacy status: College"
         if len(named) == 1:
             headed.append(named[0])
         elif not words <= rows_noun | stems("category type kind item row"):

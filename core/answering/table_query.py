@@ -1426,14 +1426,14 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
     when fewer). Words of the table's ``title`` describe every column, so they choose none while other words do
     ("total public health outlay" over a public health outlay table: its Total column). With ``whole_header`` (the
     words are the whole question) at least half of the header must be named."""
-    wanted = _base_forms(_header_tokens(words))
+    wanted = base_forms(_header_tokens(words))
     if not wanted:
         return None
     scored = []
-    title = _base_forms(title)
+    title = base_forms(title)
     for index, column in enumerate(columns):
-        have = _base_forms(_header_tokens(_header(column)))
-        shared = wanted & (have | _base_forms(_rejoined(column.header)))
+        have = base_forms(_header_tokens(_header(column)))
+        shared = wanted & (have | base_forms(_rejoined(column.header)))
         enough = len(have) if whole_header else min(len(have), len(wanted))
         if shared and len(shared) * 2 >= enough:
             scored.append((len(shared - title), len(shared), _run_in_order(words, _header(column)),
@@ -1447,8 +1447,8 @@ def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | 
 def _run_in_order(words: str, header: str) -> int:
     """The most words ``words`` and ``header`` say one after another in the same order ("total costs" in "Total
     Costs All Funds": 2; in "Total Direct Costs": 1)."""
-    said = [_base_forms(_header_tokens(w)) for w in _WORDS.findall(words.lower())]
-    printed = [_base_forms(_header_tokens(w)) for w in _WORDS.findall(header.lower())]
+    said = [base_forms(_header_tokens(w)) for w in _WORDS.findall(words.lower())]
+    printed = [base_forms(_header_tokens(w)) for w in _WORDS.findall(header.lower())]
     best = 0
     for i in range(len(said)):
         for j in range(len(printed)):
@@ -1462,7 +1462,7 @@ def _run_in_order(words: str, header: str) -> int:
 _MEANT = {word for kind in SAME_MEANING for word in kind}
 
 
-def _base_forms(words: set[str] | frozenset[str]) -> set[str]:
+def base_forms(words: set[str] | frozenset[str]) -> set[str]:
     """Words with a verb said in the past as its base ("suffered" as "suffer"): a column "Suffered from" is named by
     "how many pupils suffer from it"."""
     return {vocabulary.verb_base(w) for w in words}
@@ -1808,11 +1808,15 @@ def nested_row(values: Sequence[Any], view: TableView, column: ColumnSchema, tex
     label = view.label_column
     # (a totals row is under no row: "the EU's cases in Spain" names Spain's row, and "the Medicare outlays" the
     # Medicare row under "Outlays:", whatever "Total outlays" shares their words)
-    named = [v for v in dict.fromkeys(str(v) for v in values) if not _TOTAL_ROW.search(v)]
-    named = [v for v in named if not any(_tokens(v) < _tokens(other) for other in named)]
-    if label is None or column.name != label.name or not 2 <= len(named) <= 4:
+    if label is None or column.name != label.name:
         return None
     at = view.column_position(column.name)
+    # (a row found to be the totals at extraction, "STATE" under its districts, is none either)
+    totals = {str(values[at]) for row, values in view.values.items() if row in view.info.total_rows and at < len(values)}
+    named = [v for v in dict.fromkeys(str(v) for v in values) if not _TOTAL_ROW.search(v) and v not in totals]
+    named = [v for v in named if not any(_tokens(v) < _tokens(other) for other in named)]
+    if not 2 <= len(named) <= 4:
+        return None
     # every row the table prints, its headings with no figure among them ("Outlays:" over "Medicare")
     printed = [(row, str(values[at])) for row, values in sorted(view.values.items()) if at < len(values)]
     chains = []
@@ -2110,14 +2114,14 @@ def _printed_whole(view: TableView, column: ColumnSchema, whole: Any) -> float |
     if not is_number(whole) or not whole:
         return None
     grand = [r.row for r in view.rows if re.fullmatch(r"\s*(?:grand\s+)?total\s*:?\s*", r.label, re.IGNORECASE)]
-    for row in (*grand, *unlabelled_totals(view, column, _total_rows(view))):
+    for row in (*grand, *unlabelled_totals(view, column, total_rows(view))):
         value = _cell_figure(view, row, column)
         if value is not None and abs(value - float(whole)) <= max(1.0, abs(float(whole)) * 0.0005):
             return value
     return None
 
 
-def _total_rows(view: TableView) -> list[int]:
+def total_rows(view: TableView) -> list[int]:
     """The rows of totals: labelled so ("Total", "Subtotal, ...", "All ages") or found so at extraction."""
     return sorted({r.row for r in view.rows if _TOTAL_ROW.search(r.label)} | set(view.info.total_rows))
 
@@ -2243,7 +2247,7 @@ def _where(plan: QueryPlan) -> str:
     label = plan.view.label_column
     if label is None or not any(c.column.name == label.name for c in (*plan.conditions, *(plan.versus or ()))):
         # rows named by their labels are kept whatever they are (a "Total receipts" a share is taken of)
-        totals = _total_rows(plan.view)
+        totals = total_rows(plan.view)
         totals += unlabelled_totals(plan.view, plan.target, totals)
         if totals:
             parts.append(f"_row NOT IN ({', '.join(str(r) for r in sorted(totals))})")
@@ -2337,7 +2341,7 @@ def compile_sql(plan: QueryPlan) -> str:
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
         each = target or "1"  # no target: a share of the rows themselves
         total = f"SUM({target})" if target else "COUNT(*)"
-        totals = _total_rows(plan.view)
+        totals = total_rows(plan.view)
         if target and len(totals) == 1:
             # the whole is the total the table prints, not its rows added up: rows under several headings (by sex,
             # by race) each add up to it

@@ -755,3 +755,101 @@ def test_a_value_the_model_shortens_is_the_row_the_question_names_and_its_headin
     planned, answered = _plan(indicators, "Share of women who have heard of measles?", reply)
     assert [c.values for c in planned.conditions] == [("Women who have heard of measles",)]
     assert answered.value == "91.5%", answered.sentence  # a percentage, as the heading over the row says
+
+
+@pytest.fixture(scope="module")
+def ward_visits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """Visits to a hospital's wards (made up): counts by ward, the county's total printed last as a row of its own."""
+    yield from _survey(tmp_path_factory, "Table 3: Visits by ward, 2022", [
+        ["Ward", "Visits", "Staff"], ["Maternity", "1,200", "40"], ["Surgery", "2,600", "85"],
+        ["Children", "800", "30"], ["Outpatients", "3,400", "45"], ["Westshire", "8,000", "200"]])
+
+
+@pytest.fixture(scope="module")
+def reading_habits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """How often pupils read for fun (made up): counts of pupils, the answers printed under one heading."""
+    yield from _survey(tmp_path_factory, "Table 5: Pupils by how often they read for fun", [
+        ["Pupils", "Reads for fun: daily", "Reads for fun: weekly", "Reads for fun: never"],
+        ["Boys", "45", "90", "15"], ["Girls", "120", "60", "20"]], [40, 160, 280, 400, 520])
+
+
+def test_a_share_planned_as_a_row_s_figure_is_the_row_s_part_of_the_whole_the_question_names(
+        ward_visits: Survey, reading_habits: Survey) -> None:
+    # the whole named first is the column's: the visits; the part, the row the question names after it
+    reply = _reply(operation="value", target="visits", filters=[{"column": "ward", "value": "Surgery"}])
+    planned, answered = _plan(ward_visits, "What share of the visits were to the surgery ward?", reply)
+    assert planned.operation == "share"
+    assert answered.value == "32.5%", answered.sentence  # 2,600 of the printed total 8,000
+    # the whole named first is a row's (the boys): the row's own total across the answers printed beside the target
+    reply = _reply(operation="sum", target="reads_for_fun_daily", filters=[{"column": "pupils", "value": "Boys"}])
+    _, answered = _plan(reading_habits, "What percentage of the boys read for fun daily?", reply)
+    assert answered.value == "30%", answered.sentence  # 45 of 45 + 90 + 15
+    # a row's own total that no group of columns adds up to is no share code can take: declined, not the column's
+    with pytest.raises(ValueError, match="own total"):
+        _plan(ward_visits, "What share of the surgery ward's people were staff?",
+              _reply(operation="value", target="staff", filters=[{"column": "ward", "value": "Surgery"}]))
+
+
+def test_the_totals_row_a_question_names_is_neither_the_part_of_a_share_nor_a_row_averaged(
+        ward_visits: Survey) -> None:
+    library = ward_visits.library
+    assert library.tables()[0].total_rows, "the county's row is found to be the totals at extraction"
+    # "Westshire's visits" name the whole, "the children's ward" the part: the part is not taken for a row under it
+    reply = _reply(operation="value", target="visits", filters=[{"column": "ward", "value": "Children"}])
+    planned, answered = _plan(ward_visits, "What share of Westshire's visits went to the children's ward?", reply)
+    assert [c.values for c in planned.conditions] == [("Children",)]
+    assert answered.value == "10%", answered.sentence
+    # an average over the wards kept to the county's totals row is one over the wards
+    reply = _reply(operation="average", target="visits", filters=[{"column": "ward", "value": "Westshire"}])
+    planned, answered = _plan(ward_visits, "How many visits did a Westshire ward have on average?", reply)
+    assert planned.conditions == ()
+    assert answered.value == "2,000", answered.sentence
+
+
+def test_two_values_of_one_column_are_either_row_or_for_a_share_the_part_and_the_whole(ward_visits: Survey) -> None:
+    reply = _reply(operation="sum", target="visits", filters=[{"column": "ward", "value": "Maternity"},
+                                                             {"column": "ward", "value": "Children"}])
+    _, answered = _plan(ward_visits, "How many visits did the maternity and children's wards have together?", reply)
+    assert answered.value == "2,000", answered.sentence
+    reply = _reply(operation="sum", target="visits", filters=[{"column": "ward", "value": "Outpatients"},
+                                                             {"column": "ward", "value": "Maternity"}])
+    _, answered = _plan(ward_visits, "Maternity visits were what percentage of outpatient visits?", reply)
+    assert answered.value.startswith("35.29"), answered.sentence  # 1,200 of 3,400
+
+
+def test_on_average_how_many_counted_by_a_figure_column_is_its_average(ward_visits: Survey) -> None:
+    reply = _reply(operation="count", target="staff", group="ward")
+    planned, answered = _plan(ward_visits, "On average, how many staff did each ward have?", reply)
+    assert planned.operation == "average"
+    assert answered.value == "50", answered.sentence  # (40 + 85 + 30 + 45) / 4, the totals row aside
+
+
+@pytest.fixture(scope="module")
+def ballots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """Turnout at a town's polling places on two ballot questions (made up)."""
+    yield from _survey(tmp_path_factory, "Table 2: Turnout by polling place", [
+        ["Ballot question", "Polling place", "Turnout (%)"],
+        ["Ferry timetable", "Ferry Road Hall", "38.0"], ["Ferry timetable", "Mill Lane School", "35.5"],
+        ["Ferry timetable", "Church Street Library", "52.0"], ["Library hours", "Ferry Road Hall", "61.0"],
+        ["Library hours", "Mill Lane School", "33.0"], ["Library hours", "Church Street Library", "58.0"]],
+        [40, 180, 340, 460])
+
+
+def test_a_word_that_names_one_filter_s_value_does_not_name_another_column_s_as_well(ballots: Survey) -> None:
+    # "ferry" names the ballot question; the polling place "Ferry Road Hall" the model adds is not asked
+    reply = _reply(operation="count", target="pct_turnout", group="polling_place",
+                   filters=[{"column": "ballot_question", "value": "Ferry timetable"},
+                            {"column": "polling_place", "value": "Ferry Road Hall"}],
+                   threshold={"column": "pct_turnout", "above": False, "value": 40})
+    planned, answered = _plan(ballots, "On the ferry timetable question, at how many polling places was turnout "
+                                       "under 40%?", reply)
+    assert [c.column.name for c in planned.conditions] == ["ballot_question"]
+    assert answered.value == "2", answered.sentence
+
+
+def test_a_filter_on_a_word_of_one_figure_column_s_header_reads_that_column(reading_habits: Survey) -> None:
+    reply = _reply(operation="count", target="reads_for_fun_daily", filters=[{"column": "pupils", "value": "never"}],
+                   group="pupils", threshold={"column": "reads_for_fun_daily", "above": True, "value": 16})
+    planned, answered = _plan(reading_habits, "In how many groups did more than 16 pupils never read for fun?", reply)
+    assert planned.target is not None and planned.target.name == "reads_for_fun_never"
+    assert answered.value == "1", answered.sentence
