@@ -552,11 +552,15 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
         column = by_name.get(str(chosen["column"]))
         if column is None or column not in numbers:
             raise ValueError(f"threshold column {chosen.get('column')!r} is no figure column.")
-    if rule.kind in THRESHOLD_KINDS and (column or target) is not None:
+    bounded = column or target
+    if rule.kind in THRESHOLD_KINDS and bounded is not None:
         # "more than 3%", "20 million or more": the question's own bound and direction (code reads them), over the
         # column the model chose, else its target (a 1.5B model writes 0.03 for 3%, "below" for "at least", or
-        # leaves the threshold out)
-        return table_query.question_thresholds(view, reading, column or target)
+        # leaves the threshold out); a bound said as no percentage ("fewer than 10 of the attacks") over a column
+        # of percentages is of the table's one column of counts
+        if table_query.is_percent(view, bounded) and (counts := table_query.only_count(view, numbers, reading)):
+            bounded = counts
+        return table_query.question_thresholds(view, reading, bounded)
     if column is None or not isinstance(chosen, dict):
         return ()
     value = float(chosen.get("value", 0))

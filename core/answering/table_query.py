@@ -244,7 +244,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "the most confirmed cases" over a table of "confirmed cases by country": what the title counts is its
         # column of counts or totals ("Total (n)"), where the other figures are shares of it ("how many notices" over
         # a register of notices counts its rows)
-        target = _only_count(view, numbers, reading) or _grand_total_column(numbers) or _best_column("total", numbers)
+        target = only_count(view, numbers, reading) or _grand_total_column(numbers) or _best_column("total", numbers)
     dated = query.group.lower() in _DATE_WORDS  # "which month", "which year": the dates of the rows, nothing else
     group = _group_column(query.group, text_columns, view) if query.group and not dated else None
     labels = [c for c in text_columns if c.name not in (SECTION_COLUMN, PARENT_COLUMN)]
@@ -323,7 +323,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         if counted is None and conditions and _names_rows_once(conditions, view):
             # "how many students aged 18-19 were enrolled" over enrolment by age group: counting the rows named
             # would give 1; the figure that counts them is the table's column of counts (of the year asked)
-            counted = _only_number(numbers, reading) or _only_count(view, numbers, reading)
+            counted = _only_number(numbers, reading) or only_count(view, numbers, reading)
         if counted is not None and conditions:
             target, operation = counted, "sum"
         elif query.group and not rows_counted and \
@@ -442,7 +442,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
-        _only_number(candidates, reading) or _only_count(view, numbers, reading)
+        _only_number(candidates, reading) or only_count(view, numbers, reading)
     if measured is None and query.group and (after := re.search(rf"\b{re.escape(query.group)}\b(?P<rest>.+)$",
                                                                  reading.text, re.IGNORECASE)):
         # "how many expense lines had net expenses above $5,000": the noun of the rows took "expenses"; the words
@@ -2025,7 +2025,7 @@ def _operation(query: TableQuery, target: ColumnSchema | None, group: ColumnSche
     return None
 
 
-def _only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
+def only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:
     """For a threshold that is no percentage ("more than 10,000 cases") over a table whose other figures are
     percentages ("Domestic (%)", "Imported (%)", "Total (n)"): its only column of counts."""
     if reading.criterion.scale == "%" or reading.percent:

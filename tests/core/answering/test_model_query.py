@@ -853,3 +853,21 @@ def test_a_filter_on_a_word_of_one_figure_column_s_header_reads_that_column(read
     planned, answered = _plan(reading_habits, "In how many groups did more than 16 pupils never read for fun?", reply)
     assert planned.target is not None and planned.target.name == "reads_for_fun_never"
     assert answered.value == "1", answered.sentence
+
+
+@pytest.fixture(scope="module")
+def fire_causes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """What caused a county's fires (made up): a count and its percentage of the total."""
+    yield from _survey(tmp_path_factory, "Table 9: Causes of house fires", [
+        ["Cause", "Fires", "Share (%)"], ["Cooking", "52", "38.2"], ["Heaters", "31", "22.8"],
+        ["Wiring", "21", "15.4"], ["Lightning", "11", "8.1"], ["Candles", "9", "6.6"], ["Smoking", "8", "5.9"],
+        ["Other", "4", "2.9"], ["Total", "136", "100.0"]])
+
+
+def test_a_bound_said_as_no_percentage_is_of_the_column_of_counts_not_the_percentages(fire_causes: Survey) -> None:
+    reply = _reply(operation="list", target="share", group="cause",
+                   threshold={"column": "share", "above": False, "value": 10})
+    _, answered = _plan(fire_causes, "Which causes account for fewer than 10 of the fires?", reply)
+    assert list(answered.parts) == ["Candles", "Smoking", "Other"], answered.sentence
+    _, answered = _plan(fire_causes, "Which causes account for less than 10% of the fires?", reply)
+    assert list(answered.parts) == ["Lightning", "Candles", "Smoking", "Other"], answered.sentence
