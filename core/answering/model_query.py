@@ -401,6 +401,9 @@ def _whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema
         return next((i for i, w in enumerate(after) if w & words), len(after))
 
     if first(row_words) >= first(column_words):
+        if table_query.bands_kept(reading, conditions) and not table_query.total_rows(view):
+            # (a table of age bands by single year printed over two pages: its rows may be only part of the whole)
+            raise ValueError("the share asked is of the column's total, which the table does not print.")
         return None, ()
     if len(siblings) < 2:
         raise ValueError("the share asked is of the rows' own total, which no group of columns beside the target "
@@ -557,8 +560,9 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
         # "more than 3%", "20 million or more": the question's own bound and direction (code reads them), over the
         # column the model chose, else its target (a 1.5B model writes 0.03 for 3%, "below" for "at least", or
         # leaves the threshold out); a bound said as no percentage ("fewer than 10 of the attacks") over a column
-        # of percentages is of the table's one column of counts
-        if table_query.is_percent(view, bounded) and (counts := table_query.only_count(view, numbers, reading)):
+        # of percentages the question does not name is of the table's one column of counts
+        if table_query.is_percent(view, bounded) and not stems(bounded.header) & stems(reading.text) and \
+                (counts := table_query.only_count(view, numbers, reading)):
             bounded = counts
         return table_query.question_thresholds(view, reading, bounded)
     if column is None or not isinstance(chosen, dict):

@@ -871,3 +871,31 @@ def test_a_bound_said_as_no_percentage_is_of_the_column_of_counts_not_the_percen
     assert list(answered.parts) == ["Candles", "Smoking", "Other"], answered.sentence
     _, answered = _plan(fire_causes, "Which causes account for less than 10% of the fires?", reply)
     assert list(answered.parts) == ["Lightning", "Candles", "Smoking", "Other"], answered.sentence
+
+
+@pytest.fixture(scope="module")
+def market_levels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """A town's grocery chains (made up): their outlets and their share of the town's sales."""
+    yield from _survey(tmp_path_factory, "Table 3: Grocery chains in the town", [
+        ["Chain", "Outlets", "Share of sales (%)"], ["Arco", "45", "31.0"], ["Bellmart", "12", "24.5"],
+        ["Cormo", "30", "8.0"], ["Dunn", "6", "2.5"]])
+
+
+@pytest.fixture(scope="module")
+def single_ages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """A town's people by age band (made up), no total printed."""
+    yield from _survey(tmp_path_factory, "Table 1: Residents by age", [
+        ["Age", "Residents"], ["0-4 years", "310"], ["5-9 years", "290"], ["10-14 years", "305"],
+        ["15-19 years", "280"]])
+
+
+def test_a_bound_over_percentages_the_question_names_stays_and_bands_without_a_printed_whole_are_no_share(
+        market_levels: Survey, single_ages: Survey) -> None:
+    reply = _reply(operation="list", target="outlets", group="chain",
+                   threshold={"column": "share_of_sales", "above": True, "value": 20})
+    _, answered = _plan(market_levels, "Which chains had a share of sales above 20?", reply)
+    assert list(answered.parts) == ["Arco", "Bellmart"], answered.sentence
+    # the bands' rows may be only part of a table printed over several pages: their share of no printed whole
+    reply = _reply(operation="value", target="residents", filters=[{"column": "age", "value": "Under 10 years"}])
+    with pytest.raises(ValueError, match="does not print"):
+        _plan(single_ages, "What share of the residents were under 10 years old?", reply)
