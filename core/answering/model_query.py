@@ -262,10 +262,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
             # keeps the parent, or every row of the child's label), as the question's words name it
             conditions = (*(c for c in conditions if c.column.name != named.column.name), named)
     conditions = _without_borrowed_words(conditions, of_rows)
-    if operation in ("average", "max", "min", "top", "list") or operation == "count" and target is None:
-        # "how much did a district produce on average" kept to the state's totals row (the question names the state):
-        # the rows the figures are of are the others, which the totals row adds up
-        conditions = tuple(c for c in conditions if not _keeps_totals_only(c, view))
+    if operation in ("average", "max", "min", "top", "list", "count"):
+        # "how much did a district produce on average" kept to the state's totals row (the question names the state),
+        # "how many EU-15 countries" to the row "Total EU-15": the rows the figures are of are those the totals row
+        # adds up (the rows above it, back to the totals before it)
+        conditions = tuple(b for c in conditions if (b := _added_up(c, view)) is not None)
     thresholds = () if table_query.bands_kept(reading, conditions) else \
         _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading, target, headed)
     if operation == "count" and target is not None and not thresholds and \
@@ -343,10 +344,22 @@ def _without_borrowed_words(conditions: Sequence[table_query.Condition], asked: 
                                          for other, more in zip(conditions, named, strict=True)))
 
 
-def _keeps_totals_only(condition: table_query.Condition, view: TableView) -> bool:
-    """Whether a condition keeps only rows of totals (labelled so, or found so at extraction)."""
-    rows = _kept_rows((condition,), view)
-    return bool(rows) and set(rows) <= set(table_query.total_rows(view))
+def _added_up(condition: table_query.Condition, view: TableView) -> table_query.Condition | None:
+    """A condition keeping one totals row (labelled so, or found so at extraction) as the rows that total adds up:
+    those printed above it, back to the totals row before it (None where there are none); any other condition as it
+    is."""
+    kept = _kept_rows((condition,), view)
+    totals = table_query.total_rows(view)
+    if len(kept) != 1 or kept[0] not in totals:
+        return condition
+    start = max((row for row in totals if row < kept[0]), default=min(view.values, default=0) - 1)
+    at = view.column_position(condition.column.name)
+    block = [row for row in sorted(view.values) if start < row < kept[0] and row not in totals and
+             at < len(view.values[row]) and view.values[row][at] not in (None, "")]
+    if not block:
+        return None
+    values = tuple(dict.fromkeys(view.values[row][at] for row in block))
+    return table_query.Condition(condition.column, values, condition.said, rows=tuple(block))
 
 
 def _one_filter_a_column(conditions: Sequence[table_query.Condition], operation: str, share_asked: bool
@@ -585,8 +598,11 @@ def _filters_naming_columns(filters: Sequence[Any], numbers: Sequence[ColumnSche
     kept, headed = [], []
     query = reading.query
     rows_noun = stems(f"{query.group} {' '.join(query.target.split()[:1])}") if query is not None else set()
+    bound = reading.criterion.threshold if reading.criterion.kind in THRESHOLD_KINDS else None
     for chosen in filters:
         said = str(chosen.get("value", "")) if isinstance(chosen, dict) else ""
+        if bound is not None and _NUMBER.fullmatch(said.strip()) and float(said.replace(",", "")) == bound:
+            continue  # "more than 100 enquiries" with 100 written as a filter's value: the bound, which code reads
         words = stems(said) - table_query.LEGAL_WORDS
         if not words or any(_real_value(said, [v for v in distinct(c) if v not in (None, "")]) is not None for c in text):
             kept.append(chosen)

@@ -802,7 +802,7 @@ def test_the_totals_row_a_question_names_is_neither_the_part_of_a_share_nor_a_ro
     # an average over the wards kept to the county's totals row is one over the wards
     reply = _reply(operation="average", target="visits", filters=[{"column": "ward", "value": "Westshire"}])
     planned, answered = _plan(ward_visits, "How many visits did a Westshire ward have on average?", reply)
-    assert planned.conditions == ()
+    assert [c.values for c in planned.conditions] == [("Maternity", "Surgery", "Children", "Outpatients")]
     assert answered.value == "2,000", answered.sentence
 
 
@@ -899,3 +899,20 @@ def test_a_bound_over_percentages_the_question_names_stays_and_bands_without_a_p
     reply = _reply(operation="value", target="residents", filters=[{"column": "age", "value": "Under 10 years"}])
     with pytest.raises(ValueError, match="does not print"):
         _plan(single_ages, "What share of the residents were under 10 years old?", reply)
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """Letters a ministry received by country (made up): two blocs, each closed by its total, then the rest."""
+    yield from _survey(tmp_path_factory, "Table 6: Letters received by country", [
+        ["Country", "Letters"], ["Arland", "150"], ["Borvia", "120"], ["Cestia", "90"], ["Total North", "360"],
+        ["Dunmark", "130"], ["Estovia", "40"], ["Total South", "170"], ["Elsewhere", "210"]])
+
+
+def test_a_bloc_named_by_its_totals_row_is_the_rows_it_adds_up_and_the_bound_is_no_filter(regions: Survey) -> None:
+    reply = _reply(operation="count", target="letters", group="country",
+                   filters=[{"column": "country", "value": "North"}, {"column": "country", "value": "100"}],
+                   threshold={"column": "letters", "above": True, "value": 100})
+    planned, answered = _plan(regions, "How many North countries sent more than 100 letters?", reply)
+    assert [c.values for c in planned.conditions] == [("Arland", "Borvia", "Cestia")]
+    assert answered.value == "2", answered.sentence
