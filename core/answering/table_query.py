@@ -1052,7 +1052,8 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
     must be the table's (its title, the years' headers)."""
     columns = _change_columns(view, reading) or _change_columns_named(view, reading)
     if columns is None:
-        return None
+        percent = reading.measure is not None and reading.measure.op == m.PERCENT_CHANGE
+        return None if percent else _change_down_a_column(view, reading, asked)
     older, newer = columns
     used = _tokens(f"{_header(older)} {_header(newer)}")
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=set())
@@ -1071,6 +1072,34 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
     fell = not percent and asks_fall(reading)
     first, second = (older, newer) if fell else (newer, older)
     return QueryPlan(view, "change", first, tuple(conditions), whole=second, percent=percent, descending=not fell)
+
+
+def _change_down_a_column(view: TableView, reading: QuestionReading, asked: set[str]) -> QueryPlan | None:
+    """"by how much did Portugal's spread rise from Q4 2009 to Q1 2010" over a table whose rows are periods and
+    whose columns are items: the column the question names, its figure in the newer period's row less the older's
+    (the older less the newer where it asks how much it fell). Each period must label exactly one row."""
+    label = view.label_column
+    periods = sorted({(p.year, p.quarter, p.month): p for p in reading.periods}.values(),
+                     key=lambda p: (p.year, p.quarter, p.month))
+    if label is None or len(periods) != 2:
+        return None
+    at = view.column_position(label.name)
+    sides = []
+    for period in periods:
+        rows = [(row, values[at]) for row, values in view.values.items() if at < len(values) and
+                [(p.year, p.quarter, p.month) for p in find_periods(str(values[at] or ""))] ==
+                [(period.year, period.quarter, period.month)]]
+        if len(rows) != 1:
+            return None
+        sides.append(Condition(label, (rows[0][1],), period.said, rows=(rows[0][0],)))
+    numbers = [c for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")]
+    said = asked - set().union(*(_tokens(p.said) for p in periods)) - _tokens(f"{view.info.caption} {view.info.heading}")
+    column = _best_column(" ".join(sorted(said)), numbers)
+    if column is None:
+        return None
+    older, newer = sides
+    first, second = (older, newer) if asks_fall(reading) else (newer, older)
+    return QueryPlan(view, "difference", column, versus=(first, second))
 
 
 _BETWEEN_COLUMNS = re.compile(r"\b(?:between|from)\s+(?:the\s+)?(?P<a>[\w-]*\d[\w-]*)\s+(?:and|to)\s+(?:the\s+)?"

@@ -66,6 +66,19 @@ def test_a_change_between_two_survey_rounds_named_by_their_codes(tmp_path_factor
         assert answer.value == "7.4", answer.text  # 77.4 - 70.0
 
 
+
+def test_a_change_between_two_periods_that_label_rows_is_down_the_column_named(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Quarter", "Arland", "Borvia", "Cestia"], ["Q3 2020", "0.21", "0.40", "0.35"],
+            ["Q4 2020", "0.25", "0.52", "0.30"], ["Q1 2021", "0.61", "0.47", "0.12"]]
+    with closing(drawn_library(tmp_path_factory.mktemp("quarters"), "Table 3: Bond spread correlation with the index",
+                               rows, [40, 160, 260, 360, 460])) as library:
+        answer = ask_without_model(library, "By how much did Arland's correlation rise from Q4 2020 to Q1 2021?")
+        assert answer.value == "0.36", answer.text  # 0.61 - 0.25, down the Arland column
+        answer = ask_without_model(library, "By how much did Cestia's correlation fall between Q3 2020 and Q1 2021?")
+        assert answer.value == "0.23", answer.text  # 0.35 - 0.12
+
+
 @pytest.fixture(scope="module")
 def behaviour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["How often each incident was seen", "Often", "Sometimes", "Never"], ["Shouting", "2.5", "6.0", "91.5"],
