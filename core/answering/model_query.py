@@ -45,6 +45,8 @@ SHOWN_CHARS = 240
 SHOWN_FIGURES = 3
 """Figures shown for each figure column: what it holds, in its format."""
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_FIGURE = re.compile(r"(?<![\w.,/\u2013-])\d[\d,]*(?:\.\d+)?(?![\w/\u2013-])")
+"""A figure the question prints, not a number of a range or a code ("aged 25-64", "ISCED 0-2", "EU-15")."""
 
 TASK = (
     "Plan a query over the TABLE that answers the QUESTION. operation: value = one row's figure; count = how many "
@@ -143,7 +145,11 @@ def schema(view: TableView, distinct: Distinct, reading: QuestionReading | None 
 
 
 _RANKS = re.compile(r"\b(?:most|least|fewest|highest|lowest|largest|smallest|biggest|greatest|top|bottom|rank\w*|"
-                    r"first|last|best|worst|leading|maximum|minimum|max|min)\b", re.IGNORECASE)
+                    r"first|last|best|worst|leading|maximum|minimum|max|min|fastest|slowest|quickest|heaviest|"
+                    r"lightest|oldest|youngest|richest|poorest|busiest)\b", re.IGNORECASE)
+
+
+_WHICH = re.compile(r"\s*(?:in\s+|at\s+|for\s+)?(?:which|what)\b", re.IGNORECASE)
 
 
 def ranks(reading: QuestionReading) -> bool:
@@ -154,7 +160,7 @@ def ranks(reading: QuestionReading) -> bool:
 
 def _states_a_figure(text: str) -> bool:
     """Whether the question prints a figure other than a year ("more than 500 employees", "20% or more")."""
-    return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in _NUMBER.findall(text))
+    return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in _FIGURE.findall(text))
 
 
 def task(view: TableView, question: str, distinct: Distinct) -> str:
@@ -229,6 +235,12 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit
         group = group or view.label_column
+    if operation == "value" and target is not None and not conditions and reading.criterion.kind in ("max", "min") \
+            and _WHICH.match(reading.text) and _RANKS.search(reading.text):
+        # "which state grew fastest": a ranking the grammar did not read as one, planned as a lookup of a row the
+        # question does not name (a filter left out above): the row ranked first by the model's figure
+        operation, group, limit = "top", group or view.label_column, 1
+        descending = reading.criterion.kind == "max"
     if wanted == "top" and operation in ("value", "sum", "count") and (target is not None or operation == "count"):
         # "which depot handled the largest tonnage" answered with one row's figure: the question ranks, by the figure
         # (or the rows' count) the model chose, the rows of its group
@@ -581,7 +593,7 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
     if column is None or not isinstance(chosen, dict):
         return ()
     value = float(chosen.get("value", 0))
-    printed = {float(n.replace(",", "")) for n in _NUMBER.findall(reading.text)}
+    printed = {float(n.replace(",", "")) for n in _FIGURE.findall(reading.text)}
     if value not in printed:
         return ()  # a threshold the question does not state (the model's filler): none
     scaled = table_query.scaled_threshold(view, column, value, rule.scale if rule.threshold == value else "")

@@ -1393,6 +1393,15 @@ def _criterion(marked: str) -> Criterion:
         return Criterion("negative")
     if re.search(rf"\b(positive|{_HAD_A}(?:profit|gain|surplus)|in\s+surplus|above\s+zero)\b", text, re.IGNORECASE):
         return Criterion("positive")
+    # a superlative says the direction over a comparative printed in a name ("the highest share with at most lower
+    # secondary education")
+    lowest = re.search(r"\b(?:lowest|smallest|(?<!at\s)least|fewest|minimum)\b", text, re.IGNORECASE)
+    highest = re.search(r"\b(?:highest|largest|greatest|(?<!at\s)most|biggest|maximum)\b", text, re.IGNORECASE)
+    moved = re.search(r"\b(?:fell|fall|falls|fallen|declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|"
+                      r"reduced?|worsened|grew|grow|grows|grown|rose|rise|rises|risen|increased?|increases|improved?|"
+                      r"improves)\b", text, re.IGNORECASE)  # ("fell the most": the direction the verb says)
+    if bool(lowest) != bool(highest) and not moved:
+        return Criterion("min" if lowest else "max")
     if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
                  r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):
         return Criterion("min")

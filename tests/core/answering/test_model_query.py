@@ -916,3 +916,28 @@ def test_a_bloc_named_by_its_totals_row_is_the_rows_it_adds_up_and_the_bound_is_
     planned, answered = _plan(regions, "How many North countries sent more than 100 letters?", reply)
     assert [c.values for c in planned.conditions] == [("Arland", "Borvia", "Cestia")]
     assert answered.value == "2", answered.sentence
+
+
+@pytest.fixture(scope="module")
+def town_growth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
+    """How fast a county's towns grew (made up), in per cent per decade, and the share of their adults by schooling."""
+    yield from _survey(tmp_path_factory, "Table 4: Growth of the towns (%)", [
+        ["Town", "2001-2011", "Schooling 0-2", "Schooling 3-4"], ["Ashby", "12.5", "31", "52"],
+        ["Brill", "18.0", "12", "60"], ["Corfe", "6.5", "44", "40"], ["Dunster", "9.0", "27", "55"]],
+        [40, 160, 260, 360, 460])
+
+
+def test_which_row_ranks_first_by_a_superlative_the_grammar_did_not_read_is_a_ranking(town_growth: Survey) -> None:
+    # a lookup of a town the question does not name (the model's filler) is the town ranked first
+    reply = _reply(operation="value", target="y2001_2011", filters=[{"column": "town", "value": "Ashby"}],
+                   group="town")
+    planned, answered = _plan(town_growth, "Which town grew fastest between 2001 and 2011?", reply)
+    assert planned.operation == "top"
+    assert answered.parts[0].startswith("Brill"), answered.sentence
+    # "0-2" in a code is no figure a bound is of: the model's "below 0" is no threshold
+    reply = _reply(operation="max", target="schooling_0_2", group="town",
+                   threshold={"column": "schooling_0_2", "above": False, "value": 0})
+    planned, answered = _plan(town_growth, "Which town had the highest share of adults with at most lower "
+                                           "schooling (level 0-2)?", reply)
+    assert planned.thresholds == ()
+    assert answered.parts[0].startswith("Corfe"), answered.sentence

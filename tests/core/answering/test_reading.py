@@ -698,3 +698,13 @@ def test_the_difference_in_one_line_between_two_of_its_items(question: str, form
     """"The difference in X in 2021 between A and B": X for A less X for B (before, "X in between A and B" was read as
     one line, whose change over no period no table printed)."""
     assert [plan.formula for plan in plans_of(read(question))] == [formula]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Which county had the highest share of adults with lower incomes?", "max"),  # "lower" is part of a name
+    ("Which school had the fewest pupils in more than one class?", "min"),
+    ("Which district's output fell the most?", "min"),  # a fall ranked by its size: the verb says the direction
+    ("Which region had the largest decrease in visitors?", "min"),
+])
+def test_a_superlative_says_the_direction_over_a_comparative_in_a_name(question: str, kind: str) -> None:
+    assert read(question).criterion.kind == kind
