@@ -1075,7 +1075,7 @@ def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Se
 
 
 def _change_down_a_column(view: TableView, reading: QuestionReading, asked: set[str]) -> QueryPlan | None:
-    """"by how much did Portugal's spread rise from Q4 2009 to Q1 2010" over a table whose rows are periods and
+    """"by how much did Arland's index rise from Q4 2020 to Q1 2021" over a table whose rows are periods and
     whose columns are items: the column the question names, its figure in the newer period's row less the older's
     (the older less the newer where it asks how much it fell). Each period must label exactly one row."""
     label = view.label_column

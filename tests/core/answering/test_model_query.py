@@ -867,9 +867,9 @@ def fire_causes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
 def test_a_bound_said_as_no_percentage_is_of_the_column_of_counts_not_the_percentages(fire_causes: Survey) -> None:
     reply = _reply(operation="list", target="share", group="cause",
                    threshold={"column": "share", "above": False, "value": 10})
-    _, answered = _plan(fire_causes, "Which causes account for fewer than 10 of the fires?", reply)
+    _, answered = _plan(fire_causes, "Which causes were behind fewer than 10 fires?", reply)
     assert list(answered.parts) == ["Candles", "Smoking", "Other"], answered.sentence
-    _, answered = _plan(fire_causes, "Which causes account for less than 10% of the fires?", reply)
+    _, answered = _plan(fire_causes, "Which causes were behind less than 10% of all fires?", reply)
     assert list(answered.parts) == ["Lightning", "Candles", "Smoking", "Other"], answered.sentence
 
 
