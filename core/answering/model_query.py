@@ -431,8 +431,8 @@ def _whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema
             raise ValueError("the share asked is of the column's total, which the table does not print.")
         return None, ()
     if len(siblings) < 2:
-        raise ValueError("the share asked is of the rows' own total, which no group of columns beside the target "
-                         "adds up to.")
+        raise ValueError("the share asked is of the rows' own total, and no group of columns beside the target "
+                         "prints its parts.")
     totals = [c for c in siblings if _TOTAL.search(c.header or c.name)]
     if len(totals) == 1 and totals[0].name != target.name:
         return totals[0], ()
