@@ -308,10 +308,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         operation, group, group_of = "sum", None, {}
     of_whole: ColumnSchema | None = None
     across: tuple[ColumnSchema, ...] = ()
+    asked_bases = table_query.base_forms(asked)
     if operation in ("value", "sum") and target is not None and conditions and not thresholds and share_asked and \
             not table_query.is_percent(view, target) and \
             not all(view.cell_scale(row, target.name) == "%" for row in _kept_rows(conditions, view)) and \
-            not any(table_query.is_percent(view, c) and table_query.base_forms(stems(c.header)) & table_query.base_forms(asked)
+            not any(table_query.is_percent(view, c) and table_query.base_forms(stems(c.header)) & asked_bases
                     for c in numbers):
         # "what share of the enquiries were about air travel" planned as the row's count: the kept rows' part of the
         # whole the question names (the column's total, or the row's own total across its columns); where the

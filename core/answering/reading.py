@@ -1369,6 +1369,11 @@ _HAD_A = r"an?\s+(?:(?!(?:higher|lower|larger|smaller|bigger|greater)\b)[a-z]+\s
 """The article before a sign word, with one word between ("a loss", "a rice deficit", not "a larger deficit")."""
 
 
+_FALL_VERBS = r"fell|fall|falls|fallen|declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened"
+_RISE_VERBS = r"grew|grow|grows|grown|rose|rise|rises|risen|increased?|increases|improved?|improves"
+"""Verbs that say a figure went down or up (alternations for a criterion's direction)."""
+
+
 def _criterion(marked: str) -> Criterion:
     text = re.sub(_P, " ", marked)
     threshold = re.search(
@@ -1397,16 +1402,14 @@ def _criterion(marked: str) -> Criterion:
     # secondary education")
     lowest = re.search(r"\b(?:lowest|smallest|(?<!at\s)least|fewest|minimum)\b", text, re.IGNORECASE)
     highest = re.search(r"\b(?:highest|largest|greatest|(?<!at\s)most|biggest|maximum)\b", text, re.IGNORECASE)
-    moved = re.search(r"\b(?:fell|fall|falls|fallen|declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|"
-                      r"reduced?|worsened|grew|grow|grows|grown|rose|rise|rises|risen|increased?|increases|improved?|"
-                      r"improves)\b", text, re.IGNORECASE)  # ("fell the most": the direction the verb says)
+    moved = re.search(rf"\b(?:{_FALL_VERBS}|{_RISE_VERBS})\b", text, re.IGNORECASE)  # ("fell the most": the verb's way)
     if bool(lowest) != bool(highest) and not moved:
         return Criterion("min" if lowest else "max")
-    if re.search(r"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|fell|fall|falls|fallen|"
-                 r"declined?|declines|decreased?|decreases|drop(?:ped|s)?|shr[iau]nk|reduced?|worsened)\b", text, re.IGNORECASE):
+    if re.search(rf"\b(lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|min|bottom|{_FALL_VERBS})\b", text,
+                 re.IGNORECASE):
         return Criterion("min")
-    if re.search(r"\b(higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|max|peak|top|grew|"
-                 r"grow|grows|grown|rose|rise|rises|risen|increased?|increases|improved?|improves)\b", text, re.IGNORECASE):
+    if re.search(rf"\b(higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|max|peak|top|"
+                 rf"{_RISE_VERBS})\b", text, re.IGNORECASE):
         return Criterion("max")
     return Criterion()
 

@@ -775,7 +775,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     if planned.operation == "list" and not (planned.conditions or planned.thresholds or planned.missing):
         titled = set()  # every row listed answers "which districts are there", not "which had a rice deficit"
     headers = _kin(_tokens(" ".join(c.header for c in view.info.schema.columns)))
-    figures = {c.name for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")}
+    figures = {c.name for c in _figure_columns(view)}
     if planned.change is not None and figures and figures <= {p.column for p in view.info.periods}:
         # a change between two periods of a table of figures by period only ("Budget by department", 2019 and 2018):
         # the table measures one thing, which the question may name in its own words ("spending"), unless they name
@@ -1092,7 +1092,7 @@ def _change_down_a_column(view: TableView, reading: QuestionReading, asked: set[
         if len(rows) != 1:
             return None
         sides.append(Condition(label, (rows[0][1],), period.said, rows=(rows[0][0],)))
-    numbers = [c for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")]
+    numbers = _figure_columns(view)
     said = asked - set().union(*(_tokens(p.said) for p in periods)) - _tokens(f"{view.info.caption} {view.info.heading}")
     column = _best_column(" ".join(sorted(said)), numbers)
     if column is None:
@@ -1100,6 +1100,11 @@ def _change_down_a_column(view: TableView, reading: QuestionReading, asked: set[
     older, newer = sides
     first, second = (older, newer) if asks_fall(reading) else (newer, older)
     return QueryPlan(view, "difference", column, versus=(first, second))
+
+
+def _figure_columns(view: TableView) -> list[ColumnSchema]:
+    """The table's data columns typed as figures (integer or real), as stored."""
+    return [c for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")]
 
 
 _BETWEEN_COLUMNS = re.compile(r"\b(?:between|from)\s+(?:the\s+)?(?P<a>[\w-]*\d[\w-]*)\s+(?:and|to)\s+(?:the\s+)?"
@@ -1114,7 +1119,7 @@ def _change_columns_named(view: TableView, reading: QuestionReading) -> tuple[Co
     said = _BETWEEN_COLUMNS.search(reading.text)
     if said is None or said.group("a").lower() == said.group("b").lower() or find_periods(said.group(0)):
         return None
-    numbers = [c for c in view.data_columns if c.type.upper() in ("INTEGER", "REAL")]
+    numbers = _figure_columns(view)
     asked = _tokens(reading.text)
     found = []
     for code in (said.group("a"), said.group("b")):
