@@ -112,7 +112,8 @@ class Answerer(TableSteps, FormulaSteps):
         reading = read(question, self._issuers())
         run = Run(question, Context(question, with_types=self.sql_style == "free"), ctx=ctx,
                   names=cite.SourceNames(self.library), asked=reading, plans=plans_of(reading),
-                  deadline=Deadline.for_question(self.time_budget))
+                  deadline=Deadline.for_question(self.time_budget),
+                  first_document=route.document_ids[0] if route.by_subject and route.document_ids else None)
         chosen: int | None = None
         composed: compose.Composed | None = None
         final: str | None = None

@@ -153,6 +153,10 @@ class Run:
     failures: list[str] = field(default_factory=list)
     """What failed since the last step was recorded (``Step.failures``): nothing a model got wrong is hidden."""
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    """When the question's time runs out."""
+    first_document: int | None = None
+    """The document routing put first among several it chose by what the question is about: its tables are read
+    before the others' (routing's first is the asker's document far more often than the best-scored table's)."""
     model_planned: bool = False
     """The model was asked for a query plan over the rows (once a question)."""
     unplanned_table: int | None = None
@@ -161,7 +165,6 @@ class Run:
     over its rows either, so the loop's later steps read the passages there instead."""
     unplanned_why: str = ""
     """Why the last of those plans failed, said in a refusal (what was tried)."""
-    """When the question's time runs out."""
     stopped: str = ""
     """What the run had not got to when its time ran out ("" while it had time)."""
     missing: str = ""
@@ -245,6 +248,8 @@ class AnswererBase:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
                              lambda table_id: self._view(run, table_id))
+        if run.first_document is not None:  # a stable sort: the first document's tables first, each in rank order
+            ranked.sort(key=lambda view: view.info.document_id != run.first_document)
         if not run.likeliest:
             run.likeliest = list(ranked[:MAX_TABLES])
         for view in ranked:
