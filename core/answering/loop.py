@@ -345,8 +345,10 @@ class Answerer(TableSteps, FormulaSteps):
     def _plannable_table(self, run: Run, asked: QuestionReading
                          ) -> tuple[ops.TableView, Callable[[ColumnSchema], list[Any]]] | None:
         """The likeliest table a query plan can be filled over (``model_query.plannable_table``), with its reader of
-        distinct values (of the tables ``model_query.offered_tables`` offers)."""
-        tables = (run.likeliest or run.context.tables)[:PLANNED_TABLES]
+        distinct values (of the tables ``model_query.offered_tables`` offers), those of the document routed first
+        (``Run.first_document``) before the others."""
+        tables = sorted(run.likeliest or run.context.tables,  # stable: the first document's tables, in rank order
+                        key=lambda view: view.info.document_id != run.first_document)[:PLANNED_TABLES]
         metadata = self.library.document_metadata(sorted({v.info.document_id for v in tables}))
         views = model_query.offered_tables(tables, asked, {d: m.doc_type for d, m in metadata.items()})
         return model_query.plannable_table(views, run.question, lambda v: distinct_values(self.sql_runner.run, v))

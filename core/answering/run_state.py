@@ -155,8 +155,9 @@ class Run:
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
     """When the question's time runs out."""
     first_document: int | None = None
-    """The document routing put first among several it chose by what the question is about: its tables are read
-    before the others' (routing's first is the asker's document far more often than the best-scored table's)."""
+    """The document routing put first among several it chose by what the question is about: the model's query plan
+    is asked over its tables before the others' (routing's first is the asker's document more often than the
+    best-scored table's is; code's own queries keep the tables' rank, where a table's labels decide)."""
     model_planned: bool = False
     """The model was asked for a query plan over the rows (once a question)."""
     unplanned_table: int | None = None
@@ -248,8 +249,6 @@ class AnswererBase:
                 run.table_chunks.setdefault(chunk.table_id, chunk)
         ranked = rank_tables(f"{query} {run.question}" if query != run.question else query, chunks,
                              lambda table_id: self._view(run, table_id))
-        if run.first_document is not None:  # a stable sort: the first document's tables first, each in rank order
-            ranked.sort(key=lambda view: view.info.document_id != run.first_document)
         if not run.likeliest:
             run.likeliest = list(ranked[:MAX_TABLES])
         for view in ranked:

@@ -7,10 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from core.answering import Answerer
 from core.answering import operations as ops
+from core.answering.prompts import Context
+from core.answering.reading import read
+from core.answering.run_state import Run
 from core.answering.table_choice import rank_tables
 from core.library.store import DocumentWriter, Library
+from core.search.retrieval import Retriever
+from core.sql.runner import SqlRunner
 from models.types import Chunk, ColumnSchema
+from tests.core.answering.test_answering_library import ScriptedChat
 
 pytestmark = pytest.mark.unit
 
@@ -77,3 +84,40 @@ def test_a_row_label_quoted_whole_decides_between_tables_with_the_same_words(lib
     question = "What was the percent change in the Total net lease liabilities?"
     assert _rank(library, question, ["lease_b", "lease_a"]) == ["lease_a", "lease_b"]
     assert _rank(library, question, ["lease_a", "lease_b"]) == ["lease_a", "lease_b"]
+
+
+def test_a_query_plan_is_asked_over_the_document_routed_first(tmp_path: Path, hash_embedder) -> None:
+    # two surveys print the same symptoms; the second table names the question's words more, but routing (by what
+    # each document is about) put the first document first: the model's plan is asked over its table, while code's
+    # own queries keep the tables' rank
+    library = Library(tmp_path / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    columns = [ColumnSchema("symptom", "TEXT", "Symptom"), ColumnSchema("never", "REAL", "Never (%)")]
+    tables = {"pupils": ("Symptoms of pupils", [("Headache", 31.0), ("Backache", 44.0)]),
+              "students": ("Symptoms students never have", [("Headache", 12.0), ("Backache", 20.0)])}
+    ids = {}
+    library.conn.execute("BEGIN IMMEDIATE")
+    for number, (name, (caption, rows)) in enumerate(tables.items(), start=1):
+        doc = writer.add_document(str(number) * 64, Path(f"{name}.pdf"), name, 1, 100)
+        writer.add_page(doc, 1, 595, 842, "", False, [])
+        writer.add_table(doc, name, page=1, last_page=1, bbox=(0, 0, 100, 100), caption=caption, heading="", unit="",
+                         header_rows=1, extractor="test", columns=columns, rows=rows, row_indices=[1, 2], cells=[],
+                         schema_json={"table_name": name})
+        ids[name] = (doc, library.table(name).id)  # type: ignore[union-attr]
+    library.conn.execute("COMMIT")
+    question = "Which symptoms do students never have?"
+    chunks = [Chunk(i, ids[name][0], f"{name}.pdf", "table", 1, f"rows of {name}", table_id=ids[name][1])
+              for i, name in enumerate(["students", "pupils"], start=1)]
+    answerer = Answerer(library, Retriever(library.conn, hash_embedder), SqlRunner(library.path), ScriptedChat())
+
+    def planned_over(first_document: int | None) -> str:
+        run = Run(question, Context(question), first_document=first_document)
+        answerer._add_to_context(run, question, chunks)
+        assert [view.name for view in run.likeliest] == ["students", "pupils"]  # by the tables' words and rank
+        chosen = answerer._plannable_table(run, read(question))
+        assert chosen is not None
+        return chosen[0].name
+
+    assert planned_over(None) == "students"
+    assert planned_over(ids["pupils"][0]) == "pupils"
+    assert planned_over(ids["students"][0]) == "students"
