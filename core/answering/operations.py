@@ -500,7 +500,26 @@ def parse_choice(view: TableView, data: dict[str, Any], question: str, percent: 
         # "how many students were enrolled" answered by counting the one cell that says how many: 1 is never the
         # answer; the cell's figure is
         operation = "lookup"
+    elif operation == "count" and _counts_its_column(view, cells, question):
+        # "how many robberies were reported from 2005 through 2008" over a Robbery column's yearly cells: the cells
+        # count what is asked, so they are added up (a count of the cells says how many years)
+        operation = "sum"
     return OperationChoice(operation, tuple(cells), operation in RANKINGS and len(cells) == 2 and percent)
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z][\w-]*)", re.IGNORECASE)
+
+
+def _counts_its_column(view: TableView, cells: Sequence[CellChoice], question: str) -> bool:
+    """Whether the cells chosen for a count are of one column whose header names what the question's "how many X"
+    counts, and X names none of their rows: the cells' figures are then the count asked, not things to count."""
+    asked = _HOW_MANY.search(question)
+    columns = {cell.column for cell in cells}
+    if asked is None or len(columns) != 1:
+        return False
+    counted = words(asked.group(1))
+    header = next((column_title(view, c.name) for c in view.data_columns if c.name in columns), "")
+    return bool(counted) and counted <= words(header) and not any(counted <= words(c.label) for c in cells)
 
 
 def decided_lookup(view: TableView, reading: QuestionReading) -> OperationChoice | None:

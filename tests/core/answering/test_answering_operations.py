@@ -3,14 +3,18 @@ compilation to SQL that computes the right number over the real table, and scale
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from core.answering import operations as ops
 from core.answering.reading import read
 from core.reports.values import scale_stated_in
+from core.sql.runner import SqlRunner
 from tests.core.answering.test_answering_library import TABLE_NAME, ReportFixture, report  # noqa: F401
+from tests.core.answering.test_table_units import drawn_library
 
 pytestmark = pytest.mark.unit
 
@@ -247,3 +251,20 @@ def test_a_row_without_a_label_is_named_by_a_column_that_names_rows(tmp_path, ha
     assert sentence == "Year 2023 (1,450)", sentence
     worded = ops.describe_in_words(view, choice, ["_row", "label", "value"], result)
     assert worded.startswith("Year 2023 has the highest Votes cast: 1,450"), worded
+
+
+def test_a_count_of_cells_that_count_what_is_asked_adds_them_up(tmp_path: Path) -> None:
+    """"How many burglaries from 2019 through 2021" over a Burglary column's yearly cells: their figures are the
+    count asked (added up); "in how many years" counts the cells."""
+    rows = [["Offence", "Burglary", "Arson"], ["Reported 2019", "120", "4"], ["Reported 2020", "98", "7"],
+            ["Reported 2021", "143", "2"]]
+    with closing(drawn_library(tmp_path, "Table 4: Offences reported to the county police", rows, [40, 200, 320, 440])
+                 ) as library:
+        view = ops.load_table_view(library, library.tables()[0])
+        chosen = {"operation": "count", "cells": [{"row": r.label, "column": "burglary"} for r in view.rows]}
+        choice = ops.parse_choice(view, chosen, "How many burglaries were reported from 2019 through 2021?")
+        assert choice.operation == "sum"
+        with closing(SqlRunner(library.path)) as runner:
+            assert runner.run(ops.compile_sql(view, choice)).rows[0][0] == 361
+        assert ops.parse_choice(view, chosen, "In how many years were burglaries reported?").operation == "count"
+        assert ops.parse_choice(view, chosen, "How many arsons were reported in those years?").operation == "count"
