@@ -325,8 +325,8 @@ class Answerer(TableSteps, FormulaSteps):
 
         def attempt(data: dict[str, Any]) -> table_query.QueryAnswer:
             replied.append(data)
-            return in_the_unit_asked(table_query.execute(model_query.from_model(data, view, asked, distinct), asked,
-                                                         self.sql_runner.run), asked)
+            planned = model_query.from_model(data, view, asked, distinct, names.document(view.info.document_id))
+            return in_the_unit_asked(table_query.execute(planned, asked, self.sql_runner.run), asked)
 
         def repair(data: dict[str, Any] | None, exc: Exception) -> str:
             return f"Your plan {json.dumps(data) if data else '(no JSON)'} cannot be used: {exc} Plan again."

@@ -185,8 +185,9 @@ def task(view: TableView, question: str, distinct: Distinct) -> str:
 
 
 def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
-               distinct: Distinct) -> table_query.QueryPlan:
-    """The model's plan, checked against the table and the question; ValueError says what is wrong."""
+               distinct: Distinct, document: str = "") -> table_query.QueryPlan:
+    """The model's plan, checked against the table and the question (and the title of the ``document`` the table is
+    in); ValueError says what is wrong."""
     text, numbers, dated = _columns(view, distinct)
     by_name = {c.name: c for c in (*text, *numbers)}
     operation = str(reply.get("operation", ""))
@@ -333,7 +334,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
     planned = table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
                                     thresholds, whole=of_whole, columns=across, versus=versus)
-    unread = table_query.ignored_column(planned, reading)
+    unread = table_query.ignored_column(planned, reading, document)
     if unread is not None:
         # the model's plan, like code's, must read what the question names: "how many days of notice" is no count
         # of a register's rows

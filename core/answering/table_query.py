@@ -706,8 +706,10 @@ def _headings_above(view: TableView, conditions: Sequence[Condition]) -> list[st
     return []
 
 
-def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema | None:
-    """What a plan (code's or the model's) leaves of the question unread (``_ignored_column``), or None."""
+def ignored_column(planned: QueryPlan, reading: QuestionReading, document: str = "") -> ColumnSchema | None:
+    """What a plan (code's or the model's) leaves of the question unread (``_ignored_column``), or None. Words of the
+    table's title and heading, and of its ``document``'s title, name what every row is of ("the thresholds of the
+    E-PRTR" in a document so titled), not rows or columns to read."""
     view = planned.view
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
@@ -724,7 +726,8 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading) -> ColumnSchema
         # "more than 60% of participants were female", "what percentage of course participants were women": what the
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
-    return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading}"), view.data_columns)
+    return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading} {document}"),
+                           view.data_columns)
 
 
 def _head_noun(phrase: str) -> str:

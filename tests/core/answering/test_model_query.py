@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -941,3 +942,20 @@ def test_which_row_ranks_first_by_a_superlative_the_grammar_did_not_read_is_a_ra
                                            "schooling (level 0-2)?", reply)
     assert planned.thresholds == ()
     assert answered.parts[0].startswith("Corfe"), answered.sentence
+
+
+def test_words_of_the_document_s_title_name_no_column_a_plan_leaves_unread(tmp_path: Path) -> None:
+    # "the dredging programme" is what the document is about (its title), not the Dredging column: the model's sum
+    # of every site's total volume reads all the question asks
+    rows = [["Site", "Dredging (m3)", "Disposal (m3)", "Total volume (m3)"], ["North quay", "1,200", "300", "1,500"],
+            ["Ferry berth", "800", "200", "1,000"], ["Marina", "400", "100", "500"]]
+    with drawn_library(tmp_path, "Table 2: Volumes by site", rows, [40, 180, 300, 420, 540]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        distinct = distinct_values(runner.run, view)
+        question = "What was the total volume moved by the harbour dredging programme?"
+        reply = _reply(operation="sum", target="total_volume")
+        with pytest.raises(ValueError, match="unread"):
+            model_query.from_model(reply, view, read(question), distinct)
+        planned = model_query.from_model(reply, view, read(question), distinct, "Harbour dredging programme 2024")
+        assert table_query.execute(planned, read(question), runner.run).value == "3,000"
