@@ -320,7 +320,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # question names a column of percentages ("what share of its cases did X import" beside "Imported (%)"),
         # the share is printed there, and the model's plan is left to fail
         operation = "share"
-        of_whole, across = _whole_asked(view, reading, target, conditions, numbers)
+        of_whole, across = table_query.whole_asked(view, reading, target, conditions, numbers)
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
@@ -400,62 +400,6 @@ def _one_filter_a_column(conditions: Sequence[table_query.Condition], operation:
         else:
             kept.extend(same)
     return tuple(kept), versus
-
-
-_TOTAL = re.compile(r"\btotals?\b", re.IGNORECASE)
-_SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
-                       re.IGNORECASE)
-
-
-def _whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
-                 conditions: Sequence[table_query.Condition], numbers: Sequence[ColumnSchema]
-                 ) -> tuple[ColumnSchema | None, tuple[ColumnSchema, ...]]:
-    """The whole of a share of the rows kept, as the words after "share of" name it first: the rows' own total
-    across the columns of the target's group ("what share of the women answered Agree": the women's row, over
-    Agree, Neutral, Disagree; a "Total" column of the group where one is printed), returned as (the one whole
-    column, or the columns added); else the column's total over the table's rows ("what share of the visits were
-    to the north wing": (None, ()))."""
-    said = _SHARE_OF.search(reading.text)
-    if said is None:
-        return None, ()
-    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
-    siblings = _column_group(target, [c for c in numbers if not table_query.is_percent(view, c)])
-    others = set().union(*(stems(c.header or c.name) for c in siblings if c.name != target.name))
-    column_words = stems(target.header or target.name) - others
-    row_words = set().union(*(stems(" ".join(str(v) for v in c.values)) for c in conditions)) - column_words
-
-    def first(words: set[str]) -> int:
-        return next((i for i, w in enumerate(after) if w & words), len(after))
-
-    if first(row_words) >= first(column_words):
-        if table_query.bands_kept(reading, conditions) and not table_query.total_rows(view):
-            # (a table of age bands by single year printed over two pages: its rows may be only part of the whole)
-            raise ValueError("the share asked is of the column's total, which the table does not print.")
-        return None, ()
-    if len(siblings) < 2:
-        raise ValueError("the share asked is of the rows' own total, and no group of columns beside the target "
-                         "prints its parts.")
-    totals = [c for c in siblings if _TOTAL.search(c.header or c.name)]
-    if len(totals) == 1 and totals[0].name != target.name:
-        return totals[0], ()
-    return None, tuple(c for c in siblings if c not in totals)
-
-
-def _column_group(target: ColumnSchema, amounts: Sequence[ColumnSchema]) -> list[ColumnSchema]:
-    """The columns printed under one group heading with the target ("How healthy are you? Very / Quite /
-    Unhealthy"): those whose headers begin with the same two words or more as the target's; the target alone
-    where none does."""
-    def opening(column: ColumnSchema) -> list[str]:
-        return (column.header or column.name).casefold().split()
-
-    own = opening(target)
-
-    def shared(column: ColumnSchema) -> int:
-        return next((i for i, (a, b) in enumerate(zip(own, opening(column), strict=False)) if a != b),
-                    min(len(own), len(opening(column))))
-
-    group = [c for c in amounts if c.name != target.name and shared(c) >= 2 and shared(c) < len(opening(c))]
-    return [target, *group] if group else [target]
 
 
 def _keeps_one_row(conditions: Sequence[table_query.Condition], view: TableView) -> bool:

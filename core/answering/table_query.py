@@ -401,7 +401,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             (is_percent(view, target) if operation == "share" else bool(_AVERAGE_HEADER.search(_header(target)))
              and all(len(c.values) == 1 for c in conditions)):  # (the average of several rows' averages is asked)
         operation = "value"  # the share or the average the table prints for the row named: read, not recomputed
-    whole = None
+    whole: ColumnSchema | None = None
+    whole_columns: tuple[ColumnSchema, ...] = ()
     if operation == "share" and reading.measure is not None and reading.measure.op == m.SHARE:
         if not conditions:
             return None  # a share of what: no row the question names
@@ -412,6 +413,14 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         found = [c for c in leaves if c is not None]
         if len(found) == 2 and found[0].name != found[1].name:
             target, whole = found  # two columns of the rows named: which is the whole, their figures say
+        elif target is not None and not is_percent(view, target):
+            # "what percentage of the female students are quite healthy": the female row's own total (over Very,
+            # Quite and Unhealthy) where the row is named first; "what share of the quite healthy are female":
+            # the column's total
+            try:
+                whole, whole_columns = whole_asked(view, reading, target, conditions, numbers)
+            except ValueError:
+                return None
     change = _change_columns(view, reading) if operation == "top" and _GROWTH.search(reading.text) else None
     if change is not None:
         target = change[1]
@@ -471,7 +480,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         group is not None and change is None else ""
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
                         query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
-                        missing, whole, bool(row_noun))
+                        missing, whole, bool(row_noun), columns=whole_columns)
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
     rows_said = ACROSS_ROWS.search(reading.text)
@@ -1029,6 +1038,64 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
     if not kept and not any(_TOTAL_ROW.search(r.label) for r in view.rows) and not view.info.total_rows:
         return None  # no row named and no totals the rows add up to: the share of which row?
     return QueryPlan(view, "share", part, kept, whole=whole, columns=whole_columns)
+
+
+_TOTAL_WORD = re.compile(r"\btotals?\b", re.IGNORECASE)
+_SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
+                       re.IGNORECASE)
+
+
+def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
+                 conditions: Sequence[Condition], numbers: Sequence[ColumnSchema]
+                 ) -> tuple[ColumnSchema | None, tuple[ColumnSchema, ...]]:
+    """The whole of a share of the rows kept, as the words after "share of" name it first: the rows' own total
+    across the columns of the target's group ("what share of the women answered Agree": the women's row, over
+    Agree, Neutral, Disagree; a "Total" column of the group where one is printed), returned as (the one whole
+    column, or the columns added); else the column's total over the table's rows ("what share of the visits were
+    to the north wing": (None, ()))."""
+    said = _SHARE_OF.search(reading.text)
+    if said is None:
+        return None, ()
+    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
+    siblings = column_group(target, [c for c in numbers if not is_percent(view, c)])
+    others = set().union(*(stems(c.header or c.name) for c in siblings if c.name != target.name))
+    column_words = stems(target.header or target.name) - others
+    row_words = set().union(*(stems(" ".join(str(v) for v in c.values)) for c in conditions)) - column_words
+
+    def first(words: set[str]) -> int:
+        return next((i for i, w in enumerate(after) if w & words), len(after))
+
+    if first(row_words) >= first(column_words) or first(column_words) == len(after):
+        # (the column named first, or not at all: "what percentage of the households sampled lived in the west",
+        # whose figures count households)
+        if bands_kept(reading, conditions) and not total_rows(view):
+            # (a table of age bands by single year printed over two pages: its rows may be only part of the whole)
+            raise ValueError("the share asked is of the column's total, which the table does not print.")
+        return None, ()
+    if len(siblings) < 2:
+        raise ValueError("the share asked is of the rows' own total, and no group of columns beside the target "
+                         "prints its parts.")
+    totals = [c for c in siblings if _TOTAL_WORD.search(c.header or c.name)]
+    if len(totals) == 1 and totals[0].name != target.name:
+        return totals[0], ()
+    return None, tuple(c for c in siblings if c not in totals)
+
+
+def column_group(target: ColumnSchema, amounts: Sequence[ColumnSchema]) -> list[ColumnSchema]:
+    """The columns printed under one group heading with the target ("How healthy are you? Very / Quite /
+    Unhealthy"): those whose headers begin with the same two words or more as the target's; the target alone
+    where none does."""
+    def opening(column: ColumnSchema) -> list[str]:
+        return (column.header or column.name).casefold().split()
+
+    own = opening(target)
+
+    def shared(column: ColumnSchema) -> int:
+        return next((i for i, (a, b) in enumerate(zip(own, opening(column), strict=False)) if a != b),
+                    min(len(own), len(opening(column))))
+
+    group = [c for c in amounts if c.name != target.name and shared(c) >= 2 and shared(c) < len(opening(c))]
+    return [target, *group] if group else [target]
 
 
 _FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"

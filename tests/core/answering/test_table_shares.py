@@ -34,3 +34,16 @@ def test_a_share_of_bands_is_computed_from_the_amounts_they_hold(tmp_path_factor
                                rows, [40, 160, 260, 380, 480])) as library:
         answer = ask_without_model(library, "What share of the US county's residents were under 18 years old?")
         assert answer.value == "45%", answer.text  # (1,000 + 1,500 + 2,000) / 10,000
+
+
+def test_the_whole_of_a_share_is_what_the_question_names_first(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # the row named first ("of the girls"): its own total over the ratings; the rating named first ("of the pupils
+    # who found them fair"): the column's total over boys and girls
+    rows = [["Pupils", "Rating of meals good", "Rating of meals fair", "Rating of meals poor"],
+            ["Boys", "60", "30", "10"], ["Girls", "20", "50", "30"]]
+    with closing(drawn_library(tmp_path_factory.mktemp("meals"), "Table 5: School meals rated by pupils", rows,
+                               [40, 140, 280, 420, 560], fontsize=9)) as library:
+        answer = ask_without_model(library, "what percentage of the girls said the meals were fair")
+        assert answer.value == "50%", answer.text  # 50 / (20 + 50 + 30)
+        answer = ask_without_model(library, "What share of the pupils who found the meals fair were girls?")
+        assert answer.value == "62.5%", answer.text  # 50 / (30 + 50)
