@@ -869,7 +869,7 @@ prints."""
 
 
 
-_COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
+_COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
                          r"above|below|over|under|exceed(?:ed|s|ing)?)\b", re.IGNORECASE)
 _PERCENT_OF = re.compile(r"(?:\d\s*%|\b(?:per\s*cent|percent(?:age)?|share|proportion))\s+of\s+(?:the\s+|all\s+|their\s+)?"
                          r"([\w-]+)(?:(?:\s+[\w-]+){0,4}?\s+([\w-]+)\s+(?:were|was|are|is|who|that|had|have)\b)?",

@@ -471,6 +471,7 @@ def test_a_count_of_the_periods_shown_past_a_threshold(question: str) -> None:
     ("Which lakes receive 300 litres a day or more of runoff?", ("above", 300.0, "")),
     ("Which wards had a turnout of 45% or above?", ("above", 45.0, "%")),
     ("How many clinics had 3 or fewer nurses?", ("below", 3.0, "")),
+    ("which gauges have a peak reading bigger than 4", ("above", 4.0, "")),  # "peak" is no ranking beside a bound
 ])
 def test_a_threshold_s_scale_is_glued_to_its_figure_and_a_threshold_may_follow_it(
         question: str, criterion: tuple[str, float, str]) -> None:
