@@ -202,7 +202,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         if of_year is None:
             raise ValueError(f"target {target.name!r} is of another year than the question asks.")
         target = of_year
-    asked = stems(reading.text)
+    # "the fourth quarter of 2009" names a row "Q4 2009" as the table prints it
+    asked = stems(reading.text) | {f"q{p.quarter}" for p in reading.periods if p.quarter}
     whole = table_query.column_named_whole(numbers, asked)
     if whole is not None and (target is None or not stems(target.header) <= asked):
         # "Greece's correlation in Q4 2009" over columns Portugal, Greece, Spain: the column the question names by

@@ -959,3 +959,15 @@ def test_words_of_the_document_s_title_name_no_column_a_plan_leaves_unread(tmp_p
             model_query.from_model(reply, view, read(question), distinct)
         planned = model_query.from_model(reply, view, read(question), distinct, "Harbour dredging programme 2024")
         assert table_query.execute(planned, read(question), runner.run).value == "3,000"
+
+
+def test_a_quarter_said_in_words_names_the_row_printed_as_q_and_its_number(tmp_path: Path) -> None:
+    rows = [["Period", "Oslo", "Bergen"], ["Q3 2009", "0.31", "0.12"], ["Q4 2009", "0.27", "0.18"],
+            ["Q1 2009 - Q4 2009", "0.35", "0.22"]]
+    with drawn_library(tmp_path, "Table 3: Price correlation by city", rows, [40, 200, 320, 440]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        question = read("what was Bergen's correlation in the fourth quarter of 2009 alone")
+        reply = _reply(operation="value", target="bergen", filters=[{"column": "period", "value": "Q4 2009"}])
+        planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
+        assert table_query.execute(planned, question, runner.run).value == "0.18"
