@@ -197,7 +197,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:which|what\s+(?:are|were)\s+the\s+{_K})\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,9}}?\s+(?:the\s+)?"
                rf"(?:most|least|fewest|highest|lowest|largest|smallest)\b(?!\s+(?:recent|recently)\b)"
                rf"|^\s*(?:which|what)\s+(?!(?:percent(?:age)?|share|proportion|fraction|number|amount|total|average|"
-               rf"sum|value|level|rate)\b)(?:\w+\s+){{0,2}}?{ROW_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
+               rf"sum|value|level|rate)\b)(?:\w+,?\s+){{0,3}}?{ROW_NOUN}\s+(?:had|has|have|saw|received|got|recorded|reported|"
                rf"come|comes|came|fall|falls|fell|belong|belongs|belonged|(?:(?:was|were)\s+)?[a-z]{{2,}}ed)\b"
                # "which services come under the Highways Directorate": the rows printed under a heading
                rf"|^\s*(?:which|what)\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:come|fall|belong|sit|are|were)\s+"
@@ -208,7 +208,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                r"is|are)\b"
                # "in which courses were more than half of the participants women": any plural noun asked for, then
                # its verb, and a threshold: the rows past it, named
-               rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+"
+               rf"|^\s*(?:(?:in|of|for|at|from)\s+)?which\s+(?!{_TIME}\b)(?:[\w-]+,?\s+){{0,4}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
                rf"made|saw|got|showed|"
                # (or a verb in the present, "which complaint types account for under 5 of the calls")
@@ -1616,7 +1616,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         group = group or re.search(rf"{lead}(?P<g>(?:[\w/-]+\s+){{0,2}}?[\w-]+?s)\s+(?:with|by|having)\s+(?:the\s+)?"
                                    rf"(?:{_SUPERLATIVE})\b", text, re.IGNORECASE)
         # a noun phrase the list of nouns does not know ("which three French retailers had ..."): up to its verb
-        group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+\s+){{0,2}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
+        group = group or re.search(rf"{lead}(?P<g>(?:[\w-]+,?\s+){{0,3}}?[\w-]+?)\s+(?:had|has|have|was|were|is|are|did|does|"
                                    rf"do|\w+ed)\b", text, re.IGNORECASE)
         group = group or re.search(rf"{lead}(?P<g>\w+)\b", text, re.IGNORECASE)
         group_words = group.group("g") if group else ""

@@ -531,11 +531,13 @@ def test_what_a_projection_or_an_average_says_of_a_line_is_not_its_name(question
     ("Which routes of the night network had a delay rate of 4.5% in 2024?", "equal", 4.5, "%"),
     ("How many stations had exactly 3 lifts?", "equal", 3.0, ""),
     ("Which depots had a backlog of 10 or more?", "above", 10.0, ""),
+    ("which rivers, lakes or canals had more than 20 spills", "above", 20.0, ""),  # the rows listed with commas
+    ("Which bus, tram or ferry lines were used by more than half of commuters?", "above", 50.0, "%"),
 ])
 def test_a_figure_said_exactly_is_a_criterion_of_its_own(question: str, kind: str, figure: float, scale: str) -> None:
     reading = read(question)
     assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == (kind, figure, scale)
-    if question.startswith("Which"):
+    if question.lower().startswith("which"):
         assert reading.query is not None and reading.query.operation == "list", reading.describe()
 
 
