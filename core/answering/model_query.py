@@ -30,7 +30,7 @@ from core.answering import table_query
 from core.answering.binding import stems
 from core.answering.operations import TableView
 from core.answering.operations import words as ops_words
-from core.answering.reading import THRESHOLD_KINDS, QuestionReading, topic_of
+from core.answering.reading import THRESHOLD_KINDS, VERSUS_KINDS, QuestionReading, topic_of
 from core.reports.values import find_periods
 from models.types import ColumnSchema
 
@@ -522,6 +522,13 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
                reading: QuestionReading, target: ColumnSchema | None, headed: ColumnSchema | None = None
                ) -> tuple[table_query.Threshold, ...]:
     rule = reading.criterion
+    if rule.kind in VERSUS_KINDS:
+        # "fewer female than male students": each row's two figures compared, whatever figure the model wrote
+        compared = table_query.compared_columns(view, reading, numbers,
+                                                table_query.title_words(view))
+        if compared is None:
+            raise ValueError("the question compares two figures of each row, and no two columns are its sides.")
+        return (compared,)
     column = headed  # a figure column a filter named by its header is the one the bound is of
     if column is None and isinstance(chosen, dict) and chosen.get("column"):
         column = by_name.get(str(chosen["column"]))

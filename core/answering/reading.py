@@ -135,6 +135,19 @@ _PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|bigger|less|fewer
                      + re.sub(r"\?P<\w+>", "?:", _EQUAL_FIGURE) + ")")
 _SIGN_SAID = r".*\b(?:an?\s+(?:[a-z]+\s+)?(?:deficit|surplus|loss|profit|gain)|negative|positive|in\s+(?:deficit|surplus))\b"
 """A sign asked of a figure ("had a trade deficit", "made a loss", "was negative"): the rows on that side of zero."""
+_VERSUS_SAID = (r"(?<!\bmany\s)(?<!\bmuch\s)\b(?P<cmp>more|fewer|less|higher|lower|greater|larger|smaller|bigger)\s+"
+                r"(?P<first>(?:(?!than\b)[\w'/\u27e8\u27e9-]+\s+){0,5}?)than\s+(?!(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|"
+                r"(?:a\s+|one\s+)?(?:half|third|quarter|fifth|tenth)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                r"twenty|hundred|thousand)\b)(?P<second>[^?.;]+)")
+"""A figure compared with another of the same row ("fewer female than male students", "lower in 1996 than in
+1993", "more yes votes than no votes"), not with a number ("more than 20", "more than half"), nor a difference asked
+("how many more"): the rows where the first side's column is above (below) the second's."""
+VERSUS = re.compile(_VERSUS_SAID, re.IGNORECASE)
+_ROWS_ASKED = re.compile(r"\s*(?:(?:in|for|of|at|from|on)\s+)?(?:which|list|name|how\s+many)\b", re.IGNORECASE)
+"""A question asking rows (which, how many): a comparison it makes keeps rows ("was X higher in 2019 than in 2018"
+asks yes or no of one)."""
+VERSUS_KINDS = ("above_another", "below_another")
+"""The criteria of a figure compared with another column of its row (``VERSUS``)."""
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in (
     (kinds.TITLE, (r"\bwhat\s+(?:data|information|details?)\s+(?:does|do|is|are)\s+(?:the|this)\s+table\b"
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
@@ -151,7 +164,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b"
                    # "how many depots had running costs above 50,000": the rows past the bound
                    rf"|^\s*how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:had|have|were|are|did|"
-                   rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD})")),
+                   rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD}|.*{_VERSUS_SAID})")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            # "what were the quarters presented": the periods a table prints
                            r"|^\s*what\s+(?:are|were)\s+the\s+(?:fiscal\s+|financial\s+)?(?:years|periods|quarters)\s+"
@@ -212,7 +225,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,4}}?)?(?:had|have|were|are|did|do|grew|rose|fell|ran|"
                rf"made|saw|got|showed|"
                # (or a verb in the present, "which complaint types account for under 5 of the calls")
-               rf"[a-z]{{2,}}ed|[a-z]{{3,}}(?:\s+(?:for|up))?)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID})"
+               rf"[a-z]{{2,}}ed|[a-z]{{3,}}(?:\s+(?:for|up))?)\b(?={_PAST_A_THRESHOLD}|{_SIGN_SAID}|.*{_VERSUS_SAID})"
                # "list the reasons for complaint that no tenant gave": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,3}}?)?"
@@ -482,7 +495,7 @@ THRESHOLD_KINDS = ("above", "below", "equal")
 @dataclass(frozen=True)
 class Criterion:
     """What selects a period or a row: "max", "min", "negative", "positive", "above" or "below" a threshold
-    (in the question's scale), or "all"."""
+    (in the question's scale), "above_another" or "below_another" column of the row (``VERSUS``), or "all"."""
 
     kind: str = "all"
     threshold: float = 0.0
@@ -1393,6 +1406,11 @@ def _criterion(marked: str) -> Criterion:
         said = equal.group("n").lower()
         figure = 0.0 if said in ("zero", "nil") else float(said.replace(",", ""))
         return Criterion("equal", figure, "%" if equal.group("unit") else "")
+    versus = VERSUS.search(text) if _ROWS_ASKED.match(text) else None
+    if versus is not None:
+        # "which illnesses did fewer female than male students report": each row's figure against its other one
+        above = versus.group("cmp").lower() in ("more", "higher", "greater", "larger", "bigger")
+        return Criterion(VERSUS_KINDS[0] if above else VERSUS_KINDS[1])
     text = _BOUND.sub(" ", text)
     if re.search(rf"\b(negative|{_HAD_A}(?:loss|deficit)|in\s+deficit|below\s+zero)\b", text, re.IGNORECASE):
         return Criterion("negative")
@@ -1641,7 +1659,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             target = verb.group("t") if verb else ""
         several = not _ONE_OF.search(text) or bool(top)
         # "which countries reported more than 10,000 cases": the rows past a threshold, listed, not ranked
-        operation = "top" if _ONE_OF.search(text) and not _THRESHOLD.search(text) else "list"
+        operation = "top" if _ONE_OF.search(text) and not _THRESHOLD.search(text) and not VERSUS.search(text) else "list"
         if several and operation == "top":
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)

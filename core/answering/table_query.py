@@ -41,6 +41,8 @@ from core.answering.reading import (
     ALL_OR_NONE,
     ROW_NOUN,
     THRESHOLD_KINDS,
+    VERSUS,
+    VERSUS_KINDS,
     QuestionReading,
     TableQuery,
 )
@@ -128,6 +130,12 @@ class Threshold:
     """"at least 20%", "20% or more": the threshold itself is kept."""
     equal: bool = False
     """"had a budget of zero", "a weight of 15%": only rows holding that figure are kept."""
+    than: ColumnSchema | None = None
+    """"fewer female than male students": the row's figure in this other column is the bound (``value`` unused)."""
+
+    def columns(self) -> tuple[ColumnSchema, ...]:
+        """The columns the threshold reads."""
+        return (self.column,) if self.than is None else (self.column, self.than)
 
 
 @dataclass(frozen=True)
@@ -209,7 +217,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     text_columns, numbers = columns_of(view, distinct)
     asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
                                      if w in _NUMBER_WORDS}
-    title = _tokens(f"{view.info.caption} {view.info.heading}")
+    title = title_words(view)
     if asks_difference(reading):
         # "how many more tonnes of oats than of rye": a difference of two figures (of the kind asked, where
         # each item prints a count and a percentage)
@@ -282,6 +290,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # the words the target column's header took; the rest of the target's words may name rows ("barley production
     # in Zuidmeer": the Barley Production column, the Zuidmeer row)
     used = _tokens(query.group) | (_tokens(_header(target)) if target else set())
+    compared = compared_columns(view, reading, numbers, title) if query.operation in ("list", "count") else None
+    if reading.criterion.kind in VERSUS_KINDS and compared is None:
+        return None  # "more yes votes than no votes" where no two columns are the sides compared
+    if compared is not None:
+        used |= set().union(*(_tokens(_header(c)) for c in compared.columns()))
     printed = {str(v).strip().lower() for c in text_columns for v in distinct(c)[:MAX_DISTINCT] if v not in (None, "")}
     missing = _missing(reading, numbers, title, printed)
     used |= set().union(*(_tokens(m.said) for m in missing))
@@ -435,7 +448,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
-    if operation == "count" and not names_the_rows(noun, view, reading.criterion.kind in THRESHOLD_KINDS):
+    if operation == "count" and not names_the_rows(noun, view, reading.criterion.kind in (*THRESHOLD_KINDS, *VERSUS_KINDS)):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
@@ -460,7 +473,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if reading.criterion.kind in (*THRESHOLD_KINDS, *_SIGNS) and measured is None:
         return None  # "more than 10,000 cases" with no column of cases: every row would be kept
     # "residents under 20" over age bands names the bands kept ("Under 10 years", "10 - 19 years"), no figure bound
-    thresholds = () if bands_kept(reading, conditions) else question_thresholds(view, reading, measured)
+    thresholds = (compared,) if compared is not None else () if bands_kept(reading, conditions) else \
+        question_thresholds(view, reading, measured)
     if not thresholds and measured is not None and reading.criterion.kind in _SIGNS and operation in ("list", "count"):
         # "the districts that had a deficit" over a Surplus/Deficit column: the rows whose figure is below zero
         positive = reading.criterion.kind == "positive"
@@ -731,7 +745,7 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading, document: str =
         asked -= _tokens(" ".join(_over_every_row(reading, view)))
     if planned.thresholds:  # "more than 95%": the comparison the threshold reads, not a "More than a year" column
         asked -= _tokens(" ".join(m.group(0) for m in _COMPARISON.finditer(reading.text)))
-    if any(is_percent(view, c) for c in (planned.target, *(t.column for t in planned.thresholds)) if c is not None):
+    if any(is_percent(view, c) for c in (planned.target, *(c for t in planned.thresholds for c in t.columns())) if c is not None):
         # "more than 60% of participants were female", "what percentage of course participants were women": what the
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
@@ -754,7 +768,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     ("the yes votes on the parking question" over a tally whose title lists every question, summed over all of
     them). () where every word is bound."""
     view = planned.view
-    read = [planned.target, planned.whole, planned.group, view.label_column, *(t.column for t in planned.thresholds),
+    read = [planned.target, planned.whole, planned.group, view.label_column, *(c for t in planned.thresholds for c in t.columns()),
             *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
@@ -822,7 +836,7 @@ def words_named(planned: QueryPlan, reading: QuestionReading) -> int:
     it reads, the values its conditions keep (a word and a printed one alike in their first five letters count:
     "discriminated", "discrimination")."""
     view = planned.view
-    read = [planned.target, planned.whole, planned.group, *(t.column for t in planned.thresholds), *planned.columns,
+    read = [planned.target, planned.whole, planned.group, *(c for t in planned.thresholds for c in t.columns()), *planned.columns,
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     printed = _tokens(" ".join([view.info.caption, view.info.heading, *(_header(c) for c in read if c is not None),
                                 *(str(v) for c in planned.conditions for v in c.values)]))
@@ -882,7 +896,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     unknown origin" counted without the Unknown (%) column, "how many programs had a budget of zero" counting every
     program, "how many female students in the sample" counting the one row instead of reading its Sample figure.
     Such a plan answers another question; None when every column the words name is read."""
-    read = [planned.target, planned.whole, *(t.column for t in planned.thresholds), *(m.column for m in planned.missing),
+    read = [planned.target, planned.whole, *(c for t in planned.thresholds for c in t.columns()), *(m.column for m in planned.missing),
             *(planned.change or ()), *planned.columns]
     names = {c.name for c in read if c is not None} | {c.column.name for c in planned.conditions}
     names |= {c.name for c in (planned.group, planned.view.label_column) if c is not None}
@@ -1449,6 +1463,35 @@ def question_thresholds(view: TableView, reading: QuestionReading, column: Colum
     word = ("at least" if inclusive else "above") if rule.kind == "above" else ("at most" if inclusive else "below")
     said = f"{word} {format_number(rule.threshold)} {rule.scale}".strip()
     return (Threshold(column, rule.kind == "above", value, said, inclusive),)
+
+
+def title_words(view: TableView) -> set[str]:
+    """The words of the table's title and heading: they describe every column, so they name none."""
+    return _tokens(f"{view.info.caption} {view.info.heading}")
+
+
+def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequence[ColumnSchema],
+                     title: set[str]) -> Threshold | None:
+    """"Which illnesses did fewer female than male students report", "in how many countries was the ratio lower in
+    1996 than in 1993": the rows whose figure in one column is above (below) their figure in another, each column
+    named by its side of the comparison (by its header's words, or by the one year its header prints). None where a
+    side names no one column, both name the same, or one holds percentages and the other amounts."""
+    said = VERSUS.search(reading.text) if reading.criterion.kind in VERSUS_KINDS else None
+    if said is None:
+        return None
+    sides: list[ColumnSchema] = []
+    for words in (said.group("first"), said.group("second")):
+        years = set(YEAR_PRINTED.findall(words))
+        of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
+        column = (of_year[0] if len(of_year) == 1 else None) if years else _best_column(words, numbers, title)
+        if column is None:
+            return None
+        sides.append(column)
+    first, second = sides
+    if first.name == second.name or is_percent(view, first) != is_percent(view, second):
+        return None
+    above = reading.criterion.kind == VERSUS_KINDS[0]
+    return Threshold(first, above, 0.0, f"{'above' if above else 'below'} {second.header or second.name}", than=second)
 
 
 def scaled_threshold(view: TableView, column: ColumnSchema, value: float, scale: str) -> float:
@@ -2344,7 +2387,8 @@ def _literal(value: Any) -> str:
 def _where(plan: QueryPlan) -> str:
     parts = [c.sql() for c in plan.conditions]
     parts += [f"{figure_sql(t.column)} = {t.value!r}" if t.equal else
-              f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} {t.value!r}"
+              f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} "
+              f"{figure_sql(t.than) if t.than is not None else repr(t.value)}"
               for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
@@ -2633,7 +2677,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         more = f" and {len(items) - MAX_LISTED} more" if len(items) > MAX_LISTED else ""
         sentence = f"{_listing(items[:MAX_LISTED])}{more}{where} ({title})"
         # each row listed by its label, and by the figure a bound kept it for ("above 6%": its 6.1)
-        compared = [group_name, *dict.fromkeys(t.column.name for t in plan.thresholds)]
+        compared = [group_name, *dict.fromkeys(c.name for t in plan.thresholds for c in t.columns())]
         return QueryAnswer(plan, result, "; ".join(items), tuple(items), sentence,
                            tuple((r, name) for r in kept for name in compared), {})
     # top

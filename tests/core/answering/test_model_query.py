@@ -971,3 +971,14 @@ def test_a_quarter_said_in_words_names_the_row_printed_as_q_and_its_number(tmp_p
         reply = _reply(operation="value", target="bergen", filters=[{"column": "period", "value": "Q4 2009"}])
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
         assert table_query.execute(planned, question, runner.run).value == "0.18"
+
+
+def test_a_plan_over_rows_compared_with_their_other_figure_keeps_those_rows(tmp_path: Path) -> None:
+    rows = [["Complaint", "Boys", "Girls"], ["Asthma", "41", "35"], ["Eczema", "18", "29"], ["Migraine", "12", "30"]]
+    with drawn_library(tmp_path, "Table 6: Pupils reporting each complaint", rows, [40, 200, 320, 440]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        question = read("Which complaints were reported by more girls than boys?")
+        reply = {"operation": "count", "target": "girls", "filters": [], "group": "complaint"}
+        planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
+        assert list(table_query.execute(planned, question, runner.run).parts) == ["Eczema", "Migraine"]

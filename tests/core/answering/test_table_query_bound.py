@@ -27,6 +27,7 @@ from models.types import Answer
 from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_query import ask_without_model
+from tests.core.answering.test_table_units import drawn_library
 from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
@@ -111,3 +112,19 @@ def test_a_share_of_a_count_is_of_the_printed_total_and_a_rate_is_no_percentage(
     assert found[2].value == f"{2140 * 100 / 4600:.2f}%", found[2].sentence
     rate = next(c for c in views[0].data_columns if c.header == "Rate")
     assert not is_percent(views[0], rate)  # 612.4 per 100,000 is no percentage
+
+
+def test_rows_whose_figure_is_above_or_below_their_other_figure(tmp_path: Path) -> None:
+    # each row's two figures compared: one column against the other, named by their headers or by their years
+    rows = [["Complaint", "Boys", "Girls", "2019", "2020"], ["Asthma", "41", "35", "60", "76"],
+            ["Eczema", "18", "29", "47", "47"], ["Migraine", "12", "30", "50", "42"], ["Hay fever", "33", "28", "61", "61"]]
+    with drawn_library(tmp_path, "Table 6: Pupils reporting each complaint", rows, [40, 160, 250, 340, 430, 520]) as library:
+        answer = ask_without_model(library, "which complaints did fewer girls than boys report")
+        assert list(answer.parts) == ["Asthma", "Hay fever"], answer.text
+        answer = ask_without_model(library, "Which complaints were reported by more girls than boys?")
+        assert list(answer.parts) == ["Eczema", "Migraine"], answer.text
+        answer = ask_without_model(library, "In how many complaints were the pupils fewer in 2020 than in 2019?")
+        assert answer.value == "1", answer.text  # Migraine: 42 below 50 (Eczema and Hay fever are level)
+        # a bound said as a number stays a bound, and "how many more" stays a difference
+        answer = ask_without_model(library, "which complaints did more than 30 boys report")
+        assert list(answer.parts) == ["Asthma", "Hay fever"], answer.text
