@@ -159,9 +159,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    r"|^\s*how\s+many\s+(?:line\s+items?|rows?|columns?|tables?|entries|records)\b"
                    r"|^\s*how\s+many\b.*\b(?:are|were)\s+(?:there|listed|shown|included)\b"
                    # "in how many member states did X reach 20%": the rows where it did, counted
-                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUN}\b"
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?:[\w-]+\s+){{0,3}}?{_LABEL_NOUN}\b"
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
-                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\b"
+                   rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?"
+                   rf"[a-z-]+[^s\W]s\b"
                    # "how many depots had running costs above 50,000": the rows past the bound
                    rf"|^\s*how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:had|have|were|are|did|"
                    rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD}|.*{_VERSUS_SAID})")),
@@ -1664,7 +1665,12 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if kind == kinds.COUNT and frame == "count_rows":
-        noun = re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?(?P<n>[\w-]+(?:\s+(?!(?:were|was|"
+        # "in how many of the government health service items": the plural the rows are (its other words may name
+        # the heading they are under)
+        noun = re.search(r"\bhow\s+many\s+of\s+(?:the|these|those)\s+(?:[\w-]+\s+){0,3}?(?P<n>[a-z-]+[^s\W]s)\b", text,
+                         re.IGNORECASE) or \
+            re.search(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+|unique\s+)?"
+                      r"(?P<n>[\w-]+(?:\s+(?!(?:were|was|"
                          r"are|is|did|do|does|had|have|has|for|of|in|on|at|by|from|with|under)\b)[\w-]+)?)", text,
                          re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)

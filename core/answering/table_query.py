@@ -333,9 +333,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         rows_counted = reading.criterion.kind in THRESHOLD_KINDS and names_the_rows(query.group, view, True)
         counted = _distinctive_column(query.group, numbers, title, reading) if query.group and not rows_counted \
             else None
-        if counted is None and conditions and _names_rows_once(conditions, view):
+        if counted is None and conditions and _names_rows_once(conditions, view) and \
+                not (rows_counted and not bands_kept(reading, conditions)):
             # "how many students aged 18-19 were enrolled" over enrolment by age group: counting the rows named
-            # would give 1; the figure that counts them is the table's column of counts (of the year asked)
+            # would give 1; the figure that counts them is the table's column of counts (of the year asked) (not
+            # for the rows past a bound: "how many of the items under X were above 50%" counts them)
             counted = _only_number(numbers, reading) or only_count(view, numbers, reading)
         if counted is not None and conditions:
             target, operation = counted, "sum"

@@ -128,3 +128,12 @@ def test_rows_whose_figure_is_above_or_below_their_other_figure(tmp_path: Path) 
         # a bound said as a number stays a bound, and "how many more" stays a difference
         answer = ask_without_model(library, "which complaints did more than 30 boys report")
         assert list(answer.parts) == ["Asthma", "Hay fever"], answer.text
+
+
+def test_how_many_of_the_items_under_a_heading_passed_a_bound(tmp_path: Path) -> None:
+    # "in how many of the public transport items": the rows under that heading (its words before the plural)
+    rows = [["Mode of travel", "Used it (%)"], ["Use of public transport", ""], ["Bus", "62"], ["Tram", "48"],
+            ["Ferry", "55"], ["Use of private transport", ""], ["Car", "71"], ["Bicycle", "30"]]
+    with drawn_library(tmp_path, "Table 2: Travel to work, share of commuters", rows, [40, 260, 400]) as library:
+        answer = ask_without_model(library, "in how many of the public transport items was use above 50%?")
+        assert answer.value == "2", answer.text  # Bus and Ferry
