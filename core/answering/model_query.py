@@ -217,7 +217,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     # a filter on a value the question does not name is the model's own addition: left out, not run
     of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
     bare = table_query.heading_values(view)
-    conditions = tuple(c for f in filters if (c := _condition(f, by_name, text, distinct, of_rows, reading.text, bare)))
+    # the rows under a heading the question names ("which smoking or drinking habits": those under "Personal
+    # habits"), whatever heading the model made up for them (a 1.5B model writes "Smoking habits")
+    under = table_query.heading_asked(view, reading) if operation != "value" else None
+    conditions = tuple(c for f in filters if (c := _condition_or_heading(f, under, by_name, text, distinct, of_rows,
+                                                                         reading.text, bare)))
     share_asked = (reading.percent or table_query.percent_asked(reading)) and not reading.several
     conditions, versus = _one_filter_a_column(conditions, operation, share_asked)
     if versus is not None:
@@ -261,7 +265,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     ranked = group.name if operation in ("top", "list") and group is not None else ""
     if ranked:
         # the rows ranked or listed are the group's values: a filter on that column would keep only the one named
-        conditions = tuple(c for c in conditions if c.column.name != ranked)
+        conditions = tuple(c for c in conditions if c.column.name != ranked or c.under)
     # the rows the question names in so many words (every distinctive word of a value), on columns the model left
     # unfiltered: "female students of the Humanities cluster" keeps the female rows though the model named the
     # cluster alone (a 1.5B model often leaves out a second filter)
@@ -281,6 +285,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "how many EU-15 countries" to the row "Total EU-15": the rows the figures are of are those the totals row
         # adds up (the rows above it, back to the totals before it)
         conditions = tuple(b for c in conditions if (b := _added_up(c, view)) is not None)
+    if under is not None and not any(c.under or c.column.name == under.column.name and not ranked for c in conditions):
+        conditions += (under,)
     thresholds = () if table_query.bands_kept(reading, conditions) else \
         _threshold(reply.get("threshold") or {}, by_name, numbers, view, reading, target, headed)
     if operation == "count" and target is not None and not thresholds and \
@@ -449,6 +455,19 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
     if not _singled_out(found, values, asked):
         return None
     return table_query.Condition(column, (found,), said)
+
+
+def _condition_or_heading(chosen: Any, under: table_query.Condition | None, by_name: dict[str, ColumnSchema],
+                          text: Sequence[ColumnSchema], distinct: Distinct, asked: set[str], asked_text: str,
+                          bare: Collection[Any]) -> table_query.Condition | None:
+    """The model's filter (``_condition``); where it names no value of the label column and the question names a
+    heading of it (``under``), none: the heading's rows are kept instead."""
+    try:
+        return _condition(chosen, by_name, text, distinct, asked, asked_text, bare)
+    except ValueError:
+        if under is not None and isinstance(chosen, dict) and chosen.get("column") == under.column.name:
+            return None
+        raise
 
 
 def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:

@@ -521,11 +521,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # under the heading the question names, never across headings; the rows past a threshold are listed or
         # counted whatever heading they stand under (a heading has no figure to pass it), unless the question names
         # one ("which daily habits did more than half report": those under "Daily habits (%)")
-        named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked] \
-            or _heading_named_in_part(headings, asked)
-        if len(named) == 1:
-            heading, rows = named[0]
-            planned = replace(planned, conditions=(*planned.conditions, Condition(label, rows, heading, under=True)))
+        under = heading_asked(view, reading)
+        if under is not None:
+            planned = replace(planned, conditions=(*planned.conditions, under))
         elif not (planned.thresholds and planned.operation in ("list", "count")):
             return None
     if planned.operation in ("sum", "count") and AVERAGE_ASKED.search(reading.text):
@@ -560,6 +558,35 @@ def heading_values(view: TableView, column: ColumnSchema | None = None) -> set[A
     at = view.column_position(column.name)
     positions = [view.column_position(c.name) for c in view.data_columns]
     return {values[at] for values in view.values.values() if all(values[p] in (None, "") for p in positions)}
+
+
+_ROWS_NOUN = re.compile(r"^\s*(?:(?:in|for|of|at|from)\s+)?(?:which|list|name)\b(?:[\s,]+[\w'-]+){0,6}?\s+"
+                        r"(?P<noun>[a-z-]+[^s\W]s)\s+(?:were|was|are|is|had|have|did|do|[a-z]{2,}ed)\b", re.IGNORECASE)
+"""The plural a question lists rows by ("which smoking, tobacco or drinking habits were reported": habits)."""
+
+
+def heading_asked(view: TableView, reading: QuestionReading) -> Condition | None:
+    """The rows under the one heading (a row of its own with no figures) the question names: by all its words, by
+    most of them ("the child feeding indicators" for "Child feeding practices"), or by the plural it lists the rows
+    by, where one heading ends in that noun ("which smoking or drinking habits" for "Personal habits"); None where
+    the table has fewer than two headings or the question names none of them, or several alike."""
+    label = view.label_column
+    headings = sections(view)
+    if label is None or len(headings) < 2:
+        return None
+    asked = _tokens(reading.text)
+    named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked] \
+        or _heading_named_in_part(headings, asked)
+    noun = _ROWS_NOUN.match(reading.text)
+    if not named and noun is not None:
+        head = base_forms(_tokens(noun.group("noun")))
+        named = [(heading, rows) for heading, rows in headings
+                 if (printed := _WORDS.findall(re.sub(r"\([^()]*\)", " ", heading).lower())) and
+                 base_forms(_tokens(printed[-1])) == head]
+    if len(named) != 1:
+        return None
+    heading, rows = named[0]
+    return Condition(label, rows, heading, under=True)
 
 
 def _heading_named_in_part(headings: Sequence[tuple[str, tuple[Any, ...]]], asked: set[str]

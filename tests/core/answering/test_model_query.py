@@ -982,3 +982,18 @@ def test_a_plan_over_rows_compared_with_their_other_figure_keeps_those_rows(tmp_
         reply = {"operation": "count", "target": "girls", "filters": [], "group": "complaint"}
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
         assert list(table_query.execute(planned, question, runner.run).parts) == ["Eczema", "Migraine"]
+
+
+def test_the_rows_under_the_heading_the_question_lists_by_whatever_filter_the_model_made_up(tmp_path: Path) -> None:
+    rows = [["Indicator", "Total (%)"], ["Daily habits (%)", ""], ["Eats breakfast", "81"], ["Walks to school", "45"],
+            ["Screen time over 2 hours", "62"], ["Sport and leisure (%)", ""], ["Plays sport", "70"],
+            ["Visits library", "20"]]
+    with drawn_library(tmp_path, "Table 4: Pupils' habits", rows, [40, 300, 420]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        question = read("which eating, walking or screen habits were reported by more than half of pupils?")
+        reply = {"operation": "list", "target": "pct_total", "filters": [{"column": "indicator", "value": "Screen habits"}],
+                 "group": "indicator", "threshold": {"column": "pct_total", "above": True, "value": 50}}
+        planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
+        assert list(table_query.execute(planned, question, runner.run).parts) == ["Eats breakfast",
+                                                                                   "Screen time over 2 hours"]
