@@ -327,7 +327,13 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # question names a column of percentages ("what share of its cases did X import" beside "Imported (%)"),
         # the share is printed there, and the model's plan is left to fail
         operation = "share"
-        of_whole, across = table_query.whole_asked(view, reading, target, conditions, numbers)
+        parent = _parent_asked(view, reading, conditions)
+        if parent is not None:
+            # "what share of the Ministry of Transport's budget goes to roads": the roads row over the ministry's,
+            # the row it is printed under
+            conditions, versus = tuple(c for c in conditions if c is not parent[0]), parent
+        else:
+            of_whole, across = table_query.whole_asked(view, reading, target, conditions, numbers)
     if operation in ("sum", "average", "max", "min", "share", "value") and target is None:
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
@@ -407,6 +413,32 @@ def _one_filter_a_column(conditions: Sequence[table_query.Condition], operation:
         else:
             kept.extend(same)
     return tuple(kept), versus
+
+
+def _parent_asked(view: TableView, reading: QuestionReading, conditions: Sequence[table_query.Condition]
+                  ) -> tuple[table_query.Condition, table_query.Condition] | None:
+    """For a share of the one row kept under a parent row ("Department of Roads" under "Ministry of Transport"),
+    where the question names the parent as the whole, before the row ("what share of the ministry's budget goes
+    to roads"): (the row, the parent's row) as the part and the whole; None else."""
+    said = table_query.SHARE_OF.search(reading.text)
+    nested = [c for c in conditions if c.within and len(c.rows) == 1]
+    if said is None or len(nested) != 1:
+        return None
+    child = nested[0]
+    above = [r.row for r in view.rows if r.label == child.within and r.row < child.rows[0]]
+    if not above:
+        return None
+    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
+    parent_words = stems(child.within) - stems(" ".join(str(v) for v in child.values))
+    child_words = stems(" ".join(str(v) for v in child.values)) - parent_words
+
+    def first(words: set[str]) -> int:
+        return next((i for i, w in enumerate(after) if w & words), len(after))
+
+    if not parent_words or first(parent_words) >= first(child_words):
+        return None
+    parent = table_query.Condition(child.column, (child.within,), child.within, rows=(above[-1],))
+    return child, parent
 
 
 def _keeps_one_row(conditions: Sequence[table_query.Condition], view: TableView) -> bool:

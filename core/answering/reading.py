@@ -137,11 +137,12 @@ _SIGN_SAID = r".*\b(?:an?\s+(?:[a-z]+\s+)?(?:deficit|surplus|loss|profit|gain)|n
 """A sign asked of a figure ("had a trade deficit", "made a loss", "was negative"): the rows on that side of zero."""
 _VERSUS_SAID = (r"(?<!\bmany\s)(?<!\bmuch\s)\b(?P<cmp>more|fewer|less|higher|lower|greater|larger|smaller|bigger)\s+"
                 r"(?P<first>(?:(?!than\b)[\w'/\u27e8\u27e9-]+\s+){0,5}?)than\s+(?!(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|"
-                r"(?:a\s+|one\s+)?(?:half|third|quarter|fifth|tenth)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                r"(?:a|an)\s|(?:one\s+)?(?:half|third|quarter|fifth|tenth)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                 r"twenty|hundred|thousand)\b)(?P<second>[^?.;]+)")
 """A figure compared with another of the same row ("fewer female than male students", "lower in 1996 than in
-1993", "more yes votes than no votes"), not with a number ("more than 20", "more than half"), nor a difference asked
-("how many more"): the rows where the first side's column is above (below) the second's."""
+1993", "more yes votes than no votes"), not with a number or a span ("more than 20", "more than half", "more than a
+year ago"), nor a difference asked ("how many more"): the rows where the first side's column is above (below) the
+second's."""
 VERSUS = re.compile(_VERSUS_SAID, re.IGNORECASE)
 _ROWS_ASKED = re.compile(r"\s*(?:(?:in|for|of|at|from|on)\s+)?(?:which|list|name|how\s+many)\b", re.IGNORECASE)
 """A question asking rows (which, how many): a comparison it makes keeps rows ("was X higher in 2019 than in 2018"

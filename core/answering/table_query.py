@@ -1084,7 +1084,7 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
 
 
 _TOTAL_WORD = re.compile(r"\btotals?\b", re.IGNORECASE)
-_SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
+SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
                        re.IGNORECASE)
 
 
@@ -1096,7 +1096,7 @@ def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
     Agree, Neutral, Disagree; a "Total" column of the group where one is printed), returned as (the one whole
     column, or the columns added); else the column's total over the table's rows ("what share of the visits were
     to the north wing": (None, ()))."""
-    said = _SHARE_OF.search(reading.text)
+    said = SHARE_OF.search(reading.text)
     if said is None:
         return None, ()
     after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
@@ -1108,9 +1108,10 @@ def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
     def first(words: set[str]) -> int:
         return next((i for i, w in enumerate(after) if w & words), len(after))
 
-    if first(row_words) >= first(column_words) or first(column_words) == len(after):
-        # (the column named first, or not at all: "what percentage of the households sampled lived in the west",
-        # whose figures count households)
+    row_at, column_at = first(row_words), first(column_words)
+    if (row_at >= column_at) if column_at < len(after) else row_at > 1:
+        # (the column named first; or, where the words name no column, the row named after the whole: "what
+        # percentage of the households sampled lived in the west", not "what share of the ministry's budget")
         if bands_kept(reading, conditions) and not total_rows(view):
             # (a table of age bands by single year printed over two pages: its rows may be only part of the whole)
             raise ValueError("the share asked is of the column's total, which the table does not print.")

@@ -997,3 +997,18 @@ def test_the_rows_under_the_heading_the_question_lists_by_whatever_filter_the_mo
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
         assert list(table_query.execute(planned, question, runner.run).parts) == ["Eats breakfast",
                                                                                    "Screen time over 2 hours"]
+
+
+def test_a_share_of_the_row_a_department_is_printed_under_is_of_that_row(tmp_path: Path) -> None:
+    # "what share of the Ministry of Transport's budget": the ministry's row is the whole (the row the department
+    # is printed under), not a part of the column's total
+    rows = [["Ministry or department", "Budget"], ["Ministry of Transport", "500"], ["Department of Roads", "300"],
+            ["Department of Rail", "200"], ["Ministry of Health", "400"]]
+    with drawn_library(tmp_path, "Table 1: Budget by ministry", rows, [40, 300, 420]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        question = read("What share of the Ministry of Transport's budget goes to the Department of Roads?")
+        reply = _reply(operation="value", target="budget",
+                       filters=[{"column": "ministry_or_department", "value": "Ministry of Transport"}])
+        planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
+        assert table_query.execute(planned, question, runner.run).value == "60%"  # 300 of 500

@@ -481,6 +481,12 @@ def test_a_threshold_s_scale_is_glued_to_its_figure_and_a_threshold_may_follow_i
     assert (reading.criterion.kind, reading.criterion.threshold, reading.criterion.scale) == criterion
 
 
+def test_a_span_of_time_compared_is_no_comparison_of_two_columns() -> None:
+    assert read("Which three towns had the most visitors who stayed more than a week?").criterion.kind == "max"
+    assert read("which wards had more yes votes than no votes").criterion.kind == "above_another"
+    assert read("Was the Roads budget higher in 2019 than in 2018?").criterion.kind == "max"  # yes or no, of one row
+
+
 def test_an_age_group_and_a_bound_are_no_threshold_and_no_ranking_of_the_least() -> None:
     assert read("How many women aged 60 and over lived in the district?").criterion.kind != "above"
     reading = read("Which complaint did the most pupils have at least every week?")
