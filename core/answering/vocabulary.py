@@ -272,7 +272,7 @@ def verb_base(verb: str) -> str:
 
 
 LINKING_VERBS = ("file", "submit", "report", "record", "register", "produce", "grow", "sow", "plant", "harvest", "take",
-                 "attend", "enrol", "enroll", "hold", "bring", "see", "saw", "seen", "say", "use", "affect", "budget",
+                 "attend", "enrol", "enroll", "hold", "bring", "see", "saw", "seen", "say", "said", "use", "affect", "budget",
                  "allocate", "vote", "cast", "live", "work", "serve", "happen", "occur", "get", "got", "took", "taken",
                  "held", "brought", "sown", "grew", "grown", "came", "fell", "fall", "went", "spent", "made", "gave", "given",
                  "due", "payable", "owe", "part", "used", "handle", "carry",

@@ -137,3 +137,14 @@ def test_how_many_of_the_items_under_a_heading_passed_a_bound(tmp_path: Path) ->
     with drawn_library(tmp_path, "Table 2: Travel to work, share of commuters", rows, [40, 260, 400]) as library:
         answer = ask_without_model(library, "in how many of the public transport items was use above 50%?")
         assert answer.value == "2", answer.text  # Bus and Ferry
+
+
+def test_an_average_percentage_of_respondents_who_said_so_over_every_row(tmp_path: Path) -> None:
+    # "what percentage of pupils said they never ...": whom the percentages are of, and how they answered, name no
+    # column or row; the average is over every row listed
+    rows = [["Place of bullying", "Often (%)", "Sometimes (%)", "Never (%)"], ["Classroom", "4", "16", "80"],
+            ["Playground", "6", "24", "70"], ["Online", "3", "12", "85"]]
+    with drawn_library(tmp_path, "Table 3: Where pupils were bullied", rows, [40, 200, 300, 420, 520]) as library:
+        answer = ask_without_model(library, "on average, what percentage of pupils said they were never bullied, "
+                                            "across all the places listed")
+        assert answer.value == "78.33%", answer.text  # (80 + 70 + 85) / 3
