@@ -934,8 +934,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
     taken |= set().union(*(_tokens(str(v)) for c in planned.conditions for v in (*c.values, c.within)))
     label = planned.view.label_column
     taken |= _tokens(_header(label)) if label is not None else set()  # "per state" over a States column
-    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING - _FUNCTION_WORDS
-            if not w.isdigit() and w not in _NUMBER_WORDS}
+    left = {w for w in said - taken - _COUNTING - _VERBS - _ASKING - _REPORTED if not w.isdigit() and w not in _NUMBER_WORDS}
     for column in columns:
         if column.name not in names and _tokens(column.header) & left:
             return column
@@ -1449,10 +1448,11 @@ _SOURCE_NOUNS = stems("survey study report census release sample questionnaire p
 """Nouns that, after a name, name the source asked about ("the EHS-2 survey"), no figure or row of it."""
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])")
 """Initials written with stops ("U.S."): the question's "US"."""
-_FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per", "they", "them", "he", "she",
-                                 "we", "you", "said", "say", "says"}
-"""Words that name nothing a table prints ("the share of pupils who never used each substance", "what percentage
-of students said they never ...": pronouns, and the verb reporting what a survey's respondents said)."""
+_REPORTED = frozenset({"they", "them", "he", "she", "we", "you", "said", "say", "says"})
+"""Pronouns, and the verb reporting what a survey's respondents said ("what percentage of students said they never
+..."): no table prints them."""
+_FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"} | _REPORTED
+"""Words that name nothing a table prints ("the share of pupils who never used each substance")."""
 _COUNTED = r"(?:numbers?|no\.|count|frequency|proportion|share|percentage)"
 _NUMBER_OF = re.compile(rf"\b{_COUNTED}(?:\s+and\s+(?:the\s+)?{_COUNTED})?\s+of\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}[\w-]+",
                         re.IGNORECASE)
