@@ -329,7 +329,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         operation = "share"
         parent = _parent_asked(view, reading, conditions)
         if parent is not None:
-            # "what share of the Ministry of Transport's budget goes to roads": the roads row over the ministry's,
+            # "roads take what percentage of the transport ministry's funds": the roads row over the ministry's,
             # the row it is printed under
             conditions, versus = tuple(c for c in conditions if c is not parent[0]), parent
         else:
@@ -418,8 +418,8 @@ def _one_filter_a_column(conditions: Sequence[table_query.Condition], operation:
 def _parent_asked(view: TableView, reading: QuestionReading, conditions: Sequence[table_query.Condition]
                   ) -> tuple[table_query.Condition, table_query.Condition] | None:
     """For a share of the one row kept under a parent row ("Department of Roads" under "Ministry of Transport"),
-    where the question names the parent as the whole, before the row ("what share of the ministry's budget goes
-    to roads"): (the row, the parent's row) as the part and the whole; None else."""
+    where the words after "share of" name the parent before the row, as the whole ("roads take what percentage of
+    the transport ministry's funds"): (the row, the parent's row) as the part and the whole; None else."""
     said = table_query.SHARE_OF.search(reading.text)
     nested = [c for c in conditions if c.within and len(c.rows) == 1]
     if said is None or len(nested) != 1:

@@ -1111,7 +1111,7 @@ def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
     row_at, column_at = first(row_words), first(column_words)
     if (row_at >= column_at) if column_at < len(after) else row_at > 1:
         # (the column named first; or, where the words name no column, the row named after the whole: "what
-        # percentage of the households sampled lived in the west", not "what share of the ministry's budget")
+        # percentage of the households sampled lived in the west", not "what percentage of the transport ministry's funds")
         if bands_kept(reading, conditions) and not total_rows(view):
             # (a table of age bands by single year printed over two pages: its rows may be only part of the whole)
             raise ValueError("the share asked is of the column's total, which the table does not print.")

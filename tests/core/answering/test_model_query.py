@@ -1000,14 +1000,14 @@ def test_the_rows_under_the_heading_the_question_lists_by_whatever_filter_the_mo
 
 
 def test_a_share_of_the_row_a_department_is_printed_under_is_of_that_row(tmp_path: Path) -> None:
-    # "what share of the Ministry of Transport's budget": the ministry's row is the whole (the row the department
-    # is printed under), not a part of the column's total
+    # "what percentage of the Ministry of Transport's funds": the ministry's row is the whole (the row the
+    # department is printed under), not a part of the column's total
     rows = [["Ministry or department", "Budget"], ["Ministry of Transport", "500"], ["Department of Roads", "300"],
             ["Department of Rail", "200"], ["Ministry of Health", "400"]]
     with drawn_library(tmp_path, "Table 1: Budget by ministry", rows, [40, 300, 420]) as library, \
             closing(SqlRunner(library.path)) as runner:
         view = load_table_view(library, library.tables()[0])
-        question = read("What share of the Ministry of Transport's budget goes to the Department of Roads?")
+        question = read("The Department of Roads takes what percentage of the Ministry of Transport's funds?")
         reply = _reply(operation="value", target="budget",
                        filters=[{"column": "ministry_or_department", "value": "Ministry of Transport"}])
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
