@@ -991,7 +991,7 @@ def test_the_rows_under_the_heading_the_question_lists_by_whatever_filter_the_mo
     with drawn_library(tmp_path, "Table 4: Pupils' habits", rows, [40, 300, 420]) as library, \
             closing(SqlRunner(library.path)) as runner:
         view = load_table_view(library, library.tables()[0])
-        question = read("which eating, walking or screen habits were reported by more than half of pupils?")
+        question = read("which eating, walking or screen habits did over half of the pupils have?")
         reply = {"operation": "list", "target": "pct_total", "filters": [{"column": "indicator", "value": "Screen habits"}],
                  "group": "indicator", "threshold": {"column": "pct_total", "above": True, "value": 50}}
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
