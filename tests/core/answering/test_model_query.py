@@ -967,7 +967,7 @@ def test_a_quarter_said_in_words_names_the_row_printed_as_q_and_its_number(tmp_p
     with drawn_library(tmp_path, "Table 3: Price correlation by city", rows, [40, 200, 320, 440]) as library, \
             closing(SqlRunner(library.path)) as runner:
         view = load_table_view(library, library.tables()[0])
-        question = read("what was Bergen's correlation in the fourth quarter of 2009 alone")
+        question = read("Bergen's correlation for the fourth quarter of 2009 by itself?")
         reply = _reply(operation="value", target="bergen", filters=[{"column": "period", "value": "Q4 2009"}])
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
         assert table_query.execute(planned, question, runner.run).value == "0.18"
