@@ -574,7 +574,7 @@ def _threshold(chosen: Any, by_name: dict[str, ColumnSchema], numbers: Sequence[
                ) -> tuple[table_query.Threshold, ...]:
     rule = reading.criterion
     if rule.kind in VERSUS_KINDS:
-        # "fewer female than male students": each row's two figures compared, whatever figure the model wrote
+        # "fewer girls than boys": each row's two figures compared, whatever figure the model wrote
         compared = table_query.compared_columns(view, reading, numbers,
                                                 table_query.title_words(view))
         if compared is None:

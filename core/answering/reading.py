@@ -139,8 +139,8 @@ _VERSUS_SAID = (r"(?<!\bmany\s)(?<!\bmuch\s)\b(?P<cmp>more|fewer|less|higher|low
                 r"(?P<first>(?:(?!than\b)[\w'/\u27e8\u27e9-]+\s+){0,5}?)than\s+(?!(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|"
                 r"(?:a|an)\s|(?:one\s+)?(?:half|third|quarter|fifth|tenth)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                 r"twenty|hundred|thousand)\b)(?P<second>[^?.;]+)")
-"""A figure compared with another of the same row ("fewer female than male students", "lower in 1996 than in
-1993", "more yes votes than no votes"), not with a number or a span ("more than 20", "more than half", "more than a
+"""A figure compared with another of the same row ("fewer girls than boys", "lower in 2020 than in
+2019", "more yes votes than no votes"), not with a number or a span ("more than 20", "more than half", "more than a
 year ago"), nor a difference asked ("how many more"): the rows where the first side's column is above (below) the
 second's."""
 VERSUS = re.compile(_VERSUS_SAID, re.IGNORECASE)
@@ -1410,7 +1410,7 @@ def _criterion(marked: str) -> Criterion:
         return Criterion("equal", figure, "%" if equal.group("unit") else "")
     versus = VERSUS.search(text) if _ROWS_ASKED.match(text) else None
     if versus is not None:
-        # "which illnesses did fewer female than male students report": each row's figure against its other one
+        # "which complaints did fewer girls than boys report": each row's figure against its other one
         above = versus.group("cmp").lower() in ("more", "higher", "greater", "larger", "bigger")
         return Criterion(VERSUS_KINDS[0] if above else VERSUS_KINDS[1])
     text = _BOUND.sub(" ", text)

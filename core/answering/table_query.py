@@ -131,7 +131,7 @@ class Threshold:
     equal: bool = False
     """"had a budget of zero", "a weight of 15%": only rows holding that figure are kept."""
     than: ColumnSchema | None = None
-    """"fewer female than male students": the row's figure in this other column is the bound (``value`` unused)."""
+    """"fewer girls than boys": the row's figure in this other column is the bound (``value`` unused)."""
 
     def columns(self) -> tuple[ColumnSchema, ...]:
         """The columns the threshold reads."""
@@ -1449,7 +1449,7 @@ _SOURCE_NOUNS = stems("survey study report census release sample questionnaire p
 _INITIALS = re.compile(r"\b(?:[A-Za-z]\.){2,}(?![A-Za-z])")
 """Initials written with stops ("U.S."): the question's "US"."""
 _REPORTED = frozenset({"they", "them", "he", "she", "we", "you", "said", "say", "says"})
-"""Pronouns, and the verb reporting what a survey's respondents said ("what percentage of students said they never
+"""Pronouns, and the verb reporting what a survey's respondents said ("what share of the pupils said they never
 ..."): no table prints them."""
 _FUNCTION_WORDS = STOPWORDS | {"each", "every", "all", "any", "both", "against", "per"} | _REPORTED
 """Words that name nothing a table prints ("the share of pupils who never used each substance")."""
@@ -1505,8 +1505,8 @@ def title_words(view: TableView) -> set[str]:
 
 def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequence[ColumnSchema],
                      title: set[str]) -> Threshold | None:
-    """"Which illnesses did fewer female than male students report", "in how many countries was the ratio lower in
-    1996 than in 1993": the rows whose figure in one column is above (below) their figure in another, each column
+    """"Which complaints did fewer girls than boys report", "in how many regions was the rate lower in 2020
+    than in 2019": the rows whose figure in one column is above (below) their figure in another, each column
     named by its side of the comparison (by its header's words, or by the one year its header prints). None where a
     side names no one column, both name the same, or one holds percentages and the other amounts."""
     said = VERSUS.search(reading.text) if reading.criterion.kind in VERSUS_KINDS else None
