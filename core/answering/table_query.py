@@ -562,13 +562,13 @@ def heading_values(view: TableView, column: ColumnSchema | None = None) -> set[A
 
 _ROWS_NOUN = re.compile(r"^\s*(?:(?:in|for|of|at|from)\s+)?(?:which|list|name)\b(?:[\s,]+[\w'-]+){0,6}?\s+"
                         r"(?P<noun>[a-z-]+[^s\W]s)\s+(?:were|was|are|is|had|have|did|do|[a-z]{2,}ed)\b", re.IGNORECASE)
-"""The plural a question lists rows by ("which smoking, tobacco or drinking habits were reported": habits)."""
+"""The plural a question lists rows by ("which eating, walking or screen habits did most pupils have": habits)."""
 
 
 def heading_asked(view: TableView, reading: QuestionReading) -> Condition | None:
     """The rows under the one heading (a row of its own with no figures) the question names: by all its words, by
     most of them ("the child feeding indicators" for "Child feeding practices"), or by the plural it lists the rows
-    by, where one heading ends in that noun ("which smoking or drinking habits" for "Personal habits"); None where
+    by, where one heading ends in that noun ("which eating or screen habits" for "Daily habits"); None where
     the table has fewer than two headings or the question names none of them, or several alike."""
     label = view.label_column
     headings = sections(view)
