@@ -218,7 +218,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     of_rows = asked - stems(target.header) if target is not None else asked  # the target's words name its column
     bare = table_query.heading_values(view)
     # the rows under a heading the question names ("which eating or screen habits": those under "Daily
-    # habits"), whatever heading the model made up for them (a 1.5B model writes "Smoking habits")
+    # habits"), whatever heading the model made up for them (a 1.5B model writes "Screen habits")
     under = table_query.heading_asked(view, reading) if operation != "value" else None
     conditions = tuple(c for f in filters if (c := _condition_or_heading(f, under, by_name, text, distinct, of_rows,
                                                                          reading.text, bare)))

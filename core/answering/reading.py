@@ -1666,7 +1666,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if kind == kinds.COUNT and frame == "count_rows":
-        # "in how many of the government health service items": the plural the rows are (its other words may name
+        # "in how many of the public transport items": the plural the rows are (its other words may name
         # the heading they are under)
         noun = re.search(r"\bhow\s+many\s+of\s+(?:the|these|those)\s+(?:[\w-]+\s+){0,3}?(?P<n>[a-z-]+[^s\W]s)\b", text,
                          re.IGNORECASE) or \
