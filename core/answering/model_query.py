@@ -420,22 +420,17 @@ def _parent_asked(view: TableView, reading: QuestionReading, conditions: Sequenc
     """For a share of the one row kept under a parent row ("Department of Roads" under "Ministry of Transport"),
     where the words after "share of" name the parent before the row, as the whole ("roads take what percentage of
     the transport ministry's funds"): (the row, the parent's row) as the part and the whole; None else."""
-    said = table_query.SHARE_OF.search(reading.text)
+    after = table_query.words_after_share_of(reading)
     nested = [c for c in conditions if c.within and len(c.rows) == 1]
-    if said is None or len(nested) != 1:
+    if after is None or len(nested) != 1:
         return None
     child = nested[0]
     above = [r.row for r in view.rows if r.label == child.within and r.row < child.rows[0]]
     if not above:
         return None
-    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
     parent_words = stems(child.within) - stems(" ".join(str(v) for v in child.values))
     child_words = stems(" ".join(str(v) for v in child.values)) - parent_words
-
-    def first(words: set[str]) -> int:
-        return next((i for i, w in enumerate(after) if w & words), len(after))
-
-    if not parent_words or first(parent_words) >= first(child_words):
+    if not parent_words or table_query.first_said(after, parent_words) >= table_query.first_said(after, child_words):
         return None
     parent = table_query.Condition(child.column, (child.within,), child.within, rows=(above[-1],))
     return child, parent

@@ -518,8 +518,8 @@ def _counts_its_column(view: TableView, cells: Sequence[CellChoice], question: s
     if asked is None or len(columns) != 1:
         return False
     counted = words(asked.group(1))
-    header = next((column_title(view, c.name) for c in view.data_columns if c.name in columns), "")
-    return bool(counted) and counted <= words(header) and not any(counted <= words(c.label) for c in cells)
+    return bool(counted) and counted <= words(column_title(view, next(iter(columns)))) and \
+        not any(counted <= words(c.label) for c in cells)
 
 
 def decided_lookup(view: TableView, reading: QuestionReading) -> OperationChoice | None:

@@ -130,8 +130,10 @@ _EQUAL_SAID = r"(?:\b(?:had|has|have|having|with|showed|recorded|reported|scored
 threshold)."""
 _EQUAL = re.compile(_EQUAL_SAID, re.IGNORECASE)
 _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
-_PAST_A_THRESHOLD = (r".*(?:\b(?:(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                     r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + "|"
+BOUND_WORDS = (r"(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|below|"
+               r"over|under|exceed(?:ed|s|ing)?")
+"""The words that set a bound ("more than", "at least", "under", "exceeded"), spelled once for every pattern of one."""
+_PAST_A_THRESHOLD = (r".*(?:\b(?:" + BOUND_WORDS + r")\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN + "|"
                      + re.sub(r"\?P<\w+>", "?:", _EQUAL_FIGURE) + ")")
 _SIGN_SAID = r".*\b(?:an?\s+(?:[a-z]+\s+)?(?:deficit|surplus|loss|profit|gain)|negative|positive|in\s+(?:deficit|surplus))\b"
 """A sign asked of a figure ("had a trade deficit", "made a loss", "was negative"): the rows on that side of zero."""
@@ -244,8 +246,7 @@ _EXPLANATION = re.compile(
     re.IGNORECASE)
 """Why, how something is done, what something means: the text explains it, and no figure answers it."""
 _SEVERAL = re.compile(r"\b(?:years|periods|quarters|months|dates)\b", re.IGNORECASE)
-_THRESHOLD = re.compile(r"\b(?:(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|"
-                        r"below|over|under|exceed(?:ed|s|ing)?)\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN,
+_THRESHOLD = re.compile(r"\b(?:" + BOUND_WORDS + r")\s+(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*-?\d|" + _OR_MORE_PLAIN,
                         re.IGNORECASE)
 _OR_MORE = re.compile(_OR_MORE_SAID, re.IGNORECASE)
 ALL_OR_NONE = re.compile(r"\b(?:all\s+(?:of\s+)?(?:their|its)|every(?!\s+(?:year|month|quarter|period)s?\b)|"
@@ -1392,8 +1393,7 @@ _RISE_VERBS = r"grew|grow|grows|grown|rose|rise|rises|risen|increased?|increases
 def _criterion(marked: str) -> Criterion:
     text = re.sub(_P, " ", marked)
     threshold = re.search(
-        r"\b(?P<dir>exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|bigger\s+than|at\s+least|"
-        r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*"
+        r"\b(?P<dir>" + BOUND_WORDS + r")\s*"
         r"(?:[$\u20ac\u00a3\u00a5]|US\$|rs\.?)?\s*(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|percent|thousands?|millions?|"
         r"billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?", text, re.IGNORECASE) or _OR_MORE.search(text)
     if threshold is not None:
@@ -1575,8 +1575,7 @@ def _frame_free(clause: str) -> str:
 
 
 def _criterion_free(text: str) -> str:
-    text = re.sub(r"\b(?:exceed(?:ed|s|ing)?|more\s+than|greater\s+than|above|over|higher\s+than|larger\s+than|bigger\s+than|at\s+least|"
-                  r"less\s+than|lower\s+than|below|under|smaller\s+than|fewer\s+than|at\s+most)\s*(?:[$\u20ac\u00a3\u00a5]|"
+    text = re.sub(r"\b(?:" + BOUND_WORDS + r")\s*(?:[$\u20ac\u00a3\u00a5]|"
                   r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?",
                   " ", text,
                   flags=re.IGNORECASE)

@@ -39,6 +39,7 @@ from core.answering.operations import CELL_DECIMALS, TableView, amount, format_n
 from core.answering.reading import (
     ACROSS_ROWS,
     ALL_OR_NONE,
+    BOUND_WORDS,
     ROW_NOUN,
     THRESHOLD_KINDS,
     VERSUS,
@@ -215,8 +216,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     a column's distinct values (read from the library)."""
     query = reading.query or _query_of(reading)
     text_columns, numbers = columns_of(view, distinct)
-    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
-                                     if w in _NUMBER_WORDS}
+    asked = asked_words(reading)
     title = title_words(view)
     if asks_difference(reading):
         # "how many more tonnes of oats than of rye": a difference of two figures (of the kind asked, where
@@ -574,14 +574,14 @@ def heading_asked(view: TableView, reading: QuestionReading) -> Condition | None
     headings = sections(view)
     if label is None or len(headings) < 2:
         return None
-    asked = _tokens(reading.text)
+    asked = asked_words(reading)
     named = [(heading, rows) for heading, rows in headings if (words := _heading_words(heading)) and words <= asked] \
         or _heading_named_in_part(headings, asked)
     noun = _ROWS_NOUN.match(reading.text)
     if not named and noun is not None:
         head = base_forms(_tokens(noun.group("noun")))
         named = [(heading, rows) for heading, rows in headings
-                 if (printed := _WORDS.findall(re.sub(r"\([^()]*\)", " ", heading).lower())) and
+                 if (printed := _WORDS.findall(_without_asides(heading).lower())) and
                  base_forms(_tokens(printed[-1])) == head]
     if len(named) != 1:
         return None
@@ -603,7 +603,12 @@ def _heading_named_in_part(headings: Sequence[tuple[str, tuple[Any, ...]]], aske
 
 def _heading_words(heading: str) -> set[str]:
     """A heading's words, its asides in brackets aside ("Personal habits (age 15 and above) (%)": personal habits)."""
-    return _tokens(re.sub(r"\([^()]*\)", " ", heading)) or _tokens(heading)
+    return _tokens(_without_asides(heading)) or _tokens(heading)
+
+
+def _without_asides(heading: str) -> str:
+    """A heading without its asides in brackets ("(age 15 and above)", "(%)")."""
+    return re.sub(r"\([^()]*\)", " ", heading)
 
 
 def _under_heading(condition: Condition, label: ColumnSchema, beneath: dict[str, tuple[Any, ...]]) -> Condition:
@@ -763,8 +768,7 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading, document: str =
     table's title and heading, and of its ``document``'s title, name what every row is of ("the thresholds of the
     E-PRTR" in a document so titled), not rows or columns to read."""
     view = planned.view
-    asked = _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
-                                     if w in _NUMBER_WORDS}
+    asked = asked_words(reading)
     if (across := ACROSS_ROWS.search(reading.text)) is not None and not planned.conditions:
         asked -= _tokens(across.group(0))  # "over the six species listed": every row, which the plan reads
     if reading.query is not None and planned.target is not None and (head := _head_noun(reading.query.target)) and \
@@ -778,7 +782,7 @@ def ignored_column(planned: QueryPlan, reading: QuestionReading, document: str =
         # "more than 60% of participants were female", "what percentage of course participants were women": what the
         # percentages are of is said, not another column to read
         asked -= set().union(*(_tokens(f"{m.group(1)} {m.group(2) or ''}") for m in _PERCENT_OF.finditer(reading.text)))
-    return _ignored_column(planned, asked - _tokens(f"{view.info.caption} {view.info.heading} {document}"),
+    return _ignored_column(planned, asked - (title_words(view) | _tokens(document)),
                            view.data_columns)
 
 
@@ -912,8 +916,7 @@ prints."""
 
 
 
-_COMPARISON = re.compile(r"\b(?:(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|"
-                         r"above|below|over|under|exceed(?:ed|s|ing)?)\b", re.IGNORECASE)
+_COMPARISON = re.compile(r"\b(?:" + BOUND_WORDS + r")\b", re.IGNORECASE)
 _PERCENT_OF = re.compile(r"(?:\d\s*%|\b(?:per\s*cent|percent(?:age)?|share|proportion))\s+of\s+(?:the\s+|all\s+|their\s+)?"
                          r"([\w-]+)(?:(?:\s+[\w-]+){0,4}?\s+([\w-]+)\s+(?:were|was|are|is|who|that|had|have)\b)?",
                          re.IGNORECASE)
@@ -1084,8 +1087,20 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
 
 
 _TOTAL_WORD = re.compile(r"\btotals?\b", re.IGNORECASE)
-SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
+_SHARE_OF = re.compile(r"\b(?:per\s*cent(?:age)?|percent(?:age)?|share|proportion|fraction)\s+of\b|%\s+of\b",
                        re.IGNORECASE)
+
+
+def words_after_share_of(reading: QuestionReading) -> list[set[str]] | None:
+    """The question's words after its "share of" ("percentage of", "% of"), each as its stems, in order; None where
+    it says none: what they name first is the whole of the share."""
+    said = _SHARE_OF.search(reading.text)
+    return None if said is None else [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
+
+
+def first_said(after: Sequence[set[str]], words: set[str]) -> int:
+    """Where the first of ``after`` (``words_after_share_of``) naming one of ``words`` is; its length if none does."""
+    return next((i for i, w in enumerate(after) if w & words), len(after))
 
 
 def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
@@ -1096,19 +1111,15 @@ def whole_asked(view: TableView, reading: QuestionReading, target: ColumnSchema,
     Agree, Neutral, Disagree; a "Total" column of the group where one is printed), returned as (the one whole
     column, or the columns added); else the column's total over the table's rows ("what share of the visits were
     to the north wing": (None, ()))."""
-    said = SHARE_OF.search(reading.text)
-    if said is None:
+    after = words_after_share_of(reading)
+    if after is None:
         return None, ()
-    after = [stems(w) for w in re.findall(r"[\w'’-]+", reading.text[said.end():])]
     siblings = column_group(target, [c for c in numbers if not is_percent(view, c)])
     others = set().union(*(stems(c.header or c.name) for c in siblings if c.name != target.name))
     column_words = stems(target.header or target.name) - others
     row_words = set().union(*(stems(" ".join(str(v) for v in c.values)) for c in conditions)) - column_words
 
-    def first(words: set[str]) -> int:
-        return next((i for i, w in enumerate(after) if w & words), len(after))
-
-    row_at, column_at = first(row_words), first(column_words)
+    row_at, column_at = first_said(after, row_words), first_said(after, column_words)
     if (row_at >= column_at) if column_at < len(after) else row_at > 1:
         # (the column named first; or, where the words name no column, the row named after the whole: "what
         # percentage of the households sampled lived in the west", not "what percentage of the transport ministry's funds")
@@ -1207,7 +1218,7 @@ def _change_down_a_column(view: TableView, reading: QuestionReading, asked: set[
             return None
         sides.append(Condition(label, (rows[0][1],), period.said, rows=(rows[0][0],)))
     numbers = _figure_columns(view)
-    said = asked - set().union(*(_tokens(p.said) for p in periods)) - _tokens(f"{view.info.caption} {view.info.heading}")
+    said = asked - set().union(*(_tokens(p.said) for p in periods)) - title_words(view)
     column = _best_column(" ".join(sorted(said)), numbers)
     if column is None:
         return None
@@ -1498,6 +1509,12 @@ def question_thresholds(view: TableView, reading: QuestionReading, column: Colum
     return (Threshold(column, rule.kind == "above", value, said, inclusive),)
 
 
+def asked_words(reading: QuestionReading) -> set[str]:
+    """The question's words, with its numbers said in words as figures ("two" is also 2)."""
+    return _tokens(reading.text) | {str(_NUMBER_WORDS[w]) for w in _WORDS.findall(reading.text.lower())
+                                    if w in _NUMBER_WORDS}
+
+
 def title_words(view: TableView) -> set[str]:
     """The words of the table's title and heading: they describe every column, so they name none."""
     return _tokens(f"{view.info.caption} {view.info.heading}")
@@ -1651,7 +1668,7 @@ def base_forms(words: set[str] | frozenset[str]) -> set[str]:
 def names_column(text: str, column: ColumnSchema, columns: Sequence[ColumnSchema], view: TableView) -> bool:
     """Whether ``text`` names ``column`` by its header, more than any other of ``columns`` (the table's title words
     aside, which describe every column)."""
-    title = _tokens(f"{view.info.caption} {view.info.heading}")
+    title = title_words(view)
     return _best_column(_with_acronyms(text, columns), columns, title, whole_header=True) is column
 
 
@@ -1792,7 +1809,7 @@ def _group_column(noun: str, columns: Sequence[ColumnSchema], view: TableView) -
         if len(who) == 1:
             return who[0]
     label = view.label_column
-    if label is not None and (_tokens(noun) & _tokens(f"{view.info.caption} {view.info.heading}")):
+    if label is not None and (_tokens(noun) & title_words(view)):
         return label
     if label is not None and _tokens(noun) and any(_tokens(noun) <= _tokens(heading) for heading, _ in sections(view)):
         return label  # "which skill": the rows under a heading "Skills tested"
