@@ -323,7 +323,7 @@ class TableExtractor:
             drop_empty(part)
             if part.n_rows < 2 or part.n_cols < 2:
                 continue
-            settle_headers(part)
+            settle_headers(part, view.rulings.vertical)
             part.caption = caption
             tables.append(self._to_table(part, view))
         return tables

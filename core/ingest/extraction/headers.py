@@ -12,7 +12,10 @@ every column has a complete header path.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
+
+import pymupdf
 
 from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
 from core.ingest.extraction.page_text import Word, join_cell_lines
@@ -95,7 +98,7 @@ def _centred_run(c: int, middle: float, edges: list[float], free: list[bool]) ->
     return max((run for run in runs if off(run) <= best + CENTRED * pitch), key=lambda run: (run[1] - run[0], -off(run)))
 
 
-def _widen_centred_headers(table: DraftTable) -> None:
+def _widen_centred_headers(table: DraftTable, verticals: Sequence[pymupdf.Rect] = ()) -> None:
     """Give a borderless table's centred spanning header cells the columns below them.
 
     A header cell with empty neighbours, over columns that are labelled in a lower header row, spans the run of
@@ -131,7 +134,10 @@ def _widen_centred_headers(table: DraftTable) -> None:
                    and row[left - 1].rect.x1 > text_box.x0 + _reach(row[left - 1], share)):
                 left -= 1
             free = [k > 0 and labelled_below[k] and not row[k].text and k not in claimed for k in range(table.n_cols)]
-            if not stacked and (left, right) == (c, c) and c > 0 and edges is not None:
+            ruled = ruled_group(table, cell, verticals) if c > 0 else None
+            if ruled and all(not row[k].text or k == c for k in range(ruled[0], ruled[1] + 1)):
+                left, right = ruled
+            elif not stacked and (left, right) == (c, c) and c > 0 and edges is not None:
                 left, right = _centred_run(c, (text_box.x0 + text_box.x1) / 2, edges, free)
             elif not stacked:
                 # Symmetric widening over labelled columns for a centred header.
@@ -164,13 +170,45 @@ def _reaches_over(cell: DraftCell, left: DraftCell | None, right: DraftCell | No
     return covers(left) or covers(right)
 
 
-def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int) -> bool:
+def ruled_group(table: DraftTable, cell: DraftCell, verticals: Sequence[pymupdf.Rect]) -> tuple[int, int] | None:
+    """The columns a header cell heads when vertical rules drawn across its line part it from its neighbours
+    (statistical tables draw a rule between groups of columns: "Total" | "Male" | "Female", each over "Total",
+    "Under 18 years", "18 years and over"): the value columns between the nearest rule on each side, if more
+    than one and the cell is the only text among them on its row. The table's edge stands for a missing rule
+    only beside another heading on the same line (the last of three groups)."""
+    if not cell.words or not verticals:
+        return None
+    x0, x1 = min(w.x0 for w in cell.words), max(w.x1 for w in cell.words)
+    cy = (min(w.y0 for w in cell.words) + max(w.y1 for w in cell.words)) / 2
+    box = table.rect
+    # Rules inside the table only: a frame or a margin rule beside it parts no columns.
+    crossing = [v for v in verticals if v.y0 - 1 <= cy <= v.y1 + 1 and box.x0 + 2 < v.x0 and v.x1 < box.x1 - 2]
+    lefts = [v.x1 for v in crossing if v.x1 <= x0 + 0.5]
+    rights = [v.x0 for v in crossing if v.x0 >= x1 - 0.5]
+    if not lefts and not rights:
+        return None
+    left, right = max(lefts, default=box.x0), min(rights, default=box.x1)
+    row = next((line for line in table.cells if any(other is cell for other in line)), None)
+    if row is None:
+        return None
+    inside = [k for k in range(1, table.n_cols) if left <= (row[k].rect.x0 + row[k].rect.x1) / 2 <= right]
+    if len(inside) < 2 or any(row[k].text and row[k] is not cell for k in inside):
+        return None
+    if not (lefts and rights) and not any(row[k].text for k in range(1, table.n_cols) if k not in inside):
+        return None  # ruled on one side only, and no other group heading on its line: the rule parts other columns
+    return inside[0], inside[-1]
+
+
+def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int,
+                   verticals: Sequence[pymupdf.Rect] = ()) -> bool:
     """Whether ``upper`` (a header cell above row ``r``) labels a group: a neighbouring column is empty
     on its line but labelled on line ``r``, and ``upper`` stands towards that label, off the middle of its own
     column's label on line ``r`` ("Revenue" over "Medical & Public Health" | "Family Welfare"), or is wider
     than its own column's labels on both sides while both neighbours are labelled (centred over three columns).
     A header set over its own label's middle with one neighbour starting a label beside it is that column's:
     headers of narrow columns stacked over five lines and four."""
+    if ruled_group(table, upper, verticals):
+        return True
     upper_row = next(i for i in range(r) if table.cells[i][c] is upper)
     own = table.cells[r][c].words
 
@@ -192,14 +230,15 @@ def _heads_a_group(table: DraftTable, upper: DraftCell, r: int, c: int) -> bool:
     return any(abs(middle(upper.words) - middle(own)) > 0.25 * abs(middle(below) - middle(own)) for below in sides)
 
 
-def stack_header_lines(table: DraftTable) -> None:
+def stack_header_lines(table: DraftTable, verticals: Sequence[pymupdf.Rect] = ()) -> None:
     """Join the lines of each header cell into one cell.
 
     Camelot stream gives every text line a row, so a header cell written on three lines ("Medical &" /
     "Public" / "Health") arrives as three header rows, interleaved with the lines of its neighbours;
     ruled extractors sometimes split a header cell the same way at a border drawn in a neighbour.
     Down each column, a header line set tight under the previous one (less than half a line apart)
-    is joined to it unless either reaches over several columns or the upper heads a group; the row labels'
+    is joined to it unless either reaches over several columns or the upper heads a group (``verticals``: the
+    page's vertical rules, which may part groups of columns); the row labels'
     header is set beside the others (``_raise_stub``); header rows left empty are dropped.
     """
     rows = table.header_rows
@@ -218,7 +257,7 @@ def stack_header_lines(table: DraftTable) -> None:
             right = table.cells[r][c + 1] if c + 1 < table.n_cols else None
             if (previous is not None and cell.span[1] == cell.span[3] and previous.span[1] == previous.span[3]
                     and not _reaches_over(previous, left, right)
-                    and not _heads_a_group(table, previous, r, c)):
+                    and not _heads_a_group(table, previous, r, c, verticals)):
                 gap = min(w.y0 for w in cell.words) - max(w.y1 for w in previous.words)
                 if gap < 0.5 * min(w.height for w in previous.words):
                     previous.words = previous.words + cell.words
@@ -269,12 +308,13 @@ def fill_row_spans(table: DraftTable) -> None:
                 table.cells[r][c].text = table.cells[r0][c0].text
 
 
-def settle_headers(table: DraftTable) -> None:
-    """Set ``header_rows`` and fill spanning header (and row-label) cells."""
+def settle_headers(table: DraftTable, verticals: Sequence[pymupdf.Rect] = ()) -> None:
+    """Set ``header_rows`` and fill spanning header (and row-label) cells; ``verticals`` are the page's vertical
+    rules (a borderless table may draw them between groups of columns)."""
     table.header_rows = count_header_rows(table, limit=None)
-    stack_header_lines(table)
+    stack_header_lines(table, verticals)
     table.header_rows = count_header_rows(table)
     if table.extractor.endswith("stream"):
-        _widen_centred_headers(table)
+        _widen_centred_headers(table, verticals)
     fill_spanning_headers(table)
     fill_row_spans(table)

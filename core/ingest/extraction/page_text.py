@@ -23,6 +23,8 @@ from core.reports.words import plain_letters
 # without a Unicode mapping (dot leaders in many government PDFs).
 _ODD_SPACES = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000]")
 _LEADER_DOTS = re.compile(r"\s*(?:[.\u2024\u2026\u00b7_]\s*){4,}")
+_BEFORE_DECIMALS = re.compile(r"^[(\-−$€£]?\d{1,3}(?:,\d{3})*\.$|^[(\-−$€£]?\d+\.$")
+_DECIMALS = re.compile(r"^\d+\)?%?$")
 _FOOTNOTE_MARKER = re.compile(r"^[(\[]?(?:\d{1,2}|[a-zA-Z]|[*\u2020\u2021\u00a7\u00b6#]{1,3})[)\]]?,?$")
 
 SUPERSCRIPT_FLAG = 1  # pymupdf span flag bit set by MuPDF for superscripted text
@@ -124,7 +126,26 @@ def read_words(page: pymupdf.Page) -> list[Word]:
         text = clean_word_text(raw)
         if text:
             words.append(Word(x0, y0, x1, y1, text, (block, line), order))
-    return mark_vertical(drop_leaders(words))
+    return mark_vertical(join_split_decimals(drop_leaders(words)))
+
+
+def join_split_decimals(words: Sequence[Word]) -> list[Word]:
+    """Glue a figure cut at its decimal point back together: some PDFs print bold figures with a zero-width
+    point and a space after it (``11,062. 6``), which pymupdf reads as two words. The pieces must be one
+    text line of pymupdf's and closer than NUMBER_GAP. These words are read for tables only, where a
+    figure ending a sentence just before a bare number does not occur."""
+    out: list[Word] = []
+    for word in words:
+        if out:
+            left = out[-1]
+            height = min(left.height, word.height)
+            if (_BEFORE_DECIMALS.match(left.text) and _DECIMALS.match(word.text) and left.line == word.line
+                    and abs(left.cy - word.cy) < 0.3 * height and 0 <= word.x0 - left.x1 < NUMBER_GAP * height):
+                out[-1] = replace(left, x1=word.x1, y0=min(left.y0, word.y0), y1=max(left.y1, word.y1),
+                                  text=left.text + word.text)
+                continue
+        out.append(word)
+    return out
 
 
 def mark_vertical(words: Sequence[Word]) -> list[Word]:

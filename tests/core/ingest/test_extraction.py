@@ -138,6 +138,22 @@ def test_borderless_table_is_found_by_column_alignment(tmp_path: Path) -> None:
     assert table.header_rows == 1
 
 
+def test_figures_printed_with_a_space_after_their_decimal_point_are_one_figure(tmp_path: Path) -> None:
+    # Some publishers set bold figures with a zero-width point and a space after it: "3,512. 4".
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    printed = [["Depot", "Trucks", "Vans", "Bikes"],
+               ["All depots", "3,512. 4", "807. 9", "64. 25"],
+               ["Harbour", "1,902.1", "455.0", "30.75"],
+               ["Airport", "1,610.3", "352.9", "33.50"]]
+    _draw_borderless(page, printed, [72, 260, 360, 450], bottom + 30)
+    _prose(page, bottom + 120, 3)
+    (table,) = _tables(_save(doc, tmp_path / "split_decimals.pdf"))
+    assert [list(r) for r in table.rows][1] == ["All depots", "3,512.4", "807.9", "64.25"]
+    assert [list(r) for r in table.rows][2] == printed[2]
+
+
 def test_two_row_header_with_spanning_cell_is_filled_across_its_columns(tmp_path: Path) -> None:
     doc = pymupdf.open()
     page = doc.new_page()
@@ -762,3 +778,37 @@ def test_group_headings_centred_over_pairs_of_period_columns_head_their_own_pair
     (table,) = extract_tables(tmp_path / "pairs.pdf")
     header = [" ".join(table.rows[r][c] for r in range(table.header_rows)) for c in range(1, table.n_cols)]
     assert header == ["Inland March 31, 2021", "Inland March 31, 2020", "Overseas March 31, 2021", "Overseas March 31, 2020"]
+
+
+def test_group_headings_parted_by_drawn_rules_head_every_column_between_the_rules(tmp_path: Path) -> None:
+    """Statistical tables draw a vertical rule between groups of columns and centre each group's heading over its
+    middle column, whose own header ("Diesel" / "engine") sits right under it: the heading heads every column
+    between the rules, it is not the first line of the middle column's header."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((40, 50), "Table 7. Vehicles registered by fuel, 2021", fontsize=9)
+    pitch, left, top = 34.0, 150.0, 70.0
+    middles = [left + pitch * (i + 0.5) for i in range(9)]
+    for g, group in enumerate(["Cars", "Vans", "Lorries"]):
+        _centred(page, middles[3 * g + 1], top + 7, group)
+        for middle, stack in zip(middles[3 * g:3 * g + 3], [["All"], ["Diesel", "engine"], ["Petrol", "engine"]]):
+            for i, word in enumerate(reversed(stack)):
+                _centred(page, middle, top + 22 - 7 * i, word)
+    for g in range(1, 3):
+        page.draw_line((left + 3 * g * pitch, top - 2), (left + 3 * g * pitch, top + 24), width=0.5)
+    page.draw_line((40, top - 2), (left + 9 * pitch, top - 2), width=0.5)
+    page.draw_line((40, top + 24), (left + 9 * pitch, top + 24), width=0.5)
+    page.insert_text((40, top + 22), "Region", fontsize=7)
+    body = [[name] + [f"{(r + 2) * (c + 3) * 7.5:,.1f}" for c in range(9)]
+            for r, name in enumerate(["Northland", "Southmoor", "Eastvale", "Westmarch", "Midshire", "Coastal"])]
+    for r, row in enumerate(body):
+        baseline = top + 34 + 9 * r
+        page.insert_text((40, baseline), row[0], fontsize=7)
+        for middle, text in zip(middles, row[1:], strict=True):
+            _centred(page, middle, baseline, text)
+    (table,) = extract_tables(_save(doc, tmp_path / "ruled_groups.pdf"))
+    header = table.rows[: table.header_rows]
+    paths = [" ".join(dict.fromkeys(t for row in header for t in [row[c]] if t)) for c in range(1, 10)]
+    assert paths == [f"{group} {name}" for group in ("Cars", "Vans", "Lorries")
+                     for name in ("All", "Diesel engine", "Petrol engine")]
+    assert [list(r) for r in table.rows[table.header_rows:]] == body
