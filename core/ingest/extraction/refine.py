@@ -24,6 +24,7 @@ And to borderless candidates and chosen tables:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 
 import pymupdf
@@ -150,7 +151,7 @@ def _column_at(x: float, lefts: list[float], rights: list[float]) -> int:
     return min(range(len(lefts)), key=distance)
 
 
-def _word_space(words: list[Word]) -> float:
+def word_space(words: Sequence[Word]) -> float:
     """The page's usual gap between two words of one phrase (the median; a monospaced font sets them wide)."""
     gaps = sorted(
         right.x0 - left.x1 for line in group_lines(words) for left, right in pairwise(line)
@@ -202,7 +203,7 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
         and not any(w.centre_in(t) for t in taken)
     ]
     lines = sorted(group_lines(pool), key=lambda ln: -max(w.y1 for w in ln))
-    word_space = _word_space(words)
+    space = word_space(words)
     added = 0
     for line in lines:
         bottom = max(w.y1 for w in line)
@@ -210,7 +211,7 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
             continue
         found = phrases(line)
         starts = {phrase[0].text for phrase in found}
-        pieces = [part for phrase in found for part in _split_at_columns(phrase, lefts, rights, word_space, starts)]
+        pieces = [part for phrase in found for part in _split_at_columns(phrase, lefts, rights, space, starts)]
         # Header lines sit tight above the body; a rule with padding may separate a line of short labels.
         short_labels = len(pieces) >= 2 and all(len(p) <= 4 for p in pieces)
         if top - bottom > (2.5 if short_labels else 1.2) * line_height or added == max_rows:

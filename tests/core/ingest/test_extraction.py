@@ -782,16 +782,17 @@ def test_group_headings_centred_over_pairs_of_period_columns_head_their_own_pair
 
 def test_group_headings_parted_by_drawn_rules_head_every_column_between_the_rules(tmp_path: Path) -> None:
     """Statistical tables draw a vertical rule between groups of columns and centre each group's heading over its
-    middle column, whose own header ("Diesel" / "engine") sits right under it: the heading heads every column
-    between the rules, it is not the first line of the middle column's header."""
+    middle column, whose own header sits right under it: the heading heads every column between the rules, it is
+    not the first line of the middle column's header. The narrow columns' headers run over two lines set a little
+    more than a word space apart ("Under 5 years" | "5 years and over"): each line stays in its own column."""
     doc = pymupdf.open()
     page = doc.new_page()
-    page.insert_text((40, 50), "Table 7. Vehicles registered by fuel, 2021", fontsize=9)
-    pitch, left, top = 34.0, 150.0, 70.0
+    page.insert_text((40, 50), "Table 7. Vehicles registered by age of vehicle, 2021", fontsize=9)
+    pitch, left, top = 28.0, 150.0, 70.0
     middles = [left + pitch * (i + 0.5) for i in range(9)]
     for g, group in enumerate(["Cars", "Vans", "Lorries"]):
         _centred(page, middles[3 * g + 1], top + 7, group)
-        for middle, stack in zip(middles[3 * g:3 * g + 3], [["All"], ["Diesel", "engine"], ["Petrol", "engine"]]):
+        for middle, stack in zip(middles[3 * g:3 * g + 3], [["All"], ["Under 5", "years"], ["5 years", "and over"]]):
             for i, word in enumerate(reversed(stack)):
                 _centred(page, middle, top + 22 - 7 * i, word)
     for g in range(1, 3):
@@ -799,7 +800,7 @@ def test_group_headings_parted_by_drawn_rules_head_every_column_between_the_rule
     page.draw_line((40, top - 2), (left + 9 * pitch, top - 2), width=0.5)
     page.draw_line((40, top + 24), (left + 9 * pitch, top + 24), width=0.5)
     page.insert_text((40, top + 22), "Region", fontsize=7)
-    body = [[name] + [f"{(r + 2) * (c + 3) * 7.5:,.1f}" for c in range(9)]
+    body = [[name] + [f"{(r + 2) * (c + 3) * 0.75:.1f}" for c in range(9)]
             for r, name in enumerate(["Northland", "Southmoor", "Eastvale", "Westmarch", "Midshire", "Coastal"])]
     for r, row in enumerate(body):
         baseline = top + 34 + 9 * r
@@ -810,5 +811,5 @@ def test_group_headings_parted_by_drawn_rules_head_every_column_between_the_rule
     header = table.rows[: table.header_rows]
     paths = [" ".join(dict.fromkeys(t for row in header for t in [row[c]] if t)) for c in range(1, 10)]
     assert paths == [f"{group} {name}" for group in ("Cars", "Vans", "Lorries")
-                     for name in ("All", "Diesel engine", "Petrol engine")]
+                     for name in ("All", "Under 5 years", "5 years and over")]
     assert [list(r) for r in table.rows[table.header_rows:]] == body
