@@ -170,11 +170,12 @@ def _header_parts(header: list[list[str]], first_data_col: int) -> list[list[_He
 
     A lone text over the data columns spans all of them (in the last header row only if it is a unit,
     and never when it reads as the first line of a wrapped label, "Balance at Beginning of"); in upper
-    rows with several texts, each spans the empty cells to its right.
+    rows with several texts, each spans the empty cells to its right, within the group heading over it.
     """
     width = len(header[0]) if header else 0
     paths: list[list[_HeaderPart]] = [[] for _ in range(width)]
     data = range(first_data_col, width)
+    above = [""] * width  # the group each column had in the row above, spread
     for number, row in enumerate(header):
         last = number == len(header) - 1
         texts = [c for c in data if row[c]]
@@ -186,16 +187,20 @@ def _header_parts(header: list[list[str]], first_data_col: int) -> list[list[_He
                 cells[c] = _HeaderPart(row[texts[0]], True)
         elif len(texts) > 1 and not last:
             current: _HeaderPart | None = None
+            start = 0
             for c in data:
                 if row[c]:
-                    spreads = c + 1 < width and not row[c + 1] and c + 1 in data
-                    current = _HeaderPart(row[c], spreads)
+                    spreads = c + 1 < width and not row[c + 1] and c + 1 in data and above[c + 1] == above[c]
+                    current, start = _HeaderPart(row[c], spreads), c
                     cells[c] = current
-                elif current is not None:
+                elif current is not None and above[c] == above[start]:
                     cells[c] = current
+                else:
+                    current = None  # a text spreads within the group over it ("Male" | "Female"), not into the next
         for c, cell in enumerate(cells):
             if cell is not None and (not paths[c] or paths[c][-1].text != cell.text):
                 paths[c].append(cell)
+        above = [cell.text if cell is not None else above[c] for c, cell in enumerate(cells)]
     return paths
 
 

@@ -534,3 +534,18 @@ def test_column_names_do_not_depend_on_the_process_string_hashing() -> None:
     names = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(1, 7)}
     assert len(names) == 1, names
+
+
+def test_a_middle_header_row_spreads_only_within_the_group_over_it() -> None:
+    # Three groups over "All" (printed on the lowest header line), "Under 5 years" and "5 years and over": the
+    # middle line's text must not run on into the next group's "All" column.
+    table = extracted([
+        ["", "Cars", "Cars", "Cars", "Vans", "Vans", "Vans"],
+        ["Region", "", "Under 5 years", "5 years and over", "", "Under 5 years", "5 years and over"],
+        ["", "All", "", "", "All", "", ""],
+        ["Northland", "4.5", "6.0", "7.5", "9.0", "10.5", "12.0"],
+        ["Southmoor", "6.8", "9.0", "11.2", "13.5", "15.8", "18.0"],
+    ], header_rows=3)
+    headers = [c.header for c in type_table(table).columns]
+    assert headers == ["Region", "Cars All", "Cars Under 5 years", "Cars 5 years and over", "Vans All",
+                       "Vans Under 5 years", "Vans 5 years and over"]
