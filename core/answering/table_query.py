@@ -1533,7 +1533,10 @@ def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequenc
     for words in (said.group("first"), said.group("second")):
         years = set(YEAR_PRINTED.findall(words))
         of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
-        column = (of_year[0] if len(of_year) == 1 else None) if years else _best_column(words, numbers, title)
+        if years and of_year:
+            column = of_year[0] if len(of_year) == 1 else None
+        else:  # "more women than men arrested in 2009" over columns that print no year: the year is the table's
+            column = _best_column(YEAR_PRINTED.sub(" ", words), numbers, title)
         if column is None:
             return None
         sides.append(column)

@@ -49,6 +49,13 @@ def test_a_difference_of_two_columns_keeps_the_row_a_side_names(ailments: Librar
     assert planned is not None and [c.values for c in planned.conditions] == [("Earache",)]
 
 
+def test_a_year_the_question_gives_is_no_side_of_a_comparison_of_two_columns(ailments: Library) -> None:
+    # the year is the table's (its columns print none): the sides are still the Girls and Boys columns
+    answer = ask_without_model(ailments, "For which ailments were more girls than boys seen in 2021?")
+    assert answer.value and all(name in answer.value for name in ("Sore throat", "Earache", "Sprain")), answer.text
+    assert "Hay fever" not in answer.value, answer.text
+
+
 # region: domestic (%), imported (%), cases (n); a totals row named after the union
 REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
 
