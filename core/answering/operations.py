@@ -462,7 +462,8 @@ class InvalidChoice(ValueError):
     """The model's choice names no cells, unknown ones, or too few for the operation."""
 
 
-_TOTAL_LABEL = re.compile(r"^\s*(grand\s+|sub-?\s*)?totals?\b|^\s*(all|overall)\b", re.IGNORECASE)
+_TOTAL_LABEL = re.compile(r"^\s*(grand\s+|sub-?\s*)?totals?\b|^\s*(?:all\b(?!\s+others?\b)|overall\b)", re.IGNORECASE)
+"""A totals row's label ("Total", "All regions", "Overall"); "All other offences" is a row of its own."""
 
 
 def parse_choice(view: TableView, data: dict[str, Any], question: str, percent: bool = False) -> OperationChoice:

@@ -63,7 +63,7 @@ MAX_DISTINCT = 2000
 """Distinct values of a column read to match the question's words against (a register's names, places)."""
 MAX_CITED_ROWS = 200
 MAX_LISTED = 25
-_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b|^\s*overall\b|^\s*pooled\b|\btotals?\s*:?\s*$", re.IGNORECASE)
+_TOTAL_ROW = re.compile(r"^\s*(?:grand\s+|sub-?\s*)?totals?\b|^\s*all\b(?!\s+others?\b)|^\s*overall\b|^\s*pooled\b|\btotals?\s*:?\s*$", re.IGNORECASE)
 LEGAL_WORDS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp",
                     "the", "of", "and", "&", "de", "sa", "ag", "nv", "group", "holdings"})
 _DATE_WORDS = {"month": "month", "months": "month", "year": "year", "years": "year", "day": "day", "date": "day",
@@ -1493,11 +1493,23 @@ def names_the_rows(noun: str, view: TableView, past_threshold: bool = False) -> 
     return not label.header.strip() or not _tokens(noun) & values
 
 
+def _bound_printed_in(column: ColumnSchema, threshold: float, text: str) -> bool:
+    """The bound the question says is the column's own heading ("girls under 18" over a "Female Under 18 years"
+    column, "aged 65 and over"): the figure and a word beside it in the question are both in the header."""
+    number = format_number(threshold)
+    header = column.header or column.name.replace("_", " ")
+    if not re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d.,]*\d)", header):
+        return False
+    beside = re.search(rf"((?:[a-z]+\s+){{0,2}}){re.escape(number)}((?:\s+[a-z]+){{0,2}})", text.lower())
+    near = set(re.findall(r"[a-z]+", f"{beside.group(1)} {beside.group(2)}")) if beside else set()
+    return bool(near & set(re.findall(r"[a-z]+", header.lower())) - STOPWORDS - {"and", "or"})
+
+
 def question_thresholds(view: TableView, reading: QuestionReading, column: ColumnSchema | None) -> tuple[Threshold, ...]:
     """"more than 100 million", "at least 50": a condition on the figure column the question reads, the figure
     put in the column's scale."""
     rule = reading.criterion
-    if rule.kind not in THRESHOLD_KINDS or column is None:
+    if rule.kind not in THRESHOLD_KINDS or column is None or _bound_printed_in(column, rule.threshold, reading.text):
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
     if rule.kind == "equal":

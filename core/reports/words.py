@@ -26,8 +26,10 @@ def plain_letters(text: str) -> str:
     return text.translate(_LIGATURES)
 
 
-_SAME_AS = {"women": "female", "woman": "female", "men": "male", "people": "person", "children": "child"}
-"""Irregular plurals, and the words statistics tables print for them in headers ("Females (%)" for "women")."""
+_SAME_AS = {"women": "female", "woman": "female", "men": "male", "man": "male", "girls": "female", "girl": "female",
+            "boys": "male", "boy": "male", "people": "person", "children": "child"}
+"""Irregular plurals, and the words statistics tables print for them in headers ("Females (%)" for "women", "Male"
+over "Under 18" for "boys")."""
 
 
 def fold(word: str) -> str:

@@ -56,6 +56,41 @@ def test_a_year_the_question_gives_is_no_side_of_a_comparison_of_two_columns(ail
     assert "Hay fever" not in answer.value, answer.text
 
 
+# injury: males of all ages, males under 18, females of all ages, females under 18
+INJURIES = {"Sprain": (310, 120, 280, 140), "Fracture": (150, 70, 90, 35), "Burn": (60, 15, 55, 22)}
+
+
+@pytest.fixture(scope="module")
+def injuries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Injury", "Male all ages", "Male under 18", "Female all ages", "Female under 18"]] + \
+        [[name, *map(str, figures)] for name, figures in INJURIES.items()]
+    yield from _drawn(tmp_path_factory, "Table 4: Injuries treated by sex and age", rows, [40, 150, 250, 350, 450, 550])
+
+
+def test_girls_and_boys_are_the_female_and_male_columns_and_an_age_bound_in_a_header_no_filter(
+        injuries: Library) -> None:
+    answer = ask_without_model(injuries, "How many girls under 18 were treated for a fracture?")
+    assert answer.value == "35", answer.text
+    answer = ask_without_model(injuries, "How many boys under 18 were treated for a burn?")
+    assert answer.value == "15", answer.text
+
+
+# species of tree felled: a row of all the other species, which is no total
+FELLED = {"Oak": 120, "Ash": 95, "Birch": 60, "All other species": 240}
+
+
+@pytest.fixture(scope="module")
+def felled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Species", "Trees felled"]] + [[name, str(n)] for name, n in FELLED.items()]
+    rows.append(["Total", str(sum(FELLED.values()))])
+    yield from _drawn(tmp_path_factory, "Table 9: Trees felled by species", rows)
+
+
+def test_a_row_of_all_other_kinds_is_a_row_not_a_total(felled: Library) -> None:
+    answer = ask_without_model(felled, "Which species had the most trees felled?")
+    assert answer.value == "All other species", answer.text
+
+
 # region: domestic (%), imported (%), cases (n); a totals row named after the union
 REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
 
