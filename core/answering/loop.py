@@ -60,8 +60,15 @@ from core.answering.turns import answer_turn
 from core.errors import UserError
 from core.jobs import JobContext
 from core.library.reembedding import reembed
-from core.library.store import TableInfo
-from core.search.routing import Route, issuer_names, route_question, with_issuer_names
+from core.library.store import TableInfo, load_chunks
+from core.search.routing import (
+    PASSAGE_VOTES,
+    Route,
+    issuer_names,
+    route_by_passages,
+    route_question,
+    with_issuer_names,
+)
 from models.types import Answer, Chunk, Citation, ColumnSchema, ProgressEvent, Step, Usage
 
 QUERY_PLAN_TOKENS = 160
@@ -100,6 +107,8 @@ class Answerer(TableSteps, FormulaSteps):
         # The documents first (core.search.routing), then tables and passages; or the documents the person chose.
         route = route_question(question, self.library) if documents is None else \
             Route(tuple(documents), "asked in the documents chosen")
+        if route.document_ids is None and documents is None:
+            route = self._route_by_meaning(question, route)
         self.retriever.limit_to(route.document_ids, widens=route.by_subject)
         if not self._has_documents():  # nothing to answer from: no search, no model call
             return self._deliver(ctx, Answer(question, EMPTY_LIBRARY, mode=self.mode, model=self.chat.name,
@@ -366,6 +375,16 @@ class Answerer(TableSteps, FormulaSteps):
     def _issuers(self) -> list[str]:
         """The issuers the library's documents name, as a question would say them ("3M", "Best Buy")."""
         return [name for m in self.library.document_metadata().values() if m.issuer for name in issuer_names(m.issuer)]
+
+    def _route_by_meaning(self, question: str, route: Route) -> Route:
+        """Where the question's words route it nowhere, the document most of its nearest passages in meaning are
+        from (core.search.routing.route_by_passages)."""
+        documents = {d.id: d.file_name for d in self.library.documents()}
+        if len(documents) < 2:
+            return route
+        self.retriever.limit_to(None)
+        nearest = load_chunks(self.library.conn, [c.chunk_id for c in self.retriever.vector(question, k=PASSAGE_VOTES)])
+        return route_by_passages(route, [c.document_id for c in nearest], documents)
 
     def _has_documents(self) -> bool:
         return bool(self.library.conn.execute("SELECT EXISTS (SELECT 1 FROM documents)").fetchone()[0])

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -362,6 +363,29 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
     unknown = tuple(d.id for d in pool if d.metadata.fiscal_year is None and scope.year is not None)
     ids = tuple(d.id for d in [*answering, *earlier])
     return Route(ids + unknown, reason, tuple(dict.fromkeys(ids + matched + unknown)), names, decisive and not unknown)
+
+
+PASSAGE_VOTES = 5
+"""How many passages nearest the question in meaning vote for a document when its words route it nowhere."""
+PASSAGE_MAJORITY = 3
+"""The votes a document needs to be routed to first."""
+
+
+def route_by_passages(route: Route, nearest_documents: Sequence[int], names: Mapping[int, str]) -> Route:
+    """A route for a question whose words fit no document's subject more than the others' ("which cars have more than
+    250 horsepower" over a table printing "hp" and car models): the document of most of the ``PASSAGE_VOTES``
+    passages nearest it in meaning (``nearest_documents``, the passages' documents best first), when one holds
+    ``PASSAGE_MAJORITY`` of them. Not decisive (the answer says which document it used), and chosen by subject, so a
+    step that finds nothing there may look in the whole library."""
+    if route.document_ids is not None or not nearest_documents:
+        return route
+    votes = Counter(nearest_documents[:PASSAGE_VOTES])
+    best, count = votes.most_common(1)[0]
+    if count < PASSAGE_MAJORITY:
+        return route
+    others = tuple(d for d in dict.fromkeys(nearest_documents) if d != best)
+    return Route((best,), f"{names.get(best, best)}: most of the passages nearest the question in meaning",
+                 (best, *others), names, decisive=False, by_subject=True)
 
 
 ABOUT_SHARE = 0.5

@@ -16,11 +16,13 @@ from core.library.store import Library
 from core.reports.document_metadata import DocumentMetadata
 from core.search.retrieval import Retriever
 from core.search.routing import (
+    Route,
     RoutedDocument,
     allowed_documents,
     issuer_names,
     question_scope,
     route,
+    route_by_passages,
     with_issuer_names,
 )
 from core.search.subjects import DocumentProfile
@@ -334,3 +336,14 @@ def test_a_trading_symbol_in_capitals_reads_as_its_issuer() -> None:
 ])
 def test_a_plain_document_word_is_no_issuer_s_name_alone(issuer: str, names: list[str]) -> None:
     assert issuer_names(issuer) == names
+
+
+def test_a_question_routed_nowhere_goes_to_the_document_of_most_of_its_nearest_passages() -> None:
+    nowhere = Route(None, "its subject fits many documents alike")
+    names = {1: "fleet.pdf", 2: "budget.pdf", 3: "survey.pdf"}
+    route = route_by_passages(nowhere, [2, 1, 2, 3, 2, 1], names)
+    assert route.document_ids == (2,) and route.by_subject and not route.decisive
+    assert route.matched[0] == 2 and "budget.pdf" in route.reason
+    assert route_by_passages(nowhere, [2, 1, 3, 1, 2], names).document_ids is None  # no majority: everywhere
+    named = Route((3,), "the issuer named")
+    assert route_by_passages(named, [2, 2, 2], names) is named  # a route by its words stays
