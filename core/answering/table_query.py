@@ -1701,9 +1701,13 @@ def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
                 found[acronym] = " ".join(words[at:at + len(acronym)])
                 break
             at = initials.find(acronym.lower(), at + 1)
-    for short in sorted({a.lower() for c in columns for a in _ABBREVIATED.findall(c.header)}):
-        # "Std. Dev." spelt "standard deviation", "Avg." spelt "average": a word of the text with the same first letter
-        # that holds the abbreviation's letters in order, and is longer by two letters at least
+    shortened = {a.lower() for c in columns for a in _ABBREVIATED.findall(c.header)}
+    # a header of two to four consonants ("hp", "cyl", "wt", "qty"): a word cut short with no stop ("Men", "Yes" are words)
+    shortened |= {c.header.strip().lower() for c in columns
+                  if _BARE_SHORT.fullmatch(c.header.strip()) and not set(c.header.lower()) & set("aeiou")}
+    for short in sorted(shortened):
+        # "Std. Dev." spelt "standard deviation", "Avg." spelt "average", "hp" spelt "horsepower": a word of the text
+        # with the same first letter that holds the abbreviation's letters in order, and is longer by two letters at least
         whole = next((w for w in words if w[0] == short[0] and len(w) >= len(short) + 2 and _letters_in_order(short, w)),
                      None)
         if whole is not None:
@@ -1723,6 +1727,7 @@ def _with_acronyms(text: str, columns: Sequence[ColumnSchema]) -> str:
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+_BARE_SHORT = re.compile(r"[A-Za-z]{2,4}")
 _ABBREVIATED = re.compile(r"\b([A-Za-z]{2,5})\.")
 """A header's word cut short and marked so ("Std. Dev.", "Avg. price", "Pop.")."""
 

@@ -253,6 +253,19 @@ def test_a_statistic_of_a_variable_is_read_from_its_column(summary_statistics: L
     assert ask_without_model(summary_statistics, "What was the mean farm size of the farms surveyed?").value == "31.6"
 
 
+@pytest.fixture(scope="module")
+def boats(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["", "len", "hp", "crw"], ["Sea Swift", "12.5", "310", "4"], ["Gull", "8.2", "95", "2"],
+            ["North Star", "15.0", "420", "6"], ["Petrel", "9.6", "140", "3"]]
+    yield from _drawn(tmp_path_factory, "Table 3: The harbour fleet, by boat", rows, [40, 200, 280, 360, 440])
+
+
+def test_a_header_cut_short_to_its_consonants_is_named_by_the_whole_word(boats: Library) -> None:
+    answer = ask_without_model(boats, "Which boats have more than 300 horsepower?")
+    assert set(answer.parts) == {"Sea Swift", "North Star"}, answer.text
+    assert ask_without_model(boats, "What is the horsepower of the Gull?").value == "95"
+
+
 def test_a_combined_figure_of_columns_named_adds_the_row_across_them(one_row: Library) -> None:
     answer = ask_without_model(one_row, "What were the combined sales of green tea and black tea in Belgium in 2021?")
     assert answer.value.replace("€", "").split()[0] in ("6,055", "6.055"), answer.text
