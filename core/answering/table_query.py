@@ -688,7 +688,8 @@ def sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
         return []
     at = view.column_position(label.name)
     positions = [view.column_position(c.name) for c in view.data_columns]
-    return _bare_sections(view, at, positions) or _subtotal_sections(view, at, positions)
+    return (_bare_sections(view, at, positions) or _subtotal_sections(view, at, positions)
+            or _nested_subtotals(view, at, positions))
 
 
 _SUBTOTAL_TOLERANCE = 0.011
@@ -729,14 +730,59 @@ def _subtotal_sections(view: TableView, at: int, positions: Sequence[int]) -> li
     return groups if len(groups) >= 2 and any(len(rows_) >= 2 for _, rows_ in groups) else []
 
 
+def _nested_subtotals(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
+    """Statistics tables whose categories stand among their parts ("Violent crime" over "Robbery", "Aggravated
+    assault", ... beside "Fraud" and "Vandalism" on their own): each row whose figures, in two figure columns or
+    more and in all of them but one at most (a misprint), are the sums of the two or more rows right below it, with
+    those rows; [] unless two such rows are found. Rows without figures (a label wrapped onto the next line) add
+    nothing."""
+    rows = [view.values[r.row] for r in view.rows if r.row in view.values and not _TOTAL_ROW.search(r.label)
+            and r.row not in view.info.total_rows]
+
+    def figures(values: tuple[Any, ...]) -> list[float | None]:
+        return [float(values[p]) if is_number(values[p]) else None for p in positions]
+
+    groups: list[tuple[str, tuple[Any, ...]]] = []
+    start = 0
+    while start < len(rows):
+        heading = figures(rows[start])
+        filled = [i for i, v in enumerate(heading) if v]
+        end = None
+        if len(filled) >= 2:
+            sums = [0.0] * len(positions)
+            parts = 0
+            for below in range(start + 1, len(rows)):
+                below_figures = figures(rows[below])
+                parts += any(v is not None for v in below_figures)
+                sums = [t + (v or 0.0) for t, v in zip(sums, below_figures, strict=True)]
+                if any(sums[i] > (heading[i] or 0.0) * (1 + _SUBTOTAL_SHARE) + 0.5 * (below - start + 1)
+                       for i in filled):
+                    break
+                # each figure rounded to the unit printed, a dash for a figure too small to print
+                slack = (0.05 if any((heading[i] or 0.0) % 1 for i in filled) else 0.5) * (below - start + 1)
+                agree = sum(abs((heading[i] or 0.0) - sums[i]) <= max(slack, _SUBTOTAL_SHARE * abs(heading[i] or 0.0))
+                            for i in filled)
+                if parts >= 2 and agree >= max(2, len(filled) - 1):  # one column may be misprinted
+                    end = below
+                    break
+        if end is None:
+            start += 1
+            continue
+        groups.append((str(rows[start][at]), tuple(rows[r][at] for r in range(start + 1, end + 1)
+                                                   if any(v is not None for v in figures(rows[r])))))
+        start = end + 1
+    return groups if len(groups) >= 2 else []
+
+
 def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
     """The headings printed as rows of their own, with no figure (``at``, ``positions`` as for the subtotals)."""
     groups: list[tuple[str, list[Any]]] = []
-    for row in view.rows:
+    for row, after in zip(view.rows, [*view.rows[1:], None], strict=True):
         values = view.values.get(row.row)
         if values is None or _TOTAL_ROW.search(row.label):
             continue
-        if row.labelled and all(values[p] in (None, "") for p in positions):
+        wrapped = after is not None and after.label[:1].islower()  # "Murder and nonnegligent" / "manslaughter."
+        if row.labelled and all(values[p] in (None, "") for p in positions) and not wrapped:
             groups.append((row.label, []))
         elif groups:
             groups[-1][1].append(values[at])

@@ -91,6 +91,26 @@ def test_a_row_of_all_other_kinds_is_a_row_not_a_total(felled: Library) -> None:
     assert answer.value == "All other species", answer.text
 
 
+# incidents by kind, with categories printed among their parts (each the sum of the rows right below it), and a
+# label wrapped onto a second line (its first line holds no figure: no heading)
+INCIDENTS = [("Vehicle collisions", 412, 380), ("Car and car", 250, 231), ("Car and bicycle", 98, 101),
+             ("Car and pedestrian", 64, 48), ("Falls from a height", None, None), ("or from a ladder", 310, 295),
+             ("Weather damage", 150, 171), ("Flooding", 90, 120), ("Storm", 60, 51), ("Fires", 45, 39)]
+
+
+@pytest.fixture(scope="module")
+def incidents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Kind of incident", "Injured", "Treated"]] + [[name, str(a or ""), str(b or "")] for name, a, b in INCIDENTS]
+    yield from _drawn(tmp_path_factory, "Table 5: Incidents attended, by kind", rows)
+
+
+def test_a_category_printed_among_its_parts_keeps_its_parts(incidents: Library) -> None:
+    answer = ask_without_model(incidents, "Which vehicle collisions injured more than 90 people?")
+    assert set(answer.parts) == {"Car and car", "Car and bicycle"}, answer.text  # not the category's own row
+    answer = ask_without_model(incidents, "Which weather damage had the most injured?")
+    assert answer.value == "Flooding", answer.text
+
+
 # region: domestic (%), imported (%), cases (n); a totals row named after the union
 REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
 
