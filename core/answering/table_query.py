@@ -1593,7 +1593,7 @@ def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequenc
         of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
         if years and of_year:
             column = of_year[0] if len(of_year) == 1 else None
-        else:  # "more women than men arrested in 2009" over columns that print no year: the year is the table's
+        else:  # "more nurses than doctors on the wards in 2019" over columns that print no year: the year is the table's
             column = _best_column(YEAR_PRINTED.sub(" ", words), numbers, title)
         if column is None:
             return None

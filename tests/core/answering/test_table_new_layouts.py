@@ -69,7 +69,7 @@ def injuries(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 def test_girls_and_boys_are_the_female_and_male_columns_and_an_age_bound_in_a_header_no_filter(
         injuries: Library) -> None:
-    answer = ask_without_model(injuries, "How many girls under 18 were treated for a fracture?")
+    answer = ask_without_model(injuries, "Fractures treated: how many girls under 18?")
     assert answer.value == "35", answer.text
     answer = ask_without_model(injuries, "How many boys under 18 were treated for a burn?")
     assert answer.value == "15", answer.text
