@@ -28,8 +28,9 @@ with its label, top-k, list of values, share of a total, difference of two cells
 the prose), golds read off the pages. The held-out half is for checking, never for tuning.
 
 1. The documents (``table_documents.py``: ../shared/samples, the ICDAR 2013 dev PDFs, TAT-QA dev tables
-   rendered to PDF, three generated registers) are gathered in ``--workdir`` and ingested for real (MiniLM
-   embedder) into one library there; a work folder that already holds them is reused as it is.
+   rendered to PDF, three generated registers, six real PDFs from PyPI source packages) are gathered in
+   ``--workdir`` and ingested for real (MiniLM embedder) into one library there; a work folder that already holds
+   them is reused as it is.
 2. Before any model call, ``core.search.routing`` routes each question; the share routed to its own
    document first, and among the routed, is printed.
 3. Each question is asked with the chosen backend (default: the embedded model) and scored (``scoring.py``):
