@@ -698,17 +698,24 @@ _SUBTOTAL_SHARE = 0.0005
 or 0.05% of it (each figure rounded to the unit printed)."""
 
 
-def _subtotal_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
-    """A budget's ministries over their departments: the table read as heading rows each followed by the rows whose
-    figures add up to the heading's, column by column, until the next heading; [] unless every row (totals aside)
-    falls into such a group, there are two groups or more, and one of them holds two rows or more. ``at`` is the
-    label's position in a row's values, ``positions`` the figure columns'."""
+def _rows_with_figures(view: TableView, positions: Sequence[int]
+                       ) -> tuple[list[tuple[Any, ...]], Callable[[tuple[Any, ...]], list[float | None]]]:
+    """The table's rows but its totals, and how to read a row's figures at ``positions`` (None where a cell holds
+    none): what the subtotal readings below add up."""
     rows = [view.values[r.row] for r in view.rows if r.row in view.values and not _TOTAL_ROW.search(r.label)
             and r.row not in view.info.total_rows]
 
     def figures(values: tuple[Any, ...]) -> list[float | None]:
         return [float(values[p]) if is_number(values[p]) else None for p in positions]
+    return rows, figures
 
+
+def _subtotal_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
+    """A budget's ministries over their departments: the table read as heading rows each followed by the rows whose
+    figures add up to the heading's, column by column, until the next heading; [] unless every row (totals aside)
+    falls into such a group, there are two groups or more, and one of them holds two rows or more. ``at`` is the
+    label's position in a row's values, ``positions`` the figure columns'."""
+    rows, figures = _rows_with_figures(view, positions)
     groups: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     while start < len(rows):
@@ -736,12 +743,7 @@ def _nested_subtotals(view: TableView, at: int, positions: Sequence[int]) -> lis
     more and in all of them but one at most (a misprint), are the sums of the two or more rows right below it, with
     those rows; [] unless two such rows are found. Rows without figures (a label wrapped onto the next line) add
     nothing."""
-    rows = [view.values[r.row] for r in view.rows if r.row in view.values and not _TOTAL_ROW.search(r.label)
-            and r.row not in view.info.total_rows]
-
-    def figures(values: tuple[Any, ...]) -> list[float | None]:
-        return [float(values[p]) if is_number(values[p]) else None for p in positions]
-
+    rows, figures = _rows_with_figures(view, positions)
     groups: list[tuple[str, tuple[Any, ...]]] = []
     start = 0
     while start < len(rows):
