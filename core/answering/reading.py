@@ -129,6 +129,12 @@ _EQUAL_SAID = r"(?:\b(?:had|has|have|having|with|showed|recorded|reported|scored
 """A figure a row had exactly: "had a budget of zero", "with a weight of 15%", "exactly 3" (not "of 15% or more", a
 threshold)."""
 _EQUAL = re.compile(_EQUAL_SAID, re.IGNORECASE)
+_EQUAL_COUNT = re.compile(
+    r"\b(?:had|has|have|having|with)\s+(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\s+(?=[a-z][a-z-]{2,}s\b)(?!(?:years?|months?|weeks?|days?|hours?|minutes?|times?|percent|points?|thousands?|"
+    r"millions?|billions?|more|less|fewer|or)\b)", re.IGNORECASE)
+"""A count of things each row has, said as "boats with 4 masts", "how many farms have two tractors": the rows whose
+column of that thing holds the figure (not a span of time, a unit, or "5 or more", a bound)."""
 _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
 BOUND_WORDS = (r"(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|below|"
                r"over|under|exceed(?:ed|s|ing)?")
@@ -1408,6 +1414,11 @@ def _criterion(marked: str) -> Criterion:
         said = equal.group("n").lower()
         figure = 0.0 if said in ("zero", "nil") else float(said.replace(",", ""))
         return Criterion("equal", figure, "%" if equal.group("unit") else "")
+    counted = _EQUAL_COUNT.search(text)
+    if counted is not None and not re.match(r"\s*[a-z-]+\s+or\s+(?:more|less|fewer|above|below|over|under)\b",
+                                            text[counted.end():], re.IGNORECASE):
+        said = counted.group("n").lower()
+        return Criterion("equal", float(said) if said.isdigit() else float(_NUMBER_WORDS[said]), "")
     versus = VERSUS.search(text) if _ROWS_ASKED.match(text) else None
     if versus is not None:
         # "which complaints did fewer girls than boys report": each row's figure against its other one
@@ -1580,6 +1591,7 @@ def _criterion_free(text: str) -> str:
                   " ", text,
                   flags=re.IGNORECASE)
     text = _EQUAL.sub(_figure_unsaid, text)
+    text = _EQUAL_COUNT.sub(lambda said: said.group(0)[: said.start("n") - said.start(0)], text)
     text = re.sub(r"\b(?:the\s+)?(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum|peak|"
                   r"lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum|negative|positive|a\s+loss|a\s+profit|"
                   r"in\s+deficit|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|grow|grew|decline[sd]?|improved?|"

@@ -111,6 +111,23 @@ def test_a_category_printed_among_its_parts_keeps_its_parts(incidents: Library) 
     assert answer.value == "Flooding", answer.text
 
 
+# farm: tractors, barns, hectares
+FARMS = {"Hillside": (2, 1, 120), "Brookend": (3, 2, 210), "Mossgate": (2, 3, 95), "Fernlea": (1, 1, 60),
+         "Oakridge": (4, 2, 340)}
+
+
+@pytest.fixture(scope="module")
+def farms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Farm", "Tractors", "Barns", "Hectares"]] + [[name, *map(str, figures)] for name, figures in FARMS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Holdings in the valley survey", rows, [40, 200, 300, 400, 500])
+
+
+def test_a_count_of_things_each_row_has_keeps_the_rows_holding_it(farms: Library) -> None:
+    assert ask_without_model(farms, "How many farms have 2 tractors?").value == "2"
+    assert ask_without_model(farms, "How many farms have two barns?").value == "2"
+    assert ask_without_model(farms, "How many farms have 2 or more tractors?").value == "4"  # a bound, not a count
+
+
 # region: domestic (%), imported (%), cases (n); a totals row named after the union
 REGIONS = {"Northmark": (80.0, 20.0, 45), "Southdale": (100.0, 0.0, 150), "Westmoor": (50.0, 50.0, 55)}
 
