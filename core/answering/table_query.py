@@ -749,6 +749,8 @@ def _nested_subtotals(view: TableView, at: int, positions: Sequence[int]) -> lis
     while start < len(rows):
         heading = figures(rows[start])
         filled = [i for i, v in enumerate(heading) if v]
+        # each figure rounded to the unit printed (a dash for a figure too small to print): half a unit off per row
+        half_unit = 0.05 if any((heading[i] or 0.0) % 1 for i in filled) else 0.5
         end = None
         if len(filled) >= 2:
             sums = [0.0] * len(positions)
@@ -760,8 +762,7 @@ def _nested_subtotals(view: TableView, at: int, positions: Sequence[int]) -> lis
                 if any(sums[i] > (heading[i] or 0.0) * (1 + _SUBTOTAL_SHARE) + 0.5 * (below - start + 1)
                        for i in filled):
                     break
-                # each figure rounded to the unit printed, a dash for a figure too small to print
-                slack = (0.05 if any((heading[i] or 0.0) % 1 for i in filled) else 0.5) * (below - start + 1)
+                slack = half_unit * (below - start + 1)
                 agree = sum(abs((heading[i] or 0.0) - sums[i]) <= max(slack, _SUBTOTAL_SHARE * abs(heading[i] or 0.0))
                             for i in filled)
                 if parts >= 2 and agree >= max(2, len(filled) - 1):  # one column may be misprinted

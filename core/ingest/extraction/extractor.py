@@ -35,14 +35,14 @@ from core.ingest.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.ingest.extraction.headers import count_header_rows, settle_headers
 from core.ingest.extraction.ledger import read_ledgers
 from core.ingest.extraction.merge import agreement, drop_empty, quality, select
-from core.ingest.extraction.page_text import Word, cell_text, group_lines, phrase_words, strip_superscripts
+from core.ingest.extraction.page_text import Word, cell_text, group_lines, strip_superscripts
 from core.ingest.extraction.page_view import PageView, Rulings, open_view
 from core.ingest.extraction.pymupdf_tables import find_pymupdf_grids
 from core.ingest.extraction.refine import (
-    WIDE_SPACE,
     drop_slivers,
     extend_upwards,
     join_wrapped_labels,
+    phrases_at_columns,
     split_side_by_side,
     split_stacked_rows,
     unmerge_aligned_spans,
@@ -240,12 +240,10 @@ class TableExtractor:
         """Fill each grid with the page's text: words for ruled grids; whole phrases for borderless ones,
         whose column boundaries are inferred and may fall between two words of one cell."""
         drafts = []
-        wide_gap = WIDE_SPACE * word_space(view.words) if any(g.extractor.endswith("stream") for g in grids) else 0.0
+        space = word_space(view.words) if any(g.extractor.endswith("stream") for g in grids) else 0.0
         for grid in grids:
-            if grid.extractor.endswith("stream"):
-                units = phrase_words(view.words, grid.x_edges[1:-1], wide_gap)
-            else:
-                units = view.words
+            stream = grid.extractor.endswith("stream")
+            units = phrases_at_columns(view.words, grid.x_edges, space) if stream else view.words
             draft = read_grid(grid, units)
             if draft is None:
                 continue

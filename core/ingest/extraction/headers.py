@@ -135,7 +135,7 @@ def _widen_centred_headers(table: DraftTable, verticals: Sequence[pymupdf.Rect] 
                 left -= 1
             free = [k > 0 and labelled_below[k] and not row[k].text and k not in claimed for k in range(table.n_cols)]
             ruled = ruled_group(table, cell, verticals) if c > 0 else None
-            if ruled and all(not row[k].text or k == c for k in range(ruled[0], ruled[1] + 1)):
+            if ruled:  # (the only text between its rules)
                 left, right = ruled
             elif not stacked and (left, right) == (c, c) and c > 0 and edges is not None:
                 left, right = _centred_run(c, (text_box.x0 + text_box.x1) / 2, edges, free)

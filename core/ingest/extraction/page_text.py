@@ -8,7 +8,6 @@ the font (smaller and raised above the line's baseline), not guessed from traili
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from collections import Counter
@@ -271,46 +270,20 @@ def _is_figure(text: str) -> bool:
     return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
 
 
-def phrase_words(words: Iterable[Word], edges: Sequence[float] = (), wide_gap: float = 0.0) -> list[Word]:
-    """Each phrase as one ``Word`` (text joined with spaces), the unit borderless columns are made of. Given a table's
-    inner column ``edges``, a phrase over two figure columns is cut at a gap wider than ``wide_gap`` between words
-    whose middles fall in different columns: the headers of narrow
-    columns set a little more than a word space apart ("Under 18 years" | "18 years and over", each over two lines)
-    are two cells, not one phrase read into the column its middle falls in."""
-    out = []
-    for whole in phrases(words):
-        for phrase in _cut_at_edges(whole, edges, wide_gap):
-            if len(phrase) == 1:
-                out.append(phrase[0])
-                continue
-            out.append(_joined(phrase))
-    return out
+def phrase_words(words: Iterable[Word]) -> list[Word]:
+    """Each phrase as one ``Word`` (text joined with spaces), the unit borderless columns are made of."""
+    return [joined_phrase(phrase) for phrase in phrases(words)]
 
 
-def _cut_at_edges(phrase: list[Word], edges: Sequence[float], wide_gap: float) -> list[list[Word]]:
-    if not edges or wide_gap <= 0 or len(phrase) < 2:
-        return [phrase]
-    def column(word: Word) -> int:
-        return bisect.bisect(edges, word.cx)
-
-    columns = {column(w) for w in phrase}
-    if len(columns) != 2 or 0 in columns:
-        return [phrase]  # a title over many columns; a row label run past its column's edge
-    parts: list[list[Word]] = [[phrase[0]]]
-    for left, right in pairwise(phrase):
-        if right.x0 - left.x1 > wide_gap and column(left) != column(right):
-            parts.append([right])
-        else:
-            parts[-1].append(right)
-    return parts
-
-
-def _joined(phrase: Sequence[Word]) -> Word:
-    return (replace(
+def joined_phrase(phrase: Sequence[Word]) -> Word:
+    """One phrase's words as one ``Word``: their box, their text joined with spaces."""
+    if len(phrase) == 1:
+        return phrase[0]
+    return replace(
         phrase[0],
         x0=min(w.x0 for w in phrase), y0=min(w.y0 for w in phrase), x1=max(w.x1 for w in phrase),
         y1=max(w.y1 for w in phrase), text=" ".join(w.text for w in phrase),
-    ))
+    )
 
 
 def join_cell_lines(lines: Sequence[str]) -> str:

@@ -30,7 +30,7 @@ from itertools import pairwise
 import pymupdf
 
 from core.ingest.extraction.grid import DraftCell, DraftTable
-from core.ingest.extraction.page_text import PHRASE_GAP, Word, cell_text, group_lines, phrases
+from core.ingest.extraction.page_text import PHRASE_GAP, Word, cell_text, group_lines, joined_phrase, phrases
 from core.ingest.extraction.values import TITLE_START, UNITS_LINE, is_value
 
 # A gap this many times the page's word space parts two column headers set on one line.
@@ -175,6 +175,22 @@ def _split_at_columns(piece: list[Word], lefts: list[float], rights: list[float]
         else:
             parts[-1].append(right)
     return parts
+
+
+def phrases_at_columns(words: Sequence[Word], x_edges: Sequence[float], space: float) -> list[Word]:
+    """The page's phrases for a borderless grid with column boundaries ``x_edges``, each as one ``Word``; a phrase
+    over two figure columns is cut where ``_split_at_columns`` cuts header lines: the headers of narrow columns set a
+    little more than a word space apart ("Under 18 years" | "18 years and over", each over two lines) are two cells,
+    not one phrase read into the column its middle falls in. A title over many columns and a row label run past its
+    column's edge stay whole."""
+    lefts, rights = list(x_edges[:-1]), list(x_edges[1:])
+    out: list[Word] = []
+    for phrase in phrases(words):
+        columns = {_column_at(w.cx, lefts, rights) for w in phrase}
+        pieces = _split_at_columns(phrase, lefts, rights, space, set()) if len(columns) == 2 and 0 not in columns \
+            else [phrase]
+        out.extend(joined_phrase(piece) for piece in pieces)
+    return out
 
 
 def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rect], max_rows: int = 6) -> None:
