@@ -136,6 +136,7 @@ _EQUAL_COUNT = re.compile(
 """A count of things each row has, said as "boats with 4 masts", "how many farms have two tractors": the rows whose
 column of that thing holds the figure (not a span of time, a unit, or "5 or more", a bound)."""
 _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
+_EQUAL_COUNT_PLAIN = re.sub(r"\?P<\w+>", "?:", _EQUAL_COUNT.pattern)
 BOUND_WORDS = (r"(?:more|greater|higher|larger|bigger|less|fewer|lower|smaller)\s+than|at\s+(?:least|most)|above|below|"
                r"over|under|exceed(?:ed|s|ing)?")
 """The words that set a bound ("more than", "at least", "under", "exceeded"), spelled once for every pattern of one."""
@@ -162,6 +163,12 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
                   r"|\bwhat\s+is\s+(?:the|this)\s+table\s+(?:about|showing)\b|\b(?:title|subject)\s+of\s+(?:the|this)\s+table\b")),
     ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\b"),
+    # "what percentage of the cars have four cylinders", "what share of the towns had a turnout above 60%": the rows
+    # that pass a bound (or hold a count), as a share of all the rows
+    ("share_rows", (rf"^\s*(?:what|which)\s+(?:share|percent(?:age)?|proportion|fraction|part)\s+of\s+(?:all\s+)?(?:the\s+)?"
+                   rf"(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+(?:(?:of|in|on|at|from|among|listed|shown)\s+"
+                   rf"(?:[\w-]+\s+){{0,3}}?)?(?=(?:had|have|has|were|are|did|do|got|saw|showed|recorded|reported|received|"
+                   rf"scored|made|[a-z]{{2,}}ed|with)\b(?:{_PAST_A_THRESHOLD}|{_SIGN_SAID})|{_EQUAL_COUNT_PLAIN})")),
     ("count_rows", (rf"^\s*how\s+many\s+(?:(?:different|distinct|separate|unique)\s+)?{_LABEL_NOUN}\b(?:\s+of\b|\s+(?:are|were)"
                    rf"\s+(?:there|listed|shown|included|presented|named|in\s+the\s+table))"
                    r"|^\s*how\s+many\s+(?:different|distinct|separate|unique)\s+"
@@ -206,6 +213,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  r"drivers?|causes?|outlook|forecast)\b(?!.*" + _P + r")"
                  r"|^\s*what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise|refer|relate|cover)\b"),
     ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
+               # "list the top 3 boats by masts", "name the five largest ports": so many things, ranked
+               rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:(?:top|bottom)\s+{_K}|{_K}\s+(?:[\w-]+\s+)?"
+               rf"(?:{_SUPERLATIVE}|[a-z]{{3,}}est)\s+[a-z-]+s)\b"
                # "name the 4 coastal towns with the most visitors": so many things, ranked, whatever they are
                rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?(?:{_K})\s+(?:[\w'/-]+\s+){{1,4}}?"
                rf"(?:with|by|having|that\s+had|which\s+had)\s+(?:the\s+)?(?:{_SUPERLATIVE})\b"
@@ -239,7 +249,9 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                # "list the reasons for complaint that no tenant gave": a plural noun, what it is of, and a clause
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                rf"(?:(?:of|in|on|at|from|among)\s+(?:[\w-]+\s+){{1,3}}?)?"
-               rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD}))")),
+               rf"(?:(?:where|that|which|whose|who|in\s+which)\b|with\b(?={_PAST_A_THRESHOLD})|(?={_EQUAL_COUNT_PLAIN}))"
+               # "which boats have 4 masts": the rows holding that count of a thing
+               rf"|^\s*(?:which|what)\s+(?!{_TIME}\b)(?:[\w-]+,?\s+){{0,4}}?[a-z-]+[^s\W]s\s+(?={_EQUAL_COUNT_PLAIN})")),
     (kinds.YES_NO, (r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\s+(?!there\b)"
                    r"(?!.*\b(?:how|which|what|when|why)\b)")),
 ))
@@ -777,7 +789,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
                          dict(_FRAMES)[kinds.TITLE].sub(" ", marked), flags=re.IGNORECASE).strip(" ?.!")
     elif kind != kinds.TEXT:
         measure, query, subject = _measure_of(marked, kind, frame, periods, definitions)
-        if frame in ("count_rows", "labels"):
+        if frame in ("count_rows", "share_rows", "labels"):
             measure = None  # a question over a table's rows: its query says what it counts or lists
     if measure is not None and measure.op == m.CHANGE and _PERCENT_ASKED.search(f"{asking} {said_around}") \
             and not re.search(r"\bpoints?\b", text, re.IGNORECASE):
@@ -794,7 +806,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     doubts = _doubts(measure)
     reading = QuestionReading(
         text=text, kind=kind, several=several, measure=measure, periods=tuple(find_periods(text) if not periods else periods),
-        statements=statements, scale=scale, percent=percent or (measure is not None and _is_percent(measure)),
+        statements=statements, scale=scale,
+        percent=percent or frame == "share_rows" or (measure is not None and _is_percent(measure)),
         decimals=decimals, criterion=criterion, query=query, definitions=tuple(definitions.items()), asked=asking,
         subject=_unmark(subject, periods), issuer=issuer, noise=tuple(around), doubts=doubts, explains=explains,
         notes=tuple(notes), settled=settled, frame=frame, basis_points=basis_points, rank=_rank(marked),
@@ -1375,6 +1388,8 @@ def _frame(marked: str) -> tuple[str, bool, str]:
                 return kinds.COUNT, False, kind
             if kind == "count_rows":
                 return kinds.COUNT, False, kind
+            if kind == "share_rows":
+                return kinds.COMPUTED, False, kind
             if kind == kinds.COLUMN_HEADERS:
                 several = bool(_SEVERAL.search(marked.split("?")[0][:60])) and not _ONE_OF.search(marked)
                 return kinds.COLUMN_HEADERS, several, kind
@@ -1518,7 +1533,7 @@ def _measure_of(marked: str, kind: str, frame: str, periods: Sequence[PeriodMent
     body = _LEAD.sub("", clause, count=1).strip()
     body = re.sub(r"\brespective(?:ly)?\b\s*", "", body, flags=re.IGNORECASE).strip()
     body = _FIGURES_OF.sub(lambda g: f"{g.group('x') or g.group('x2')} in {g.group('ps') or g.group('ps2')}", body)
-    if kind == kinds.COUNT and frame == "count_rows" or kind == kinds.ROW_LABELS:
+    if kind == kinds.COUNT and frame == "count_rows" or frame == "share_rows" or kind == kinds.ROW_LABELS:
         return None, _query(clause, kind, frame), body
     if kind in (kinds.COLUMN_HEADERS, kinds.COUNT, kinds.YES_NO):
         query = _query(clause, kinds.ROW_LABELS, frame) if kind == kinds.COLUMN_HEADERS else None
@@ -1586,8 +1601,10 @@ def _frame_free(clause: str) -> str:
 
 
 def _criterion_free(text: str) -> str:
+    # (with its unit: "%", "thousand", "pg/L", "mm/day")
     text = re.sub(r"\b(?:" + BOUND_WORDS + r")\s*(?:[$\u20ac\u00a3\u00a5]|"
-                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z]))?",
+                  r"US\$|rs\.?)?\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%|percent|thousands?|millions?|billions?|(?<=\d)(?:k|m|bn)(?![a-z])|"
+                  r"[^\W\d_]{1,5}/[^\W\d_]{1,5}\b)?",
                   " ", text,
                   flags=re.IGNORECASE)
     text = _EQUAL.sub(_figure_unsaid, text)
@@ -1651,6 +1668,17 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
                                    rf"do|\w+ed)\b", text, re.IGNORECASE)
         group = group or re.search(rf"{lead}(?P<g>\w+)\b", text, re.IGNORECASE)
         group_words = group.group("g") if group else ""
+        # "name the five largest ports by tonnage", "the three heaviest cars": so many rows ranked by what the
+        # superlative says (the column after "by", else the adjective's own word)
+        adjective = re.search(rf"{lead}(?!top\b|bottom\b)(?P<adj>{_SUPERLATIVE}|[a-z]{{3,}}est)\s+(?P<g>(?:[\w-]+\s+)?[a-z-]+s)\b"
+                              rf"(?:\s+(?:by|in\s+terms\s+of)\s+(?:the\s+)?(?P<t>[\w\s-]+?))?\s*(?:\s+in\b.*)?$",
+                              text, re.IGNORECASE) if top else None
+        if adjective is not None:
+            measured, largest = SUPERLATIVE_MEASURES.get(adjective.group("adj").lower(), (adjective.group("adj"), descending))
+            said = adjective.group("t") or ("" if re.fullmatch(_SUPERLATIVE, adjective.group("adj"), re.IGNORECASE)
+                                            else measured)
+            return TableQuery("top", _clean(said), _clean(adjective.group("g")), limit,
+                              descending if adjective.group("t") else largest, text)
         by = re.search(r"\b(?:top|bottom|first|last)\s+(?:\d+|two|three|four|five|ten)\s+(?P<g>[\w-]+(?:\s+[\w-]+)?)\s+(?:by|in\s+terms\s+of|"
                        r"for|with\s+the\s+(?:most|highest|largest|lowest|least))\s+(?:the\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
                        r"\s+during\b|\?|$)", text, re.IGNORECASE)
@@ -1676,6 +1704,10 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         if several and operation == "top":
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
+    if frame == "share_rows":
+        # "what percentage of the cars have ...": the rows past the bound are counted, then taken of all of them
+        noun = re.search(r"\bof\s+(?:all\s+)?(?:the\s+)?(?P<n>(?:[\w-]+\s+){0,3}?[a-z-]+[^s\W]s)\b", text, re.IGNORECASE)
+        return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
     if kind == kinds.COUNT and frame == "count_rows":
         # "in how many of the public transport items": the plural the rows are (its other words may name
         # the heading they are under)
@@ -1691,6 +1723,15 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
                      text, re.IGNORECASE)
     target = _clean(noun.group("n")) if noun else ""
     return TableQuery("how_many", target, "", 1, True, text)
+
+
+SUPERLATIVE_MEASURES: dict[str, tuple[str, bool]] = {"heaviest": ("weight", True), "lightest": ("weight", False), "longest": ("length", True),
+               "shortest": ("length", False), "tallest": ("height", True), "fastest": ("speed", True),
+               "slowest": ("speed", False), "widest": ("width", True), "narrowest": ("width", False),
+               "deepest": ("depth", True), "shallowest": ("depth", False), "cheapest": ("price", False),
+               "dearest": ("price", True), "hottest": ("temperature", True), "coldest": ("temperature", False),
+               "wettest": ("rainfall", True), "driest": ("rainfall", False)}
+"""What a superlative ranks by, and whether the largest come first ("the three heaviest cars": by weight, down)."""
 
 
 def _clean(text: str) -> str:

@@ -41,6 +41,7 @@ from core.answering.reading import (
     ALL_OR_NONE,
     BOUND_WORDS,
     ROW_NOUN,
+    SUPERLATIVE_MEASURES,
     THRESHOLD_KINDS,
     VERSUS,
     VERSUS_KINDS,
@@ -528,6 +529,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
     if planned.operation in ("sum", "count") and AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
+    if reading.frame == "share_rows":
+        # "what percentage of the cars have four cylinders": the rows a bound keeps, over all the rows
+        if planned.operation != "count" or not planned.thresholds:
+            return None
+        planned = replace(planned, operation="share", target=None)
     return planned
 
 
@@ -871,6 +877,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     if not planned.conditions and planned.operation in ("sum", "average", "max", "min", "top"):
         said += _over_every_row(reading, view)  # "across the countries": every row
     said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
+    if planned.operation == "top" and reading.query is not None:  # "the heaviest cars": ranked by the weight read
+        said += [word for word, (measure_word, _) in SUPERLATIVE_MEASURES.items() if measure_word == reading.query.target]
     bound = _kin(_tokens(" ".join(said)))
     kept = {c.column.name for c in (*planned.conditions, *(planned.versus or ()))}
     of_rows: set[str] = set()
@@ -1757,8 +1765,9 @@ def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
     for short in sorted(shortened):
         # "Std. Dev." spelt "standard deviation", "Avg." spelt "average", "hp" spelt "horsepower": a word of the text
         # with the same first letter that holds the abbreviation's letters in order, and is longer by two letters at least
-        whole = next((w for w in words if w[0] == short[0] and len(w) >= len(short) + 2 and _letters_in_order(short, w)),
-                     None)
+        # (never a word that names nothing: "what" spells no "wt")
+        whole = next((w for w in words if w[0] == short[0] and len(w) >= len(short) + 2 and _letters_in_order(short, w)
+                      and w not in _FUNCTION_WORDS), None)
         if whole is not None:
             found[short] = whole
     return found
@@ -2503,12 +2512,21 @@ def _literal(value: Any) -> str:
     return repr(value) if is_number(value) else quote_text(str(value))
 
 
+def _bound_sql(threshold: Threshold) -> str:
+    """The SQL test of one bound on a row's figure."""
+    if threshold.equal:
+        return f"{figure_sql(threshold.column)} = {threshold.value!r}"
+    return (f"{figure_sql(threshold.column)} {'>' if threshold.above else '<'}{'=' if threshold.inclusive else ''} "
+            f"{figure_sql(threshold.than) if threshold.than is not None else repr(threshold.value)}")
+
+
+def _bounds_sql(thresholds: Sequence[Threshold]) -> str:
+    return " AND ".join(_bound_sql(t) for t in thresholds)
+
+
 def _where(plan: QueryPlan) -> str:
     parts = [c.sql() for c in plan.conditions]
-    parts += [f"{figure_sql(t.column)} = {t.value!r}" if t.equal else
-              f"{figure_sql(t.column)} {'>' if t.above else '<'}{'=' if t.inclusive else ''} "
-              f"{figure_sql(t.than) if t.than is not None else repr(t.value)}"
-              for t in plan.thresholds]
+    parts += [_bound_sql(t) for t in plan.thresholds]
     parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
@@ -2603,6 +2621,10 @@ def compile_sql(plan: QueryPlan) -> str:
     if plan.operation in ("share", "difference", "change") and plan.whole is not None:
         return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
+    if plan.operation == "share" and plan.thresholds:  # the rows past a bound among those the conditions keep
+        return (f"SELECT SUM(CASE WHEN {_bounds_sql(plan.thresholds)} THEN 1 END) * 100.0 / COUNT(*) AS share, "
+                f"SUM(CASE WHEN {_bounds_sql(plan.thresholds)} THEN 1 END) AS part, COUNT(*) AS whole "
+                f"FROM {table}{_where(replace(plan, thresholds=()))}")
     if plan.operation == "share":
         kept = " AND ".join(c.sql() for c in plan.conditions) or "1"
         everything = _where(QueryPlan(plan.view, plan.operation, plan.target))
@@ -2772,7 +2794,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
                 raise NoAnswer(f"{plan.describe()}: no row kept.")
             shown = f"{format_number(share)}%"
             sentence = f"{shown} of the {plan.noun}: {int(part):,} of {int(whole):,}{where} ({title})"
-            cells = tuple((r, c.column.name) for r in kept for c in plan.conditions)
+            cells = tuple((r, c.column.name) for r in kept for c in plan.conditions) + \
+                tuple((r, c.name) for r in kept for t in plan.thresholds for c in t.columns())
             return QueryAnswer(plan, result, shown, (shown,), sentence, cells, {})
         if share is None:
             raise NoAnswer(f"{plan.describe()}: nothing to share.")

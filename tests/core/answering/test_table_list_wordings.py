@@ -274,3 +274,58 @@ def test_which_rows_account_for_a_bound_is_a_list_of_them() -> None:
     assert (asked.criterion.kind, asked.criterion.threshold) == ("below", 5.0)
     asked = read("Which stalls make up over 10% of the market's takings?")
     assert asked.query is not None and (asked.query.operation, asked.query.group) == ("list", "stalls"), asked
+
+
+# vessel: masts, crew, wt (tonnes); made up
+VESSELS = {
+    "Morning Star": (2, 12, 140.5), "Grey Heron": (3, 24, 310.0), "Kittiwake": (1, 4, 22.8),
+    "Saint Brendan": (3, 30, 402.2), "Halcyon": (2, 9, 98.0), "North Wind": (1, 5, 31.4),
+    "Osprey": (2, 14, 155.1), "Tern": (1, 3, 18.9),
+}
+
+
+@pytest.fixture(scope="module")
+def vessels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Vessel", "masts", "crew", "wt"]] + [[name, str(m), str(c), f"{w:.1f}"]
+                                                  for name, (m, c, w) in VESSELS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Sailing vessels in the harbour register", rows, [40, 200, 280, 360, 440])
+
+
+def test_a_share_of_the_rows_holding_a_count_is_of_all_the_rows(vessels: Library) -> None:
+    # ("what" spells no "wt" header: the words that name nothing name no column)
+    answer = ask_without_model(vessels, "what percentage of the vessels have two masts?")
+    assert answer.value == "37.5%", answer.text  # 3 of 8
+    answer = ask_without_model(vessels, "What share of the vessels carried more than 10 crew?")
+    assert answer.value == "50%", answer.text  # Morning Star, Grey Heron, Saint Brendan, Osprey: 4 of 8
+
+
+def test_the_rows_holding_a_count_of_a_thing_are_listed(vessels: Library) -> None:
+    for question in ("list the vessels with 3 masts", "which vessels have three masts"):
+        answer = ask_without_model(vessels, question)
+        assert set(answer.parts) == {"Grey Heron", "Saint Brendan"}, (question, answer.text)
+
+
+def test_so_many_rows_ranked_by_a_superlative_are_named(vessels: Library) -> None:
+    answer = ask_without_model(vessels, "name the two largest vessels by crew")
+    assert list(answer.parts) == ["Saint Brendan", "Grey Heron"], answer.text
+    answer = ask_without_model(vessels, "list the top 3 vessels by crew")
+    assert list(answer.parts) == ["Saint Brendan", "Grey Heron", "Osprey"], answer.text
+    # a superlative of a measure ranks by it, whatever it is called ("heaviest": the weight, printed "wt")
+    answer = ask_without_model(vessels, "name the two heaviest vessels")
+    assert list(answer.parts) == ["Saint Brendan", "Grey Heron"], answer.text
+    answer = ask_without_model(vessels, "name the two lightest vessels")
+    assert list(answer.parts) == ["Tern", "Kittiwake"], answer.text
+
+
+def test_a_unit_after_the_bound_is_no_word_of_the_column(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # the rows are named by a noun the table prints nowhere ("animals" over "Organism"): the column bounded is read
+    # from the words before the bound, the unit after it set aside
+    rows = [["Organism", "Samples", "Safe level (ng/L)"], ["Heron", "120", "12.5"], ["Otter", "64", "64.0"],
+            ["Grebe", "51", "51.2"], ["Vole", "88", "8.8"]]
+    library = drawn_library(tmp_path_factory.mktemp("levels"), "Table 3: Safe levels for wildlife", rows,
+                            [40, 220, 320, 440])
+    try:
+        answer = ask_without_model(library, "Which animals have a safe level above 50 ng/L?")
+        assert set(answer.parts) == {"Otter", "Grebe"}, answer.text
+    finally:
+        library.close()
