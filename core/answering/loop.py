@@ -65,6 +65,7 @@ from core.search.routing import (
     PASSAGE_VOTES,
     Route,
     issuer_names,
+    needs_meaning,
     route_by_passages,
     route_question,
     with_issuer_names,
@@ -107,7 +108,7 @@ class Answerer(TableSteps, FormulaSteps):
         # The documents first (core.search.routing), then tables and passages; or the documents the person chose.
         route = route_question(question, self.library) if documents is None else \
             Route(tuple(documents), "asked in the documents chosen")
-        if route.document_ids is None and documents is None:
+        if needs_meaning(route) and documents is None:
             route = self._route_by_meaning(question, route)
         self.retriever.limit_to(route.document_ids, widens=route.by_subject)
         if not self._has_documents():  # nothing to answer from: no search, no model call
@@ -377,8 +378,8 @@ class Answerer(TableSteps, FormulaSteps):
         return [name for m in self.library.document_metadata().values() if m.issuer for name in issuer_names(m.issuer)]
 
     def _route_by_meaning(self, question: str, route: Route) -> Route:
-        """Where the question's words route it nowhere, the document most of its nearest passages in meaning are
-        from (core.search.routing.route_by_passages)."""
+        """Where the question's words route it nowhere, or by some of them while others are used by no document, the
+        document most of its nearest passages in meaning are from first (core.search.routing.route_by_passages)."""
         documents = {d.id: d.file_name for d in self.library.documents()}
         if len(documents) < 2:
             return route

@@ -117,6 +117,10 @@ class Route:
     by_subject: bool = False
     """Chosen by what the question is about, not by an issuer or period it names: a step that finds no row for a
     line in these documents may look in the whole library."""
+    unknown: tuple[str, ...] = ()
+    """The question's words that no document uses ("horsepower" over a table printing "hp"), where the document its
+    other words chose uses them only in its pages' text ("cars" said once in a report on transport), in no title,
+    caption, header or row label: what the question is about may be said in other words elsewhere."""
 
     def alternatives(self, cited: Iterable[int]) -> tuple[Alternative, ...]:
         """The documents ``note`` names as also matching, best first, to ask the question in instead."""
@@ -316,7 +320,12 @@ def route(question: str, documents: Sequence[RoutedDocument], index: SubjectInde
         named = [d for d in named if summary.get(d.id, 0.0) >= ABOUT_SHARE * leading]
     pool = named or list(documents)
     if not named and scope.year is None:
-        return _by_subject(summary, names)
+        about = _by_subject(summary, names)
+        terms = question_terms(scope.words, _QUESTION_WORDS)
+        used_nowhere = tuple(t for t in terms if t not in _ASKING_WORDS and not index.documents_using([t]))
+        if used_nowhere and about.document_ids and about.document_ids[0] not in index.documents_naming(terms):
+            return replace(about, unknown=used_nowhere)
+        return about
     organisations = {" ".join(sorted(words_of(d.metadata.issuer))) for d in documents}
     if not named and (len(organisations) != 1 or organisations == {""}):
         # A period alone singles out one organisation's report of that year only where the library is one
@@ -371,21 +380,30 @@ PASSAGE_MAJORITY = 3
 """The votes a document needs to be routed to first."""
 
 
+def needs_meaning(route: Route) -> bool:
+    """Whether the passages nearest the question in meaning should have their say: its words route it nowhere, or
+    routed it by subject with some of its words used by no document."""
+    return route.document_ids is None or (route.by_subject and bool(route.unknown))
+
+
 def route_by_passages(route: Route, nearest_documents: Sequence[int], names: Mapping[int, str]) -> Route:
     """A route for a question whose words fit no document's subject more than the others' ("which cars have more than
-    250 horsepower" over a table printing "hp" and car models): the document of most of the ``PASSAGE_VOTES``
-    passages nearest it in meaning (``nearest_documents``, the passages' documents best first), when one holds
-    ``PASSAGE_MAJORITY`` of them. Not decisive (the answer says which document it used), and chosen by subject, so a
-    step that finds nothing there may look in the whole library."""
-    if route.document_ids is not None or not nearest_documents:
+    250 horsepower" over a table printing "hp" and car models), or fit one by some of its words while others are
+    used by no document (``Route.unknown``: "cars" printed once in a report on transport): the document of most of
+    the ``PASSAGE_VOTES`` passages nearest it in meaning (``nearest_documents``, the passages' documents best first),
+    when one holds ``PASSAGE_MAJORITY`` of them, first, the documents the words chose after it. Not decisive (the
+    answer says which document it used), and chosen by subject, so a step that finds nothing there may look in the
+    whole library."""
+    if not needs_meaning(route) or not nearest_documents:
         return route
     votes = Counter(nearest_documents[:PASSAGE_VOTES])
     best, count = votes.most_common(1)[0]
-    if count < PASSAGE_MAJORITY:
+    if count < PASSAGE_MAJORITY or (route.document_ids and route.document_ids[0] == best):
         return route
-    others = tuple(d for d in dict.fromkeys(nearest_documents) if d != best)
-    return Route((best,), f"{names.get(best, best)}: most of the passages nearest the question in meaning",
-                 (best, *others), names, decisive=False, by_subject=True)
+    chosen = (best, *(d for d in route.document_ids or () if d != best))
+    others = tuple(d for d in dict.fromkeys((*chosen, *nearest_documents)) if d not in chosen)
+    return Route(chosen, f"{names.get(best, best)}: most of the passages nearest the question in meaning",
+                 (*chosen, *others), names, decisive=False, by_subject=True)
 
 
 ABOUT_SHARE = 0.5
@@ -454,6 +472,11 @@ _QUESTION_WORDS = frozenset(
      "and", "or", "did", "does", "do", "total", "number", "by", "on", "at", "with", "from", "that", "this", "there",
      "have", "has", "had", "its", "their", "it", "be", "as", "per", "most", "least", "highest", "lowest", "year",
      "years", "value", "amount"])
+
+
+_ASKING_WORDS = frozenset(["than", "more", "less", "fewer", "over", "under", "above", "below", "least", "all", "each",
+                           "every", "altogether", "combined", "list", "name", "show", "give", "tell", "me", "please"])
+"""Words a question asks with, whatever it is about: no document need use them."""
 
 
 def _earlier_years(scope: QuestionScope, pool: Sequence[RoutedDocument], chosen: Sequence[RoutedDocument],

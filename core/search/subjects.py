@@ -99,6 +99,17 @@ class SubjectIndex:
         return {int(i): float(s) for i, s in rows if s > 0}
 
 
+    def documents_naming(self, terms: Iterable[str]) -> set[int]:
+        """The documents whose profile uses any of ``terms`` in what names the document (its title, opening, tables'
+        captions, headers or row labels), not only in its pages' text."""
+        query = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
+        if not query:
+            return set()
+        naming = " ".join(name for name, _ in FIELDS if name != "text")
+        with self._lock:
+            return {int(i) for (i,) in self._conn.execute("SELECT rowid FROM profile WHERE profile MATCH ?",
+                                                          (f"{{{naming}}} : ({query})",))}
+
     def documents_using(self, terms: Iterable[str]) -> set[int]:
         """The documents whose profile uses every one of ``terms``."""
         query = " AND ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))

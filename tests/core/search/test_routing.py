@@ -347,3 +347,24 @@ def test_a_question_routed_nowhere_goes_to_the_document_of_most_of_its_nearest_p
     assert route_by_passages(nowhere, [2, 1, 3, 1, 2], names).document_ids is None  # no majority: everywhere
     named = Route((3,), "the issuer named")
     assert route_by_passages(named, [2, 2, 2], names) is named  # a route by its words stays
+
+
+def test_words_no_document_uses_let_the_passages_nearest_in_meaning_choose() -> None:
+    # a report on transport says "cars" once in its text; the table of car models prints only "hp" and their names
+    transport = RoutedDocument(1, "transport.pdf", DocumentMetadata(), DocumentProfile(
+        title="Regional transport survey", headers="Mode Trips Share", labels="Bus Rail Cycling",
+        text="Most trips were made by bus; cars were excluded from the survey."))
+    models = RoutedDocument(2, "models.pdf", DocumentMetadata(), DocumentProfile(
+        headers="mpg cyl hp wt", labels="Mazda RX4 Datsun 710 Valiant"))
+    donors = RoutedDocument(3, "donors.pdf", DocumentMetadata(), DocumentProfile(
+        headers="Aportante Monto", labels="Lorenzo Perez Ana Gomez"))
+    documents = [transport, models, donors]
+    names = {d.id: d.name for d in documents}
+    asked = route("which cars have more than 250 horsepower", documents)
+    assert asked.document_ids == (1,) and asked.unknown == ("horsepower",), asked
+    chosen = route_by_passages(asked, [2, 2, 1, 2, 3], names)
+    assert chosen.document_ids == (2, 1) and not chosen.decisive, chosen  # the meaning's first, the words' after
+    # a name the chosen document prints in a row label routes it, whatever other word no document uses
+    named = route("how much did Lorenzo donate", documents)
+    assert named.document_ids == (3,) and named.unknown == (), named
+    assert route_by_passages(named, [1, 1, 1, 2, 2], names) is named
