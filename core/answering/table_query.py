@@ -356,7 +356,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             return None
         conditions = fuller
     if operation == "value":
-        target = target or _only_number(numbers, reading)
+        target = target or _only_number(measures(view, numbers, reading), reading)
         only = only_row(view)
         if not conditions and only is not None and _tokens(only.said) & _tokens(reading.text):
             # a table of one row ("Turnover in FFr. millions" under "Roast coffee", "Instant coffee") that the
@@ -405,7 +405,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         amounts = [c for c in numbers if not is_percent(view, c)]
         target = amounts[0] if len(amounts) == 1 and len(numbers) > 1 else None
     if operation in ("sum", "average", "max", "min", "share") and target is None:
-        target = _only_number(numbers, reading)
+        target = _only_number(measures(view, numbers, reading), reading)
         if target is None:
             return None
     if operation == "share" and target is not None and is_percent(view, target) and bands_kept(reading, conditions) \
@@ -441,7 +441,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if change is not None:
         target = change[1]
     if operation == "top" and target is None:
-        target = _only_number(numbers, reading) or column_of_the_period(numbers, reading)
+        target = _only_number(measures(view, numbers, reading), reading) or column_of_the_period(numbers, reading)
     if operation == "top" and target is None and group is not None and \
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing
@@ -877,6 +877,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     if not planned.conditions and planned.operation in ("sum", "average", "max", "min", "top"):
         said += _over_every_row(reading, view)  # "across the countries": every row
     said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
+    if planned.target is not None and printed_as_money(view, planned.target):  # "donate": the sums of money read
+        said += [found.group(0) for found in _MONEY_ASKED.finditer(reading.text)]
     if planned.operation == "top" and reading.query is not None:  # "the heaviest cars": ranked by the weight read
         said += [word for word, (measure_word, _) in SUPERLATIVE_MEASURES.items() if measure_word == reading.query.target]
     bound = _kin(_tokens(" ".join(said)))
@@ -1500,6 +1502,13 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
         said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
+    if target is not None and printed_as_money(view, target):
+        # "how much did Lorenzo donate", "the average donation" over a column of sums of money: the money asked, in
+        # the table's own words
+        money = _tokens(" ".join(found.group(0) for found in _MONEY_ASKED.finditer(reading.text)))
+        if said and said <= money:
+            return True
+        said -= money
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
@@ -2456,6 +2465,29 @@ def _only_number(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> C
         # "growth in 2001-2011" over decades "1991-2001" and "2001-2011": the column that prints every year said
         of_year = [c for c in of_year if all(y in _header(c) for y in years)]
     return of_year[0] if len(of_year) == 1 else None
+
+
+_MONEY_PRINTED = re.compile(r"[$\u20ac\u00a3\u00a5]|\b(?:USD|EUR|GBP|R\$)\b")
+_MONEY_ASKED = re.compile(r"\bhow\s+much\b|\b(?:amount|money|sum)\b|\b(?:cost|price|paid|pay|spent|spend|donat\w*|gave|give|given|"
+                          r"raised|earned|received|owed|charged)\b", re.IGNORECASE)
+
+
+def measures(view: TableView, numbers: Sequence[ColumnSchema], reading: QuestionReading) -> list[ColumnSchema]:
+    """The figure columns a question that names none may mean: where it asks about money ("how much did X give",
+    "the average donation") and one column prints its figures as money ("$ 10.000,00") among columns of other
+    figures (registration numbers, counts), that one; else all of them."""
+    if len(numbers) < 2 or not _MONEY_ASKED.search(reading.text):
+        return list(numbers)
+    priced = [c for c in numbers if printed_as_money(view, c)]
+    return priced if len(priced) == 1 else list(numbers)
+
+
+def printed_as_money(view: TableView, column: ColumnSchema) -> bool:
+    """Whether the column's header or most of its cells print a currency ("$ 10.000,00", "Amount (EUR)")."""
+    at = view.column_position(column.name)
+    printed = [p for row in view.values if (p := view.printed.get((row, at), "")).strip()]
+    return bool(_MONEY_PRINTED.search(column.header)) or \
+        bool(printed) and sum(bool(_MONEY_PRINTED.search(p)) for p in printed) * 2 > len(printed)
 
 
 def _grand_total_column(numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:
