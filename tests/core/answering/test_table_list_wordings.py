@@ -329,3 +329,13 @@ def test_a_unit_after_the_bound_is_no_word_of_the_column(tmp_path_factory: pytes
         assert set(answer.parts) == {"Otter", "Grebe"}, answer.text
     finally:
         library.close()
+
+
+def test_a_verb_linking_the_rows_to_their_figure_names_nothing_to_read(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Cause", "Fires"], ["Cooking", "45"], ["Heating", "22"], ["Smoking", "12"], ["Electrical", "31"]]
+    library = drawn_library(tmp_path_factory.mktemp("fires"), "Table 8: Household fires by cause", rows, [40, 220, 340])
+    try:
+        answer = ask_without_model(library, "which causes led to more than 20 fires?")
+        assert set(answer.parts) == {"Cooking", "Heating", "Electrical"}, answer.text
+    finally:
+        library.close()
