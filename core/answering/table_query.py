@@ -1136,13 +1136,35 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
         return None
     listed = _columns_named(leaves[1].words, amounts)
     whole_columns: tuple[ColumnSchema, ...] = tuple(listed) if len(listed) >= 2 and part in listed else ()
-    whole = None if whole_columns else _best_column(leaves[1].words, amounts, title)
+    whole = None if whole_columns else _best_column(leaves[1].words, amounts, title) or \
+        _everything_column(leaves[1].words, amounts, title)
     if not whole_columns and (whole is None or whole.name == part.name):
         return None
     kept = tuple(conditions) or ((only,) if (only := only_row(view)) is not None else ())
     if not kept and not any(_TOTAL_ROW.search(r.label) for r in view.rows) and not view.info.total_rows:
         return None  # no row named and no totals the rows add up to: the share of which row?
+    totals = total_rows(view)
+    if not kept and len(totals) == 1 and view.label_column is not None and \
+            (label := next((r.label for r in view.rows if r.row == totals[0]), "")):
+        # the totals row the table prints, not its rows added up (headings over their parts would count twice)
+        kept = (Condition(view.label_column, (view.values[totals[0]][view.column_position(view.label_column.name)],),
+                          label, rows=(totals[0],)),)
     return QueryPlan(view, "share", part, kept, whole=whole, columns=whole_columns)
+
+
+_ALL_OF = re.compile(r"^\s*(?:all|every|the\s+whole|total)\b", re.IGNORECASE)
+
+
+def _everything_column(words: str, amounts: Sequence[ColumnSchema], title: set[str]) -> ColumnSchema | None:
+    """The whole of a share said as all of what the table counts ("all people arrested" over "Arrests by sex and age"
+    headed Total | Male | Female, each over its age groups): the one column headed "Total" alone, where the words say
+    "all" and name nothing but the table's subject."""
+    said = _tokens(" ".join(vocabulary.verb_base(w) for w in words.split()))  # "people arrested": what arrests count
+    if not _ALL_OF.match(words) or said - title - _FUNCTION_WORDS - _COUNTING - _VERBS - \
+            _tokens(" ".join(vocabulary.COUNTED_PEOPLE)) - {"all", "every", "whole"}:
+        return None
+    alone = [c for c in amounts if re.fullmatch(r"\s*total\s*", c.header, re.IGNORECASE)]
+    return alone[0] if len(alone) == 1 else None
 
 
 _TOTAL_WORD = re.compile(r"\btotals?\b", re.IGNORECASE)

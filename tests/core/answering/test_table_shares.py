@@ -47,3 +47,17 @@ def test_the_whole_of_a_share_is_what_the_question_names_first(tmp_path_factory:
         assert answer.value == "50%", answer.text  # 50 / (20 + 50 + 30)
         answer = ask_without_model(library, "What share of the pupils who found the meals fair were girls?")
         assert answer.value == "62.5%", answer.text  # 50 / (30 + 50)
+
+
+def test_a_share_of_all_that_a_table_counts_is_of_its_total_column_on_its_totals_row(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # headings print their parts' subtotal ("Violent crime" over Assault and Robbery): the rows added up would count
+    # them twice; the whole is the Total column of the totals row
+    rows = [["Offence", "Total", "Male", "Female"], ["Total", "1,000", "700", "300"],
+            ["Violent crime", "200", "150", "50"], ["Assault", "120", "90", "30"], ["Robbery", "80", "60", "20"],
+            ["Property crime", "500", "330", "170"], ["Burglary", "300", "200", "100"], ["Theft", "200", "130", "70"],
+            ["Other offences", "300", "220", "80"]]
+    with closing(drawn_library(tmp_path_factory.mktemp("arrests"), "Table 4: Arrests by offence and sex, 2021", rows,
+                               [40, 220, 320, 420, 520])) as library:
+        answer = ask_without_model(library, "What percentage of all people arrested were women?")
+        assert answer.value == "30%", answer.text  # 300 of 1,000
