@@ -215,7 +215,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
     ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
                # "list the top 3 boats by masts", "name the five largest ports": so many things, ranked
                rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:(?:top|bottom)\s+{_K}|{_K}\s+(?:[\w-]+\s+)?"
-               rf"(?:{_SUPERLATIVE}|[a-z]{{3,}}est)\s+[a-z-]+s)\b"
+               rf"(?:{_SUPERLATIVE}|[a-z]{{3,}}est)\s+(?:[\w-]+\s+)?[a-z-]+s)\b"
                # "name the 4 coastal towns with the most visitors": so many things, ranked, whatever they are
                rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:top\s+)?(?:{_K})\s+(?:[\w'/-]+\s+){{1,4}}?"
                rf"(?:with|by|having|that\s+had|which\s+had)\s+(?:the\s+)?(?:{_SUPERLATIVE})\b"

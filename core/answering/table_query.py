@@ -441,7 +441,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if change is not None:
         target = change[1]
     if operation == "top" and target is None:
-        target = _only_number(measures(view, numbers, reading), reading) or column_of_the_period(numbers, reading)
+        # ("the three largest age groups" over a total and its proportions: the one column of amounts)
+        target = _only_number(measures(view, numbers, reading), reading) or column_of_the_period(numbers, reading) or \
+            _only_number([c for c in numbers if not is_percent(view, c)], reading)
     if operation == "top" and target is None and group is not None and \
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing

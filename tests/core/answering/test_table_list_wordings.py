@@ -339,3 +339,15 @@ def test_a_verb_linking_the_rows_to_their_figure_names_nothing_to_read(tmp_path_
         assert set(answer.parts) == {"Cooking", "Heating", "Electrical"}, answer.text
     finally:
         library.close()
+
+
+def test_the_largest_groups_are_ranked_by_the_one_column_of_amounts(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Age group", "Proportion (%)", "Residents"], ["Under 20", "25.0", "2,500"], ["20 - 39", "35.0", "3,500"],
+            ["40 - 59", "28.0", "2,800"], ["60 and over", "12.0", "1,200"], ["Total", "100.0", "10,000"]]
+    library = drawn_library(tmp_path_factory.mktemp("ages"), "Table 2: County residents by age group", rows,
+                            [40, 220, 340, 460])
+    try:
+        answer = ask_without_model(library, "Name the two largest age groups in the county table.")
+        assert list(answer.parts) == ["20 - 39", "40 - 59"], answer.text
+    finally:
+        library.close()
