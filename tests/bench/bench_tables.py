@@ -1,7 +1,7 @@
 """Benchmark: questions over tables that are not financial statements (registers, statistics, survey and vote
 tables), asked in ONE library that holds every document of the set, so routing has to find the right one.
 
-    python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|reworded|heldout|both]
+    python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|reworded|heldout|both]
                                        [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
                                        [--resume]   # with --out: keep its answers, choose among the others
@@ -20,7 +20,8 @@ uses, written before reading the plans; tune data once measured) and the seventh
 (40 fresh questions of nine table kinds on 16 documents no held-out question uses, written before reading the
 plans; tune data once measured) and the eighth probe ``tables_probe8.jsonl`` (40 fresh questions of nine table
 kinds on six real PDFs from PyPI source packages that Folio had never been run on, written before reading the
-plans; tune data once measured) and the reworded set
+plans; tune data once measured) and the ninth probe ``tables_probe9.jsonl`` (40 fresh questions of the same nine
+kinds on six more such PDFs; tune data once measured) and the reworded set
 ``tables_reworded_tune.jsonl`` (tune data: 60 questions the others answer by code, asked in other words; see the
 README beside them):
 eleven kinds (lookup by one key, by two keys, count of rows, filtered sum, average, min/max
@@ -81,7 +82,7 @@ _OPERAND = re.compile(r"\((?:[-\u2212]?[$€£]?\s?\d[\d.,]*%?)\)")
 
 def load_questions(half: str) -> list[dict[str, Any]]:
     """The questions of one half ("tune", "heldout", "probe", "probe2", "probe3", "probe4", "probe5", "probe6",
-    "probe7", "probe8") or of tune
+    "probe7", "probe8", "probe9") or of tune
     and held-out both, each with its half. The probe (``tables_probe.jsonl``) is tune data too: questions written later on documents no other
     question uses, to measure how plans written on the tune half hold on layouts they were not written on. The
     second probe (``tables_probe2.jsonl``) is tune data as well: new questions on the tables the tune half uses,
@@ -99,7 +100,11 @@ def load_questions(half: str) -> list[dict[str, Any]]:
     documents no held-out question uses. The eighth (``tables_probe8.jsonl``), tune data once measured, asks 40
     fresh questions of the same nine kinds but difference, written the same way, on six real PDFs taken from PyPI
     source packages (a statistical abstract's arrest tables, a Spanish donor register, R data sets, a paper's result
-    tables, a Brazilian electricity bill, IRS instructions) that Folio had never been run on. The reworded set (``tables_reworded_tune.jsonl``), tune data too,
+    tables, a Brazilian electricity bill, IRS instructions) that Folio had never been run on. The ninth
+    (``tables_probe9.jsonl``), tune data once measured, asks 40 more of those nine kinds, written the same way, on six
+    other real PDFs from PyPI source packages (a survey's tables of benchmark instances, a paper's scoring matrices, a
+    results table with mean and S.E. rows, a German invoice over two pages, a cloud bill, a measurement sheet of four
+    small tables) that Folio had never been run on. The reworded set (``tables_reworded_tune.jsonl``), tune data too,
     asks questions of the others in other words (each names its ``source``), to measure whether a plan reads a
     meaning or a phrase."""
     out = []
@@ -305,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", default="tune",
                         choices=(*HALVES, "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8",
-                                 "reworded", "both"),
+                                 "probe9", "reworded", "both"),
                         help="which questions: tune (default), probe (tune data on documents the tune half does "
                              "not use), probe2 (tune data: new questions on the tune half's documents), probe3 (tune "
                              "data on documents no other question uses), probe4 (tune data: the weak kinds in "
@@ -313,7 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "the others use least), probe6 (40 fresh questions of every kind, "
                              "unseen by code when written), probe7 (40 more fresh questions of nine kinds on 16 "
                              "documents no held-out question uses), probe8 (40 fresh questions on six real "
-                             "PDFs from PyPI source packages Folio had never read), reworded (tune data: questions of the others "
+                             "PDFs from PyPI source packages Folio had never read), probe9 (40 more on six other "
+                             "such PDFs), reworded (tune data: questions of the others "
                              "reworded), heldout (for "
                              "checking only) or both (tune and heldout)")
     parser.add_argument("--limit", type=int, default=0, help="ask at most N questions, taken in turn by kind")

