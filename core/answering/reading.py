@@ -1725,12 +1725,12 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     return TableQuery("how_many", target, "", 1, True, text)
 
 
-SUPERLATIVE_MEASURES: dict[str, tuple[str, bool]] = {"heaviest": ("weight", True), "lightest": ("weight", False), "longest": ("length", True),
-               "shortest": ("length", False), "tallest": ("height", True), "fastest": ("speed", True),
-               "slowest": ("speed", False), "widest": ("width", True), "narrowest": ("width", False),
-               "deepest": ("depth", True), "shallowest": ("depth", False), "cheapest": ("price", False),
-               "dearest": ("price", True), "hottest": ("temperature", True), "coldest": ("temperature", False),
-               "wettest": ("rainfall", True), "driest": ("rainfall", False)}
+SUPERLATIVE_MEASURES: dict[str, tuple[str, bool]] = {
+    "heaviest": ("weight", True), "lightest": ("weight", False), "longest": ("length", True),
+    "shortest": ("length", False), "tallest": ("height", True), "fastest": ("speed", True), "slowest": ("speed", False),
+    "widest": ("width", True), "narrowest": ("width", False), "deepest": ("depth", True), "shallowest": ("depth", False),
+    "cheapest": ("price", False), "dearest": ("price", True), "hottest": ("temperature", True),
+    "coldest": ("temperature", False), "wettest": ("rainfall", True), "driest": ("rainfall", False)}
 """What a superlative ranks by, and whether the largest come first ("the three heaviest cars": by weight, down)."""
 
 
