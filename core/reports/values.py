@@ -537,7 +537,8 @@ def find_periods(text: str) -> list[PeriodMention]:
     years. A span of two full years ("2017-2019") is two mentions: a range is for the reader of the
     question to see."""
     found: list[PeriodMention] = []
-    codes = [m.span() for m in _CODE_WITH_YEAR.finditer(text)]  # "notice 2015-071": an identifier, no period
+    # "notice 2015-071", "the ITC-2019 instances": identifiers, no period
+    codes = [m.span() for pattern in (_CODE_WITH_YEAR, _NAME_WITH_YEAR) for m in pattern.finditer(text)]
 
     def free(start: int, end: int) -> bool:
         return all(end <= m.start or start >= m.end for m in found) and all(end <= a or start >= b for a, b in codes)
@@ -580,6 +581,11 @@ def find_periods(text: str) -> list[PeriodMention]:
 
 _CODE_WITH_YEAR = re.compile(r"(?<![\w-])(?:19|20)\d{2}[-/](?:\d{3}|0\d{3,}|\d{5,})(?![\w-])")
 """A case or notice number that begins with its year ("2015-071", "2019/0042"): no fiscal year, no date."""
+
+
+_NAME_WITH_YEAR = re.compile(r"(?<![\w-])(?!(?:FY|CY|Q[1-4]|H[12])-)[A-Z]{2,6}-(?:19|20)\d{2}(?![\w-])")
+"""A name an acronym and a year make ("ITC-2019", "SMC-2020": a benchmark, a conference): no period (a fiscal
+"FY-2019" is one)."""
 
 
 _NUMERIC_DATE = re.compile(r"^\s*(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{2,4})\s*$")

@@ -43,3 +43,12 @@ def test_a_number_that_begins_with_its_year_is_no_period() -> None:
     assert [m.year for m in find_periods("case 2019/0042 heard in 2020")] == [2020]
     assert [m.year for m in find_periods("the 2019/2020 season")] == [2020]
     assert [m.year for m in find_periods("from 2015-2017")] == [2015, 2017]
+
+
+def test_a_year_an_acronym_names_is_no_period() -> None:
+    """"The SMC-2018 entries" names a contest by its year: no year is asked; "FY-2019" is a year still."""
+    from core.reports.values import find_periods
+
+    assert find_periods("How many SMC-2018 entries finished?") == []
+    assert [m.year for m in find_periods("the SMC-2018 entries ranked in 2021")] == [2021]
+    assert [m.year for m in find_periods("revenue in FY-2019")] == [2019]
