@@ -70,6 +70,13 @@ def trim_edges(table: DraftTable, page_rect: pymupdf.Rect) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
+        if box.y1 <= top_band and apart and not TITLE_START.match(text) and \
+                not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
+            # a running head in the top margin, set apart from the table, in pieces ("Educational Timetabling: ..."
+            # at the left, "A PREPRINT" at the right): no figure, no header of the columns below
+            table.drop_rows([0])
+            changed = True
+            continue
         if lone and (TITLE_START.match(text) or 0 in cut or _filled(table, 0) == [0]):
             titles.append(text)
             table.drop_rows([0])
