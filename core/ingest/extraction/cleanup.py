@@ -47,7 +47,37 @@ def _gap_after(table: DraftTable, r: int) -> float:
     return min(nxt) - max(this)
 
 
-def trim_edges(table: DraftTable, page_rect: pymupdf.Rect) -> tuple[str, str]:
+_HEADS: dict[tuple[str, int], frozenset[str]] = {}
+"""Per document and page: the words of the lines in the page's top margin (cached: pages are read once)."""
+_HEAD_NEIGHBOURS = 2
+"""A running head is printed in the top margin of at least one of this many pages before or after."""
+
+
+def _margin_words(page: pymupdf.Page) -> frozenset[str]:
+    key = (page.parent.name, page.number)
+    if key not in _HEADS:
+        if len(_HEADS) > 512:
+            _HEADS.clear()
+        band = page.rect.y0 + MARGIN_SHARE * page.rect.height
+        _HEADS[key] = frozenset(w[4].lower() for w in page.get_text("words") if w[3] <= band)
+    return _HEADS[key]
+
+
+def is_running_head(page: pymupdf.Page, text: str) -> bool:
+    """Whether ``text`` (a line in the page's top margin) is printed in the top margin of a page near it too: the
+    document's running head ("Educational Timetabling ... A PREPRINT"), not the title of one table."""
+    words = {w.lower() for w in text.split() if len(w) > 2 and not w.isdigit()}
+    if len(words) < 2 or page.parent is None:
+        return False
+    document = page.parent
+    for number in range(page.number - _HEAD_NEIGHBOURS, page.number + _HEAD_NEIGHBOURS + 1):
+        if number != page.number and 0 <= number < document.page_count and \
+                len(words & _margin_words(document[number])) * 5 >= len(words) * 4:
+            return True
+    return False
+
+
+def trim_edges(table: DraftTable, page_rect: pymupdf.Rect, page: pymupdf.Page | None = None) -> tuple[str, str]:
     """Drop page furniture and notes at the table's edges; return the title and units lines taken off its top."""
     drop_empty(table)
     if table.n_rows == 0:
@@ -70,7 +100,7 @@ def trim_edges(table: DraftTable, page_rect: pymupdf.Rect) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
-        if box.y1 <= top_band and apart and not TITLE_START.match(text) and \
+        if box.y1 <= top_band and apart and page is not None and is_running_head(page, text) and \
                 not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
             # a running head in the top margin, set apart from the table, in pieces ("Educational Timetabling: ..."
             # at the left, "A PREPRINT" at the right): no figure, no header of the columns below

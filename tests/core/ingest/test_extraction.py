@@ -140,11 +140,13 @@ def test_borderless_table_is_found_by_column_alignment(tmp_path: Path) -> None:
 
 def test_a_running_head_in_pieces_above_a_table_is_no_header_of_it(tmp_path: Path) -> None:
     doc = pymupdf.open()
-    page = doc.new_page()
-    # the paper's running title at the left of the top margin, its status at the right; the table at the top of the
-    # page's text
-    page.insert_text((150, 44), "Harbour Logistics: Methods, Datasets, and Results", fontsize=9)
-    page.insert_text((470, 44), "A DRAFT", fontsize=9)
+    # the paper's running title at the left of every page's top margin, its status at the right; on the second page,
+    # a table at the top of the page's text
+    for _ in range(2):
+        page = doc.new_page()
+        page.insert_text((150, 44), "Harbour Logistics: Methods, Datasets, and Results", fontsize=9)
+        page.insert_text((470, 44), "A DRAFT", fontsize=9)
+    _prose(doc[0], 80, 20)
     rows = [["Port", "Ships", "Crews", "Cranes", "Berths", "Tugs", "Depth", "Load"]] + [
         [name, str(ships), str(ships * 12), str(cranes), str(cranes * 2), str(cranes + 1), f"{depth:.2f}", f"{load:.2f}"]
         for name, ships, cranes, depth, load in [("Alder", 120, 4, 9.5, 0.81), ("Birch", 98, 3, 8.25, 0.64),
@@ -152,7 +154,7 @@ def test_a_running_head_in_pieces_above_a_table_is_no_header_of_it(tmp_path: Pat
                                                  ("Elmstead", 210, 5, 10.25, 0.77), ("Fernhill", 64, 1, 5.75, 0.38)]]
     bottom = _draw_borderless(page, rows, [72, 180, 240, 300, 360, 420, 480, 540], 74)
     _prose(page, bottom + 40, 6)
-    tables = _tables(_save(doc, tmp_path / "running_head.pdf"))
+    tables = _tables(_save(doc, tmp_path / "running_head.pdf"), page=2)
     assert len(tables) == 1
     assert [list(r) for r in tables[0].rows] == rows and tables[0].header_rows == 1, tables[0].rows[:2]
 
