@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import pairwise, permutations
@@ -239,7 +239,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             _total_said_after(query.target, reading.text):
         target_words = f"total {target_words}"  # "which county paid the most for school transport overall": its Total column
     target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
-              or _named_by_own_words(target_words, numbers)) if target_words else None
+              or _named_by_own_words(target_words, numbers) or _spelled_by_initials(query.target, numbers, view)) \
+        if target_words else None
     if target is None and target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
         # "how many items" over "All items Number", "New items Number": the column of numbers of them
         target = _best_column(f"{target_words} number", numbers, title)
@@ -879,6 +880,9 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     if not planned.conditions and planned.operation in ("sum", "average", "max", "min", "top"):
         said += _over_every_row(reading, view)  # "across the countries": every row
     said += _acronyms(reading.text, [c for c in read if c is not None]).values()  # "technical assistance": a TA column
+    headed = {c.header.strip().lower() for c in read if c is not None}  # "rooms" for an R column among Co, Cl, R, S
+    said += [word for short, word in _initials_spelled(_WORDS.findall(reading.text.lower()), view.info.schema.columns,
+                                                       {}).items() if short in headed]
     if planned.target is not None and printed_as_money(view, planned.target):  # "donate": the sums of money read
         said += [found.group(0) for found in _MONEY_ASKED.finditer(reading.text)]
     if planned.operation == "top" and reading.query is not None:  # "the heaviest cars": ranked by the weight read
@@ -1803,7 +1807,40 @@ def _acronyms(text: str, columns: Sequence[ColumnSchema]) -> dict[str, str]:
                       and w not in _FUNCTION_WORDS), None)
         if whole is not None:
             found[short] = whole
+    found.update(_initials_spelled(words, columns, found))
     return found
+
+
+def _spelled_by_initials(words: str, numbers: Sequence[ColumnSchema], view: TableView) -> ColumnSchema | None:
+    """The figure column headed by the first letter(s) of one of ``words`` ("rooms" for R), in a table headed so
+    (``_initials_spelled``)."""
+    spelled = _initials_spelled(_WORDS.findall(words.lower()), view.info.schema.columns, {})
+    found = [c for c in numbers if c.header.strip().lower() in spelled]
+    return found[0] if len(found) == 1 else None
+
+
+_INITIALS_HEADER = re.compile(r"[A-Z][a-z]{0,2}")
+ABBREVIATED_HEADERS = 3
+"""A table with at least this many headers of one capital and at most two letters after it ("E", "R", "Co", "Cl")
+names its columns by their first letters."""
+
+
+def _initials_spelled(words: Sequence[str], columns: Sequence[ColumnSchema], found: Mapping[str, str]) -> dict[str, str]:
+    """In a table whose columns are headed by their first letters ("Inst. | Co | Cl | R | S": courses, classes, rooms,
+    students), the headers a word of ``words`` begins with ("rooms" for R, "classes" for Cl rather than C): the
+    longest header each word begins with, where only that word of the question begins so."""
+    short = {c.header.strip() for c in columns if _INITIALS_HEADER.fullmatch(c.header.strip())}
+    if len(short) < ABBREVIATED_HEADERS:
+        return {}
+    content = [w for w in words if len(w) >= 4 and w not in _FUNCTION_WORDS and w not in found.values()]
+    spelled: dict[str, str] = {}
+    for word in content:
+        heads = [h for h in short if word.startswith(h.lower())]
+        if heads:
+            head = max(heads, key=len)
+            if sum(w.startswith(head.lower()) for w in content) == 1 and head.lower() not in found:
+                spelled[head.lower()] = word
+    return spelled
 
 
 def _letters_in_order(short: str, word: str) -> bool:
@@ -2429,9 +2466,24 @@ def _printed_whole(view: TableView, column: ColumnSchema, whole: Any) -> float |
     return None
 
 
+_SUMMARY_ROW = re.compile(r"^\s*(?:max(?:imum)?|min(?:imum)?|avg|average|mean|median|std\.?(?:\s*dev\.?)?|"
+                          r"standard\s+deviation|s\.?d\.?|sum)\s*\.?\s*$", re.IGNORECASE)
+"""A row of a statistic over the rows above it ("Avg", "Max", "Mean"), printed below a list of items."""
+
+
 def total_rows(view: TableView) -> list[int]:
-    """The rows of totals: labelled so ("Total", "Subtotal, ...", "All ages") or found so at extraction."""
-    return sorted({r.row for r in view.rows if _TOTAL_ROW.search(r.label)} | set(view.info.total_rows))
+    """The rows of totals: labelled so ("Total", "Subtotal, ...", "All ages") or found so at extraction; and the
+    rows of statistics a list of items ends with ("Avg", "Max" under the instances of a benchmark), which are no
+    item either."""
+    rows = sorted(view.rows, key=lambda r: r.row)
+    trailing: set[int] = set()
+    for r in reversed(rows):
+        if not _SUMMARY_ROW.match(r.label):
+            break
+        trailing.add(r.row)
+    if len(rows) - len(trailing) < 2:
+        trailing = set()  # a table of statistics: its rows are what is asked
+    return sorted({r.row for r in view.rows if _TOTAL_ROW.search(r.label)} | set(view.info.total_rows) | trailing)
 
 
 def _cell_figure(view: TableView, row: int, column: ColumnSchema) -> float | None:

@@ -351,3 +351,21 @@ def test_the_largest_groups_are_ranked_by_the_one_column_of_amounts(tmp_path_fac
         assert list(answer.parts) == ["20 - 39", "40 - 59"], answer.text
     finally:
         library.close()
+
+
+def test_columns_headed_by_their_first_letters_are_named_by_the_words_they_begin(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Co courses, Cl classes, R rooms, S students (made up)
+    rows = [["Inst.", "Co", "Cl", "R", "S"], ["alpha-a", "120", "310", "12", "900"], ["beta-b", "85", "240", "30", "0"],
+            ["gamma-c", "210", "505", "18", "1,400"], ["delta-d", "40", "90", "7", "0"]]
+    library = drawn_library(tmp_path_factory.mktemp("instances"), "Table 7: Features of the timetabling instances", rows,
+                            [40, 200, 280, 360, 440, 520])
+    try:
+        answer = ask_without_model(library, "Which instances have more than 100 courses?")
+        assert set(answer.parts) == {"alpha-a", "gamma-c"}, answer.text
+        answer = ask_without_model(library, "Which instance has the most rooms?")
+        assert answer.value.startswith("beta-b"), answer.text
+        answer = ask_without_model(library, "How many instances have more than 200 classes?")
+        assert answer.value == "3", answer.text  # Cl, not Co
+    finally:
+        library.close()
