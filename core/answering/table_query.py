@@ -1111,6 +1111,10 @@ def _share_of_a_row(view: TableView, reading: QuestionReading, text_columns: Seq
             sides[0][0].column.name != sides[1][0].column.name or sides[0][0].values == sides[1][0].values:
         return None
     named = sides[0][0].column.name
+    headed = _best_column(leaves[1].words, numbers)
+    if headed is not None and len(_tokens(_header(headed)) & whole_words) > \
+            len(_tokens(" ".join(map(str, sides[1][0].values))) & whole_words):
+        return None  # "the blue LED total" is the Blue LED column's total, not the "Blue water" row a word names
     if re.search(r"\btotal\b", leaves[1].words, re.IGNORECASE):
         # "total receipts" is the "Total receipts" row, not the "Receipts:" heading over the rows it adds up
         totals = [v for v in distinct(sides[1][0].column) if isinstance(v, str) and _TOTAL_ROW.search(v)

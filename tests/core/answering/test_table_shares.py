@@ -61,3 +61,13 @@ def test_a_share_of_all_that_a_table_counts_is_of_its_total_column_on_its_totals
                                [40, 220, 320, 420, 520])) as library:
         answer = ask_without_model(library, "What percentage of all people arrested were women?")
         assert answer.value == "30%", answer.text  # 300 of 1,000
+
+
+def test_the_whole_named_by_a_column_and_total_is_the_column_s_total(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "the red dye total": the Red dye column added up, not the "Red tea" row that one of its words names
+    rows = [["Sample", "Red dye (mg)", "Green dye (mg)"], ["Plain tea", "30", "12"], ["Red tea", "50", "8"],
+            ["Green tea", "20", "40"]]
+    with closing(drawn_library(tmp_path_factory.mktemp("dyes"), "Table 2: Dye found in the tea samples", rows,
+                               [40, 220, 340, 460])) as library:
+        answer = ask_without_model(library, "What share of the red dye total does plain tea make up?")
+        assert answer.value == "30%", answer.text  # 30 of 100, not 30 of Red tea's 50
