@@ -444,7 +444,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "top" and target is None:
         # ("the three largest age groups" over a total and its proportions: the one column of amounts)
         target = _only_number(measures(view, numbers, reading), reading) or column_of_the_period(numbers, reading) or \
-            _only_number([c for c in numbers if not is_percent(view, c)], reading)
+            (_only_number([c for c in numbers if not is_percent(view, c)], reading)
+             if not _SHARE_ASKED.search(reading.text) else None)
     if operation == "top" and target is None and group is not None and \
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing
@@ -866,7 +867,9 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
     said += _headings_above(view, planned.conditions)  # "library spending": the Library row under "Spending:"
-    if not planned.conditions:  # every row is read, its totals among them
+    totals_only = bool(planned.conditions) and all(c.rows and set(c.rows) <= set(total_rows(view))
+                                                   for c in planned.conditions)
+    if not planned.conditions or totals_only:  # every row is read, its totals among them (or the totals row alone)
         said += [r.label for r in view.rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
         sides = reading.measure.leaves() if reading.measure is not None and reading.measure.op == m.SHARE else ()
         # "what share of total obligations falls due within a year": the whole the table's totals add up
@@ -1162,6 +1165,8 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
     return QueryPlan(view, "share", part, kept, whole=whole, columns=whole_columns)
 
 
+_SHARE_ASKED = re.compile(r"%|\bper\s?cent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\brates?\b", re.IGNORECASE)
+"""Words that ask for a share ("the highest share of domestic cases"): never the column of amounts it is of."""
 _ALL_OF = re.compile(r"^\s*(?:all|every|the\s+whole|total)\b", re.IGNORECASE)
 
 

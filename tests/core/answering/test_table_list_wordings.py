@@ -369,3 +369,18 @@ def test_columns_headed_by_their_first_letters_are_named_by_the_words_they_begin
         assert answer.value == "3", answer.text  # Cl, not Co
     finally:
         library.close()
+
+
+def test_a_ranking_by_a_share_is_never_by_the_column_of_amounts(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Country", "Domestic (%)", "Imported (%)", "Cases (n)"], ["Arland", "90", "10", "5,000"],
+            ["Borduria", "60", "40", "1,200"], ["Carpania", "75", "25", "3,400"]]
+    library = drawn_library(tmp_path_factory.mktemp("cases"), "Table 3: Cases by origin", rows, [40, 200, 300, 400, 500])
+    runner = SqlRunner(library.path)
+    try:
+        view = load_table_view(library, library.tables()[0])
+        planned = plan(view, read("Which two countries had the highest share of local infections?"),
+                       distinct_values(runner.run, view))
+        assert planned is None or planned.target is None or planned.target.header != "Cases (n)", planned
+    finally:
+        runner.close()
+        library.close()

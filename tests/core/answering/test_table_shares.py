@@ -71,3 +71,15 @@ def test_the_whole_named_by_a_column_and_total_is_the_column_s_total(tmp_path_fa
                                [40, 220, 340, 460])) as library:
         answer = ask_without_model(library, "What share of the red dye total does plain tea make up?")
         assert answer.value == "30%", answer.text  # 30 of 100, not 30 of Red tea's 50
+
+
+def test_a_share_of_the_total_column_read_on_the_totals_row_binds_the_whole_s_words(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # the whole said as "total obligations": the totals row's Total column, whose words the row's label "Total" and
+    # the table's title say
+    rows = [["Obligation", "Total", "Within one year", "After one year"], ["Leases", "400", "100", "300"],
+            ["Loans", "500", "150", "350"], ["Purchase orders", "100", "50", "50"], ["Total", "1,000", "300", "700"]]
+    with closing(drawn_library(tmp_path_factory.mktemp("obligations"), "Table 9: Payments due by period", rows,
+                               [40, 220, 320, 420, 520])) as library:
+        answer = ask_without_model(library, "What share of total contractual obligations falls due within one year?")
+        assert answer.value == "30%", answer.text  # 300 of 1,000 on the totals row
