@@ -1012,3 +1012,23 @@ def test_a_share_of_the_row_a_department_is_printed_under_is_of_that_row(tmp_pat
                        filters=[{"column": "ministry_or_department", "value": "Ministry of Transport"}])
         planned = model_query.from_model(reply, view, question, distinct_values(runner.run, view))
         assert table_query.execute(planned, question, runner.run).value == "60%"  # 300 of 500
+
+
+def test_a_count_the_model_gives_from_the_text_is_one_a_passage_states_beside_what_it_counts() -> None:
+    # whatever plan was tried: "2" (a figure printed somewhere, or the model's own counting) is no count of the
+    # harbours; "12 harbours" stated is; and a list of rows asked is answered by no bare figure
+    from core.answering.prompts import Context
+    from core.answering.run_state import AnswererBase, Run
+
+    def usable(question: str, passage: str, text: str) -> bool:
+        run = Run(question, Context(question))
+        run.read_passages = [passage]
+        run.read = [passage]
+        return AnswererBase._usable_text(AnswererBase.__new__(AnswererBase), run, text)
+
+    stated = "The authority runs 12 harbours along the coast; 2 of its reports cover dredging."
+    assert usable("How many harbours does the authority run?", stated, "12")
+    assert usable("How many harbours does the authority run?", "It runs three harbours and a marina.", "3")
+    assert not usable("How many harbours does the authority run?", "Table 2 lists the ports. Depth 2 m.", "2")
+    assert not usable("Which harbours had more than 5 berths?", stated, "2")
+    assert usable("Which harbours had more than 5 berths?", "Kelby and Arnmouth had more than 5 berths.", "Kelby, Arnmouth")
