@@ -163,7 +163,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                   r"|\bwhat\s+(?:does|do)\s+(?:the|this)\s+table\s+(?:show|contain|present|provide|describe|display|represent)\b"
                   r"|\bwhat\s+is\s+(?:the|this)\s+table\s+(?:about|showing)\b|\b(?:title|subject)\s+of\s+(?:the|this)\s+table\b")),
     ("count_periods", rf"^\s*(?:in\s+)?how\s+many\s+{_OF_THE_TIMES}\b"),
-    # "what percentage of the cars have four cylinders", "what share of the towns had a turnout above 60%": the rows
+    # "what share of the boats have two masts", "what percentage of the towns had a turnout over 60%": the rows
     # that pass a bound (or hold a count), as a share of all the rows
     ("share_rows", (rf"^\s*(?:what|which)\s+(?:share|percent(?:age)?|proportion|fraction|part)\s+of\s+(?:all\s+)?(?:the\s+)?"
                    rf"(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?[a-z-]+[^s\W]s\s+(?:(?:of|in|on|at|from|among|listed|shown)\s+"
@@ -1705,7 +1705,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
             operation = "top"
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if frame == "share_rows":
-        # "what percentage of the cars have ...": the rows past the bound are counted, then taken of all of them
+        # "what share of the boats have ...": the rows past the bound are counted, then taken of all of them
         noun = re.search(r"\bof\s+(?:all\s+)?(?:the\s+)?(?P<n>(?:[\w-]+\s+){0,3}?[a-z-]+[^s\W]s)\b", text, re.IGNORECASE)
         return TableQuery("count", "", _clean(noun.group("n")) if noun else "", 1, True, text)
     if kind == kinds.COUNT and frame == "count_rows":

@@ -534,7 +534,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if planned.operation in ("sum", "count") and AVERAGE_ASKED.search(reading.text):
         return None  # "on average, how many employees did a notice affect": no total and no count is an average
     if reading.frame == "share_rows":
-        # "what percentage of the cars have four cylinders": the rows a bound keeps, over all the rows
+        # "what share of the boats have two masts": the rows a bound keeps, over all the rows
         if planned.operation != "count" or not planned.thresholds:
             return None
         planned = replace(planned, operation="share", target=None)
@@ -1171,10 +1171,10 @@ _ALL_OF = re.compile(r"^\s*(?:all|every|the\s+whole|total)\b", re.IGNORECASE)
 
 
 def _everything_column(words: str, amounts: Sequence[ColumnSchema], title: set[str]) -> ColumnSchema | None:
-    """The whole of a share said as all of what the table counts ("all people arrested" over "Arrests by sex and age"
+    """The whole of a share said as all of what the table counts ("all persons detained" over "Detentions by sex and age"
     headed Total | Male | Female, each over its age groups): the one column headed "Total" alone, where the words say
     "all" and name nothing but the table's subject."""
-    said = _tokens(" ".join(vocabulary.verb_base(w) for w in words.split()))  # "people arrested": what arrests count
+    said = _tokens(" ".join(vocabulary.verb_base(w) for w in words.split()))  # "persons detained": what detentions count
     if not _ALL_OF.match(words) or said - title - _FUNCTION_WORDS - _COUNTING - _VERBS - \
             _tokens(" ".join(vocabulary.COUNTED_PEOPLE)) - {"all", "every", "whole"}:
         return None

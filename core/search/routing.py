@@ -387,8 +387,8 @@ def needs_meaning(route: Route) -> bool:
 
 
 def route_by_passages(route: Route, nearest_documents: Sequence[int], names: Mapping[int, str]) -> Route:
-    """A route for a question whose words fit no document's subject more than the others' ("which cars have more than
-    250 horsepower" over a table printing "hp" and car models), or fit one by some of its words while others are
+    """A route for a question whose words fit no document's subject more than the others' ("which boats have more than
+    40 knots of speed" over a table printing "kn" and boat names), or fit one by some of its words while others are
     used by no document (``Route.unknown``: "cars" printed once in a report on transport): the document of most of
     the ``PASSAGE_VOTES`` passages nearest it in meaning (``nearest_documents``, the passages' documents best first),
     when one holds ``PASSAGE_MAJORITY`` of them, first, the documents the words chose after it. Not decisive (the

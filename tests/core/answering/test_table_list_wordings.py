@@ -378,7 +378,7 @@ def test_a_ranking_by_a_share_is_never_by_the_column_of_amounts(tmp_path_factory
     runner = SqlRunner(library.path)
     try:
         view = load_table_view(library, library.tables()[0])
-        planned = plan(view, read("Which two countries had the highest share of local infections?"),
+        planned = plan(view, read("Name the two countries with the biggest share of local infections"),
                        distinct_values(runner.run, view))
         assert planned is None or planned.target is None or planned.target.header != "Cases (n)", planned
     finally:

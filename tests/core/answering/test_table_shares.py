@@ -59,7 +59,7 @@ def test_a_share_of_all_that_a_table_counts_is_of_its_total_column_on_its_totals
             ["Other offences", "300", "220", "80"]]
     with closing(drawn_library(tmp_path_factory.mktemp("arrests"), "Table 4: Arrests by offence and sex, 2021", rows,
                                [40, 220, 320, 420, 520])) as library:
-        answer = ask_without_model(library, "What percentage of all people arrested were women?")
+        answer = ask_without_model(library, "What share of all persons arrested were female?")
         assert answer.value == "30%", answer.text  # 300 of 1,000
 
 
@@ -81,5 +81,5 @@ def test_a_share_of_the_total_column_read_on_the_totals_row_binds_the_whole_s_wo
             ["Loans", "500", "150", "350"], ["Purchase orders", "100", "50", "50"], ["Total", "1,000", "300", "700"]]
     with closing(drawn_library(tmp_path_factory.mktemp("obligations"), "Table 9: Payments due by period", rows,
                                [40, 220, 320, 420, 520])) as library:
-        answer = ask_without_model(library, "What share of total contractual obligations falls due within one year?")
+        answer = ask_without_model(library, "What percentage of total contractual commitments is payable within one year?")
         assert answer.value == "30%", answer.text  # 300 of 1,000 on the totals row
