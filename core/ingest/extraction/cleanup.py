@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import pymupdf
 
@@ -47,20 +48,22 @@ def _gap_after(table: DraftTable, r: int) -> float:
     return min(nxt) - max(this)
 
 
-_HEADS: dict[tuple[str, int], frozenset[str]] = {}
-"""Per document and page: the words of the lines in the page's top margin (cached: pages are read once)."""
 _HEAD_NEIGHBOURS = 2
 """A running head is printed in the top margin of at least one of this many pages before or after."""
+_MARGINS: list[Any] = [None, {}]
+"""The document last read and, per page number, the words in its top margin: each page is read once however many
+tables its neighbours hold (the document itself is held, so that no other one is taken for it)."""
 
 
-def _margin_words(page: pymupdf.Page) -> frozenset[str]:
-    key = (page.parent.name, page.number)
-    if key not in _HEADS:
-        if len(_HEADS) > 512:
-            _HEADS.clear()
+def _margin_words(document: pymupdf.Document, number: int) -> frozenset[str]:
+    if _MARGINS[0] is not document:
+        _MARGINS[:] = [document, {}]
+    pages: dict[int, frozenset[str]] = _MARGINS[1]
+    if number not in pages:
+        page = document[number]
         band = page.rect.y0 + MARGIN_SHARE * page.rect.height
-        _HEADS[key] = frozenset(w[4].lower() for w in page.get_text("words") if w[3] <= band)
-    return _HEADS[key]
+        pages[number] = frozenset(w[4].lower() for w in page.get_text("words") if w[3] <= band)
+    return pages[number]
 
 
 def is_running_head(page: pymupdf.Page, text: str) -> bool:
@@ -72,7 +75,7 @@ def is_running_head(page: pymupdf.Page, text: str) -> bool:
     document = page.parent
     for number in range(page.number - _HEAD_NEIGHBOURS, page.number + _HEAD_NEIGHBOURS + 1):
         if number != page.number and 0 <= number < document.page_count and \
-                len(words & _margin_words(document[number])) * 5 >= len(words) * 4:
+                len(words & _margin_words(document, number)) * 5 >= len(words) * 4:
             return True
     return False
 
