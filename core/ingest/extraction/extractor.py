@@ -243,7 +243,7 @@ class TableExtractor:
         space = word_space(view.words) if any(g.extractor.endswith("stream") for g in grids) else 0.0
         for grid in grids:
             stream = grid.extractor.endswith("stream")
-            units = phrases_at_columns(view.words, grid.x_edges, space) if stream else view.words
+            units = phrases_at_columns(view.phrases, grid.x_edges, space) if stream else view.words
             draft = read_grid(grid, units)
             if draft is None:
                 continue

@@ -270,11 +270,6 @@ def _is_figure(text: str) -> bool:
     return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
 
 
-def phrase_words(words: Iterable[Word]) -> list[Word]:
-    """Each phrase as one ``Word`` (text joined with spaces), the unit borderless columns are made of."""
-    return [joined_phrase(phrase) for phrase in phrases(words)]
-
-
 def joined_phrase(phrase: Sequence[Word]) -> Word:
     """One phrase's words as one ``Word``: their box, their text joined with spaces."""
     if len(phrase) == 1:

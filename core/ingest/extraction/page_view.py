@@ -16,7 +16,8 @@ import numpy as np
 import pymupdf
 
 from core.ingest.extraction.camelot_tables import PdfSource
-from core.ingest.extraction.page_text import Word, mark_vertical, phrase_words, read_words, superscript_boxes
+from core.ingest.extraction.page_text import Word, mark_vertical, read_words, superscript_boxes
+from core.ingest.extraction.page_text import phrases as phrases_of_words
 from models.types import BBox
 
 RULING_THICKNESS = 2.5  # points: a filled rectangle thinner than this is drawn as a line
@@ -176,8 +177,10 @@ class PageView:
         return find_rulings(self.page)
 
     @cached_property
-    def phrases(self) -> list[Word]:
-        return phrase_words(self.words)
+    def phrases(self) -> list[list[Word]]:
+        """The page's phrases (words set close on one line), each as its words: read once, cut for each borderless
+        grid at its columns (``refine.phrases_at_columns``)."""
+        return phrases_of_words(self.words)
 
     def map_rect(self, rect: pymupdf.Rect) -> pymupdf.Rect:
         """A box on this view, in the original page's (unrotated) coordinates."""

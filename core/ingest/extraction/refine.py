@@ -177,15 +177,16 @@ def _split_at_columns(piece: list[Word], lefts: list[float], rights: list[float]
     return parts
 
 
-def phrases_at_columns(words: Sequence[Word], x_edges: Sequence[float], space: float) -> list[Word]:
-    """The page's phrases for a borderless grid with column boundaries ``x_edges``, each as one ``Word``; a phrase
+def phrases_at_columns(page_phrases: Sequence[list[Word]], x_edges: Sequence[float], space: float) -> list[Word]:
+    """The page's phrases (``page_phrases``, each as its words) for a borderless grid with column boundaries
+    ``x_edges``, each as one ``Word``, the unit borderless columns are made of; a phrase
     over two figure columns is cut where ``_split_at_columns`` cuts header lines: the headers of narrow columns set a
     little more than a word space apart ("Under 18 years" | "18 years and over", each over two lines) are two cells,
     not one phrase read into the column its middle falls in. A title over many columns and a row label run past its
     column's edge stay whole."""
     lefts, rights = list(x_edges[:-1]), list(x_edges[1:])
     out: list[Word] = []
-    for phrase in phrases(words):
+    for phrase in page_phrases:
         columns = {_column_at(w.cx, lefts, rights) for w in phrase}
         pieces = _split_at_columns(phrase, lefts, rights, space, set()) if len(columns) == 2 and 0 not in columns \
             else [phrase]

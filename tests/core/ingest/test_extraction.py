@@ -17,7 +17,7 @@ from core.ingest.extraction.merge import select
 from core.ingest.extraction.page_text import read_words
 from core.ingest.extraction.page_view import open_view
 from core.ingest.extraction.pymupdf_tables import find_pymupdf_grids
-from core.ingest.extraction.refine import extend_upwards
+from core.ingest.extraction.refine import extend_upwards, phrases_at_columns, word_space
 from models.types import ExtractedTable
 
 pytestmark = pytest.mark.unit
@@ -393,7 +393,8 @@ def test_two_column_prose_and_bulleted_lists_are_not_tables(tmp_path: Path) -> N
     view = open_view(doc, path, 1, None)
     grids = find_camelot_grids(path, 1, view.page, "stream")
     assert grids
-    drafts = [draft for draft in (read_grid(g, view.phrases) for g in grids) if draft is not None]
+    drafts = [draft for draft in (read_grid(g, phrases_at_columns(view.phrases, g.x_edges, word_space(view.words)))
+                                  for g in grids) if draft is not None]
     assert select(drafts) == []
     doc.close()
 
@@ -755,7 +756,7 @@ def test_headers_stacked_over_narrow_columns_under_group_headings_set_a_word_spa
     # The body alone, as camelot stream leaves such a table: header lines above its first aligned row left out.
     edges = [55.0] + [m - pitch / 2 for m in middles] + [middles[-1] + pitch / 2]
     grid = TableGrid("camelot-stream", edges, [bottom + 8 + 11 * r for r in range(len(body) + 1)])
-    draft = read_grid(grid, view.phrases)
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
     assert draft is not None and draft.texts == body
     extend_upwards(draft, view.words, [])
     title, units = trim_edges(draft, view.page.rect)  # the group headings are no title set over the columns
