@@ -2637,10 +2637,6 @@ def _bound_sql(threshold: Threshold) -> str:
             f"{figure_sql(threshold.than) if threshold.than is not None else repr(threshold.value)}")
 
 
-def _bounds_sql(thresholds: Sequence[Threshold]) -> str:
-    return " AND ".join(_bound_sql(t) for t in thresholds)
-
-
 def _where(plan: QueryPlan) -> str:
     parts = [c.sql() for c in plan.conditions]
     parts += [_bound_sql(t) for t in plan.thresholds]
@@ -2739,8 +2735,8 @@ def compile_sql(plan: QueryPlan) -> str:
         return (f"SELECT SUM({target}) AS first, SUM({figure_sql(plan.whole)}) AS second, COUNT(*) AS rows "
                 f"FROM {table}{where}")
     if plan.operation == "share" and plan.thresholds:  # the rows past a bound among those the conditions keep
-        return (f"SELECT SUM(CASE WHEN {_bounds_sql(plan.thresholds)} THEN 1 END) * 100.0 / COUNT(*) AS share, "
-                f"SUM(CASE WHEN {_bounds_sql(plan.thresholds)} THEN 1 END) AS part, COUNT(*) AS whole "
+        past = f"SUM(CASE WHEN {' AND '.join(_bound_sql(t) for t in plan.thresholds)} THEN 1 END)"
+        return (f"SELECT {past} * 100.0 / COUNT(*) AS share, {past} AS part, COUNT(*) AS whole "
                 f"FROM {table}{_where(replace(plan, thresholds=()))}")
     if plan.operation == "share":
         kept = " AND ".join(c.sql() for c in plan.conditions) or "1"

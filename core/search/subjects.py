@@ -89,7 +89,7 @@ class SubjectIndex:
 
     def scores(self, terms: Iterable[str]) -> dict[int, float]:
         """Each document that uses any of ``terms``, with its BM25 score (higher is better)."""
-        query = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
+        query = _match(terms, "OR")
         if not query:
             return {}
         weights = ", ".join(str(w) for _, w in FIELDS)
@@ -98,25 +98,26 @@ class SubjectIndex:
                                       (query,)).fetchall()
         return {int(i): float(s) for i, s in rows if s > 0}
 
-
     def documents_naming(self, terms: Iterable[str]) -> set[int]:
         """The documents whose profile uses any of ``terms`` in what names the document (its title, opening, tables'
         captions, headers or row labels), not only in its pages' text."""
-        query = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
-        if not query:
-            return set()
+        query = _match(terms, "OR")
         naming = " ".join(name for name, _ in FIELDS if name != "text")
-        with self._lock:
-            return {int(i) for (i,) in self._conn.execute("SELECT rowid FROM profile WHERE profile MATCH ?",
-                                                          (f"{{{naming}}} : ({query})",))}
+        return self._documents(f"{{{naming}}} : ({query})") if query else set()
 
     def documents_using(self, terms: Iterable[str]) -> set[int]:
         """The documents whose profile uses every one of ``terms``."""
-        query = " AND ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
-        if not query:
-            return set()
+        query = _match(terms, "AND")
+        return self._documents(query) if query else set()
+
+    def _documents(self, query: str) -> set[int]:
         with self._lock:
             return {int(i) for (i,) in self._conn.execute("SELECT rowid FROM profile WHERE profile MATCH ?", (query,))}
+
+
+def _match(terms: Iterable[str], joiner: str) -> str:
+    """An FTS5 query for ``terms`` (each quoted, once) joined by OR or AND; "" when none is a word."""
+    return f" {joiner} ".join(f'"{t}"' for t in dict.fromkeys(terms) if _TERM.fullmatch(t))
 
 
 def document_profiles(library: Library, ids: Collection[int] | None = None) -> dict[int, DocumentProfile]:
