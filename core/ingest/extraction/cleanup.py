@@ -80,12 +80,14 @@ def is_running_head(page: pymupdf.Page, text: str) -> bool:
     return False
 
 
-def trim_edges(table: DraftTable, page_rect: pymupdf.Rect, page: pymupdf.Page | None = None) -> tuple[str, str]:
-    """Drop page furniture and notes at the table's edges; return the title and units lines taken off its top."""
+def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
+    """Drop page furniture and notes at the table's edges on ``page``; return the title and units lines taken off its
+    top."""
     drop_empty(table)
     if table.n_rows == 0:
         return "", ""
     line = median_row_height(table)
+    page_rect = page.rect
     top_band = page_rect.y0 + MARGIN_SHARE * page_rect.height
     bottom_band = page_rect.y1 - MARGIN_SHARE * page_rect.height
     titles: list[str] = []
@@ -103,7 +105,7 @@ def trim_edges(table: DraftTable, page_rect: pymupdf.Rect, page: pymupdf.Page | 
             table.drop_rows([0])
             changed = True
             continue
-        if box.y1 <= top_band and apart and page is not None and is_running_head(page, text) and \
+        if box.y1 <= top_band and apart and is_running_head(page, text) and \
                 not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
             # a running head in the top margin, set apart from the table, in pieces ("Educational Timetabling: ..."
             # at the left, "A PREPRINT" at the right): no figure, no header of the columns below

@@ -312,7 +312,7 @@ class TableExtractor:
         self._strip_markers(draft, view)
         if draft.extractor.endswith("stream"):
             extend_upwards(draft, view.words, list(others))
-        title, units = trim_edges(draft, view.page.rect, view.page)
+        title, units = trim_edges(draft, view.page)
         if draft.n_rows < 2 or draft.n_cols < 2:
             return []
         if not title:

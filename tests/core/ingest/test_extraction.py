@@ -759,7 +759,7 @@ def test_headers_stacked_over_narrow_columns_under_group_headings_set_a_word_spa
     draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
     assert draft is not None and draft.texts == body
     extend_upwards(draft, view.words, [])
-    title, units = trim_edges(draft, view.page.rect)  # the group headings are no title set over the columns
+    title, units = trim_edges(draft, view.page)  # the group headings are no title set over the columns
     settle_headers(draft)
     doc.close()
     assert (title, units) == ("", "")
