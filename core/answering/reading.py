@@ -179,8 +179,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # any plural noun so asked ("for how many substances did more than 95% say ..."), not a time
                    rf"|^\s*(?:in|for|at|on|from)\s+how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?!{_TIME}\b)(?:[\w-]+\s+){{0,3}}?"
                    rf"[a-z-]+[^s\W]s\b"
-                   # "how many depots had running costs above 50,000": the rows past the bound
-                   rf"|^\s*how\s+many\s+(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+(?:had|have|were|are|did|"
+                   # "how many depots had running costs above 50,000", "how many of the city depots had ...": the rows
+                   # past the bound
+                   rf"|^\s*how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
+                   r"(?:had|have|were|are|did|"
                    rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD}|.*{_VERSUS_SAID})")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            # "what were the quarters presented": the periods a table prints
@@ -1807,7 +1809,7 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
     text = phrase.strip()
     span = _SPAN_ENDED.search(text)
     if span is not None:  # "for the three years ended December 31, 2021": every year of the span
-        count = _count(span.group("n"))
+        count = count_said(span.group("n"))
         last = periods[int(re.findall(r"\d+", span.group("p"))[0])].year
         return text[: span.start()].strip(" ,"), tuple(range(last - count + 1, last + 1))
     if (lead := _LEADING_RUN.match(text)) is not None:  # "the change between 2018 and 2019 X"
@@ -1885,17 +1887,17 @@ def _phrase(phrase: str, periods: Sequence[PeriodMention], definitions: dict[str
     every = _ALL_PERIODS.search(text)
     if every is not None and every.start() > 0:
         rest = text[: every.start()]
-        span = _count(every.group("n"))
+        span = count_said(every.group("n"))
         if (g := _SUM_OVER.match(rest)) is not None:
             return done(Measure(m.TOTAL, parts=(sub(g.group("x")),), span=span or -1))
         if (g := _AVERAGE.match(rest)) is not None:
             return done(Measure(m.AVERAGE, parts=(sub(g.group("x") or g.group("x2")),), span=span or -1))
     if (g := _CAGR.match(text)) is not None:
         x = g.group("x") or g.group("x2")
-        return done(Measure(m.CAGR, parts=(sub(x),), span=_count(g.group("n") or g.group("n2"))))
+        return done(Measure(m.CAGR, parts=(sub(x),), span=count_said(g.group("n") or g.group("n2"))))
     if (g := _AVERAGE.match(text)) is not None:
         x = g.group("x") or g.group("x2")
-        return done(Measure(m.AVERAGE, parts=(sub(x),), span=_count(g.group("n") or g.group("n2"))))
+        return done(Measure(m.AVERAGE, parts=(sub(x),), span=count_said(g.group("n") or g.group("n2"))))
     if (g := _PERCENT_BETWEEN.match(text)) is not None:
         left, right = _share_periods(sub(g.group("x")), sub(g.group("y")))
         return done(Measure(m.PERCENT_CHANGE, parts=(left, right)))
@@ -2028,7 +2030,8 @@ def _defined(text: str, definitions: dict[str, str]) -> Measure | None:
     return None
 
 
-def _count(word: str | None) -> int:
+def count_said(word: str | None) -> int:
+    """A count written in figures or in words ("4", "four"); 0 for none."""
     if not word:
         return 0
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 0)

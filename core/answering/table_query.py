@@ -47,10 +47,12 @@ from core.answering.reading import (
     VERSUS_KINDS,
     QuestionReading,
     TableQuery,
+    count_said,
 )
 from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
 from core.library.db import quote_identifier, quote_text
 from core.reports.document_metadata import span_end
+from core.reports.table_facts import without_legend
 from core.reports.table_naming import PARENT_COLUMN, SECTION_COLUMN
 from core.reports.values import SCALE_FACTORS, find_periods
 from core.reports.values import parse_day as parse_date
@@ -1515,14 +1517,21 @@ def _over_every_row(reading: QuestionReading, view: TableView) -> list[str]:
     printed = _tokens(" ".join([view.info.caption, *(heading for heading, _ in sections(view)), *(r.label for r in view.rows)]))
     found = [over.group(0) for over in _OVER_THE_ROWS.finditer(reading.text)
              if not (_tokens(over.group(0)) - _tokens("across among over all the these")) & printed]
-    # "across all the grounds" over rows whose label column is headed "Ground": the kind of row, whatever the noun
+    # "across all the grounds" over rows whose label column is headed "Ground": the kind of row, whatever the noun;
+    # "over the four water samples" over four rows headed "Sample", each a water: as many as the table's rows, of a
+    # kind it prints
     label = _tokens(_header(view.label_column)) if view.label_column is not None else set()
+    rows = len(view.rows) - len(total_rows(view))
     return found + [over.group(0) for over in _ACROSS_THE_PLURAL.finditer(reading.text)
-                    if label and _tokens(over.group("noun")) <= label and over.group(0) not in found]
+                    if label and _tokens(over.group("noun")) <= label and over.group(0) not in found
+                    and (not over.group("count") or count_said(over.group("count")) == rows)
+                    and (not over.group("kind") or _tokens(over.group("kind")) <= printed)]
 
 
-_ACROSS_THE_PLURAL = re.compile(r"\b(?:across|among|over)\s+(?:all\s+)?(?:the\s+|these\s+)?(?P<noun>[a-z-]+s)\b",
-                                re.IGNORECASE)
+_ROW_COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve")
+_ACROSS_THE_PLURAL = re.compile(r"\b(?:across|among|over)\s+(?:all\s+)?(?:the\s+|these\s+)?"
+                                rf"(?:(?P<count>\d+|{'|'.join(_ROW_COUNT_WORDS)})\s+)?(?:(?P<kind>[a-z-]+)\s+)??"
+                                r"(?P<noun>[a-z-]+s)\b", re.IGNORECASE)
 
 
 def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchema | None,
@@ -1631,8 +1640,9 @@ def asked_words(reading: QuestionReading) -> set[str]:
 
 
 def title_words(view: TableView) -> set[str]:
-    """The words of the table's title and heading: they describe every column, so they name none."""
-    return _tokens(f"{view.info.caption} {view.info.heading}")
+    """The words of the table's title and heading: they describe every column, so they name none (a legend's words
+    in the caption name the columns they explain: "S (Students)")."""
+    return _tokens(f"{without_legend(view.info.caption)} {view.info.heading}")
 
 
 def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequence[ColumnSchema],

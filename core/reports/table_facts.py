@@ -1,6 +1,7 @@
 """Facts about a stored table, found once when it is stored and kept beside it: the scale and currency its
 figures are stated in, each row's place in the statement (its depth, its parent line, its section, whether
-it is a total), and the period each figure column holds.
+it is a total), and the period each figure column holds; and the legend a caption gives for headers printed as
+letters ("Symbol definition: E (Exams), S (Students)"), read into those columns' headers when the table is read.
 
 Answering reads them from ``core.library.store.TableInfo`` instead of working them out for every question. They
 are computed from what the library stores (the typed table, its cell map with each label's box, the page's
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.reports.values import (
@@ -28,6 +29,7 @@ from core.reports.values import (
     read_period,
     scale_stated_in,
 )
+from models.types import ColumnSchema
 
 _CLOSING = re.compile(r"^(?:total|net|less|gross)\b", re.IGNORECASE)
 _TOTAL = re.compile(r"^(?:totals?|sub-?totals?|net)\b", re.IGNORECASE)
@@ -265,3 +267,42 @@ class _Addends:
                 return False
             matched = True
         return matched
+
+
+_LEGEND_ENTRY = re.compile(
+    r"(?<![\w#])(?P<short>[A-Z#][A-Za-z#]{0,5})\s*"
+    r"(?:\((?P<paren>[A-Za-z][^()]{1,48})\)|[:=]\s*(?P<said>[a-z][^,;:=()]{1,48}?)(?=\s*[,;.]|\s*$))")
+"""One entry of a legend: a short header with its meaning in brackets ("E (Exams)", "PpD (Periods per Day)") or
+after a colon or an equals sign ("#Inst: number of instances", "S = students")."""
+
+
+def header_legend(caption: str) -> dict[str, str]:
+    """The meanings a caption gives to short headers ("Table 1: ... Symbol definition: E (Exams), S (Students)"):
+    short header -> its meaning."""
+    legend: dict[str, str] = {}
+    for entry in _LEGEND_ENTRY.finditer(caption):
+        meaning = " ".join((entry.group("paren") or entry.group("said")).split())
+        if meaning.lower() != entry.group("short").lower():
+            legend.setdefault(entry.group("short"), meaning)
+    return legend
+
+
+def without_legend(caption: str) -> str:
+    """The caption with its legend's entries taken out: what the table is about, not what its headers mean."""
+    return _LEGEND_ENTRY.sub(" ", caption) if header_legend(caption) else caption
+
+
+def with_legend(columns: Sequence[ColumnSchema], caption: str) -> tuple[ColumnSchema, ...]:
+    """The columns, each header whose words the caption's legend explains followed by their meaning ("S active"
+    under "S (Students)": "S active (Students)"), so a question's words and a reader's eye find it."""
+    legend = header_legend(caption) if caption else {}
+    if not legend:
+        return tuple(columns)
+    explained = []
+    for column in columns:
+        words = [word if word in legend else word.rstrip(".:") for word in column.header.split()]
+        meanings = [legend[word] for word in words if word in legend]
+        if meanings:
+            column = replace(column, header=f"{column.header} ({'; '.join(meanings)})")
+        explained.append(column)
+    return tuple(explained)

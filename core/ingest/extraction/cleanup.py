@@ -5,7 +5,9 @@ the page number, the table's title line, and the notes under it. These are trimm
 bottom of the table: page furniture (a lone line in the page's top or bottom margin, or a page number
 standing apart from the rows) is dropped;
 title lines go to ``caption``; notes and sources below the table are dropped. The caption is otherwise
-the title line just above the table (a line below it, such as "Source: ...", never is).
+the title line just above the table (a line below it, such as "Source: ...", never is), or, where nothing above
+reads as a numbered title, a numbered title printed just under the table ("Table 3: Features of ...", as papers
+set them) with the lines that carry it on.
 """
 
 from __future__ import annotations
@@ -200,3 +202,47 @@ def find_caption(
         if gap < 0.8 * line_height:
             return f"{texts[1]} {texts[0]}"
     return texts[0]
+
+
+_NUMBERED_TITLE = re.compile(r"^(?:table|tab\.)\s*(?:\d+|[IVXL]+)[a-z]?\s*[:.\u2013\u2014-]", re.IGNORECASE)
+"""A numbered table title ("Table 3:", "TABLE IV.", "Tab. 2 -")."""
+
+
+def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.Rect,
+                       others: Sequence[pymupdf.Rect] = ()) -> str:
+    """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ..."),
+    with the lines that carry it on (at most four, set close): papers caption their tables below. Not where another
+    table starts right under the title (the title is that table's, set above it)."""
+    box = table.text_rect()
+    line_height = median_row_height(table)
+    band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 12 * line_height)
+    below = [w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)]
+    # a title may run wider than its table: each line's run of words (no gutter between them) over the table
+    lines = [run for line in group_lines(below) for run in _runs(line, 2 * line_height)
+             if min(w.x0 for w in run) < box.x1 and box.x0 < max(w.x1 for w in run)]
+    if not lines or min(w.y0 for w in lines[0]) - box.y1 > 2.5 * line_height:
+        return ""
+    texts = [clean_cell_text(" ".join(w.text for w in lines[0]))]
+    if not _NUMBERED_TITLE.match(texts[0]):
+        return ""
+    last = max(w.y1 for w in lines[0])
+    for line in lines[1:4]:
+        top = min(w.y0 for w in line)
+        if top - last > 0.8 * line_height:
+            break
+        texts.append(clean_cell_text(" ".join(w.text for w in line)))
+        last = max(w.y1 for w in line)
+    if any(o.y0 >= last and o.y0 - last < 3 * line_height and o.x0 < box.x1 and box.x0 < o.x1 for o in others):
+        return ""
+    return " ".join(texts)
+
+
+def _runs(line: Sequence[Word], gutter: float) -> list[list[Word]]:
+    """A line's words in runs parted by gaps wider than ``gutter`` (the columns of a page set in two)."""
+    runs: list[list[Word]] = []
+    for word in line:
+        if runs and word.x0 - runs[-1][-1].x1 <= gutter:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return runs

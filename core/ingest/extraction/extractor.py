@@ -29,7 +29,7 @@ from typing import Self
 import pymupdf
 
 from core.ingest.extraction.camelot_tables import CamelotReader
-from core.ingest.extraction.cleanup import find_caption, trim_edges
+from core.ingest.extraction.cleanup import find_caption, find_caption_below, trim_edges
 from core.ingest.extraction.contents import is_contents
 from core.ingest.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.ingest.extraction.headers import count_header_rows, settle_headers
@@ -50,7 +50,7 @@ from core.ingest.extraction.refine import (
     word_space,
 )
 from core.ingest.extraction.stitch import stitch_tables
-from core.ingest.extraction.values import is_figure
+from core.ingest.extraction.values import TITLE_START, is_figure
 from core.reports.values import YEAR
 from models.types import BBox, CellRef, ExtractedTable
 
@@ -319,6 +319,9 @@ class TableExtractor:
             box = draft.text_rect()
             above = pymupdf.Rect(view.page.rect.x0, max(view.page.rect.y0, box.y0 - 80), view.page.rect.x1, box.y0)
             title = find_caption(draft, view.words, others, view.superscripts(above))
+        if not TITLE_START.match(title):
+            # no numbered title above (a line of prose, or nothing): a "Table 3: ..." set under the table is its title
+            title = find_caption_below(draft, view.words, view.page.rect, others) or title
         caption = title
         if units and units not in caption:
             caption = f"{caption} {units}".strip()
