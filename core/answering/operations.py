@@ -149,7 +149,15 @@ class TableView:
 
     def column_scale(self, name: str) -> str:
         column = next(c for c in self.info.schema.columns if c.name == name)
-        return scale_of(column.unit) or self.page_scale or self._period_sibling_scale(name) or scale_of(self.info.unit)
+        return scale_of(column.unit) or self.page_scale or self._period_sibling_scale(name) or self._table_scale(name)
+
+    def _table_scale(self, name: str) -> str:
+        """The table's unit, for a column that states none, unless it is another column's own: "n | %" over counts
+        and their shares is a table "in percent" only by its % column."""
+        table = scale_of(self.info.unit)
+        if table and any(scale_of(c.unit) == table for c in self.info.schema.columns if c.name != name):
+            return ""
+        return table
 
     def _period_sibling_scale(self, name: str) -> str:
         """A period column printed without a scale takes the one its other period columns state, when they

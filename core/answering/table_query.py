@@ -1541,7 +1541,12 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     if reading.measure is None:
         return False
     # (a verb said in the past links: "the households surveyed", "the cases reported")
-    words = [w for leaf in reading.measure.leaves() for w in leaf.words.split() if vocabulary.verb_base(w) == w]
+    leaves = reading.measure.leaves()
+    # "what percentage of the attacks were bias related": the whole is all the column counts (its total), which the
+    # table need not name in the question's words; the part is the rows named
+    free = _tokens(leaves[1].words) if reading.measure.op == m.SHARE and len(leaves) == 2 and conditions and \
+        whole is None else set()
+    words = [w for leaf in leaves for w in leaf.words.split() if vocabulary.verb_base(w) == w]
     said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))
     if bands_kept(reading, conditions):
@@ -1564,7 +1569,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
     named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
     # one word in four may be the question's own ("capital spending" for a Capital column)
-    return bool(said) and len(said - named) <= len(said) // 4
+    return bool(said) and len(said - named - free) <= len(said) // 4
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")
@@ -2297,13 +2302,14 @@ def _span_said(text: str) -> str:
 def bands_kept(reading: QuestionReading, conditions: Sequence[Condition]) -> bool:
     """The question's span ("under 20", "65 and over") is read as bands a condition keeps."""
     return _range_asked(reading.text) is not None and \
-        any(len(c.values) > 1 and all(_range_of(v) is not None for v in c.values) for c in conditions)
+        any(c.values and all(_range_of(v) is not None for v in c.values) for c in conditions)
 
 
 def bands_within(values: Sequence[Any], text: str) -> tuple[Any, ...]:
     """The values that are bands ("60 - 69 years", "80+") or numbers ("61 years") lying within a span the text asks
     ("aged 60 to 79", "60 and over", "under 5"), where together they cover it exactly, from its first number to
-    its last (an open span: to the last band; "under 5": from the first); () else."""
+    its last (an open span: to the last band; "under 5": from the first), one band alone too ("80 or older" over
+    "80+"); () else."""
     asked = _range_asked(text)
     if asked is None:
         return ()
@@ -2315,7 +2321,7 @@ def bands_within(values: Sequence[Any], text: str) -> tuple[Any, ...]:
             spans.append((*found, value))
     spans.sort(key=lambda span: span[0])
     joined = all(b[0] == a[1] + 1 for a, b in pairwise(spans))
-    if len(spans) < 2 or not joined or low >= 0 and spans[0][0] != low or high is not None and spans[-1][1] != high:
+    if not spans or not joined or low >= 0 and spans[0][0] != low or high is not None and spans[-1][1] != high:
         return ()
     if low < 0 and any((r := _range_of(v)) is not None and r[0] < spans[0][0] for v in values):
         return ()  # "under 5" where a band below the ones kept is printed: they do not start at the bottom
