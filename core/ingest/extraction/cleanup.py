@@ -145,6 +145,20 @@ def find_caption(
     others: Sequence[pymupdf.Rect] = (),
     markers: Sequence[tuple[pymupdf.Rect, str]] = (),
 ) -> str:
+    """The title just above the table (``_nearest_title``), or where that is none of a title's lines, a numbered
+    title set in a paragraph of up to six lines above it, wider than the table (``_numbered_title_above``)."""
+    found = _nearest_title(table, words, others, markers)
+    if TITLE_START.match(found):
+        return found
+    return _numbered_title_above(table, words, others, markers) or found
+
+
+def _nearest_title(
+    table: DraftTable,
+    words: Sequence[Word],
+    others: Sequence[pymupdf.Rect] = (),
+    markers: Sequence[tuple[pymupdf.Rect, str]] = (),
+) -> str:
     """The title line just above the table: the nearest line above, if it is close and short.
 
     A line starting with "Table ..." a little higher up wins over a nearer line that is not a title
@@ -204,8 +218,41 @@ def find_caption(
     return texts[0]
 
 
-_NUMBERED_TITLE = re.compile(r"^(?:table|tab\.)\s*(?:\d+|[IVXL]+)[a-z]?\s*[:.\u2013\u2014-]", re.IGNORECASE)
-"""A numbered table title ("Table 3:", "TABLE IV.", "Tab. 2 -")."""
+TABLE_LABEL = r"(?i:table|tab\.)\s*(?P<label>[A-Z]{1,2}[-.]?\d+(?:\.\d+)*[a-z]?|\d+(?:\.\d+)*[a-z]?|[IVXL]+|[A-Z])"
+"""A table's label after its word: "Table 3", "Table 2.3", "Table A-2", "TABLE IV", "Table B"."""
+_NUMBERED_TITLE = re.compile(rf"^{TABLE_LABEL}\s*[:.\u2013\u2014-]")
+
+
+def is_numbered_title(text: str) -> bool:
+    """A numbered table title ("Table 3:", "TABLE IV.", "Tab. 2 -", "Table A-2."), not a running "Table of
+    Contents"."""
+    return bool(_NUMBERED_TITLE.match(text))
+
+
+def _numbered_title_above(table: DraftTable, words: Sequence[Word], others: Sequence[pymupdf.Rect],
+                          markers: Sequence[tuple[pymupdf.Rect, str]]) -> str:
+    """A numbered title set just above the table in a paragraph of up to six close lines, read whole though it runs
+    wider than the table ("Table 18.4: Smoking data. ... smoked / every day.")."""
+    box = table.text_rect()
+    line_height = median_row_height(table)
+    band = pymupdf.Rect(-1e6, box.y0 - 12 * line_height, 1e6, box.y0 - 0.5)
+    above = strip_superscripts([w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)],
+                               markers)
+    lines = _lines_over(group_lines(above), box, 2 * line_height)
+    lines.sort(key=lambda ln: -max(w.y1 for w in ln))
+    previous_top = box.y0
+    picked: list[str] = []
+    for i, line in enumerate(lines[:6]):
+        if previous_top - max(w.y1 for w in line) > (2.5 if i == 0 else 0.8) * line_height:
+            return ""
+        picked.append(clean_cell_text(" ".join(w.text for w in line)))
+        previous_top = min(w.y0 for w in line)
+        if is_numbered_title(picked[-1]):
+            # (not the title set under another table just above: papers caption their tables below them)
+            under = any(o.y1 <= previous_top and previous_top - o.y1 < 3 * line_height and o.x0 < box.x1 and box.x0 < o.x1
+                        for o in others)
+            return "" if under else " ".join(reversed(picked))
+    return ""
 
 
 def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.Rect,
@@ -218,12 +265,11 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 12 * line_height)
     below = [w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)]
     # a title may run wider than its table: each line's run of words (no gutter between them) over the table
-    lines = [run for line in group_lines(below) for run in _runs(line, 2 * line_height)
-             if min(w.x0 for w in run) < box.x1 and box.x0 < max(w.x1 for w in run)]
+    lines = _lines_over(group_lines(below), box, 2 * line_height)
     if not lines or min(w.y0 for w in lines[0]) - box.y1 > 2.5 * line_height:
         return ""
     texts = [clean_cell_text(" ".join(w.text for w in lines[0]))]
-    if not _NUMBERED_TITLE.match(texts[0]):
+    if not is_numbered_title(texts[0]):
         return ""
     last = max(w.y1 for w in lines[0])
     for line in lines[1:4]:
@@ -235,6 +281,14 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     if any(o.y0 >= last and o.y0 - last < 3 * line_height and o.x0 < box.x1 and box.x0 < o.x1 for o in others):
         return ""
     return " ".join(texts)
+
+
+def _lines_over(lines: Sequence[Sequence[Word]], box: pymupdf.Rect, gutter: float) -> list[list[Word]]:
+    """Of each line, the runs of words (parted by gaps wider than ``gutter``: the columns of a page set in two) that
+    stand over ``box``, joined; lines with none left out."""
+    over = [[w for run in _runs(line, gutter) if min(w.x0 for w in run) < box.x1 and box.x0 < max(w.x1 for w in run)
+             for w in run] for line in lines]
+    return [line for line in over if line]
 
 
 def _runs(line: Sequence[Word], gutter: float) -> list[list[Word]]:

@@ -29,7 +29,7 @@ from typing import Self
 import pymupdf
 
 from core.ingest.extraction.camelot_tables import CamelotReader
-from core.ingest.extraction.cleanup import find_caption, find_caption_below, trim_edges
+from core.ingest.extraction.cleanup import find_caption, find_caption_below, is_numbered_title, trim_edges
 from core.ingest.extraction.contents import is_contents
 from core.ingest.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.ingest.extraction.headers import count_header_rows, settle_headers
@@ -315,10 +315,14 @@ class TableExtractor:
         title, units = trim_edges(draft, view.page)
         if draft.n_rows < 2 or draft.n_cols < 2:
             return []
-        if not title:
+        if not TITLE_START.match(title):
+            # no title in the table's top rows, or only the last line of one ("suicides." under "Table 2.3: Mortality
+            # rates ... from male"): the title standing above
             box = draft.text_rect()
             above = pymupdf.Rect(view.page.rect.x0, max(view.page.rect.y0, box.y0 - 80), view.page.rect.x1, box.y0)
-            title = find_caption(draft, view.words, others, view.superscripts(above))
+            found = find_caption(draft, view.words, others, view.superscripts(above))
+            if not title or is_numbered_title(found) and title in found:
+                title = found
         if not TITLE_START.match(title):
             # no numbered title above (a line of prose, or nothing): a "Table 3: ..." set under the table is its title
             title = find_caption_below(draft, view.words, view.page.rect, others) or title

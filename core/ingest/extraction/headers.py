@@ -2,7 +2,8 @@
 
 Header rows are the text rows above the first body row, a body row being one with a value outside the
 first column (a number that is not a year, or a missing-value mark), or whose cells there are mostly
-figures (short entries with a number, such as "63 (18.5%)"). A row of years under a
+figures (short entries with a number, such as "63 (18.5%)"); a row of codes of letters and digits over a row of
+plain values ("A25.34" over "22") heads them. A row of years under a
 spanning "Years ended December 31" is a header row. Section labels just above the body ("Outlays:",
 text in the first column only) belong to the body. A header cell that spans several columns (merged
 in a ruled table, or centred over its columns in a borderless one) is repeated across its span so
@@ -39,6 +40,8 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
         filled = [text for c, text in enumerate(row[1:], 1) if text and not (
             _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
         figures = sum(1 for text in filled if is_figure(text))
+        if _codes_over_values(row, texts[r + 1] if r + 1 < len(texts) else []):
+            return False
         return any(is_value(text) for text in filled) or (bool(filled) and figures * 2 >= len(filled))
 
     first_body = next((r for r in range(len(texts)) if is_body(r)), None)
@@ -52,6 +55,18 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
     if limit is not None and header > limit:
         return 1
     return header
+
+
+_CODE = re.compile(r"^[A-Za-z]{1,3}[\s._-]?\d[\d.\-_]*$")
+"""A column's code of letters and digits ("A25.34", "Q3", "X 1", "T-12"): a name, though it holds a number."""
+
+
+def _codes_over_values(row: Sequence[str], below: Sequence[str]) -> bool:
+    """A row of codes ("A25.34", "A35.44": age groups named as a program names them) over a row of plain values in
+    the same columns: the codes head the columns."""
+    filled = [c for c in range(1, len(row)) if row[c]]
+    return len(filled) >= 2 and all(_CODE.match(row[c]) for c in filled) and \
+        all(c < len(below) and is_value(below[c]) for c in filled)
 
 
 def _reach(neighbour: DraftCell, share: float) -> float:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from core.ingest.extraction.cleanup import TABLE_LABEL
 from core.ingest.extraction.families import clean_title, family_of, join_family
 from core.ingest.extraction.ledger import SECTION_HEADER
 from core.reports.table_facts import is_closing_label
@@ -148,10 +149,15 @@ def stitch_tables(tables: Sequence[ExtractedTable],
             said = title(table)
             titles, pages = [t for _, t in group], [m.page for m, _ in group]
             family = family_of([*titles, said], [*pages, table.page]) if said and \
+                not _continued_title(said, titles[-1]) and \
                 clean_title(said).lower() != clean_title(titles[-1]).lower() else None
             if family is not None:
                 group.append((table, said))
                 out[previous] = join_family([m for m, _ in group], family)
+            elif _numbered_apart(said, titles[-1]):
+                # "Table 18.2" after "Table 18.1", of one layout but no family: the next table, not the rest of it
+                out.append(table)
+                members.append([(table, said)])
             else:
                 group[-1] = (_join(group[-1][0], table), group[-1][1])
                 found = family_of(titles, pages) if len(group) > 1 else None
@@ -160,6 +166,27 @@ def stitch_tables(tables: Sequence[ExtractedTable],
             out.append(table)
             members.append([(table, title(table))])
     return out
+
+
+_TABLE_NUMBER = re.compile(rf"^\s*{TABLE_LABEL}\b")
+
+
+def _numbered_apart(title: str, before: str) -> bool:
+    """Both titles number their tables, and not alike ("Table 18.2: ..." after "Table 18.1: ...")."""
+    number, number_before = _TABLE_NUMBER.match(title), _TABLE_NUMBER.match(before)
+    return bool(number and number_before and number.group("label").lower() != number_before.group("label").lower())
+
+
+def _continued_title(title: str, before: str) -> bool:
+    """``title`` says it continues the table titled ``before``: "Table 2.3: ... (continued)" under "Table 2.3: ...",
+    or the same title with "(continued)" (not a section said continued over another table of it)."""
+    if not _CONTINUED.search(title):
+        return False
+    number, number_before = _TABLE_NUMBER.match(title), _TABLE_NUMBER.match(before)
+    if number and number_before:
+        return number.group("label").lower() == number_before.group("label").lower()
+    plain = _CONTINUED.sub("", title).replace("()", "")
+    return clean_title(plain).lower() == clean_title(before).lower()
 
 
 def _last_table_before(done: Sequence[ExtractedTable], page: int) -> int | None:

@@ -233,6 +233,52 @@ def test_table_continued_on_next_page_is_stitched(tmp_path: Path) -> None:
     assert table.caption == "Table 1: Countries"
 
 
+def test_a_table_headed_by_codes_continued_under_its_title_said_continued_is_one_table(tmp_path: Path) -> None:
+    # age groups headed as a program names them ("A25.34"), the title set over two lines, the rest of the rows on the
+    # next page under "Table 4: ... (continued)" and the same header
+    header = ["", "A25.34", "A35.44", "A45.54", "A55.64"]
+    first = [["Ardmore", "21", "26", "30", "33"], ["Belcourt", "9", "18", "11", "15"], ["Carrow", "23", "20", "22", "30"]]
+    second = [[name, *(str(10 + 3 * i + j) for j in range(4))]
+              for i, name in enumerate(["Dunleary", "Elmsford", "Fenwick", "Glenarm", "Harwich", "Inchmore"])]
+    x = [150, 240, 300, 360, 420]
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    page.insert_text((72, 100), "The rates vary widely between towns and age groups, as the next table shows.", fontsize=10)
+    page.insert_text((150, 600), "Table 4: Admissions per 100,000 residents by age group and", fontsize=10)
+    page.insert_text((150, 612), "town of residence.", fontsize=10)
+    for r, row in enumerate([header] + first):
+        for c, text in enumerate(row):
+            page.insert_text((x[c], 640 + 14 * r), text, fontsize=10)
+    page = doc.new_page()
+    page.insert_text((150, 72), "Table 4: Admissions by age group and town (continued).", fontsize=10)
+    for r, row in enumerate([header] + second):
+        for c, text in enumerate(row):
+            page.insert_text((x[c], 100 + 14 * r), text, fontsize=10)
+    page.insert_text((72, 300), "Admissions rise with age in every town but one.", fontsize=10)
+    tables = extract_tables(_save(doc, tmp_path / "continued.pdf"))
+    assert len(tables) == 1, [t.caption for t in tables]
+    (table,) = tables
+    assert table.header_rows == 1 and list(table.rows[0][1:]) == header[1:]
+    assert [r[0] for r in table.rows[1:]] == [row[0] for row in first + second]
+    assert table.caption.startswith("Table 4: Admissions per 100,000 residents"), table.caption
+
+
+def test_a_numbered_title_wider_than_its_table_and_set_over_several_lines_is_its_caption(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    page.insert_text((72, 80), "The survey asked the same question in every district, with the answers below.", fontsize=10)
+    lines = ["Table 7: Answers to question 12 of the district survey. The answers were coded by the",
+             "field office before they were counted, and blank forms were left out of the counts that",
+             "follow; a form with two answers ticked was counted as a spoilt form, and is not in the",
+             "table either."]
+    for i, line in enumerate(lines):
+        page.insert_text((72, 120 + 12 * i), line, fontsize=10)
+    rows = [["Answer", "Forms"], ["Agree", "412"], ["Disagree", "230"], ["No opinion", "58"]]
+    _draw_ruled(page, rows, [250, 350, 450], 162)
+    (table,) = extract_tables(_save(doc, tmp_path / "survey.pdf"))
+    assert table.caption.startswith("Table 7: Answers to question 12"), table.caption
+
+
 def test_page_number_footer_is_not_part_of_a_borderless_table(tmp_path: Path) -> None:
     doc = pymupdf.open()
     page = doc.new_page()  # 595 x 842

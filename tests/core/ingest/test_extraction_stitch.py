@@ -101,6 +101,7 @@ def test_a_title_from_the_line_above_counts_like_a_caption() -> None:
 
 @pytest.mark.parametrize("second", [
     "Table 3: Results, ward 1 - Millbrook (continued)",  # the same table, continued
+    "Table 3: Results (continued). TOWN HALL REPORT",  # its number said again, and the page's running head
     "",  # no title of its own
     "Heavy metals",  # titles that share nothing name no units of one kind
     "Results, ward 1 - Millbrook, page 2",
@@ -115,3 +116,17 @@ def test_running_headers_that_count_the_pages_are_no_family() -> None:
     pages = [_titled(1, "Annual digest 1", [["Yes", "40"]]), _titled(2, "Annual digest 2", [["No", "12"]])]
     (joined,) = stitch_tables(pages)
     assert joined.n_cols == 2
+
+
+def test_a_section_said_continued_over_another_table_of_it_is_still_a_family() -> None:
+    pages = [_titled(1, "4. Other assets and liabilities. Other assets were:", [["Yes", "40"]]),
+             _titled(2, "4. Other assets and liabilities (continued). Other liabilities were:", [["No", "12"]])]
+    (joined,) = stitch_tables(pages)
+    assert joined.n_cols == 3 and joined.rows[1][2] != joined.rows[2][2], joined.rows
+
+
+def test_tables_of_one_layout_numbered_apart_are_two_tables() -> None:
+    pages = [_titled(1, "Table 6: Ballots cast at the spring vote", [["Yes", "40"]]),
+             _titled(2, "Table 7: Postal forms returned unsigned", [["No", "12"]])]
+    assert [t.rows for t in stitch_tables(pages)] == [(("Option", "Votes"), ("Yes", "40")),
+                                                       (("Option", "Votes"), ("No", "12"))]
