@@ -1057,6 +1057,12 @@ def _in_question_order(text: str) -> str:
     return text
 
 
+HOW_MEASURED = {"far": "distance", "tall": "height", "heavy": "weight", "old": "age", "deep": "depth", "wide": "width"}
+"""What "how <adjective>" asks: "how far" asks a distance, "how heavy" a weight."""
+_HOW_MEASURED = re.compile(rf"^\s*how\s+(?P<adj>{'|'.join(HOW_MEASURED)})\s+(?:(?P<from>(?:from|away\s+from)\s+[^?]+?)\s+)?"
+                           r"(?P<aux>is|are|was|were)\s+(?P<x>[^?]+?)(?=\s*\?|\s*$)", re.IGNORECASE)
+
+
 def _retold(text: str) -> str:
     """The frames people type retold in the frames the grammar reads: "y/y" is "year-over-year" (and after a verb
     of change, the change from the year before, which the verb already says); "X rose how much" is "how much did X
@@ -1068,6 +1074,9 @@ def _retold(text: str) -> str:
     text = _NUMERIC_DATE.sub(lambda g: f"{_MONTH_NAMES[int(g.group('m')) - 1]} {int(g.group('d'))}, {g.group('y')}"
                              if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
     text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
+    # "how far is X from Y": the distance of X from Y; "how tall was X": its height
+    text = _HOW_MEASURED.sub(lambda g: f"What {g.group('aux')} the {HOW_MEASURED[g.group('adj').lower()]} of "
+                             f"{g.group('x')}{(' ' + g.group('from')) if g.group('from') else ''}", text)
     text = _ANNUALISED.sub("compound annual growth rate of ", text)
     text = re.sub(r"\bat\s+the\s+close\s+of\b", "at the end of", text, flags=re.IGNORECASE)
     text = re.sub(r"(\b(?:what|how\s+much)\s+(?:was|were|is|are)\s+[^?]+?)\s+worth\b", r"\1", text,

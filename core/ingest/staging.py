@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +26,7 @@ from core.ingest.chunking import overlap_ratio, table_pieces, text_pieces
 from core.jobs import JobContext
 from core.library.db import Connection, busy_error, write_transaction
 from core.library.store import DocumentWriter, Library, content_hash, embedding_text
+from core.reports.table_facts import with_legend
 from core.reports.table_naming import table_name
 from core.reports.table_typing import TypedTable, type_table
 from models.protocols import Embedder
@@ -122,6 +123,9 @@ class StagedDocument:
         heading = heading_above(blocks, table.bbox, upright)
         context = " ".join(filter(None, [table.caption, heading, _context_above(blocks, table.bbox, upright)]))
         typed = type_table(table, context)
+        # headers a legend explains, in the caption or the prose of the page, read with their meaning ("Dec (distance
+        # from Ecuador in km)"): in the schema the model reads and in the chunks a question finds
+        typed = replace(typed, columns=with_legend(typed.columns, table.caption, " ".join(b.text for b in blocks)))
         name = table_name(self.title, table.caption or heading, table.page, index_on_page, taken)
         taken.add(name)
         staged = StagedTable(table, typed, heading, index_on_page, name, indexed_rows, embedded_rows)

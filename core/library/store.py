@@ -40,7 +40,7 @@ from core.library.migrations import migrate
 from core.library.sheet_cells import cell_range
 from core.reports.document_metadata import TABLE_NAME as METADATA_TABLE
 from core.reports.document_metadata import DocumentMetadata, edited_metadata
-from core.reports.table_facts import ColumnPeriod, RowFacts, period_columns, with_legend
+from core.reports.table_facts import ColumnPeriod, RowFacts, period_columns
 from core.reports.table_typing import SQL_INTEGERS
 from models.protocols import Embedder
 from models.types import (
@@ -388,8 +388,7 @@ class Library:
             )
         )
         schema = TableSchema(
-            table_id=table_id, name=r[3], document=r[2], page=r[4], columns=with_legend(columns, r[10]),
-            caption=r[10] or r[11],
+            table_id=table_id, name=r[3], document=r[2], page=r[4], columns=columns, caption=r[10] or r[11],
             unit=r[12], row_count=r[14],
         )
         facts = load_facts(self.conn, table_id)

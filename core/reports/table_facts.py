@@ -16,7 +16,7 @@ under it; elsewhere the ``section`` column already names every row's parent.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -274,17 +274,34 @@ _LEGEND_ENTRY = re.compile(
     r"(?:\((?P<paren>[A-Za-z][^()]{1,48})\)|[:=]\s*(?P<said>[a-z][^,;:=()]{1,48}?)(?=\s*[,;.]|\s*$))")
 """One entry of a legend: a short header with its meaning in brackets ("E (Exams)", "PpD (Periods per Day)") or
 after a colon or an equals sign ("#Inst: number of instances", "S = students")."""
+_MEANING_FIRST = re.compile(r"(?P<meaning>(?:[A-Za-z'\u2019-]+\s+){0,3}[A-Za-z'\u2019-]+)\s*\((?P<short>[A-Z][A-Za-z]{0,4})\)")
+"""A meaning with its short name after it in brackets ("the number of species (N)")."""
+_LEADING_FUNCTION_WORDS = re.compile(r"^(?:(?:the|a|an|of|and|or|is|are|as|to|with|by|how|where|which)\s+)+",
+                                     re.IGNORECASE)
 
 
-def header_legend(caption: str) -> dict[str, str]:
-    """The meanings a caption gives to short headers ("Table 1: ... Symbol definition: E (Exams), S (Students)"):
-    short header -> its meaning."""
+def header_legend(text: str, shorts: Collection[str] = ()) -> dict[str, str]:
+    """The meanings a caption or the prose about a table gives to short headers ("Symbol definition: E (Exams), S
+    (Students)", "AR (area of island in thousands of square km)"): short header -> its meaning. For the ``shorts``
+    given, a meaning said first counts too ("the number of species (N)")."""
     legend: dict[str, str] = {}
-    for entry in _LEGEND_ENTRY.finditer(caption):
+    for entry in _LEGEND_ENTRY.finditer(text):
         meaning = " ".join((entry.group("paren") or entry.group("said")).split())
-        if meaning.lower() != entry.group("short").lower():
+        if is_abbreviation(entry.group("short")) and meaning.lower() != entry.group("short").lower():
             legend.setdefault(entry.group("short"), meaning)
+    for entry in _MEANING_FIRST.finditer(text):
+        meaning = _LEADING_FUNCTION_WORDS.sub("", " ".join(entry.group("meaning").split()))
+        if entry.group("short") in shorts and meaning and entry.group("short") not in legend:
+            legend[entry.group("short")] = meaning
     return legend
+
+
+def is_abbreviation(word: str) -> bool:
+    """A short name, not a word: in capitals ("AR", "DNI"), with a capital inside ("PpD", "CoS"), a count ("#Inst")
+    or of three letters at most ("Co", "Dec"); "Total" or "Asset" is a word, whatever a bracket after it says."""
+    letters = word.lstrip("#")
+    return bool(letters) and (word.startswith("#") or letters.isupper() or any(ch.isupper() for ch in letters[1:])
+                              or len(letters) <= 3)
 
 
 def without_legend(caption: str) -> str:
@@ -292,10 +309,19 @@ def without_legend(caption: str) -> str:
     return _LEGEND_ENTRY.sub(" ", caption) if header_legend(caption) else caption
 
 
-def with_legend(columns: Sequence[ColumnSchema], caption: str) -> tuple[ColumnSchema, ...]:
+SHORT_HEADER = re.compile(r"#?[A-Z][A-Za-z]{0,4}\.?")
+"""A header that is a short name of its column ("N", "AR", "Dec", "DNI", "#Inst")."""
+
+
+def with_legend(columns: Sequence[ColumnSchema], caption: str, prose: str = "") -> tuple[ColumnSchema, ...]:
     """The columns, each header whose words the caption's legend explains followed by their meaning ("S active"
-    under "S (Students)": "S active (Students)"), so a question's words and a reader's eye find it."""
+    under "S (Students)": "S active (Students)"), so a question's words and a reader's eye find it; a header that is
+    only a short name may be explained by the ``prose`` about the table too ("Dec (distance from Ecuador in km)")."""
     legend = header_legend(caption) if caption else {}
+    shorts = {c.header.strip().rstrip(".") for c in columns if SHORT_HEADER.fullmatch(c.header.strip())}
+    if prose and shorts - set(legend):
+        legend |= {short: meaning for short, meaning in header_legend(prose, shorts).items()
+                   if short in shorts and short not in legend}
     if not legend:
         return tuple(columns)
     explained = []

@@ -76,6 +76,8 @@ def test_a_legend_is_read_in_brackets_or_after_a_colon_and_left_out_of_what_the_
     assert header_legend("Table 5: Datasets. #Inst: number of instances, Ref: first paper") == \
         {"#Inst": "number of instances", "Ref": "first paper"}
     assert header_legend("Table 1: Weekly markets of the district") == {}
+    # a word with a bracket after it is no short name explained: "Total (Level 1)", "Assets (Liabilities)"
+    assert header_legend("Fair values: Total (Level 1), Assets (Liabilities) (in millions)") == {}
     assert "Exams" not in without_legend("Table 2: Sites. Symbol definition: E (Exams), S (Students).")
 
 
@@ -92,3 +94,39 @@ def test_a_total_over_as_many_rows_as_the_table_has_runs_over_every_row(markets:
     # three markets of four: not every row, and not said which
     answer = ask_code_first(markets, "Total stalls over the three markets?")
     assert answer.value != str(sum(v[0] for v in MARKETS.values())), answer.text
+
+
+# hall: seats, stage area (square metres), distance from the station (km); explained in the prose, not the caption
+HALLS = {"Corn Exchange": (420, 96, "0.4"), "Drill Hall": (650, 140, "2.1"), "Assembly Rooms": (280, 60, "1.2")}
+
+
+@pytest.fixture(scope="module")
+def halls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    directory = tmp_path_factory.mktemp("halls")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 40), "Riverside Arts Festival: venue guide", fontsize=12)
+    page.insert_textbox(pymupdf.Rect(72, 50, 540, 110), (
+        "For each venue we give the number of seats (N), AR (stage area in square metres) and DS (distance from "
+        "the station in km), as measured by the festival office."), fontsize=10)
+    rows = [["Venue", "N", "AR", "DS"]] + [[name, str(n), str(a), d] for name, (n, a, d) in HALLS.items()]
+    draw_ruled_table(page, rows, [150, 280, 340, 400, 460], 130, row_height=18)
+    page.insert_text((72, 230), "Table 2: Festival halls", fontsize=10)
+    doc.save(directory / "festival_2024.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "festival_2024.pdf")
+    assert result.status == "added" and result.tables == 1, result
+    yield library
+    library.close()
+
+
+def test_short_headers_read_with_the_meaning_the_prose_gives_them(halls: Library) -> None:
+    (info,) = halls.tables()
+    headers = [c.header for c in info.schema.columns]
+    assert headers[1:] == ["N (number of seats)", "AR (stage area in square metres)",
+                           "DS (distance from the station in km)"], headers
+    answer = ask_without_model(halls, "How far is the Drill Hall from the station?")
+    assert answer.value == "2.1", answer.text
+    answer = ask_without_model(halls, "Which venue has the largest stage area?")
+    assert answer.value == "Drill Hall", answer.text
