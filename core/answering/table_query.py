@@ -284,6 +284,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years); "the mean
         # rate across the regions in Q4 2009" over a column of each quarter
         target = column_named_whole(numbers, asked) or column_of_the_period(numbers, reading)
+    ranged = column_of_the_range(numbers, reading.text)
+    if ranged is not None and (target is None or not _holds_the_range(target, reading.text)):
+        target = ranged  # "men aged 25 to 34" over columns A25.34, A35.44, ...: the column of that span
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
@@ -1549,8 +1552,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     words = [w for leaf in leaves for w in leaf.words.split() if vocabulary.verb_base(w) == w]
     said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))
-    if bands_kept(reading, conditions):
-        said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept
+    if bands_kept(reading, conditions) or target is not None and _holds_the_range(target, reading.text):
+        said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept; "aged 25 to 34": A25.34
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     if target is not None and printed_as_money(view, target):
@@ -2146,6 +2149,20 @@ def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tupl
         return ()
     exact = tuple(v for v in values if _periods_of(str(v)) == said)
     return exact if len(exact) < len(values) else ()
+
+
+def column_of_the_range(numbers: Sequence[ColumnSchema], text: str) -> ColumnSchema | None:
+    """The one figure column whose header prints exactly the span the question asks ("aged 25 to 34", "65-74" over
+    "A25.34", "25-34 years"), else None."""
+    found = [c for c in numbers if _holds_the_range(c, text)]
+    return found[0] if len(found) == 1 else None
+
+
+def _holds_the_range(column: ColumnSchema, text: str) -> bool:
+    """The column's header prints the span the question asks, its two numbers one after the other ("EU-25 15-24")."""
+    asked = _RANGE_ASKED.search(text)
+    printed = re.findall(r"\d+", column.header)
+    return asked is not None and any(pair == (asked.group(1), asked.group(2)) for pair in pairwise(printed))
 
 
 def column_of_the_period(numbers: Sequence[ColumnSchema], reading: QuestionReading) -> ColumnSchema | None:

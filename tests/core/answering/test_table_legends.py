@@ -16,7 +16,7 @@ from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.reports.table_facts import header_legend, without_legend
 from tests.conftest import HashEmbedder
-from tests.core.answering.test_table_precision import ask_code_first
+from tests.core.answering.test_table_precision import _drawn, ask_code_first
 from tests.core.answering.test_table_query import ask_without_model
 from tests.support.pdfs import draw_ruled_table
 
@@ -130,3 +130,20 @@ def test_short_headers_read_with_the_meaning_the_prose_gives_them(halls: Library
     assert answer.value == "2.1", answer.text
     answer = ask_without_model(halls, "Which venue has the largest stage area?")
     assert answer.value == "Drill Hall", answer.text
+
+
+# town: admissions per 100,000 by age group, headed as a program names the groups
+ADMISSIONS = {"Ardmore": (21, 26, 30), "Belcourt": (9, 18, 11), "Carrow": (23, 20, 22), "Dunleary": (14, 12, 35)}
+
+
+@pytest.fixture(scope="module")
+def admissions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Town", "A20.29", "A30.39", "A40.49"]] + [[t, *map(str, v)] for t, v in ADMISSIONS.items()]
+    yield from _drawn(tmp_path_factory, "Table 5: Admissions per 100,000 residents", rows, [40, 200, 300, 400, 500])
+
+
+def test_a_span_asked_reads_the_column_headed_by_its_numbers(admissions: Library) -> None:
+    answer = ask_without_model(admissions, "Which town has the fewest admissions among people aged 30 to 39?")
+    assert answer.value == "Dunleary", answer.text
+    answer = ask_without_model(admissions, "What were the admissions per 100,000 in Carrow for ages 40-49?")
+    assert answer.value == "22", answer.text
