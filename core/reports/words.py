@@ -9,6 +9,7 @@ so that a label and a question are cut the same way wherever they are compared.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection
 
 _COMPOUND = re.compile(r"\b[a-z]{1,3}\s*&\s*[a-z]{1,3}\b")
@@ -22,8 +23,23 @@ _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\uf
 
 def plain_letters(text: str) -> str:
     """``text`` with typographic ligatures spelt out: PDFs print "Difﬁculty" with one glyph for "fi", which no
-    question's "difficulty" would meet."""
-    return text.translate(_LIGATURES)
+    question's "difficulty" would meet; and an accent printed as a glyph of its own before its letter, as TeX sets
+    them ("M¨uller", "Rudov´a"), put on the letter ("Müller", "Rudová")."""
+    text = text.translate(_LIGATURES)
+    if _SPACING_ACCENT.search(text):
+        text = _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]), text)
+    return text
+
+
+_COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303"}
+_SPACING_ACCENT = re.compile(r"([\u00a8\u00b4\u02c6\u02dc]) ?([A-Za-z])")
+
+
+def unaccented(text: str) -> str:
+    """``text`` with its letters' accents taken off ("Müller" -> "Muller"): a question may be typed without them."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
 _SAME_AS = {"women": "female", "woman": "female", "men": "male", "man": "male", "girls": "female", "girl": "female",
@@ -49,7 +65,7 @@ def fold(word: str) -> str:
 def content_words(text: str, stop: Collection[str] = (), single_digits: bool = False) -> set[str]:
     """The folded words of ``text`` less ``stop`` and one-letter words; with ``single_digits``, a lone digit is a
     word too ("Scope 1" and "Scope 2" differ by it)."""
-    lowered = plain_letters(text).lower()
+    lowered = unaccented(plain_letters(text)).lower()
     out = {re.sub(r"\s+", "", compound) for compound in _COMPOUND.findall(lowered)}  # "d&a", "pp&e": one word
     if single_digits:
         out.update(_SINGLE_DIGIT.findall(lowered))

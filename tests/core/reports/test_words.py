@@ -52,3 +52,8 @@ def test_a_year_an_acronym_names_is_no_period() -> None:
     assert find_periods("How many SMC-2018 entries finished?") == []
     assert [m.year for m in find_periods("the SMC-2018 entries ranked in 2021")] == [2021]
     assert [m.year for m in find_periods("revenue in FY-2019")] == [2019]
+
+
+def test_an_accent_set_as_a_glyph_of_its_own_goes_on_its_letter_and_words_meet_without_accents() -> None:
+    assert plain_letters("the survey by M\u00a8uller and Rudov\u00b4a") == "the survey by M\u00fcller and Rudov\u00e1"
+    assert content_words("M\u00a8uller's survey") == content_words("Muller's survey") == content_words("M\u00fcller's survey")
