@@ -1546,9 +1546,14 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     # (a verb said in the past links: "the households surveyed", "the cases reported")
     leaves = reading.measure.leaves()
     # "what percentage of the attacks were bias related": the whole is all the column counts (its total), which the
-    # table need not name in the question's words; the part is the rows named
-    free = _tokens(leaves[1].words) if reading.measure.op == m.SHARE and len(leaves) == 2 and conditions and \
-        whole is None else set()
+    # table need not name in the question's words; the part is the rows named (the side whose words the rows kept
+    # print)
+    free: set[str] = set()
+    if reading.measure.op == m.SHARE and len(leaves) == 2 and conditions and whole is None:
+        kept = set().union(*(_tokens(str(v)) for c in conditions for v in c.values))
+        naming = [bool(_tokens(leaf.words) & kept) for leaf in leaves]
+        if naming.count(True) == 1:
+            free = _tokens(leaves[naming.index(False)].words)
     words = [w for leaf in leaves for w in leaf.words.split() if vocabulary.verb_base(w) == w]
     said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))

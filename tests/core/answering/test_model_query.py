@@ -167,7 +167,7 @@ def _after_a_failed_plan(register: Register, question: str, text_reply: str,  # 
 
 def test_after_every_plan_failed_no_cell_of_its_table_is_chosen_and_the_text_is_asked_the_question(
         register: Register) -> None:  # noqa: F811
-    asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+    asked_for, answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron glass plants?",
                                              "not stated")
     assert asked_for[:2] == ["plan", "text"], (asked_for, answer.text)  # not sent back (a 1.5B model repeats
     # itself), no cells chosen, no rewording first
@@ -202,7 +202,7 @@ def test_after_every_plan_failed_a_text_answer_vouched_for_by_that_table_alone_i
 
 def test_a_plan_call_that_failed_is_no_plan_that_failed_its_checks(register: Register) -> None:  # noqa: F811
     # no reply to check (the model erred): nothing was learnt about the table, so its cells may still be chosen
-    asked_for, _answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron plants?",
+    asked_for, _answer = _after_a_failed_plan(register, "What share of the employees affected worked in Akron glass plants?",
                                               "not stated", ModelOutputError("cut off"))
     assert "cells" in asked_for, asked_for
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from core.library.store import Library
-from tests.core.answering.test_table_precision import _drawn
+from tests.core.answering.test_table_precision import _drawn, ask_code_first
 from tests.core.answering.test_table_query import ask_without_model
 
 pytestmark = pytest.mark.unit
@@ -29,6 +29,12 @@ def reasons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_share_of_a_whole_the_table_names_otherwise_is_of_the_column_total(reasons: Library) -> None:
     answer = ask_without_model(reasons, "What percentage of the departures were down to fees too high?")
     assert answer.value.rstrip("%") in ("15", "15.0", "15.00"), answer.text
+
+
+def test_words_of_the_part_no_row_prints_are_not_taken_for_the_whole(reasons: Library) -> None:
+    # "junior rowers" names a part of the fees row the table does not hold: not the whole's words, and no answer
+    answer = ask_code_first(reasons, "What percentage of the departures were down to fees too high for junior rowers?")
+    assert answer.value == "", answer.text
 
 
 def test_counts_beside_a_percent_column_are_no_percentages(reasons: Library) -> None:
