@@ -286,7 +286,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         target = column_named_whole(numbers, asked) or column_of_the_period(numbers, reading)
     ranged = column_of_the_range(numbers, reading.text)
     if ranged is not None and (target is None or not _holds_the_range(target, reading.text)):
-        target = ranged  # "men aged 25 to 34" over columns A25.34, A35.44, ...: the column of that span
+        target = ranged  # "women aged 35 to 44" over columns A25.34, A35.44, ...: the column of that span
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
     if not fits:
         return None  # a percentage asked where the column the words name holds amounts, or a count of percentages
@@ -1521,8 +1521,8 @@ def _over_every_row(reading: QuestionReading, view: TableView) -> list[str]:
     found = [over.group(0) for over in _OVER_THE_ROWS.finditer(reading.text)
              if not (_tokens(over.group(0)) - _tokens("across among over all the these")) & printed]
     # "across all the grounds" over rows whose label column is headed "Ground": the kind of row, whatever the noun;
-    # "over the four water samples" over four rows headed "Sample", each a water: as many as the table's rows, of a
-    # kind it prints
+    # "over the five clay plots" over five rows headed "Plot", each a clay one: as many as the table's rows, of a kind
+    # it prints
     label = _tokens(_header(view.label_column)) if view.label_column is not None else set()
     rows = len(view.rows) - len(total_rows(view))
     return found + [over.group(0) for over in _ACROSS_THE_PLURAL.finditer(reading.text)
@@ -1545,7 +1545,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
         return False
     # (a verb said in the past links: "the households surveyed", "the cases reported")
     leaves = reading.measure.leaves()
-    # "what percentage of the attacks were bias related": the whole is all the column counts (its total), which the
+    # "what percentage of the complaints were about noise": the whole is all the column counts (its total), which the
     # table need not name in the question's words; the part is the rows named (the side whose words the rows kept
     # print)
     free: set[str] = set()
@@ -1558,7 +1558,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     said = _tokens(" ".join(words)) - _VERBS - _COUNTING - _ASKING - _FUNCTION_WORDS
     said -= _tokens(" ".join(_over_every_row(reading, view)))
     if bands_kept(reading, conditions) or target is not None and _holds_the_range(target, reading.text):
-        said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept; "aged 25 to 34": A25.34
+        said -= _tokens(_span_said(reading.text))  # "under 20 years old": the bands kept; "aged 35 to 44": A35.44
     if target is not None and is_percent(view, target):
         said -= _tokens(" ".join(vocabulary.SHARE_WORDS))  # "the renting percentage": a column of percentages
     if target is not None and printed_as_money(view, target):
@@ -2157,8 +2157,8 @@ def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tupl
 
 
 def column_of_the_range(numbers: Sequence[ColumnSchema], text: str) -> ColumnSchema | None:
-    """The one figure column whose header prints exactly the span the question asks ("aged 25 to 34", "65-74" over
-    "A25.34", "25-34 years"), else None."""
+    """The one figure column whose header prints exactly the span the question asks ("aged 35 to 44", "45-54" over
+    "A35.44", "45-54 years"), else None."""
     found = [c for c in numbers if _holds_the_range(c, text)]
     return found[0] if len(found) == 1 else None
 
