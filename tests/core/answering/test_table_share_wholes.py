@@ -53,5 +53,5 @@ def ages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_a_band_asked_is_the_one_band_printed_for_it(ages: Library) -> None:
-    answer = ask_without_model(ages, "What share of the whole parish was 80 or older?")
+    answer = ask_without_model(ages, "Residents aged 80 and over: what percentage of the parish is that?")
     assert answer.value.rstrip("%") in ("6", "6.0", "6.00"), answer.text
