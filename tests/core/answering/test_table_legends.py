@@ -7,6 +7,7 @@ ingested for real, asked with no model call (invented figures)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -40,13 +41,19 @@ def markets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     below = 90 + 18 * len(rows) + 14
     page.insert_textbox(pymupdf.Rect(72, below, 540, below + 60), CAPTION, fontsize=10)
     page.insert_text((72, below + 90), "Markets open on fewer days draw their crowds at the weekend.", fontsize=10)
-    doc.save(directory / "markets.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "markets.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    library = _ingested(doc, directory / "markets.pdf")
     yield library
     library.close()
+
+
+def _ingested(doc: pymupdf.Document, path: Path) -> Library:
+    """``doc`` saved at ``path`` and ingested for real into a library beside it, which holds its one table."""
+    doc.save(path)
+    doc.close()
+    library = Library(path.parent / "library.sqlite3")
+    result = Ingestor(library, HashEmbedder()).ingest_file(path)
+    assert result.status == "added" and result.tables == 1, result
+    return library
 
 
 def test_a_numbered_title_under_the_table_is_its_caption(markets: Library) -> None:
@@ -112,11 +119,7 @@ def halls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     rows = [["Venue", "N", "AR", "DS"]] + [[name, str(n), str(a), d] for name, (n, a, d) in HALLS.items()]
     draw_ruled_table(page, rows, [150, 280, 340, 400, 460], 130, row_height=18)
     page.insert_text((72, 230), "Table 2: Festival halls", fontsize=10)
-    doc.save(directory / "festival_2024.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    result = Ingestor(library, HashEmbedder()).ingest_file(directory / "festival_2024.pdf")
-    assert result.status == "added" and result.tables == 1, result
+    library = _ingested(doc, directory / "festival_2024.pdf")
     yield library
     library.close()
 
