@@ -1057,9 +1057,9 @@ def _in_question_order(text: str) -> str:
     return text
 
 
-HOW_MEASURED = {"far": "distance", "tall": "height", "heavy": "weight", "old": "age", "deep": "depth", "wide": "width"}
+_MEASURE_OF_HOW = {"far": "distance", "tall": "height", "heavy": "weight", "old": "age", "deep": "depth", "wide": "width"}
 """What "how <adjective>" asks: "how far" asks a distance, "how heavy" a weight."""
-_HOW_MEASURED = re.compile(rf"^\s*how\s+(?P<adj>{'|'.join(HOW_MEASURED)})\s+(?:(?P<from>(?:from|away\s+from)\s+[^?]+?)\s+)?"
+_HOW_MEASURED = re.compile(rf"^\s*how\s+(?P<adj>{'|'.join(_MEASURE_OF_HOW)})\s+(?:(?P<from>(?:from|away\s+from)\s+[^?]+?)\s+)?"
                            r"(?P<aux>is|are|was|were)\s+(?P<x>[^?]+?)(?=\s*\?|\s*$)", re.IGNORECASE)
 
 
@@ -1075,7 +1075,7 @@ def _retold(text: str) -> str:
                              if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
     text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
     # "how far is X from Y": the distance of X from Y; "how tall was X": its height
-    text = _HOW_MEASURED.sub(lambda g: f"What {g.group('aux')} the {HOW_MEASURED[g.group('adj').lower()]} of "
+    text = _HOW_MEASURED.sub(lambda g: f"What {g.group('aux')} the {_MEASURE_OF_HOW[g.group('adj').lower()]} of "
                              f"{g.group('x')}{(' ' + g.group('from')) if g.group('from') else ''}", text)
     text = _ANNUALISED.sub("compound annual growth rate of ", text)
     text = re.sub(r"\bat\s+the\s+close\s+of\b", "at the end of", text, flags=re.IGNORECASE)

@@ -284,7 +284,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         # "Finland's mean growth in 1996 and 2000" over columns Finland, EU-15 and EU-25 (rows of years); "the mean
         # rate across the regions in Q4 2009" over a column of each quarter
         target = column_named_whole(numbers, asked) or column_of_the_period(numbers, reading)
-    ranged = column_of_the_range(numbers, reading.text)
+    ranged = _column_of_the_range(numbers, reading.text)
     if ranged is not None and (target is None or not _holds_the_range(target, reading.text)):
         target = ranged  # "women aged 35 to 44" over columns A25.34, A35.44, ...: the column of that span
     fits, target = _in_the_unit_asked(view, reading, query.operation, target, target_words, numbers, title)
@@ -2156,7 +2156,7 @@ def of_the_periods_said(values: Sequence[Any], reading: QuestionReading) -> tupl
     return exact if len(exact) < len(values) else ()
 
 
-def column_of_the_range(numbers: Sequence[ColumnSchema], text: str) -> ColumnSchema | None:
+def _column_of_the_range(numbers: Sequence[ColumnSchema], text: str) -> ColumnSchema | None:
     """The one figure column whose header prints exactly the span the question asks ("aged 35 to 44", "45-54" over
     "A35.44", "45-54 years"), else None."""
     found = [c for c in numbers if _holds_the_range(c, text)]

@@ -1,7 +1,8 @@
 """Facts about a stored table, found once when it is stored and kept beside it: the scale and currency its
 figures are stated in, each row's place in the statement (its depth, its parent line, its section, whether
-it is a total), and the period each figure column holds; and the legend a caption gives for headers printed as
-letters ("Symbol definition: E (Exams), S (Students)"), read into those columns' headers when the table is read.
+it is a total), and the period each figure column holds; and the legend a caption or the page's prose gives for
+headers printed as short names ("Symbol definition: E (Exams), S (Students)"), read into those columns' headers when
+the table is staged for storing (``core.ingest.staging``).
 
 Answering reads them from ``core.library.store.TableInfo`` instead of working them out for every question. They
 are computed from what the library stores (the typed table, its cell map with each label's box, the page's
@@ -309,7 +310,7 @@ def without_legend(caption: str) -> str:
     return _LEGEND_ENTRY.sub(" ", caption) if header_legend(caption) else caption
 
 
-SHORT_HEADER = re.compile(r"#?[A-Z][A-Za-z]{0,4}\.?")
+_SHORT_HEADER = re.compile(r"#?[A-Z][A-Za-z]{0,4}\.?")
 """A header that is a short name of its column ("N", "AR", "Dec", "DNI", "#Inst")."""
 
 
@@ -318,7 +319,7 @@ def with_legend(columns: Sequence[ColumnSchema], caption: str, prose: str = "") 
     under "S (Students)": "S active (Students)"), so a question's words and a reader's eye find it; a header that is
     only a short name may be explained by the ``prose`` about the table too ("Dec (distance from Ecuador in km)")."""
     legend = header_legend(caption) if caption else {}
-    shorts = {c.header.strip().rstrip(".") for c in columns if SHORT_HEADER.fullmatch(c.header.strip())}
+    shorts = {c.header.strip().rstrip(".") for c in columns if _SHORT_HEADER.fullmatch(c.header.strip())}
     if prose and shorts - set(legend):
         legend |= {short: meaning for short, meaning in header_legend(prose, shorts).items()
                    if short in shorts and short not in legend}

@@ -25,10 +25,8 @@ def plain_letters(text: str) -> str:
     """``text`` with typographic ligatures spelt out: PDFs print "Difﬁculty" with one glyph for "fi", which no
     question's "difficulty" would meet; and an accent printed as a glyph of its own before its letter, as TeX sets
     them ("M¨uller", "Rudov´a"), put on the letter ("Müller", "Rudová")."""
-    text = text.translate(_LIGATURES)
-    if _SPACING_ACCENT.search(text):
-        text = _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]), text)
-    return text
+    return _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]),
+                               text.translate(_LIGATURES))
 
 
 _COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303"}

@@ -236,9 +236,7 @@ def _numbered_title_above(table: DraftTable, words: Sequence[Word], others: Sequ
     box = table.text_rect()
     line_height = median_row_height(table)
     band = pymupdf.Rect(-1e6, box.y0 - 12 * line_height, 1e6, box.y0 - 0.5)
-    above = strip_superscripts([w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)],
-                               markers)
-    lines = _lines_over(group_lines(above), box, 2 * line_height)
+    lines = _lines_over(strip_superscripts(_words_in(band, words, others), markers), box, 2 * line_height)
     lines.sort(key=lambda ln: -max(w.y1 for w in ln))
     previous_top = box.y0
     picked: list[str] = []
@@ -263,9 +261,8 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     box = table.text_rect()
     line_height = median_row_height(table)
     band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 12 * line_height)
-    below = [w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)]
     # a title may run wider than its table: each line's run of words (no gutter between them) over the table
-    lines = _lines_over(group_lines(below), box, 2 * line_height)
+    lines = _lines_over(_words_in(band, words, others), box, 2 * line_height)
     if not lines or min(w.y0 for w in lines[0]) - box.y1 > 2.5 * line_height:
         return ""
     texts = [clean_cell_text(" ".join(w.text for w in lines[0]))]
@@ -283,11 +280,16 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     return " ".join(texts)
 
 
-def _lines_over(lines: Sequence[Sequence[Word]], box: pymupdf.Rect, gutter: float) -> list[list[Word]]:
-    """Of each line, the runs of words (parted by gaps wider than ``gutter``: the columns of a page set in two) that
-    stand over ``box``, joined; lines with none left out."""
+def _words_in(band: pymupdf.Rect, words: Sequence[Word], others: Sequence[pymupdf.Rect]) -> list[Word]:
+    """The words in ``band``, none of another table."""
+    return [w for w in words if w.centre_in(band) and not any(w.centre_in(o) for o in others)]
+
+
+def _lines_over(words: Sequence[Word], box: pymupdf.Rect, gutter: float) -> list[list[Word]]:
+    """The words' lines, each cut to its runs of words (parted by gaps wider than ``gutter``: the columns of a page set
+    in two) that stand over ``box``, joined; lines with none left out."""
     over = [[w for run in _runs(line, gutter) if min(w.x0 for w in run) < box.x1 and box.x0 < max(w.x1 for w in run)
-             for w in run] for line in lines]
+             for w in run] for line in group_lines(words)]
     return [line for line in over if line]
 
 

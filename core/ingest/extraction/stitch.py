@@ -171,10 +171,16 @@ def stitch_tables(tables: Sequence[ExtractedTable],
 _TABLE_NUMBER = re.compile(rf"^\s*{TABLE_LABEL}\b")
 
 
+def _label(title: str) -> str:
+    """The table's label a title starts with ("2.3" of "Table 2.3: ..."), lower case; "" where it starts with none."""
+    number = _TABLE_NUMBER.match(title)
+    return number.group("label").lower() if number else ""
+
+
 def _numbered_apart(title: str, before: str) -> bool:
     """Both titles number their tables, and not alike ("Table 18.2: ..." after "Table 18.1: ...")."""
-    number, number_before = _TABLE_NUMBER.match(title), _TABLE_NUMBER.match(before)
-    return bool(number and number_before and number.group("label").lower() != number_before.group("label").lower())
+    label, label_before = _label(title), _label(before)
+    return bool(label and label_before and label != label_before)
 
 
 def _continued_title(title: str, before: str) -> bool:
@@ -182,9 +188,9 @@ def _continued_title(title: str, before: str) -> bool:
     or the same title with "(continued)" (not a section said continued over another table of it)."""
     if not _CONTINUED.search(title):
         return False
-    number, number_before = _TABLE_NUMBER.match(title), _TABLE_NUMBER.match(before)
-    if number and number_before:
-        return number.group("label").lower() == number_before.group("label").lower()
+    label, label_before = _label(title), _label(before)
+    if label and label_before:
+        return label == label_before
     plain = _CONTINUED.sub("", title).replace("()", "")
     return clean_title(plain).lower() == clean_title(before).lower()
 
