@@ -20,7 +20,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from core.answering.operations import TableView, is_number
+from core.answering.binding import stems
+from core.answering.operations import RowChoice, TableView, is_number
 from core.library.db import quote_identifier, quote_text
 from core.reports.values import find_periods
 from models.types import ColumnSchema
@@ -46,7 +47,45 @@ def across(view: TableView) -> TableView | None:
     others = [c for c in view.data_columns if c is not years and c not in figures]
     if len(figures) < MIN_ITEMS or others or any(find_periods(c.header or c.name) for c in figures):
         return None  # periods across the top: its rows are the items already
-    labelled = [replace(r, label=label) for r, label in periods]
+    return _turned(view, [replace(r, label=label) for r, label in periods], figures)
+
+
+def measures_across(view: TableView, question: str) -> TableView | None:
+    """The table turned, where its rows are measures of the things its columns compare (a results table of a paper:
+    fitted models or methods across the top, AIC, BIC and the number of parameters down the side) and the question
+    names one of those measures (one only) by a row's whole label ("which model has the lowest AIC") and none of the columns
+    by a word of its own: read turned, each figure column is an item and each measure a column to rank, count or
+    list the items by. None where the rows are periods (``across``), no row's label is named whole, a column is
+    named (the question picks a column of items down the side: "women" of a Women column), a column is of words or
+    a period, or fewer than three columns are compared."""
+    if not view.rows or len(view.rows) > MAX_PERIODS or view.info.periods or view.label_column is None:
+        return None
+    figures = [c for c in view.data_columns if c.type.upper() in ("REAL", "INTEGER")]
+    if len(figures) < MIN_ITEMS or len(figures) != len(view.data_columns) or \
+            any(find_periods(c.header or c.name) for c in figures):
+        return None
+    labelled = [r for r in view.rows if r.labelled and not _TOTAL.match(r.label)]
+    if len(labelled) < 2 or any(find_periods(r.label) for r in labelled):
+        return None
+    asked = stems(question)
+    named = [r for r in labelled if (words := stems(r.label) - _COUNTED) and words <= asked]
+    if len({r.label for r in named}) != 1:
+        return None  # none named, or several ("fewer female than male"): the rows are what the question compares
+    headers = [stems(c.header or c.name) for c in figures]
+    shared = set.intersection(*headers)
+    if any((words - shared) & asked for words in headers):
+        return None  # "what share of employed women worked in services": a column is named, the rows are the items
+    return _turned(view, labelled, figures)
+
+
+_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.IGNORECASE)
+_COUNTED = frozenset({"no", "number", "nr", "num"})
+"""Words of a label that say its figure counts what the rest names ("No. parameters" is named by "parameters")."""
+
+
+def _turned(view: TableView, labelled: list[RowChoice], figures: list[ColumnSchema]) -> TableView:
+    """``view`` with its ``figures`` as rows (each labelled by its header) and the ``labelled`` rows as figure columns
+    (each headed by its label), read by one SELECT per figure column over the stored rows."""
     names = _column_names([r.label for r in labelled])
     kinds = [_type_of([view.values[r.row][view.column_position(c.name)] for c in figures]) for r in labelled]
     units = {c.unit for c in figures}

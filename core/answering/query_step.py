@@ -10,7 +10,7 @@ from typing import Any
 
 from core.answering import citations as cite
 from core.answering import table_query
-from core.answering.across import across
+from core.answering.across import across, measures_across
 from core.answering.answer_types import COLUMN_HEADERS, ROW_LABELS
 from core.answering.compose import misses_the_heading
 from core.answering.operations import TableView
@@ -59,10 +59,12 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     over a table of discrimination, not one of feelings that also has a Never column), the likelier first among
     equals. Returns the step, the citation of the rows it read and the answer; None when no table answers (each
     plan that ran and failed is noted in ``failures``). A table whose items are its columns (countries across,
-    quarters down) is read turned (``across``) only where no table answers as printed."""
+    quarters down; fitted models across, their measures down) is read turned (``across``, ``measures_across``) only
+    where no table answers as printed."""
     likeliest = _of_the_year_asked(views, reading)
     for turned in (False, True):  # the tables as printed first; turned only where none of them answers
-        candidates = [t for view in likeliest if (t := across(view)) is not None] if turned else likeliest
+        candidates = [t for view in likeliest if (t := across(view) or measures_across(view, reading.text)) is not None] \
+            if turned else likeliest
         answers = [a for view in candidates if (a := _answer_from(view, reading, run_sql, names, failures)) is not None]
         if answers:
             _, best = max(enumerate(answers), key=lambda pair: (table_query.words_named(pair[1].plan, reading), -pair[0]))

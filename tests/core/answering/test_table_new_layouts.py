@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from core.answering.across import measures_across
+from core.answering.operations import load_table_view
 from core.library.store import Library
 from tests.core.answering.test_table_precision import _drawn, _plan, ask_code_first
 from tests.core.answering.test_table_query import ask_without_model
@@ -361,3 +363,37 @@ def conditions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_column_headed_by_a_verb_in_the_past_is_named_in_the_present(conditions: Library) -> None:
     answer = ask_without_model(conditions, "Which conditions did more than 50 pupils suffer from?")
     assert set(answer.parts) == {"Migraine", "Eczema"}, answer.text  # the Count rows past 50, never the Percentage ones
+
+
+# measure: for each forecasting method compared (made up), as a paper's results table prints them
+METHODS = ("Naive", "Holt", "Theta", "Prophet")
+MEASURES = {"RMSE": (14.2, 9.8, 8.7, 11.5), "MAE": (10.1, 7.2, 6.9, 8.8), "No. of tuning knobs": (0, 2, 1, 12)}
+
+
+@pytest.fixture(scope="module")
+def forecasts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Measure", *METHODS]] + [[name, *(f"{v:g}" for v in figures)] for name, figures in MEASURES.items()]
+    yield from _drawn(tmp_path_factory, "Table 3: Accuracy of the forecasting methods on the hold-out weeks", rows,
+                      [40, 200, 280, 360, 440, 520])
+
+
+def test_things_compared_across_the_top_are_ranked_and_listed_by_a_measure_down_the_side(forecasts: Library) -> None:
+    """A results table prints the methods compared across the top and their measures down the side: "which method
+    has the lowest RMSE" reads the RMSE row across the columns and names a column; "which methods have more than 1
+    tuning knob" keeps the columns past the bound on the row the label "No. of tuning knobs" names."""
+    answer = ask_without_model(forecasts, "Which method has the lowest RMSE?")
+    assert answer.value == "Theta", answer.text
+    answer = ask_without_model(forecasts, "Which methods have more than 1 tuning knob?")
+    assert set(answer.parts) == {"Holt", "Prophet"}, answer.text
+    answer = ask_without_model(forecasts, "Name the two methods with the highest MAE.")
+    assert set(answer.parts) == {"Naive", "Prophet"}, answer.text
+
+
+def test_a_row_compared_with_another_or_a_column_named_turns_no_table(forecasts: Library) -> None:
+    """Two rows named ("a lower MAE than RMSE") are what the question compares, and a column named ("Holt") is one
+    of the things compared picked out: the table is read as printed, never turned for them."""
+    view = load_table_view(forecasts, forecasts.tables()[0])
+    assert measures_across(view, "Which method has the lowest RMSE?") is not None
+    assert measures_across(view, "Which methods had a lower MAE than RMSE?") is None
+    assert measures_across(view, "Was the RMSE of Holt the lowest?") is None
+    assert measures_across(view, "Which method is the most accurate?") is None
