@@ -3,8 +3,8 @@
 Camelot stream in particular takes whatever text lines up with the table: the page's running title,
 the page number, the table's title line, and the notes under it. These are trimmed from the top and
 bottom of the table: page furniture (a lone line in the page's top or bottom margin, or a page number
-standing apart from the rows) is dropped;
-title lines go to ``caption``; notes and sources below the table are dropped. The caption is otherwise
+standing apart from the rows) is dropped, and so are the lines of text above a numbered title that was read into
+the table, the end of a sentence begun above it and a line of code; title lines go to ``caption``; notes and sources below the table are dropped. The caption is otherwise
 the title line just above the table (a line below it, such as "Source: ...", never is), or, where nothing above
 reads as a numbered title, a numbered title printed just under the table ("Table 3: Features of ...", as papers
 set them) with the lines that carry it on.
@@ -99,6 +99,11 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
         changed = False
         cut = set(prose_rows(table))
         # Top edge.
+        above = _lines_above_title(table, cut)
+        if above:  # the end of the paragraph over the table's numbered title, read into the table with it
+            table.drop_rows(list(range(above)))
+            changed = True
+            continue
         text = _row_text(table, 0)
         box = table.row_rect(0)
         lone = _is_lone_row(table, 0, cut)
@@ -124,6 +129,12 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
+        if lone and (_SENTENCE_END.match(text) or _CODE_LINE.search(text)):
+            # the last words of a sentence ("set has slightly different variable names.", a caption's or a
+            # paragraph's end) or a line of code over the table: no header, whatever columns it reaches over
+            table.drop_rows([0])
+            changed = True
+            continue
         # Bottom edge.
         last = table.n_rows - 1
         text = _row_text(table, last)
@@ -137,6 +148,26 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             continue
     drop_empty(table)
     return clean_cell_text(" ".join(reversed(titles))), clean_cell_text(" ".join(reversed(units)))
+
+
+_TITLE_DEPTH = 3
+"""How far down a table's top rows a numbered title may stand under lines of the text above it."""
+_SENTENCE_END = re.compile(r"^[a-z][\w,;:'()\-]*(?:\s+\S+){2,}[.]$")
+"""A line that ends a sentence begun above it: a lower-case start, three words or more, a full stop."""
+_CODE_LINE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\s*(?:=|<-|\()")
+"""A line of program code: a dotted name assigned or called ("sanitize.text.function = identity)")."""
+
+
+def _lines_above_title(table: DraftTable, cut: set[int]) -> int:
+    """How many lone rows stand over a lone numbered title ("Table 6.1: ...") among the table's top rows: lines of
+    the text above the title, taken into the table with it; 0 where the rows above a title are not all lone, or no
+    title stands there."""
+    for k in range(1, min(_TITLE_DEPTH, table.n_rows - 1) + 1):
+        if not _is_lone_row(table, k - 1, cut):
+            return 0
+        if _is_lone_row(table, k, cut) and TITLE_START.match(_row_text(table, k)):
+            return k
+    return 0
 
 
 def find_caption(

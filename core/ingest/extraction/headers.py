@@ -7,7 +7,8 @@ plain values ("A25.34" over "22") heads them. A row of years under a
 spanning "Years ended December 31" is a header row. Section labels just above the body ("Outlays:",
 text in the first column only) belong to the body. A header cell that spans several columns (merged
 in a ruled table, or centred over its columns in a borderless one) is repeated across its span so
-every column has a complete header path.
+every column has a complete header path. A header a borderless reader cut apart from its figures (a column
+with a header and nothing under it beside one with figures and no header) joins them.
 """
 
 from __future__ import annotations
@@ -301,6 +302,42 @@ def _raise_stub(table: DraftTable) -> None:
     lower.text, lower.words = "", []
 
 
+def _join_shifted_headers(table: DraftTable) -> None:
+    """A header set off its column joins it: a borderless reader may cut a column's header (a left-aligned "January")
+    apart from its figures (right-aligned under the next cut), leaving a column with a header and nothing under it
+    beside one with figures and no header. The header moves onto the figures (the one such neighbour) and the empty
+    column goes. The row labels' column is never either."""
+    if table.header_rows == 0 or table.n_rows <= table.header_rows:
+        return
+    c = 1
+    while c < table.n_cols:
+        sides = [n for n in (c - 1, c + 1) if 0 < n < table.n_cols and _figures_unheaded(table, n)]
+        if _headed_empty(table, c) and len(sides) == 1:
+            for r in range(table.header_rows):
+                moved, onto = table.cells[r][c], table.cells[r][sides[0]]
+                if moved.text:
+                    onto.text, onto.words = moved.text, moved.words
+            table.drop_cols([c])
+            continue
+        c += 1
+
+
+def _headed_empty(table: DraftTable, c: int) -> bool:
+    """Column ``c`` has a header of its own (no merged one) and nothing under it."""
+    header = [table.cells[r][c] for r in range(table.header_rows)]
+    return any(cell.text for cell in header) and all(cell.span[1] == cell.span[3] == c for cell in header) and \
+        not any(table.cells[r][c].text for r in range(table.header_rows, table.n_rows))
+
+
+def _figures_unheaded(table: DraftTable, c: int) -> bool:
+    """Column ``c`` has no header (none of its own, none merged over it) and figures under it, two at least."""
+    if any(table.cells[r][c].text or table.cells[r][c].span[1] != table.cells[r][c].span[3]
+           for r in range(table.header_rows)):
+        return False
+    body = [table.cells[r][c].text for r in range(table.header_rows, table.n_rows) if table.cells[r][c].text]
+    return len(body) >= 2 and sum(1 for text in body if is_value(text)) * 2 >= len(body)
+
+
 def fill_spanning_headers(table: DraftTable) -> None:
     """Repeat a merged header cell's text across all the columns it covers.
 
@@ -330,6 +367,7 @@ def settle_headers(table: DraftTable, verticals: Sequence[pymupdf.Rect] = ()) ->
     stack_header_lines(table, verticals)
     table.header_rows = count_header_rows(table)
     if table.extractor.endswith("stream"):
+        _join_shifted_headers(table)
         _widen_centred_headers(table, verticals)
     fill_spanning_headers(table)
     fill_row_spans(table)

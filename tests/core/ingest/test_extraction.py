@@ -881,3 +881,66 @@ def test_group_headings_parted_by_drawn_rules_head_every_column_between_the_rule
     assert paths == [f"{group} {name}" for group in ("Cars", "Vans", "Lorries")
                      for name in ("All", "Under 5 years", "5 years and over")]
     assert [list(r) for r in table.rows[table.header_rows:]] == body
+
+
+def test_the_end_of_a_paragraph_read_into_a_borderless_table_with_its_title_is_no_header(tmp_path: Path) -> None:
+    """A short last line of the paragraph above ("fitted with a straight line.") sits over a borderless table printed
+    in two halves side by side, and a reader takes it in with the table's numbered title: it is no header of the
+    columns, the title is the caption, and the halves are read apart."""
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    for k, line in enumerate(["Each comet was observed twice a night over the winter, and its brightness against",
+                              "its distance from the sun is shown below; the trend in the readings is then",
+                              "fitted with a straight line."]):
+        page.insert_text((143.7, 374 + 12 * k), line, fontsize=10)
+    page.insert_text((175.5, 412), "Table 4.1: comets data. Brightness and distance for 20 comets.", fontsize=10)
+    header = ["comet", "brightness", "distance"]
+    comets = [[f"C{1990 + 3 * i}K{i}", f"{700 + (i * 377) % 900}", f"{(i * 53) % 41 + 2}.{i}5"] for i in range(20)]
+    rights = [[199.6, 253.3, 307.0], [368.9, 422.6, 476.3]]
+    for half, block in enumerate((comets[:10], comets[10:])):
+        for c, word in enumerate(header):
+            _right(page, rights[half][c], 435, word)
+        for r, row in enumerate(block):
+            for c, text in enumerate(row):
+                _right(page, rights[half][c], 447 + 12 * r, text)
+    tables = extract_tables(_save(doc, tmp_path / "comets.pdf"))
+    assert [t.caption for t in tables] == ["Table 4.1: comets data. Brightness and distance for 20 comets."] * 2
+    assert [list(t.rows[0]) for t in tables] == [header, header], [t.rows[:3] for t in tables]
+    assert [[list(r) for r in t.rows[1:]] for t in tables] == [comets[:10], comets[10:]]
+
+
+def test_a_header_set_off_its_figures_by_a_borderless_reader_is_their_header(tmp_path: Path) -> None:
+    """Month headers right-aligned with their figures, the stub's labels short, a missing reading printed "NA": the
+    reader cuts "January" into a column of its own left of its figures. The header joins them; no column is left
+    empty."""
+    def right(x: float, y: float, text: str) -> None:
+        page.insert_text((x - pymupdf.get_text_length(text, fontsize=10), y), text, fontsize=10)
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    page.insert_text((162.1, 398), "Table 2.2: frost data. Lowest temperatures in Fahrenheit", fontsize=10)
+    page.insert_text((162.1, 410), "recorded in four months for towns of the valley.", fontsize=10)
+    months = ["January", "April", "July", "October"]
+    rights = [300.6, 338.7, 371.5, 420.0]
+    towns = ["Alder", "Birchwood", "Cedar", "Dunmore", "Elmstead", "Fenby", "Garth", "Holme", "Ivybridge", "Jarrow",
+             "Kelso", "Larch", "Morden", "Northam", "Oakley", "Penrith", "Quarry", "Rowan", "Selby", "Thorne"]
+    readings = [[str((7 * i + 3 * m) % 50 - 30) if (i + m) % 9 else "NA" for m in range(4)] for i in range(len(towns))]
+    for x, month in zip(rights, months):
+        right(x, 431, month)
+    for r, (town, values) in enumerate(zip(towns, readings)):
+        page.insert_text((195.5, 443 + 12 * r), town, fontsize=10)
+        for x, value in zip(rights, values):
+            right(x, 443 + 12 * r, value)
+    path = _save(doc, tmp_path / "frost.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    # the columns as camelot stream cut them on such a page: an edge between "January" and the figures under it
+    grid = TableGrid("camelot-stream", [190.0, 262.0, 286.0, 305.0, 345.0, 378.0, 425.0],
+                     [421.0 + 12 * r for r in range(len(towns) + 2)])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    doc.close()
+    assert draft is not None and draft.texts[0] == ["", "January", "", "April", "July", "October"]
+    settle_headers(draft)
+    assert draft.header_rows == 1 and draft.texts[0] == ["", *months], draft.texts[:2]
+    assert draft.texts[1:] == [[town, *values] for town, values in zip(towns, readings)]
+    (table,) = extract_tables(path)  # as the page is read whole
+    assert list(table.rows[0]) == ["", *months], table.rows[:2]
