@@ -19,7 +19,8 @@ And to borderless candidates and chosen tables:
 
 - ``drop_prose_columns``: the neighbouring text column of a two-column page, read into the table.
 - ``extend_upwards``: header lines camelot stream left above the table.
-- ``split_side_by_side``: one table printed as several blocks side by side under a repeated header.
+- ``split_side_by_side``: one table printed as several blocks side by side under a repeated header, read as
+  one table of all the blocks' rows.
 """
 
 from __future__ import annotations
@@ -272,7 +273,10 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
 
 
 def split_side_by_side(table: DraftTable, header_rows: int) -> list[DraftTable]:
-    """Split a table printed as blocks side by side under a repeated header ("Age | Total" three times)."""
+    """A table printed as blocks side by side under one repeated header ("galaxy | velocity | distance" twice, a
+    register set in two columns to save space) read as one table: the blocks' rows one under the other, the first
+    block's first, each cell where it was printed. Blocks under headers that differ (a group heading over each) are
+    no such table, and neither is one a merged cell runs across."""
     if header_rows < 1:
         return [table]
     header = [" ".join(table.cells[r][c].text.lower() for r in range(header_rows)).strip() for c in range(table.n_cols)]
@@ -281,15 +285,18 @@ def split_side_by_side(table: DraftTable, header_rows: int) -> list[DraftTable]:
             continue
         blocks = [header[i: i + width] for i in range(0, table.n_cols, width)]
         if all(block == blocks[0] for block in blocks) and sum(1 for h in blocks[0] if h) >= 2:
-            parts = []
+            rows: list[list[DraftCell]] = []
             for i in range(0, table.n_cols, width):
                 cells = [list(row[i: i + width]) for row in table.cells]
                 if any(cell.span[1] < i or cell.span[3] >= i + width for row in cells for cell in row):
                     return [table]  # a merged cell crosses the blocks: one table after all
-                part = DraftTable(table.extractor, cells, score=table.score, confirmed_by=table.confirmed_by)
-                part._renumber()
-                parts.append(part)
-            return parts
+                body = [row for row in cells[header_rows:] if any(cell.text for cell in row)]
+                while body and not body[-1][0].text and not any(is_value(cell.text) for cell in body[-1]):
+                    body.pop()  # a note under the blocks, cut at their edges ("Source: From ...", "47-72,")
+                rows.extend((cells[:header_rows] if i == 0 else []) + body)
+            stacked = DraftTable(table.extractor, rows, header_rows, score=table.score, confirmed_by=table.confirmed_by)
+            stacked._renumber()
+            return [stacked]
     return [table]
 
 
