@@ -1059,8 +1059,26 @@ def _in_question_order(text: str) -> str:
 
 _MEASURE_OF_HOW = {"far": "distance", "tall": "height", "heavy": "weight", "old": "age", "deep": "depth", "wide": "width"}
 """What "how <adjective>" asks: "how far" asks a distance, "how heavy" a weight."""
-_HOW_MEASURED = re.compile(rf"^\s*how\s+(?P<adj>{'|'.join(_MEASURE_OF_HOW)})\s+(?:(?P<from>(?:from|away\s+from)\s+[^?]+?)\s+)?"
+_HOW_MEASURED = re.compile(rf"^\s*how\s+(?P<adj>{'|'.join(_MEASURE_OF_HOW)})\s+(?:away\s+)?"
+                           r"(?:(?P<from>(?:from|away\s+from)\s+[^?]+?)\s+)?"
                            r"(?P<aux>is|are|was|were)\s+(?P<x>[^?]+?)(?=\s*\?|\s*$)", re.IGNORECASE)
+COMPARATIVE_MEASURES: dict[str, tuple[str, bool]] = {
+    "farther": ("distance", True), "further": ("distance", True), "closer": ("distance", False),
+    "nearer": ("distance", False), "faster": ("speed", True), "quicker": ("speed", True), "slower": ("speed", False),
+    "older": ("age", True), "younger": ("age", False), "heavier": ("weight", True), "lighter": ("weight", False),
+    "taller": ("height", True), "longer": ("length", True), "wider": ("width", True), "narrower": ("width", False),
+    "deeper": ("depth", True), "shallower": ("depth", False), "cheaper": ("price", False), "dearer": ("price", True),
+    "hotter": ("temperature", True), "warmer": ("temperature", True), "colder": ("temperature", False)}
+"""What a comparative with a bound measures, and whether it keeps what is above the bound ("nearer than 8": a
+distance below 8; "quicker than 30": a speed above it)."""
+_HAVE_FOR = {"are": "have", "is": "has", "be": "have", "lie": "have", "lies": "has", "move": "have", "moves": "has",
+             "travel": "have", "travels": "has", "was": "had", "were": "had", "lay": "had", "moved": "had",
+             "travelled": "had", "traveled": "had"}
+"""The verb a comparative's bound is said with, as "have" ("are closer than": have a distance below); a participle
+("drifting quicker than") reads "with"."""
+_COMPARED_BY_ADJECTIVE = re.compile(
+    r"(?P<verb>\b(?:are|is|was|were|be|lie|lies|lay|located|situated|move|moves|moved|travel(?:s|l?ed)?|[a-z]{3,}ing)\s+)?"
+    rf"\b(?P<adj>{'|'.join(COMPARATIVE_MEASURES)})\s+than\s+(?=[-\u2212+$\u20ac\u00a3]?\d)", re.IGNORECASE)
 
 
 def _retold(text: str) -> str:
@@ -1074,6 +1092,13 @@ def _retold(text: str) -> str:
     text = _NUMERIC_DATE.sub(lambda g: f"{_MONTH_NAMES[int(g.group('m')) - 1]} {int(g.group('d'))}, {g.group('y')}"
                              if 1 <= int(g.group("m")) <= 12 else g.group(0), text)
     text = _WANT_SAID.sub(lambda g: "What was ", text)  # "As an analyst ..., I need X": what was X
+    # "the most distant stations": the farthest; "nearer than 8", "drifting quicker than 30": a distance below 8, a
+    # speed above 30
+    text = re.sub(r"\b(?P<m>most|least)\s+distant\b", lambda g: "farthest" if g.group("m").lower() == "most" else "closest",
+                  text, flags=re.IGNORECASE)
+    text = _COMPARED_BY_ADJECTIVE.sub(lambda g: f"{_HAVE_FOR.get((g.group('verb') or '').strip().lower(), 'with')} a "
+                                      f"{COMPARATIVE_MEASURES[g.group('adj').lower()][0]} "
+                                      f"{'above' if COMPARATIVE_MEASURES[g.group('adj').lower()][1] else 'below'} ", text)
     # "how far is X from Y": the distance of X from Y; "how tall was X": its height
     text = _HOW_MEASURED.sub(lambda g: f"What {g.group('aux')} the {_MEASURE_OF_HOW[g.group('adj').lower()]} of "
                              f"{g.group('x')}{(' ' + g.group('from')) if g.group('from') else ''}", text)
@@ -1714,6 +1739,9 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         operation = "top" if _ONE_OF.search(text) and not _THRESHOLD.search(text) and not VERSUS.search(text) else "list"
         if several and operation == "top":
             operation = "top"
+        # "list the buoys with a depth above 20", "... that have ...": the rows' noun ends before its clause
+        group_words = re.sub(r"\s+(?:with|that|which|who|whose|having|where)(?:\s+(?:a|an|the))?$", "", group_words.strip(),
+                             flags=re.IGNORECASE)
         return TableQuery(operation, _clean(target), _clean(group_words), limit if top else 1, descending, text)
     if frame == "share_rows":
         # "what share of the boats have ...": the rows past the bound are counted, then taken of all of them
@@ -1741,7 +1769,9 @@ SUPERLATIVE_MEASURES: dict[str, tuple[str, bool]] = {
     "shortest": ("length", False), "tallest": ("height", True), "fastest": ("speed", True), "slowest": ("speed", False),
     "widest": ("width", True), "narrowest": ("width", False), "deepest": ("depth", True), "shallowest": ("depth", False),
     "cheapest": ("price", False), "dearest": ("price", True), "hottest": ("temperature", True),
-    "coldest": ("temperature", False), "wettest": ("rainfall", True), "driest": ("rainfall", False)}
+    "coldest": ("temperature", False), "wettest": ("rainfall", True), "driest": ("rainfall", False),
+    "farthest": ("distance", True), "furthest": ("distance", True), "closest": ("distance", False),
+    "nearest": ("distance", False), "oldest": ("age", True), "youngest": ("age", False)}
 """What a superlative ranks by, and whether the largest come first ("the three heaviest cars": by weight, down)."""
 
 

@@ -255,12 +255,18 @@ RECEIVED_VERBS = ("receive", "get", "obtain", "take in", "be given", "be allotte
 """Verbs a receiver takes for the part of a whole that went to it ("what % of X did A receive": A's share)."""
 
 
+_EE_VERBS = ("agreed", "freed", "guaranteed", "refereed", "decreed")
+"""Verbs in -ee said in the past: the rest of the words in -eed are no past ("speed", "proceed", "seed")."""
+
+
 def verb_base(verb: str) -> str:
     """The base form of a regular verb said in the past ("affected": "affect", "received": "receive", "peaked":
     "peak", "dropped": "drop", "carried": "carry"); a verb not in the past is returned as it is."""
     low = verb.lower()
     if not low.endswith("ed") or len(low) < 5:
         return verb
+    if low.endswith("eed"):  # "speed", "exceed", "seed" are no past; "agreed", "guaranteed" are, of a verb in -ee
+        return low[:-1] if low.endswith(_EE_VERBS) else verb
     stem = low[:-2]
     if stem.endswith("i"):
         return stem[:-1] + "y"
@@ -298,6 +304,7 @@ SAME_MEANING: tuple[frozenset[str], ...] = (
     frozenset({"pupil", "student", "learner"}),
     frozenset({"passenger", "traveller", "traveler", "rider"}),
     frozenset({"inhabitant", "resident", "population"}),
+    frozenset({"speed", "velocity"}),
 )
 """Nouns a question and a column header use for the same thing counted or measured ("workers" over an "Employees
 affected" column), compared by their stems (``core.answering.binding.stems``)."""

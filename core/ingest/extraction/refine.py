@@ -273,7 +273,7 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
 
 
 def split_side_by_side(table: DraftTable, header_rows: int) -> list[DraftTable]:
-    """A table printed as blocks side by side under one repeated header ("galaxy | velocity | distance" twice, a
+    """A table printed as blocks side by side under one repeated header ("station | depth | flow" twice, a
     register set in two columns to save space) read as one table: the blocks' rows one under the other, the first
     block's first, each cell where it was printed. Blocks under headers that differ (a group heading over each) are
     no such table, and neither is one a merged cell runs across."""

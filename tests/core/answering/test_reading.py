@@ -10,6 +10,7 @@ from core.answering import answer_types as kinds
 from core.answering import measures as m
 from core.answering.metrics import plans_of
 from core.answering.reading import better, from_model, read
+from core.answering.vocabulary import verb_base
 
 pytestmark = pytest.mark.unit
 
@@ -717,3 +718,21 @@ def test_the_difference_in_one_line_between_two_of_its_items(question: str, form
 ])
 def test_a_superlative_says_the_direction_over_a_comparative_in_a_name(question: str, kind: str) -> None:
     assert read(question).criterion.kind == kind
+
+
+@pytest.mark.parametrize(("question", "target", "kind", "threshold"), [
+    ("Which ponds are shallower than 2?", "depth", "below", 2.0),
+    ("Which hikers were older than 60?", "age", "above", 60.0),
+    ("List the parcels heavier than 15", "weight", "above", 15.0),
+    ("Which stations are nearer than 40 to the coast?", "distance", "below", 40.0),
+])
+def test_a_comparative_with_a_bound_reads_the_measure_it_compares(question: str, target: str, kind: str,
+                                                                  threshold: float) -> None:
+    reading = read(question)
+    assert reading.query is not None and reading.query.target.startswith(target), reading.describe()
+    assert (reading.criterion.kind, reading.criterion.threshold) == (kind, threshold)
+
+
+def test_words_in_eed_are_no_verbs_in_the_past() -> None:
+    assert [verb_base(w) for w in ("speed", "exceed", "agreed", "needed", "seeded")] == \
+        ["speed", "exceed", "agree", "need", "seed"]

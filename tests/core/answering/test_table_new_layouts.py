@@ -397,3 +397,29 @@ def test_a_row_compared_with_another_or_a_column_named_turns_no_table(forecasts:
     assert measures_across(view, "Which methods had a lower MAE than RMSE?") is None
     assert measures_across(view, "Was the RMSE of Holt the lowest?") is None
     assert measures_across(view, "Which method is the most accurate?") is None
+
+
+# buoy: distance from the harbour (km), drift (speed, km/h), depth of water (m) (made up)
+BUOYS = {"Alpha": (3.2, 1.4, 18), "Bravo": (12.5, 0.6, 40), "Charlie": (7.8, 2.9, 25), "Delta": (21.0, 1.1, 62),
+         "Echo": (4.4, 3.3, 12)}
+
+
+@pytest.fixture(scope="module")
+def buoys(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Buoy", "Distance", "Velocity", "Depth"]] + [[name, f"{d:g}", f"{v:g}", str(m)] for name, (d, v, m) in BUOYS.items()]
+    yield from _drawn(tmp_path_factory, "Table 9: Drifting buoys off the harbour", rows, [40, 200, 300, 400, 500])
+
+
+def test_a_comparative_or_superlative_of_a_measure_reads_its_column(buoys: Library) -> None:
+    """"Closer than 5" is a distance below 5, "drifting faster than 2" a speed (a Velocity column) above 2, "the two
+    most distant" the two farthest, "deeper than 30" a depth above 30, and "how far away is" a distance."""
+    answer = ask_without_model(buoys, "Which buoys are closer than 5?")
+    assert set(answer.parts) == {"Alpha", "Echo"}, answer.text
+    answer = ask_without_model(buoys, "List the buoys drifting faster than 2")
+    assert set(answer.parts) == {"Charlie", "Echo"}, answer.text
+    answer = ask_without_model(buoys, "Name the two most distant buoys")
+    assert set(answer.parts) == {"Delta", "Bravo"}, answer.text
+    answer = ask_without_model(buoys, "How many buoys lie deeper than 30?")
+    assert answer.value == "2", answer.text
+    answer = ask_without_model(buoys, "How far away is buoy Charlie?")
+    assert answer.value == "7.8", answer.text
