@@ -315,14 +315,14 @@ def _dotted_thousands_by_column(body: list[list[str]]) -> list[list[str]]:
 
 
 _TIMES = re.compile(r"^\s*(?P<n>[-+]?\d[\d,]*(?:\.\d+)?)\s*[x\u00d7]\s*$", re.IGNORECASE)
-"""A multiple as papers print it: "2.30x", "12 \u00d7" (a speedup, a ratio to a baseline)."""
+"""A multiple as papers print it: "3.15x", "12 \u00d7" (a speedup, a ratio to a baseline)."""
 
 
 def _type_column(index: int, cells: list[str]) -> _ColumnFacts:
     nulls = [is_null_text(c) for c in cells]
     multiples = [c for c, null in zip(cells, nulls, strict=True) if not null and c.strip()]
     if len(multiples) >= 2 and all(_TIMES.match(c) for c in multiples):
-        # a column of multiples ("Speedup": "2.30x", "0.93x"): figures, read without the sign of times
+        # a column of multiples ("Speedup": "3.15x", "0.87x"): figures, read without the sign of times
         cells = [c if null or not c.strip() else _TIMES.sub(r"\g<n>", c) for c, null in zip(cells, nulls, strict=True)]
     # Read once per distinct text: a long column repeats its labels and codes ("North 12") row after row.
     read: dict[str, ParsedNumber | None] = {}
