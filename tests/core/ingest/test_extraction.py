@@ -921,8 +921,8 @@ def test_a_header_set_off_its_figures_by_a_borderless_reader_is_their_header(tmp
         page.insert_text((x - pymupdf.get_text_length(text, fontsize=10), y), text, fontsize=10)
     doc = pymupdf.open()
     page = doc.new_page()  # 595 x 842
-    page.insert_text((162.1, 398), "Table 2.2: frost data. Lowest temperatures in Fahrenheit", fontsize=10)
-    page.insert_text((162.1, 410), "recorded in four months for towns of the valley.", fontsize=10)
+    page.insert_text((162.1, 398), "Table 2.2: frost data. Coldest readings in degrees Fahrenheit", fontsize=10)
+    page.insert_text((162.1, 410), "taken in four months in the towns of the valley.", fontsize=10)
     months = ["January", "April", "July", "October"]
     rights = [300.6, 338.7, 371.5, 420.0]
     towns = ["Alder", "Birchwood", "Cedar", "Dunmore", "Elmstead", "Fenby", "Garth", "Holme", "Ivybridge", "Jarrow",
