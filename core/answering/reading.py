@@ -1020,6 +1020,10 @@ def _in_question_order(text: str) -> str:
     text = re.sub(rf"^(?P<rows>Which\s+(?:{_K}\s+)?(?:[a-z-]+\s+){{0,2}}?[a-z-]+)\s+(?:with|having)\s+"
                   rf"(?P<most>the\s+(?:{_SUPERLATIVE})\b)", r"\g<rows> had \g<most>", text, count=1, flags=re.IGNORECASE)
     # "on average, what was the growth rate of the states": the average growth rate of the states
+    # "on average, what score did the teams get": the average score of the teams
+    text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(?P<x>[\w\s-]+?)\s+(?:did|do|does)\s+(?:the\s+)?(?P<rows>[\w\s-]+?)\s+"
+                  r"(?:get|have|receive|achieve|reach|record|score|earn|make|see|show|gain)\b",
+                  r"What was the average \g<x> of the \g<rows>", text, flags=re.IGNORECASE)
     text = re.sub(r"^\s*on\s+average\s*,?\s*what\s+(is|was|are|were)\s+(?:the\s+)?", r"What \1 the average ", text,
                   flags=re.IGNORECASE)
     # "together, what share of the staff do the two units make up": the share of both, said without the adverb

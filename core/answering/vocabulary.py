@@ -292,8 +292,11 @@ COUNTED_PEOPLE = ("people", "person", "persons", "participant", "student", "resp
 is counted, which a column of counts need not print."""
 UNIT_NOUNS = ("point", "points", "euro", "euros", "dollar", "dollars", "rupee", "rupees", "pound", "pounds", "yen",
               "franc", "francs", "tonne", "tonnes", "ton", "tons", "hectare", "hectares", "kilogram", "kg", "head",
-              "percentage", "percent", "per", "cent", "lakh", "lakhs", "crore", "crores", "thousand", "million", "billion")
-"""Units and scales a question may say its figure in ("by how many points", "10 million euros")."""
+              "percentage", "percent", "per", "cent", "lakh", "lakhs", "crore", "crores", "thousand", "million", "billion",
+              "degree", "degrees", "km", "kilometre", "kilometres", "kilometer", "kilometers", "mile", "miles", "metre",
+              "metres", "meter", "meters", "cm", "mm", "minute", "minutes", "hour", "hours", "second", "seconds", "mph")
+"""Units and scales a question may say its figure in ("by how many points", "10 million euros", "below -20 degrees",
+"more than 30 minutes")."""
 AGE_WORDS = ("aged", "age", "ages", "old", "older", "younger", "youth", "young", "elderly", "over", "under")
 """Words that say an age band ("aged 18-19", "60 and over"), whose figures the band's row holds."""
 

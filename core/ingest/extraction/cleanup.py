@@ -284,10 +284,16 @@ def _numbered_title_above(table: DraftTable, words: Sequence[Word], others: Sequ
     return ""
 
 
+_FIGURE_TITLE = re.compile(r"^(?:figure|fig\.)\s*\d+(?:\.\d+)*[a-z]?\s*[:.\u2013\u2014-]", re.IGNORECASE)
+"""A figure's numbered title ("Figure 13. Detailed statistics ..."): papers that number every float as a figure
+caption a table so, below it."""
+
+
 def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.Rect,
                        others: Sequence[pymupdf.Rect] = ()) -> str:
-    """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ..."),
-    with the lines that carry it on (at most four, set close): papers caption their tables below. Not where another
+    """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ...",
+    or "Figure 13. ..." where a paper numbers every float as a figure), with the lines that carry it on (at most four,
+    set close): papers caption their tables below. Not where another
     table starts right under the title (the title is that table's, set above it)."""
     box = table.text_rect()
     line_height = median_row_height(table)
@@ -297,7 +303,7 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     if not lines or min(w.y0 for w in lines[0]) - box.y1 > 2.5 * line_height:
         return ""
     texts = [clean_cell_text(" ".join(w.text for w in lines[0]))]
-    if not is_numbered_title(texts[0]):
+    if not (is_numbered_title(texts[0]) or _FIGURE_TITLE.match(texts[0])):
         return ""
     last = max(w.y1 for w in lines[0])
     for line in lines[1:4]:

@@ -736,3 +736,9 @@ def test_a_comparative_with_a_bound_reads_the_measure_it_compares(question: str,
 def test_words_in_eed_are_no_verbs_in_the_past() -> None:
     assert [verb_base(w) for w in ("speed", "exceed", "agreed", "needed", "seeded")] == \
         ["speed", "exceed", "agree", "need", "seed"]
+
+
+def test_on_average_what_the_rows_got_is_an_average_of_it() -> None:
+    reading = read("On average, what score did the teams get?")
+    assert reading.measure is not None and reading.measure.op == "average", reading.describe()
+    assert reading.measure.parts and "score" in reading.measure.parts[0].words, reading.describe()

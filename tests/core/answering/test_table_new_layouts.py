@@ -423,3 +423,12 @@ def test_a_comparative_or_superlative_of_a_measure_reads_its_column(buoys: Libra
     assert answer.value == "2", answer.text
     answer = ask_without_model(buoys, "How far away is buoy Charlie?")
     assert answer.value == "7.8", answer.text
+
+
+def test_the_unit_a_bound_is_said_in_is_no_column_left_unread(buoys: Library) -> None:
+    """"Deeper than 30 metres", "a distance under 5 km": the unit says how the bound is measured, and the table's
+    column of depths (distances) is read without it."""
+    answer = ask_without_model(buoys, "Which buoys have a depth of more than 30 metres?")
+    assert set(answer.parts) == {"Bravo", "Delta"}, answer.text
+    answer = ask_without_model(buoys, "How many buoys have a distance under 5 km?")
+    assert answer.value == "2", answer.text

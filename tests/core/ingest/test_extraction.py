@@ -948,3 +948,18 @@ def test_a_header_set_off_its_figures_by_a_borderless_reader_is_their_header(tmp
     assert draft.texts[1:] == [[town, *values] for town, values in zip(towns, readings)]
     (table,) = extract_tables(path)  # as the page is read whole
     assert list(table.rows[0]) == ["", *months], table.rows[:2]
+
+
+def test_a_figure_title_just_under_a_table_is_its_caption(tmp_path: Path) -> None:
+    """Papers that number every float as a figure caption a table "Figure 7. ..." under it: that is its caption, as a
+    "Table 7: ..." there would be."""
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    rows = [["", "Runs", "Faults", "Restarts"]] + [[f"job-{name}", str(10 + 7 * i), str(i % 3), str(i)]
+                                                   for i, name in enumerate(["alpha", "bravo", "delta", "gamma", "kappa"])]
+    bottom = _draw_borderless(page, rows, [80, 250, 330, 410], 100)
+    page.insert_text((120, bottom + 16), "Figure 7. Faults and restarts of the nightly jobs over the test month.",
+                     fontsize=9)
+    _prose(page, bottom + 60)
+    (table,) = _tables(_save(doc, tmp_path / "jobs.pdf"))
+    assert table.caption == "Figure 7. Faults and restarts of the nightly jobs over the test month.", table.caption
