@@ -432,3 +432,22 @@ def test_the_unit_a_bound_is_said_in_is_no_column_left_unread(buoys: Library) ->
     assert set(answer.parts) == {"Bravo", "Delta"}, answer.text
     answer = ask_without_model(buoys, "How many buoys have a distance under 5 km?")
     assert answer.value == "2", answer.text
+
+
+# station: lowest temperature in March and in June (made up)
+FROSTS = {"Ashby": (-6, 4), "Burnside": (-11, 2), "Cranford": (-3, 7), "Dalwood": (-8, 1)}
+
+
+@pytest.fixture(scope="module")
+def frosts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Station", "March", "June"]] + [[name, str(a), str(b)] for name, (a, b) in FROSTS.items()]
+    yield from _drawn(tmp_path_factory, "Table 5: Lowest temperatures at the weather stations", rows)
+
+
+def test_a_superlative_of_what_the_table_measures_ranks_the_column_named(frosts: Library) -> None:
+    """"The coldest June minimum" over a table of temperatures by month: the lowest of the June column (the superlative
+    says how the table's measure is ranked, no column it leaves unread); "the warmest" the highest."""
+    answer = ask_without_model(frosts, "Which station had the coldest June minimum?")
+    assert answer.value == "Dalwood", answer.text
+    answer = ask_without_model(frosts, "Which station had the warmest March minimum?")
+    assert answer.value == "Cranford", answer.text
