@@ -1693,10 +1693,10 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
     limit = int(k) if k.isdigit() else _NUMBER_WORDS.get(k.lower(), 1) if top else 1
     descending = not re.search(r"\b(lowest|smallest|least|fewest|bottom|minimum|fell|declined|decreased)\b",
                                _BOUND.sub(" ", text), re.IGNORECASE)
-    adjective = next((SUPERLATIVE_MEASURES[w.lower()] for w in re.findall(r"[a-z]+est", text, re.IGNORECASE)
+    ranked_by = next((SUPERLATIVE_MEASURES[w.lower()] for w in re.findall(r"[a-z]+est", text, re.IGNORECASE)
                       if w.lower() in SUPERLATIVE_MEASURES), None)
-    if adjective is not None:  # "the warmest March minimum": the highest of the minimums, whatever noun follows
-        descending = adjective[1]
+    if ranked_by is not None:  # "the warmest March minimum": the highest of the minimums, whatever noun follows
+        descending = ranked_by[1]
     if kind == kinds.ROW_LABELS:
         lead = (rf"^\s*(?:(?:in|for|of|from|at|by)\s+)?(?:which|what|who|list|name)\s+(?:are\s+the\s+|were\s+the\s+|all\s+the\s+|"
                 rf"of\s+the\s+|the\s+)?"
