@@ -451,3 +451,23 @@ def test_a_superlative_of_what_the_table_measures_ranks_the_column_named(frosts:
     assert answer.value == "Dalwood", answer.text
     answer = ask_without_model(frosts, "Which station had the warmest March minimum?")
     assert answer.value == "Cranford", answer.text
+
+
+# kernel: speedup over the plain build, printed as a multiple (made up)
+KERNELS = {"fft-radix": "3.40x", "matmul-tiled": "6.05x", "sort-bitonic": "1.75x", "scan-prefix": "2.60x",
+           "hash-probe": "0.91x"}
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Kernel", "Speedup"]] + [[name, speedup] for name, speedup in KERNELS.items()]
+    yield from _drawn(tmp_path_factory, "Table 2: Kernels compiled with the new pass", rows)
+
+
+def test_a_bound_said_as_a_multiple_keeps_the_rows_past_it(kernels: Library) -> None:
+    """Speedups printed as multiples ("3.40x") are figures; "more than a 3x speedup" keeps those above 3, and the share
+    of rows "above 2x" is of the rows past 2."""
+    answer = ask_without_model(kernels, "Which kernels got more than a 3x speedup?")
+    assert set(answer.parts) == {"fft-radix", "matmul-tiled"}, answer.text
+    answer = ask_without_model(kernels, "What percentage of the kernels got a speedup above 2x?")
+    assert answer.value == "60%", answer.text
