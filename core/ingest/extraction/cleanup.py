@@ -4,10 +4,10 @@ Camelot stream in particular takes whatever text lines up with the table: the pa
 the page number, the table's title line, and the notes under it. These are trimmed from the top and
 bottom of the table: page furniture (a lone line in the page's top or bottom margin, or a page number
 standing apart from the rows) is dropped, and so are the lines of text above a numbered title that was read into
-the table, the end of a sentence begun above it and a line of code; title lines go to ``caption``; notes and sources below the table are dropped. The caption is otherwise
-the title line just above the table (a line below it, such as "Source: ...", never is), or, where nothing above
-reads as a numbered title, a numbered title printed just under the table ("Table 3: Features of ...", as papers
-set them) with the lines that carry it on.
+the table, the end of a sentence begun above it and a line of code; title lines go to ``caption``; notes and
+sources below the table are dropped. The caption is otherwise the title line just above the table (a line below
+it, such as "Source: ...", never is), or, where nothing above reads as a numbered title, a numbered title printed
+just under the table ("Table 3: Features of ...", as papers set them) with the lines that carry it on.
 """
 
 from __future__ import annotations
@@ -130,8 +130,8 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             changed = True
             continue
         if lone and (_SENTENCE_END.match(text) or _CODE_LINE.search(text)):
-            # the last words of a sentence ("set has slightly different variable names.", a caption's or a
-            # paragraph's end) or a line of code over the table: no header, whatever columns it reaches over
+            # the last words of a sentence ("were left out of the counts.", a caption's or a paragraph's end) or a
+            # line of code over the table: no header, whatever columns it reaches over
             table.drop_rows([0])
             changed = True
             continue
@@ -155,7 +155,7 @@ _TITLE_DEPTH = 3
 _SENTENCE_END = re.compile(r"^[a-z][\w,;:'()\-]*(?:\s+\S+){2,}[.]$")
 """A line that ends a sentence begun above it: a lower-case start, three words or more, a full stop."""
 _CODE_LINE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\s*(?:=|<-|\()")
-"""A line of program code: a dotted name assigned or called ("sanitize.text.function = identity)")."""
+"""A line of program code: a dotted name assigned or called ("plot.options = defaults)", "df.fit(")."""
 
 
 def _lines_above_title(table: DraftTable, cut: set[int]) -> int:
@@ -285,14 +285,14 @@ def _numbered_title_above(table: DraftTable, words: Sequence[Word], others: Sequ
 
 
 _FIGURE_TITLE = re.compile(r"^(?:figure|fig\.)\s*\d+(?:\.\d+)*[a-z]?\s*[:.\u2013\u2014-]", re.IGNORECASE)
-"""A figure's numbered title ("Figure 13. Detailed statistics ..."): papers that number every float as a figure
+"""A figure's numbered title ("Figure 4. Timings of the runs ..."): papers that number every float as a figure
 caption a table so, below it."""
 
 
 def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.Rect,
                        others: Sequence[pymupdf.Rect] = ()) -> str:
     """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ...",
-    or "Figure 13. ..." where a paper numbers every float as a figure), with the lines that carry it on (at most four,
+    or "Figure 4. ..." where a paper numbers every float as a figure), with the lines that carry it on (at most four,
     set close): papers caption their tables below. Not where another
     table starts right under the title (the title is that table's, set above it)."""
     box = table.text_rect()
