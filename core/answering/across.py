@@ -52,8 +52,8 @@ def across(view: TableView) -> TableView | None:
 
 def measures_across(view: TableView, question: str) -> TableView | None:
     """The table turned, where its rows are measures of the things its columns compare (a results table of a paper:
-    fitted models or methods across the top, AIC, BIC and the number of parameters down the side) and the question
-    names one of those measures (one only) by a row's whole label ("which model has the lowest AIC") and none of the columns
+    fitted models or methods across the top, their errors and numbers of parameters down the side) and the question
+    names one of those measures (one only) by a row's whole label ("which method has the smallest error") and none of the columns
     by a word of its own: read turned, each figure column is an item and each measure a column to rank, count or
     list the items by. None where the rows are periods (``across``), no row's label is named whole, a column is
     named (the question picks a column of items down the side: "women" of a Women column), a column is of words or
@@ -70,11 +70,11 @@ def measures_across(view: TableView, question: str) -> TableView | None:
     asked = stems(question)
     named = [r for r in labelled if (words := stems(r.label) - _COUNTED) and words <= asked]
     if len({r.label for r in named}) != 1:
-        return None  # none named, or several ("fewer female than male"): the rows are what the question compares
+        return None  # none named, or several ("more nurses than doctors"): the rows are what the question compares
     headers = [stems(c.header or c.name) for c in figures]
     shared = set.intersection(*headers)
     if any((words - shared) & asked for words in headers):
-        return None  # "what share of employed women worked in services": a column is named, the rows are the items
+        return None  # "how many of the retired men voted by post": a column is named, the rows are the items
     return _turned(view, labelled, figures)
 
 

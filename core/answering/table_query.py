@@ -894,8 +894,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     if planned.target is not None and printed_as_money(view, planned.target):  # "donate": the sums of money read
         said += [found.group(0) for found in _MONEY_ASKED.finditer(reading.text)]
     if planned.operation == "top" and reading.query is not None:
-        # "the heaviest cars": ranked by the weight read; "the coldest April minimum" over a table of temperatures:
-        # by the April column of them
+        # "the heaviest cars": ranked by the weight read; "the coldest June minimum" over a table of temperatures:
+        # by the June column of them
         measured = _tokens(f"{view.info.caption} {_header(planned.target)}")
         said += [word for word, (measure_word, _) in SUPERLATIVE_MEASURES.items()
                  if measure_word == reading.query.target or _tokens(measure_word) & measured]

@@ -296,7 +296,7 @@ UNIT_NOUNS = ("point", "points", "euro", "euros", "dollar", "dollars", "rupee", 
               "degree", "degrees", "km", "kilometre", "kilometres", "kilometer", "kilometers", "mile", "miles", "metre",
               "metres", "meter", "meters", "cm", "mm", "minute", "minutes", "hour", "hours", "second", "seconds", "mph")
 """Units and scales a question may say its figure in ("by how many points", "10 million euros", "below -20 degrees",
-"more than 30 minutes")."""
+"over 45 seconds")."""
 AGE_WORDS = ("aged", "age", "ages", "old", "older", "younger", "youth", "young", "elderly", "over", "under")
 """Words that say an age band ("aged 18-19", "60 and over"), whose figures the band's row holds."""
 

@@ -412,8 +412,8 @@ def buoys(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 def test_a_comparative_or_superlative_of_a_measure_reads_its_column(buoys: Library) -> None:
     """"Closer than 5" is a distance below 5, "drifting faster than 2" a speed (a Velocity column) above 2, "the two
-    most distant" the two farthest, "deeper than 30" a depth above 30, and "how far away is" a distance."""
-    answer = ask_without_model(buoys, "Which buoys are closer than 5?")
+    most distant" the two farthest, "deeper than 30" a depth above 30, and "how far away from" a distance."""
+    answer = ask_without_model(buoys, "Which buoys lie closer than 6?")
     assert set(answer.parts) == {"Alpha", "Echo"}, answer.text
     answer = ask_without_model(buoys, "List the buoys drifting faster than 2")
     assert set(answer.parts) == {"Charlie", "Echo"}, answer.text
@@ -421,14 +421,14 @@ def test_a_comparative_or_superlative_of_a_measure_reads_its_column(buoys: Libra
     assert set(answer.parts) == {"Delta", "Bravo"}, answer.text
     answer = ask_without_model(buoys, "How many buoys lie deeper than 30?")
     assert answer.value == "2", answer.text
-    answer = ask_without_model(buoys, "How far away is buoy Charlie?")
+    answer = ask_without_model(buoys, "How far away from the harbour is buoy Charlie?")
     assert answer.value == "7.8", answer.text
 
 
 def test_the_unit_a_bound_is_said_in_is_no_column_left_unread(buoys: Library) -> None:
     """"Deeper than 30 metres", "a distance under 5 km": the unit says how the bound is measured, and the table's
     column of depths (distances) is read without it."""
-    answer = ask_without_model(buoys, "Which buoys have a depth of more than 30 metres?")
+    answer = ask_without_model(buoys, "Which buoys have a depth above 30 metres?")
     assert set(answer.parts) == {"Bravo", "Delta"}, answer.text
     answer = ask_without_model(buoys, "How many buoys have a distance under 5 km?")
     assert answer.value == "2", answer.text
@@ -467,7 +467,7 @@ def kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_bound_said_as_a_multiple_keeps_the_rows_past_it(kernels: Library) -> None:
     """Speedups printed as multiples ("3.40x") are figures; "more than a 3x speedup" keeps those above 3, and the share
     of rows "above 2x" is of the rows past 2."""
-    answer = ask_without_model(kernels, "Which kernels got more than a 3x speedup?")
+    answer = ask_without_model(kernels, "Which kernels reached more than a 3x speedup?")
     assert set(answer.parts) == {"fft-radix", "matmul-tiled"}, answer.text
-    answer = ask_without_model(kernels, "What percentage of the kernels got a speedup above 2x?")
+    answer = ask_without_model(kernels, "What percentage of kernels have speedups above 2x?")
     assert answer.value == "60%", answer.text
