@@ -293,8 +293,8 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
                        others: Sequence[pymupdf.Rect] = ()) -> str:
     """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ...",
     or "Figure 4. ..." where a paper numbers every float as a figure), with the lines that carry it on (at most four,
-    set close): papers caption their tables below. Not where another
-    table starts right under the title (the title is that table's, set above it)."""
+    set close): papers caption their tables below. Not where another table starts right under the title (the title
+    is that table's, set above it)."""
     box = table.text_rect()
     line_height = median_row_height(table)
     band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 12 * line_height)

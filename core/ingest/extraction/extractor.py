@@ -43,8 +43,8 @@ from core.ingest.extraction.refine import (
     extend_upwards,
     join_wrapped_labels,
     phrases_at_columns,
-    split_side_by_side,
     split_stacked_rows,
+    stack_side_by_side,
     unmerge_aligned_spans,
     unmerge_spread_rows,
     word_space,
@@ -308,7 +308,8 @@ class TableExtractor:
 
     # ------------------------------------------------------------------------------------ results
     def _finish(self, draft: DraftTable, view: PageView, others: Sequence[pymupdf.Rect]) -> list[ExtractedTable]:
-        """Trim, split side-by-side blocks, settle headers and caption, and map back to page coordinates."""
+        """Trim, stack side-by-side blocks into one table, settle headers and caption, and map back to page
+        coordinates."""
         self._strip_markers(draft, view)
         if draft.extractor.endswith("stream"):
             extend_upwards(draft, view.words, list(others))
@@ -329,15 +330,13 @@ class TableExtractor:
         caption = title
         if units and units not in caption:
             caption = f"{caption} {units}".strip()
-        tables = []
-        for part in split_side_by_side(draft, count_header_rows(draft)):
-            drop_empty(part)
-            if part.n_rows < 2 or part.n_cols < 2:
-                continue
-            settle_headers(part, view.rulings.vertical)
-            part.caption = caption
-            tables.append(self._to_table(part, view))
-        return tables
+        table = stack_side_by_side(draft, count_header_rows(draft))
+        drop_empty(table)
+        if table.n_rows < 2 or table.n_cols < 2:
+            return []
+        settle_headers(table, view.rulings.vertical)
+        table.caption = caption
+        return [self._to_table(table, view)]
 
     @staticmethod
     def _to_table(draft: DraftTable, view: PageView) -> ExtractedTable:

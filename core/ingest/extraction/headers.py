@@ -311,8 +311,8 @@ def _join_shifted_headers(table: DraftTable) -> None:
         return
     c = 1
     while c < table.n_cols:
-        sides = [n for n in (c - 1, c + 1) if 0 < n < table.n_cols and _figures_unheaded(table, n)]
-        if _headed_empty(table, c) and len(sides) == 1:
+        if _headed_empty(table, c) and \
+                len(sides := [n for n in (c - 1, c + 1) if 0 < n < table.n_cols and _figures_unheaded(table, n)]) == 1:
             for r in range(table.header_rows):
                 moved, onto = table.cells[r][c], table.cells[r][sides[0]]
                 if moved.text:

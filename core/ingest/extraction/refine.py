@@ -19,7 +19,7 @@ And to borderless candidates and chosen tables:
 
 - ``drop_prose_columns``: the neighbouring text column of a two-column page, read into the table.
 - ``extend_upwards``: header lines camelot stream left above the table.
-- ``split_side_by_side``: one table printed as several blocks side by side under a repeated header, read as
+- ``stack_side_by_side``: one table printed as several blocks side by side under a repeated header, read as
   one table of all the blocks' rows.
 """
 
@@ -272,13 +272,13 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
         added += 1
 
 
-def split_side_by_side(table: DraftTable, header_rows: int) -> list[DraftTable]:
+def stack_side_by_side(table: DraftTable, header_rows: int) -> DraftTable:
     """A table printed as blocks side by side under one repeated header ("station | depth | flow" twice, a
     register set in two columns to save space) read as one table: the blocks' rows one under the other, the first
     block's first, each cell where it was printed. Blocks under headers that differ (a group heading over each) are
-    no such table, and neither is one a merged cell runs across."""
+    no such table, and neither is one a merged cell runs across: ``table`` is returned as it is."""
     if header_rows < 1:
-        return [table]
+        return table
     header = [" ".join(table.cells[r][c].text.lower() for r in range(header_rows)).strip() for c in range(table.n_cols)]
     for width in range(2, table.n_cols // 2 + 1):
         if table.n_cols % width:
@@ -289,15 +289,15 @@ def split_side_by_side(table: DraftTable, header_rows: int) -> list[DraftTable]:
             for i in range(0, table.n_cols, width):
                 cells = [list(row[i: i + width]) for row in table.cells]
                 if any(cell.span[1] < i or cell.span[3] >= i + width for row in cells for cell in row):
-                    return [table]  # a merged cell crosses the blocks: one table after all
+                    return table  # a merged cell crosses the blocks: one table after all
                 body = [row for row in cells[header_rows:] if any(cell.text for cell in row)]
                 while body and not body[-1][0].text and not any(is_value(cell.text) for cell in body[-1]):
-                    body.pop()  # a note under the blocks, cut at their edges ("Source: From ...", "47-72,")
+                    body.pop()  # a note under the blocks, cut at their edges ("Source: ...", the rest of its line)
                 rows.extend((cells[:header_rows] if i == 0 else []) + body)
             stacked = DraftTable(table.extractor, rows, header_rows, score=table.score, confirmed_by=table.confirmed_by)
             stacked._renumber()
-            return [stacked]
-    return [table]
+            return stacked
+    return table
 
 
 def drop_prose_columns(table: DraftTable) -> None:
