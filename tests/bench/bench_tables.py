@@ -2,7 +2,7 @@
 tables), asked in ONE library that holds every document of the set, so routing has to find the right one.
 
     python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|
-                                       reworded|heldout|both]
+                                       probe12|reworded|heldout|both]
                                        [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
                                        [--resume]   # with --out: keep its answers, choose among the others
@@ -25,7 +25,8 @@ plans; tune data once measured) and the ninth probe ``tables_probe9.jsonl`` (40 
 kinds on six more such PDFs; tune data once measured) and the tenth probe ``tables_probe10.jsonl`` (40 fresh
 questions of the same nine kinds on five real PDFs from Debian and npm packages; tune data once measured) and the
 eleventh probe ``tables_probe11.jsonl`` (40 fresh questions of the same nine kinds on five more such PDFs; tune data
-once measured) and the reworded set
+once measured) and the twelfth probe ``tables_probe12.jsonl`` (40 fresh questions of the same nine kinds on four
+more real PDFs from Debian packages; tune data once measured) and the reworded set
 ``tables_reworded_tune.jsonl`` (tune data: 60 questions the others answer by code, asked in other words; see the
 README beside them):
 eleven kinds (lookup by one key, by two keys, count of rows, filtered sum, average, min/max
@@ -86,7 +87,7 @@ _OPERAND = re.compile(r"\((?:[-\u2212]?[$€£]?\s?\d[\d.,]*%?)\)")
 
 def load_questions(half: str) -> list[dict[str, Any]]:
     """The questions of one half ("tune", "heldout", "probe", "probe2", "probe3", "probe4", "probe5", "probe6",
-    "probe7", "probe8", "probe9", "probe10", "probe11") or of tune
+    "probe7", "probe8", "probe9", "probe10", "probe11", "probe12") or of tune
     and held-out both, each with its half. The probe (``tables_probe.jsonl``) is tune data too: questions written later on documents no other
     question uses, to measure how plans written on the tune half hold on layouts they were not written on. The
     second probe (``tables_probe2.jsonl``) is tune data as well: new questions on the tables the tune half uses,
@@ -116,7 +117,11 @@ def load_questions(half: str) -> list[dict[str, Any]]:
     more real PDFs from Debian and npm packages (a paper's results table of 26 benchmarks, a patient register in two
     side-by-side halves over two pages and lowest temperatures of cities by month, a galaxy register and a cloud
     seeding register, a table of detection algorithms and weekly counts of two states, a clinical paper's two small
-    tables). The reworded set (``tables_reworded_tune.jsonl``), tune data too,
+    tables). The twelfth (``tables_probe12.jsonl``), tune data once measured, asks 40 more of those nine kinds,
+    written the same way, on four more real PDFs from Debian packages (a Spanish report of deaths by day and year,
+    one month a page; simulation results tables with row and column groups; counts by group and age band in
+    Females and Males blocks; a wine bitterness ratings tally and a table of link functions in two blocks). The
+    reworded set (``tables_reworded_tune.jsonl``), tune data too,
     asks questions of the others in other words (each names its ``source``), to measure whether a plan reads a
     meaning or a phrase."""
     out = []
@@ -322,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", default="tune",
                         choices=(*HALVES, "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8",
-                                 "probe9", "probe10", "probe11", "reworded", "both"),
+                                 "probe9", "probe10", "probe11", "probe12", "reworded", "both"),
                         help="which questions: tune (default), probe (tune data on documents the tune half does "
                              "not use), probe2 (tune data: new questions on the tune half's documents), probe3 (tune "
                              "data on documents no other question uses), probe4 (tune data: the weak kinds in "
@@ -332,7 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "documents no held-out question uses), probe8 (40 fresh questions on six real "
                              "PDFs from PyPI source packages Folio had never read), probe9 (40 more on six other "
                              "such PDFs), probe10 (40 more on five real PDFs from Debian and npm packages), "
-                             "probe11 (40 more on five other such PDFs), "
+                             "probe11 (40 more on five other such PDFs), probe12 (40 more on four real PDFs "
+                             "from Debian packages), "
                              "reworded (tune data: questions of the others "
                              "reworded), heldout (for "
                              "checking only) or both (tune and heldout)")

