@@ -129,6 +129,10 @@ def load_questions(half: str) -> list[dict[str, Any]]:
         path = DATA / ("tables_reworded_tune.jsonl" if name == "reworded" else f"tables_{name}.jsonl")
         out += [{**json.loads(line), "half": name} for line in path.read_text(encoding="utf-8").splitlines()
                 if line.strip()]
+    for question in out:  # a gold is read as printed ("78.50" keeps its decimals): a JSON number loses that
+        gold = question["answer"]
+        if not (isinstance(gold, str) or isinstance(gold, list) and all(isinstance(g, str) for g in gold)):
+            raise ValueError(f"{question['id']}: the answer must be a string or a list of strings, not {gold!r}")
     return out
 
 
