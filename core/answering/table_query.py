@@ -62,6 +62,8 @@ from models.types import ColumnSchema
 
 RunSql = Callable[[str], SqlResult]
 
+BOUND_DECIMALS = 6
+"""A bound of the question is shown with up to this many decimals (its own, trailing zeros dropped)."""
 MAX_DISTINCT = 2000
 """Distinct values of a column read to match the question's words against (a register's names, places)."""
 MAX_CITED_ROWS = 200
@@ -1642,12 +1644,17 @@ def question_thresholds(view: TableView, reading: QuestionReading, column: Colum
         return ()
     value = scaled_threshold(view, column, rule.threshold, rule.scale)
     if rule.kind == "equal":
-        said = f"equal to {format_number(rule.threshold)}{'%' if rule.scale == '%' else ' ' + rule.scale if rule.scale else ''}"
+        said = f"equal to {_bound(rule.threshold)}{'%' if rule.scale == '%' else ' ' + rule.scale if rule.scale else ''}"
         return (Threshold(column, False, value, said, True, equal=True),)
     inclusive = bool(_INCLUSIVE.search(reading.text))
     word = ("at least" if inclusive else "above") if rule.kind == "above" else ("at most" if inclusive else "below")
-    said = f"{word} {format_number(rule.threshold)} {rule.scale}".strip()
+    said = f"{word} {_bound(rule.threshold)} {rule.scale}".strip()
     return (Threshold(column, rule.kind == "above", value, said, inclusive),)
+
+
+def _bound(threshold: float) -> str:
+    """A bound as the question said it, every decimal kept ("above 0.005", not the "0.01" of a computed figure)."""
+    return format_number(threshold, BOUND_DECIMALS)
 
 
 def asked_words(reading: QuestionReading) -> set[str]:

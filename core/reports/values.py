@@ -250,7 +250,8 @@ def _loose_currency(text: str) -> str:
 
 
 _CURRENCY_WORDS = [
-    (re.compile(r"\$|\b(?:USD|AUD|CAD)(?:m|mn|bn|k)?\b|\bdollars?\b", re.IGNORECASE), "$"),
+    # (not a "$" between two parts of a name, as program code prints a field: "fit$coef", "data$age")
+    (re.compile(r"(?-i:(?<![a-z0-9_)\]])\$|\$(?![A-Za-z_.]))|\b(?:USD|AUD|CAD)(?:m|mn|bn|k)?\b|\bdollars?\b", re.IGNORECASE), "$"),
     (re.compile(r"\u20ac|\bEUR(?:m|mn|bn|k)?\b|\beuros?\b", re.IGNORECASE), "\u20ac"),
     (re.compile(r"\u00a3|\bGBP(?:m|mn|bn|k)?\b|\bpounds? sterling\b", re.IGNORECASE), "\u00a3"),
     (re.compile(r"\u00a5|\bJPY\b|\byen\b", re.IGNORECASE), "\u00a5"),

@@ -169,3 +169,16 @@ def test_a_column_named_with_rows_left_unread_is_no_count_and_no_sum_of_every_ro
     answer = ask_code_first(ages, "How many women aged 60 and over lived in the district?")
     # neither "5 rows are listed" nor every woman of the table: the rows aged 60 and over, or no figure
     assert answer.value in ("", f"{1_796 + 522:,}"), answer.text
+
+
+@pytest.fixture(scope="module")
+def error_rates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Method", "Error rate", "Runs"], ["Sieve", "0.0042", "12"], ["Lattice", "0.0061", "15"],
+            ["Spline", "0.0075", "9"], ["Kernel", "0.0018", "20"]]
+    yield from _drawn(tmp_path_factory, "Table 2: Error rates of four methods", rows)
+
+
+def test_a_small_bound_is_said_as_the_question_said_it(error_rates: Library) -> None:
+    answer = ask_without_model(error_rates, "How many methods have an error rate above 0.005?")
+    assert answer.value == "2", answer.text  # Lattice and Spline
+    assert "above 0.005" in answer.text and "0.01" not in answer.text, answer.text

@@ -122,7 +122,8 @@ def test_detect_scale(text: str, scale: str) -> None:
 @pytest.mark.parametrize(
     ("text", "currency"),
     [("($ in thousands)", "$"), ("U.S. $ in thousands", "$"), ("2019 \u20acm", "\u20ac"), ("\u00a3m", "\u00a3"),
-     ("Dollars in millions", "$"), ("in millions", ""), ("Headcount", "")],
+     ("Dollars in millions", "$"), ("in millions", ""), ("Headcount", ""), ("US$m", "$"), ("Sales (US$)", "$"),
+     ("(HK$)", "$"), ("(x$weight)", ""), ("(model$terms)", "")],  # a "$" within a name is program code's field
 )
 def test_detect_currency(text: str, currency: str) -> None:
     assert detect_currency(text) == currency
