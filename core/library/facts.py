@@ -113,18 +113,21 @@ def _rows(conn: Connection, table_id: int, name: str, label: Any, section: Any, 
     except Exception:  # noqa: BLE001 - a library whose data table is gone keeps its other facts
         return []
     lefts: dict[int, float] = {}
+    pages: dict[int, int] = {}
     if label is not None:
-        placed = conn.execute("SELECT row, x0, y0 FROM table_cells WHERE table_id = ? AND col = ? AND x0 IS NOT NULL "
+        placed = conn.execute("SELECT row, x0, y0, page FROM table_cells WHERE table_id = ? AND col = ? AND x0 IS NOT NULL "
                               "ORDER BY row", (table_id, label[0])).fetchall()
-        lower = sum(1 for (_, _, above), (_, _, below) in pairwise(placed) if below > above + 0.5)
+        lower = sum(1 for (_, _, above, _), (_, _, below, _) in pairwise(placed) if below > above + 0.5)
         if lower * 2 >= len(placed) - 1:  # else the rows run across the page (a table turned on it): no indentation
-            lefts = {r: x0 for r, x0, _ in placed}
+            lefts = {r: x0 for r, x0, _, _ in placed}
+        pages = {r: page or 0 for r, _, _, page in placed}
     start = (label is not None) + (section is not None)
     rows = []
     for record in data:
         text = " ".join(str(record[1]).split()) if label is not None and record[1] not in (None, "") else ""
         where = str(record[2]) if section is not None and label is not None and record[2] else ""
-        rows.append(StoredRow(int(record[0]), text, tuple(record[1 + start:]), lefts.get(int(record[0])), where))
+        rows.append(StoredRow(int(record[0]), text, tuple(record[1 + start:]), lefts.get(int(record[0])), where,
+                              pages.get(int(record[0]), 0)))
     return rows
 
 
@@ -150,13 +153,18 @@ def store_facts(conn: Connection, table_id: int, facts: TableFacts) -> None:
 
 
 def _add_parent_column(conn: Connection, table_id: int, rows: Sequence[RowFacts]) -> None:
+    """The ``parent`` column naming the line each row stands under, with its cells (the parent's label box), where a
+    row stands under a line that is not its section heading; a column written before (facts computed again after
+    an upgrade) is written over, its old values and cells cleared."""
     name, header_rows, first_page = conn.execute(
         "SELECT name, header_rows, page FROM extracted_tables WHERE id = ?", (table_id,)).fetchone()
     columns = conn.execute("SELECT position, name, type FROM table_columns WHERE table_id = ? ORDER BY position",
                            (table_id,)).fetchall()
-    if any(c[1] == PARENT_COLUMN for c in columns):
-        return
-    label = next((c[0] for c in columns if c[2].upper() == "TEXT"), None)
+    written = next((c[0] for c in columns if c[1] == PARENT_COLUMN), None)
+    if written is not None:
+        conn.execute(f"UPDATE {quote_identifier(name)} SET {quote_identifier(PARENT_COLUMN)} = NULL")
+        conn.execute("DELETE FROM table_cells WHERE table_id = ? AND col = ? AND is_header = 0", (table_id, written))
+    label = next((c[0] for c in columns if c[2].upper() == "TEXT" and c[1] != PARENT_COLUMN), None)
     if label is None:
         return
     labels: dict[int, tuple[str, int, Any, Any, Any, Any]] = {
@@ -170,13 +178,18 @@ def _add_parent_column(conn: Connection, table_id: int, rows: Sequence[RowFacts]
     parents = {f.row: said(f.parent_row) for f in rows if f.parent_row is not None}
     if not any(text and text != by_row[row].section for row, text in parents.items()):
         return  # the section column already names every row's parent
-    position = len(columns)
-    conn.execute(f"ALTER TABLE {quote_identifier(name)} ADD COLUMN {quote_identifier(PARENT_COLUMN)} TEXT")
+    examples = list(dict.fromkeys(t for t in parents.values() if t))[:3]
+    if written is None:
+        position = len(columns)
+        conn.execute(f"ALTER TABLE {quote_identifier(name)} ADD COLUMN {quote_identifier(PARENT_COLUMN)} TEXT")
+        conn.execute("INSERT INTO table_columns (table_id, position, name, header, type, unit, examples) "
+                     "VALUES (?, ?, ?, 'Parent', 'TEXT', '', ?)", (table_id, position, PARENT_COLUMN, json.dumps(examples)))
+    else:
+        position = written
+        conn.execute("UPDATE table_columns SET examples = ? WHERE table_id = ? AND position = ?",
+                     (json.dumps(examples), table_id, position))
     conn.executemany(f"UPDATE {quote_identifier(name)} SET {quote_identifier(PARENT_COLUMN)} = ? WHERE _row = ?",
                      [(text, row) for row, text in parents.items() if text])
-    examples = list(dict.fromkeys(t for t in parents.values() if t))[:3]
-    conn.execute("INSERT INTO table_columns (table_id, position, name, header, type, unit, examples) "
-                 "VALUES (?, ?, ?, 'Parent', 'TEXT', '', ?)", (table_id, position, PARENT_COLUMN, json.dumps(examples)))
     cells = []
     if header_rows:
         cells.append((table_id, header_rows - 1, position, 1, first_page, None, None, None, None, "Parent"))

@@ -301,6 +301,14 @@ def m011_embedding_model_index(conn: Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS embeddings_model ON embeddings(model)")
 
 
+def m012_group_headings(conn: Connection) -> None:
+    """Rows set flush under headings without figures (a results table's method over its "m = 10" rows, "Women" and
+    "Men" over their age groups) stand under them (core.reports.table_facts reads such groups since this version):
+    every table's facts computed again, its ``parent`` column written over."""
+    for (table_id,) in conn.execute("SELECT id FROM extracted_tables ORDER BY id").fetchall():
+        refresh_facts(conn, table_id)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     m001_initial, m002_conversations, m003_embedding_counter, m004_covering_hash_index, m005_spreadsheets,
     m006_table_facts,
@@ -309,6 +317,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     m009_tickers,
     m010_scale_over_the_introduction,
     m011_embedding_model_index,
+    m012_group_headings,
 ]
 
 

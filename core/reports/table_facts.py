@@ -124,6 +124,7 @@ class StoredRow:
     values: tuple[Any, ...]  # the figure columns' values
     x0: float | None
     section: str
+    page: int = 0
 
     @property
     def heading(self) -> bool:
@@ -152,6 +153,20 @@ def facts_of(rows: list[StoredRow], texts: Sequence[str], units: Sequence[str],
 def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
     if not rows:
         return ()
+    parents = _flat_groups(rows) or _indented_parents(rows)
+    totals = _totals(rows)
+    depths: list[int] = []
+    for p in parents:  # parents come first
+        depths.append(0 if p is None else depths[p] + 1)
+    return tuple(
+        RowFacts(row.row, depths[i], rows[p].row if p is not None else None, totals[i], row.section)
+        for i, (row, p) in enumerate(zip(rows, parents, strict=True))
+    )
+
+
+def _indented_parents(rows: list[StoredRow]) -> list[int | None]:
+    """Each row's parent (its index in ``rows``) as a statement prints it: the line above it set less deep, the
+    heading a total line closes, the statement's own section heading (``StoredRow.section``)."""
     placed = [r.x0 for r in rows if r.x0 is not None]
     label_left = min(placed) if placed else 0.0
 
@@ -185,15 +200,38 @@ def _row_facts(rows: list[StoredRow]) -> tuple[RowFacts, ...]:
         stack.append(i)
         if row.heading:
             last_heading[row.label.rstrip(":")] = i
+    return parents
 
-    totals = _totals(rows)
-    depths: list[int] = []
-    for p in parents:  # parents come first
-        depths.append(0 if p is None else depths[p] + 1)
-    return tuple(
-        RowFacts(row.row, depths[i], rows[p].row if p is not None else None, totals[i], row.section)
-        for i, (row, p) in enumerate(zip(rows, parents, strict=True))
-    )
+
+def _flat_groups(rows: list[StoredRow]) -> list[int | None]:
+    """Each row's parent (its index in ``rows``) where the rows are groups under headings set flush with them: the
+    body opens with a heading (a label without figures), every heading has rows with figures after it, and on each
+    page every label starts at one x (a ruled table's cells, a paper's results table with the method named over its
+    "m = 10" rows), so no indentation says what stands under what. A heading is the parent of the rows after it up
+    to the next heading; a total line stands in it and closes it. [] where the rows are not so (a statement's
+    sections say it instead, and indentation where it is printed)."""
+    if len(rows) < 3 or not rows[0].heading or any(row.section for row in rows):
+        return []
+    starts: dict[int, list[float]] = {}
+    for row in rows:
+        if row.x0 is not None:
+            starts.setdefault(row.page, []).append(row.x0)
+    if not starts or any(max(xs) - min(xs) > INDENT_STEP for xs in starts.values()):
+        return []
+    headings = [i for i, row in enumerate(rows) if row.heading]
+    if len(headings) < 2 or any(i + 1 == len(rows) or rows[i + 1].heading for i in headings):
+        return []
+    parents: list[int | None] = []
+    group: int | None = None
+    for i, row in enumerate(rows):
+        if row.heading:
+            group = i
+            parents.append(None)
+            continue
+        parents.append(group)
+        if _TOTAL.match(row.label):
+            group = None
+    return parents
 
 
 def _closed_heading(row: StoredRow, rows: list[StoredRow], stack: list[int]) -> int | None:

@@ -11,7 +11,7 @@ import pytest
 
 from core.ingest.ingestor import Ingestor
 from core.library.db import quote_identifier
-from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows
+from core.library.migrations import MIGRATIONS, m006_table_facts, m008_unit_rows, m012_group_headings
 from core.library.store import Library, TableInfo
 from core.reports.values import AskedPeriod, Period, asked_periods, is_unit_only, read_period, scale_stated_in
 from tests.conftest import HashEmbedder
@@ -138,6 +138,36 @@ def test_migration_gives_tables_stored_before_it_the_same_facts(tmp_path: Path) 
     (after,) = reopened.tables()
     assert after == before
     reopened.close()
+
+
+def test_facts_computed_again_write_the_parent_column_over(tmp_path: Path) -> None:
+    library = _ingest(tmp_path, _statement(tmp_path))
+    (info,) = library.tables()
+    table = quote_identifier(info.name)
+    before = library.conn.execute(f"SELECT _row, parent FROM {table} ORDER BY _row").fetchall()
+    assert any(parent for _, parent in before)
+    library.conn.execute(f"UPDATE {table} SET parent = 'Misread heading'")  # as an older version wrote it
+    m012_group_headings(library.conn)
+    assert library.conn.execute(f"SELECT _row, parent FROM {table} ORDER BY _row").fetchall() == before
+    under = {row: parent for row, parent in before if parent}
+    assert {c.row: c.text for c in library.cells(info.id, under, [4])} == under  # the cells cited say it too
+    library.close()
+
+
+def test_rows_set_flush_under_headings_stand_under_them_page_by_page() -> None:
+    """A ruled table's labels all start at their cell's edge, a little further left on the next page: the heading
+    rows without figures are the parents of the rows after them, a total closing its group."""
+    from core.reports.table_facts import StoredRow, facts_of
+
+    printed = [("Northern farms", None, 50.0, 1), ("Wheat", 12, 50.0, 1), ("Barley", 3, 50.0, 1),
+               ("Southern farms", None, 44.0, 2), ("Wheat", 9, 44.0, 2), ("Total southern farms", 9, 44.0, 2),
+               ("Orchards", 4, 44.0, 2)]
+    rows = [StoredRow(i, label, (value,), x, "", page) for i, (label, value, x, page) in enumerate(printed)]
+    assert [f.parent_row for f in facts_of(rows, [], [], [], "").rows] == [None, 0, 0, None, 3, 3, None]
+    # a flat table that does not open with a heading (a row whose figure is missing) reads no groups
+    flat = [StoredRow(i, label, (value,), 50.0, "", 1) for i, (label, value) in
+            enumerate([("Wheat", 12), ("Barley", None), ("Oats", 4), ("Rye", None), ("Maize", 7)])]
+    assert all(f.parent_row is None for f in facts_of(flat, [], [], [], "").rows)
 
 
 def test_a_unit_printed_as_a_row_of_its_own_is_the_table_s_scale(tmp_path: Path) -> None:
