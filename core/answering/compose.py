@@ -439,6 +439,8 @@ def misses_the_heading(view: ops.TableView, question: str, headings: Sequence[st
     prints as no section, heading row (one without figures), label's marked section or one of ``headings`` (those
     the caller found, such as rows printing the totals of the rows beneath them): its rows are other things."""
     under = _UNDER.search(question)
+    if under is not None and not question[:under.start()].strip() and "," in under.group("h"):
+        return False  # "Under a fixed dose, which methods ...": the condition the question opens with, no heading
     heading = _tokens(under.group("h")) if under is not None else set()
     if not heading:
         return False

@@ -1208,6 +1208,12 @@ def _asking_clause(sentences: Sequence[str], definitions: dict[str, str]) -> tup
     return best[2], best[3]
 
 
+_SETTING = re.compile(r"(?:^|\s)[A-Za-z]{1,2}\s*=\s*-?\d[\d,]*(?:\.\d+)?(?:\s+(?:for|in|with|at|under|of|on|and)\b.*)?$",
+                      re.IGNORECASE)
+"""A setting the question names a row by, not a definition: a symbol of a letter or two equal to a number ("the error
+when m = 40", "at k = 5")."""
+
+
 def _definitions(text: str) -> dict[str, str]:
     """name (lower case, and its abbreviation) -> definition in words, as the question gives them."""
     found: dict[str, str] = {}
@@ -1218,7 +1224,7 @@ def _definitions(text: str) -> dict[str, str]:
         name = re.sub(r"^(?:what\s+(?:is|was|were|are)\s+)?(?:and|the|here|where|with)?\s*", "", name, flags=re.IGNORECASE)
         name = re.sub(r"\s+(?:in|for|of)\s+(?:FY\s?)?\d{4}$|\s+(?:FY\s?)?\d{4}$|^(?:FY\s?)?\d{4}\s+", "", name,
                       flags=re.IGNORECASE)
-        if not name or not body:
+        if not name or not body or _SETTING.search(f"{name} = {body}"):
             continue
         for key in _names_of(name):
             found.setdefault(key, _full_years(body))

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from itertools import pairwise, permutations
+from itertools import groupby, pairwise, permutations
 from typing import Any
 
 from core.answering import measures as m
@@ -310,6 +310,12 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # a count's noun ("how many demands") names what is counted, not a column whose values the question cannot name
     exclude = {group.name} if group is not None and query.operation != "count" else set()
     conditions = _conditions(asked - used, reading, text_columns, distinct, exclude=exclude, view=view)
+    if group is not None and view.label_column is not None and group.name == view.label_column.name and exclude:
+        # "which methods had ... with m = 10" where the methods' column prints their "m = 10" rows under them too:
+        # the rows kept are the "m = 10" ones, named by the headings they stand under
+        fuller = _conditions(asked - used, reading, text_columns, distinct, exclude=set(), view=view)
+        if (heads := _heads_of_repeated_rows(view, fuller)) is not None:
+            group, conditions = heads, fuller
     year_column = _year_column(numbers, distinct) if reading.years and not dated else None
     if year_column is not None and year_column not in (target, group) and \
             not any(c.column.name == year_column.name for c in conditions):
@@ -456,13 +462,20 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "top" and target is None and group is not None and \
             len(distinct(group)) >= sum(1 for r in view.rows if not _TOTAL_ROW.search(r.label)):
         return None  # ranking one-row groups by how many rows they have ranks nothing
+    heads = _heads_of_repeated_rows(view, conditions) if group is None and not dated and query.group and \
+        (operation in ("list", "count") or operation == "top" and target is not None) else None
+    if heads is not None:
+        # "which methods had an error above 0.2 at m = 10" over methods each printed over its own "m = 10" row:
+        # the rows kept repeat one label under several headings, which name (and count) what is asked
+        group = heads
     if operation in ("top", "list") and group is None:
         return None  # no column holds what the question ranks or lists ("which currency": the columns' headers)
     if operation == "top" and change is None and group is not None and \
             len([v for v in distinct(group) if v not in (None, "")]) < 2:
         return None  # one label over every row (cells read merged): there is nothing to rank
     noun = (query.target or query.group) if operation == "count" else query.group
-    if operation == "count" and not names_the_rows(noun, view, reading.criterion.kind in (*THRESHOLD_KINDS, *VERSUS_KINDS)):
+    if operation == "count" and heads is None and \
+            not names_the_rows(noun, view, reading.criterion.kind in (*THRESHOLD_KINDS, *VERSUS_KINDS)):
         return None  # "how many gardeners": the table's rows are no gardeners
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
@@ -573,8 +586,28 @@ def heading_values(view: TableView, column: ColumnSchema | None = None) -> set[A
     if column is None:
         return set()
     at = view.column_position(column.name)
-    positions = [view.column_position(c.name) for c in view.data_columns]
+    positions = _row_positions(view)
     return {values[at] for values in view.values.values() if all(values[p] in (None, "") for p in positions)}
+
+
+def _row_positions(view: TableView) -> list[int]:
+    """The positions of the columns a row's own cells fill: its data columns but a key column of titles (tables of
+    one layout joined, each row keeping the title of the one it came from), which a heading's row holds too."""
+    return [view.column_position(c.name) for c in view.data_columns if not _is_key_column(view, c)]
+
+
+def _is_key_column(view: TableView, column: ColumnSchema) -> bool:
+    """A text column every row fills with a value it shares with the rows next to it, in runs of two rows or more,
+    of half as many values as rows at most: "Fixed dose, low noise" over the first twelve rows, "Fixed dose, high
+    noise" over the next (the titles of tables of one layout joined as one)."""
+    if column.type.upper() != "TEXT":
+        return False
+    at = view.column_position(column.name)
+    printed = [view.values[r.row][at] if r.row in view.values else None for r in view.rows]
+    if len(printed) < 4 or any(v in (None, "") for v in printed):
+        return False
+    runs = [len(list(run)) for _, run in groupby(printed)]
+    return min(runs) >= 2 and len(runs) * 2 <= len(printed)
 
 
 _ROWS_NOUN = re.compile(r"^\s*(?:(?:in|for|of|at|from)\s+)?(?:which|list|name)\b(?:[\s,]+[\w'-]+){0,6}?\s+"
@@ -704,7 +737,7 @@ def sections(view: TableView) -> list[tuple[str, tuple[Any, ...]]]:
     if label is None or not view.data_columns:
         return []
     at = view.column_position(label.name)
-    positions = [view.column_position(c.name) for c in view.data_columns]
+    positions = _row_positions(view)
     return (_bare_sections(view, at, positions) or _subtotal_sections(view, at, positions)
             or _nested_subtotals(view, at, positions))
 
@@ -801,7 +834,8 @@ def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[t
         values = view.values.get(row.row)
         if values is None or _TOTAL_ROW.search(row.label):
             continue
-        wrapped = after is not None and after.label[:1].islower()  # "Murder and nonnegligent" / "manslaughter."
+        # "Murder and nonnegligent" / "manslaughter." (not a symbol's row under its heading: "Ridge" / "m = 10")
+        wrapped = after is not None and re.match(r"[a-z]{2}", after.label) is not None
         if row.labelled and all(values[p] in (None, "") for p in positions) and not wrapped:
             groups.append((row.label, []))
         elif groups:
@@ -872,7 +906,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
-    said += [f"{v} {c.said}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
+    said += [f"{v} {c.said} {c.within}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
     said += _headings_above(view, planned.conditions)  # "library spending": the Library row under "Spending:"
     totals_only = bool(planned.conditions) and all(c.rows and set(c.rows) <= set(total_rows(view))
                                                    for c in planned.conditions)
@@ -2097,12 +2131,18 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
                 count = _names_value(plain, _tokens(plain) - LEGAL_WORDS - common - STOPWORDS, asked, common, reading.text)
             if count:
                 matched.append((count, value))
+        matched = matched or _named_by_shared_words(values, common, asked)
         # "the Social Sciences cluster" names "Social Sciences", not also "Sciences" (a value of common words only)
+        # (unless the question prints it whole and not the longer value: "Lasso" beside "Lasso (CV)")
         matched = [(n, v) for n, v in matched if _tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS
-                   or not any(_tokens(str(v)) < _tokens(str(o)) for _, o in matched)]
+                   or not any(_tokens(str(v)) < _tokens(str(o)) and (not _label_quoted(str(v), reading.text) or
+                                                                     _label_quoted(str(o), reading.text))
+                              for _, o in matched)]
         # "stock options granted in fiscal 2017-2019" names the Granted row, not also the rows "Outstanding at
         # September 30, 2017" and "... 2019" that only the years name (the years are the periods asked)
-        by_words = [(n, v) for n, v in matched if any(not w.isdigit() for w in _tokens(str(v)) & asked)]
+        # (a label the question prints whole is named, numbers and all: "Lasso when m = 40" names the "m = 40" row)
+        by_words = [(n, v) for n, v in matched if any(not w.isdigit() for w in _tokens(str(v)) & asked)
+                    or _label_quoted(str(v), reading.text)]
         if by_words and len(by_words) < len(matched):
             matched = by_words
         span = _range_asked(reading.text)
@@ -2121,9 +2161,16 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             continue
         best = max(n for n, _ in matched)
         kept = tuple(v for n, v in matched if n == best)
+        quoted = tuple(v for v in kept if _label_quoted(str(v), reading.text))
+        if quoted and len(quoted) < len(kept) and \
+                all(any(_tokens(str(q)) <= _tokens(str(v)) for q in quoted) for v in kept):
+            kept = quoted  # "Lasso" as the question prints it, not also "Lasso (CV)", its variant
+        headings = heading_values(view, column) if view is not None else set()
+        if len(kept) == 1 and kept[0] in headings and view is not None:
+            # "the error of Lasso when m = 40": the heading named by most words, and the row under it named whole
+            kept = (*kept, *(v for v in whole if v not in kept and _stands_under(view, column, v, kept[0])))
         # "the heron and the grey seal": every value named by all of its words, not only the longest (a value
         # whose words another named value holds aside)
-        headings = heading_values(view, column) if view is not None else set()
         full = [v for n, v in matched if n and n == len(_tokens(str(v)) - LEGAL_WORDS - common - STOPWORDS)
                 and view is not None and v not in headings]  # (a heading's row has no figure)
         full = [v for v in full if not any(_tokens(str(v)) < _tokens(str(o)) for o in full)]
@@ -2146,6 +2193,13 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
         labels = {str(v).strip(" :").casefold() for v in distinct(label) if v not in (None, "")}
         found = [c for c in found if c.column.name not in (SECTION_COLUMN, PARENT_COLUMN)
                  or not {str(v).strip(" :").casefold() for v in c.values} <= labels]
+    under = next((c for c in found if c.column.name == PARENT_COLUMN), None)
+    if label is not None and under is not None:
+        # "Lasso when m = 40" over method headings each over its "m = ..." rows: Lasso is the heading the row stands
+        # under (the parent's condition), the label's condition the row itself
+        found = [replace(c, values=rest, said=" ".join(sorted(_tokens(str(rest[0])) - LEGAL_WORDS)))
+                 if c.column.name == label.name and not c.rows and
+                 (rest := tuple(v for v in c.values if v not in under.values)) else c for c in found]
     return found
 
 
@@ -2373,14 +2427,72 @@ def rows_named(reading: QuestionReading, view: TableView, columns: Sequence[Colu
 
 def _common_words(values: Sequence[Any]) -> set[str]:
     """Words more than half of a column's values print ("Polling station" in "Polling station 3: Eastgate
-    School"): they say what the column holds, not which row, so a question need not repeat them."""
+    School"), and those words cut short: they say what the column holds, not which row, so a question need not
+    repeat them."""
     if len(values) < 2:
         return set()
     counts: dict[str, int] = {}
     for value in values:
         for word in _tokens(str(value)):
             counts[word] = counts.get(word, 0) + 1
-    return {w for w, n in counts.items() if n * 2 > len(values)}
+    common = {w for w, n in counts.items() if n * 2 > len(values)}
+    # (a shared word cut short where a cell ran out of room, "Populat" for "Population", is that word)
+    return common | {w for w in counts if len(w) >= 4 and any(c != w and c.startswith(w) for c in common)}
+
+
+def _stands_under(view: TableView, column: ColumnSchema, value: Any, heading: Any) -> bool:
+    """Whether a row printing ``value`` in ``column`` stands under a row printing ``heading`` there (its parent line,
+    ``TableInfo.parent_of``)."""
+    at = view.column_position(column.name)
+    printed = {row: str(values[at]) for row, values in view.values.items() if at < len(values)}
+    return any(label == str(value) and (parent := view.info.parent_of(row)) is not None and
+               printed.get(parent) == str(heading) for row, label in printed.items())
+
+
+def _heads_of_repeated_rows(view: TableView, conditions: Sequence[Condition]) -> ColumnSchema | None:
+    """The ``parent`` column where the question keeps rows by a label printed under several headings ("m = 10"
+    under each method of a results table), so the kept rows are told apart by their headings alone; else None."""
+    parent = next((c for c in view.info.schema.columns if c.name == PARENT_COLUMN), None)
+    label = view.label_column
+    named = [c for c in conditions if label is not None and c.column.name == label.name and not c.rows]
+    if parent is None or len(named) != 1:
+        return None
+
+    def holds(row: int, condition: Condition) -> bool:
+        values, at = view.values.get(row, ()), view.column_position(condition.column.name)
+        return at < len(values) and str(values[at]) in {str(v) for v in condition.values}
+
+    kept = [r.row for r in view.rows if all(holds(r.row, c) for c in conditions)]
+    at = view.column_position(label.name) if label is not None else 0
+    printed = {row: str(values[at]) for row, values in view.values.items() if at < len(values)}
+    heads = [printed.get(head) if (head := view.info.parent_of(row)) is not None else None for row in kept]
+    return parent if len(kept) >= 2 and None not in heads and len(set(heads)) == len(kept) else None
+
+
+def _named_by_shared_words(values: Sequence[Any], common: set[str], asked: set[str]) -> list[tuple[int, Any]]:
+    """Where the question names no value of a column outright, the one value printed only in words most of the
+    column's values share that it names by two of them or more, leaving out only such shared words: "under a fixed
+    dose with low noise" names "Fixed dose, low noise scenario" beside "Fixed dose, high noise scenario" and "Low
+    noise, late start scenario" (each with a word of its own unsaid). [] where none is or several are named so."""
+    if any(_tokens(str(value)) - common - LEGAL_WORDS - STOPWORDS & asked for value in values):
+        return []  # a word of another value's own is said ("high"): that value is meant, if not named whole
+    named = []
+    for value in values:
+        whole = _tokens(str(value)) - LEGAL_WORDS - STOPWORDS
+        said = whole & asked
+        if whole and whole <= common and len(said) >= 2:
+            named.append((len(said), value))
+    best = max((n for n, _ in named), default=0)
+    top = [(n, v) for n, v in named if n == best]
+    return top if len(top) == 1 else []
+
+
+def _label_quoted(value: str, text: str) -> bool:
+    """Whether the question prints a label whole, letters or signs and not only its figures ("m = 40", "Q3 (p < 0.05)"),
+    as the table prints it but for case and spacing."""
+    said = " ".join(value.split()).casefold()
+    return bool(re.search(r"[^\d\s.,]", said)) and \
+        re.search(rf"(?<!\w){re.escape(said)}(?!\w)", " ".join(text.split()).casefold()) is not None
 
 
 def _names_value(value: str, words: set[str], asked: set[str], common: set[str], text: str) -> int:
@@ -2799,28 +2911,30 @@ def compile_sql(plan: QueryPlan) -> str:
             total = f"(SELECT {target} FROM {table} WHERE _row = {totals[0]})"
         return (f"SELECT SUM(CASE WHEN {kept} THEN {each} END) * 100.0 / {total} AS share, "
                 f"SUM(CASE WHEN {kept} THEN {each} END) AS part, {total} AS whole FROM {table}{everything}")
+    # (the groups named "_group", not "item": GROUP BY resolves a name to the table's own column first, and a label
+    # column is often called "item" where the group is another column)
     group = _group_expression(plan)
     if plan.operation == "list":
-        return f"SELECT {group} AS item, MIN(_row) AS first FROM {table}{where} GROUP BY item ORDER BY first"
+        return f"SELECT {group} AS _group, MIN(_row) AS first FROM {table}{where} GROUP BY _group ORDER BY first"
     # top: groups ranked by their total, or rows by their value when each group is one row
     if plan.change is not None:
         older, newer = (figure_sql(c) for c in plan.change)
         value = f"({newer} - {older}) * 100.0 / NULLIF({older}, 0)" if plan.percent else f"{newer} - {older}"
         both = f"{newer} IS NOT NULL AND {older} IS NOT NULL"
-        return (f"SELECT {group} AS item, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"
-                f"{where + ' AND ' if where else ' WHERE '}{both} ORDER BY value {order}, item LIMIT {plan.limit}")
+        return (f"SELECT {group} AS _group, {value} AS value, {older} AS older, {newer} AS newer FROM {table}"
+                f"{where + ' AND ' if where else ' WHERE '}{both} ORDER BY value {order}, _group LIMIT {plan.limit}")
     if target is not None and plan.per_row:
-        return (f"SELECT {group} AS item, {target} AS value, _row AS first FROM {table}"
+        return (f"SELECT {group} AS _group, {target} AS value, _row AS first FROM {table}"
                 f"{where + ' AND ' if where else ' WHERE '}{target} IS NOT NULL ORDER BY value {order}, _row "
                 f"LIMIT {plan.limit}")
     if target is None:
-        return (f"SELECT {group} AS item, COUNT(*) AS value FROM {table}{where} GROUP BY item "
-                f"ORDER BY value {order}, item LIMIT {plan.limit}")
-    return (f"SELECT {group} AS item, SUM({target}) AS value, COUNT(*) AS rows FROM {table}{where} "
-            f"AND {target} IS NOT NULL GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}"
+        return (f"SELECT {group} AS _group, COUNT(*) AS value FROM {table}{where} GROUP BY _group "
+                f"ORDER BY value {order}, _group LIMIT {plan.limit}")
+    return (f"SELECT {group} AS _group, SUM({target}) AS value, COUNT(*) AS rows FROM {table}{where} "
+            f"AND {target} IS NOT NULL GROUP BY _group ORDER BY value {order}, _group LIMIT {plan.limit}"
             if where else
-            f"SELECT {group} AS item, SUM({target}) AS value, COUNT(*) AS rows FROM {table} WHERE {target} IS NOT NULL "
-            f"GROUP BY item ORDER BY value {order}, item LIMIT {plan.limit}")
+            f"SELECT {group} AS _group, SUM({target}) AS value, COUNT(*) AS rows FROM {table} WHERE {target} IS NOT NULL "
+            f"GROUP BY _group ORDER BY value {order}, _group LIMIT {plan.limit}")
 
 
 def _tied(sql: str, plan: QueryPlan, run_sql: RunSql) -> bool:

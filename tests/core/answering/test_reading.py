@@ -591,6 +591,14 @@ def test_definitions_said_after_semicolons_feed_the_measure_they_define() -> Non
     assert {q.words for q in plan.quantities} == {"stock", "freight costs", "receivables", "fares"}, plan
 
 
+def test_a_symbol_set_to_a_number_is_a_setting_not_a_definition() -> None:
+    for question in ("What is the error of the second method when k = 20?",
+                     "At a sample size of 50, what was the bias when m = 10 for the skewed errors?"):
+        reading = read(question)
+        assert not reading.definitions and reading.measure is not None and reading.measure.op == "line", reading
+    assert dict(read("What was the ratio in 2020, where R = revenue / staff?").definitions) == {"r": "revenue / staff"}
+
+
 def test_a_definition_said_with_divides_is_read_and_a_days_measure_stays_in_days() -> None:
     reading = read("How many days was Northwind's cash conversion cycle in 2021? Take DIO plus DSO minus DPO, where "
                    "DPO divides average payables by freight costs plus the change in inventories.", ("Northwind",))
