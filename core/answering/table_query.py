@@ -465,7 +465,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     heads = _heads_of_repeated_rows(view, conditions) if group is None and not dated and query.group and \
         (operation in ("list", "count") or operation == "top" and target is not None) else None
     if heads is not None:
-        # "which methods had an error above 0.2 at m = 10" over methods each printed over its own "m = 10" row:
+        # "which methods had an error over 0.25 with m = 10" over methods each printed over its own "m = 10" row:
         # the rows kept repeat one label under several headings, which name (and count) what is asked
         group = heads
     if operation in ("top", "list") and group is None:
@@ -834,7 +834,7 @@ def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[t
         values = view.values.get(row.row)
         if values is None or _TOTAL_ROW.search(row.label):
             continue
-        # "Murder and nonnegligent" / "manslaughter." (not a symbol's row under its heading: "Ridge" / "m = 10")
+        # "Cash and cash" / "equivalents" (not a symbol's row under its heading: "Ridge" / "m = 10")
         wrapped = after is not None and re.match(r"[a-z]{2}", after.label) is not None
         if row.labelled and all(values[p] in (None, "") for p in positions) and not wrapped:
             groups.append((row.label, []))

@@ -596,7 +596,7 @@ def test_a_symbol_set_to_a_number_is_a_setting_not_a_definition() -> None:
                      "At a sample size of 50, what was the bias when m = 10 for the skewed errors?"):
         reading = read(question)
         assert not reading.definitions and reading.measure is not None and reading.measure.op == "line", reading
-    assert dict(read("What was the ratio in 2020, where R = revenue / staff?").definitions) == {"r": "revenue / staff"}
+    assert dict(read("Give the ratio for 2020, where R = revenue / staff.").definitions) == {"r": "revenue / staff"}
 
 
 def test_a_definition_said_with_divides_is_read_and_a_days_measure_stays_in_days() -> None:

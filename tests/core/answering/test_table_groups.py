@@ -56,7 +56,7 @@ def test_the_headings_of_the_rows_past_a_bound_are_listed(errors: Library) -> No
 
 
 def test_the_headings_of_the_rows_past_a_bound_are_counted(errors: Library) -> None:
-    answer = ask_without_model(errors, "How many of the methods have a bias above 0 at m = 40?")
+    answer = ask_without_model(errors, "How many methods show a bias above 0 at m = 40?")
     assert answer.value == "2", answer.text  # Lasso and Elastic net
 
 
@@ -78,7 +78,7 @@ def shops(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_rows_are_ranked_by_the_groups_of_another_column_than_their_labels(shops: Library) -> None:
-    answer = ask_without_model(shops, "Which region had the highest total sales?")
+    answer = ask_without_model(shops, "Which region sold the most in total?")
     assert answer.value == "South", answer.text  # 60 against the north's 55 (its one shop sold the most)
 
 
