@@ -319,7 +319,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     asked_bases = table_query.base_forms(asked)
     if operation in ("value", "sum") and target is not None and conditions and not thresholds and share_asked and \
             not table_query.is_percent(view, target) and \
-            not all(view.cell_scale(row, target.name) == "%" for row in _kept_rows(conditions, view)) and \
+            not all(view.cell_scale(row, target.name) == "%" for row in table_query.kept_rows(conditions, view)) and \
             not any(table_query.is_percent(view, c) and table_query.base_forms(stems(c.header)) & asked_bases
                     for c in numbers):
         # "what share of the enquiries were about air travel" planned as the row's count: the kept rows' part of the
@@ -375,7 +375,7 @@ def _added_up(condition: table_query.Condition, view: TableView) -> table_query.
     """A condition keeping one totals row (labelled so, or found so at extraction) as the rows that total adds up:
     those printed above it, back to the totals row before it (None where there are none); any other condition as it
     is."""
-    kept = _kept_rows((condition,), view)
+    kept = table_query.kept_rows((condition,), view)
     totals = table_query.total_rows(view)
     if len(kept) != 1 or kept[0] not in totals:
         return condition
@@ -438,14 +438,7 @@ def _parent_asked(view: TableView, reading: QuestionReading, conditions: Sequenc
 
 def _keeps_one_row(conditions: Sequence[table_query.Condition], view: TableView) -> bool:
     """Whether the conditions keep exactly one row of the table."""
-    return len(_kept_rows(conditions, view)) == 1
-
-
-def _kept_rows(conditions: Sequence[table_query.Condition], view: TableView) -> list[int]:
-    """The rows the conditions keep."""
-    return [row for row, values in view.values.items()
-            if all(values[view.column_position(c.column.name)] in c.values and (not c.rows or row in c.rows)
-                   for c in conditions)]
+    return len(table_query.kept_rows(conditions, view)) == 1
 
 
 def _columns(view: TableView, distinct: Distinct

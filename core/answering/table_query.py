@@ -2440,11 +2440,23 @@ def _common_words(values: Sequence[Any]) -> set[str]:
     return common | {w for w in counts if len(w) >= 4 and any(c != w and c.startswith(w) for c in common)}
 
 
+def kept_rows(conditions: Sequence[Condition], view: TableView) -> list[int]:
+    """The ``_row`` of every row the conditions keep, read from the view (no query)."""
+    return [row for row, values in view.values.items()
+            if all(values[view.column_position(c.column.name)] in c.values and (not c.rows or row in c.rows)
+                   for c in conditions)]
+
+
+def _printed(view: TableView, column: ColumnSchema) -> dict[int, str]:
+    """Each row's text in ``column``, by ``_row``."""
+    at = view.column_position(column.name)
+    return {row: str(values[at]) for row, values in view.values.items() if at < len(values)}
+
+
 def _stands_under(view: TableView, column: ColumnSchema, value: Any, heading: Any) -> bool:
     """Whether a row printing ``value`` in ``column`` stands under a row printing ``heading`` there (its parent line,
     ``TableInfo.parent_of``)."""
-    at = view.column_position(column.name)
-    printed = {row: str(values[at]) for row, values in view.values.items() if at < len(values)}
+    printed = _printed(view, column)
     return any(label == str(value) and (parent := view.info.parent_of(row)) is not None and
                printed.get(parent) == str(heading) for row, label in printed.items())
 
@@ -2455,16 +2467,10 @@ def _heads_of_repeated_rows(view: TableView, conditions: Sequence[Condition]) ->
     parent = next((c for c in view.info.schema.columns if c.name == PARENT_COLUMN), None)
     label = view.label_column
     named = [c for c in conditions if label is not None and c.column.name == label.name and not c.rows]
-    if parent is None or len(named) != 1:
+    if parent is None or label is None or len(named) != 1:
         return None
-
-    def holds(row: int, condition: Condition) -> bool:
-        values, at = view.values.get(row, ()), view.column_position(condition.column.name)
-        return at < len(values) and str(values[at]) in {str(v) for v in condition.values}
-
-    kept = [r.row for r in view.rows if all(holds(r.row, c) for c in conditions)]
-    at = view.column_position(label.name) if label is not None else 0
-    printed = {row: str(values[at]) for row, values in view.values.items() if at < len(values)}
+    kept = kept_rows(conditions, view)
+    printed = _printed(view, label)
     heads = [printed.get(head) if (head := view.info.parent_of(row)) is not None else None for row in kept]
     return parent if len(kept) >= 2 and None not in heads and len(set(heads)) == len(kept) else None
 
