@@ -25,8 +25,17 @@ def plain_letters(text: str) -> str:
     """``text`` with typographic ligatures spelt out: PDFs print "Difﬁculty" with one glyph for "fi", which no
     question's "difficulty" would meet; and an accent printed as a glyph of its own before its letter, as TeX sets
     them ("M¨uller", "Rudov´a"), put on the letter ("Müller", "Rudová")."""
+    if "\x15" in text or "\x16" in text:
+        text = _CORK_DASH.sub(lambda g: _CORK_DASHES[g.group(0)], text)
     return _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]),
                                text.translate(_LIGATURES))
+
+
+_CORK_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
+_CORK_DASH = re.compile(r"(?<=\w)[\x15\x16](?=\w)")
+"""TeX's T1 (Cork) font encoding sets the en and em dashes at 0x15 and 0x16; a font embedded without a Unicode map
+gives them as control characters, which would be dropped: "50\x1554" is the range 50-54. Only a control character
+between two letters or digits is read so (elsewhere the same codes are accents in TeX's older encoding)."""
 
 
 _COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303"}

@@ -63,9 +63,19 @@ def _margin_words(document: pymupdf.Document, number: int) -> frozenset[str]:
     pages: dict[int, frozenset[str]] = _MARGINS[1]
     if number not in pages:
         page = document[number]
-        band = page.rect.y0 + MARGIN_SHARE * page.rect.height
-        pages[number] = frozenset(w[4].lower() for w in page.get_text("words") if w[3] <= band)
+        words = page.get_text("words")
+        band = max(page.rect.y0 + MARGIN_SHARE * page.rect.height, _first_line_bottom(words))
+        pages[number] = frozenset(w[4].lower() for w in words if w[3] <= band)
     return pages[number]
+
+
+def _first_line_bottom(words: Sequence[tuple[Any, ...]]) -> float:
+    """The bottom of a page's first line of text (pymupdf word tuples): a running head set lower than the top margin
+    band (a book's wide top margin) is still the page's first line."""
+    if not words:
+        return float("-inf")
+    top = min(words, key=lambda w: w[1])
+    return max(w[3] for w in words if w[1] < top[1] + 0.5 * (top[3] - top[1]))
 
 
 def is_running_head(page: pymupdf.Page, text: str) -> bool:
@@ -82,6 +92,40 @@ def is_running_head(page: pymupdf.Page, text: str) -> bool:
     return False
 
 
+def drop_running_head(table: DraftTable, page: pymupdf.Page, cut: set[int] | None = None) -> bool:
+    """Drop the table's top row if it is the document's running head, and say whether it did. The head is printed in
+    the top margin of pages near this one too, set apart from the table, and holds no figure: in pieces in the top
+    margin band ("Educational Timetabling: ..." at the left, "A PREPRINT" at the right), or as one piece of text on the
+    page's first line where a book's top margin is wider than the band (an author's name over a table)."""
+    if table.n_rows < 2:
+        return False
+    text = _row_text(table, 0)
+    box = table.row_rect(0)
+    if _gap_after(table, 0) <= 1.2 * median_row_height(table) or \
+            any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
+        return False
+    in_band = box.y1 <= page.rect.y0 + MARGIN_SHARE * page.rect.height
+    words_bottom = max((w.y1 for cell in table.cells[0] for w in cell.words), default=box.y1)
+    first_line = words_bottom <= _first_line_bottom(page.get_text("words")) + 1 and \
+        _is_lone_row(table, 0, set(prose_rows(table)) if cut is None else cut)
+    if not (in_band or first_line) or not is_running_head(page, text):
+        return False
+    table.drop_rows([0])
+    return True
+
+
+def _drop_from_caption_below(table: DraftTable) -> None:
+    """Drop a numbered caption set under the table's rows ("Table 4: ...") and every line after it when none of them
+    holds two figures: the caption and the text below it (a section's heading, references) read into the table."""
+    cut = set(prose_rows(table))
+    for r in range(2, table.n_rows):
+        if _is_lone_row(table, r, cut) and is_numbered_title(_row_text(table, r)):
+            later = range(r + 1, table.n_rows)
+            if not any(sum(1 for c in _filled(table, q) if is_value(table.cells[q][c].text)) >= 2 for q in later):
+                table.drop_rows(list(range(r, table.n_rows)))
+            return
+
+
 def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
     """Drop page furniture and notes at the table's edges on ``page``; return the title and units lines taken off its
     top."""
@@ -94,6 +138,7 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
     bottom_band = page_rect.y1 - MARGIN_SHARE * page_rect.height
     titles: list[str] = []
     units: list[str] = []
+    _drop_from_caption_below(table)
     changed = True
     while changed and table.n_rows >= 2:
         changed = False
@@ -112,15 +157,25 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
-        if box.y1 <= top_band and apart and is_running_head(page, text) and \
-                not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
-            # a running head in the top margin, set apart from the table, in pieces ("Educational Timetabling: ..."
-            # at the left, "A PREPRINT" at the right): no figure, no header of the columns below
+        if drop_running_head(table, page, cut):
+            changed = True
+            continue
+        if lone and not titles and _SENTENCE_END.match(text) and not TITLE_START.match(text):
+            # the last words of the paragraph above the title ("... over the whole period levels."), not a title's
+            # first line (a title's second line may end so, once its first is taken)
             table.drop_rows([0])
             changed = True
             continue
         if lone and (TITLE_START.match(text) or 0 in cut or _filled(table, 0) == [0]):
             titles.append(text)
+            table.drop_rows([0])
+            changed = True
+            continue
+        if is_numbered_title(text) and not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)):
+            # a numbered caption of two lines cut at the columns ("Table 1:" and its last line at the left, the rest
+            # spread over the others): read in its lines' order
+            words = [w for c in _filled(table, 0) for w in table.cells[0][c].words]
+            titles.append(clean_cell_text(" ".join(w.text for ln in group_lines(words) for w in ln)) or text)
             table.drop_rows([0])
             changed = True
             continue
@@ -147,7 +202,7 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             changed = True
             continue
     drop_empty(table)
-    return clean_cell_text(" ".join(reversed(titles))), clean_cell_text(" ".join(reversed(units)))
+    return clean_cell_text(" ".join(titles)), clean_cell_text(" ".join(units))
 
 
 _TITLE_DEPTH = 3

@@ -29,7 +29,13 @@ from typing import Self
 import pymupdf
 
 from core.ingest.extraction.camelot_tables import CamelotReader
-from core.ingest.extraction.cleanup import find_caption, find_caption_below, is_numbered_title, trim_edges
+from core.ingest.extraction.cleanup import (
+    drop_running_head,
+    find_caption,
+    find_caption_below,
+    is_numbered_title,
+    trim_edges,
+)
 from core.ingest.extraction.contents import is_contents
 from core.ingest.extraction.grid import DraftTable, TableGrid, bounds, read_grid
 from core.ingest.extraction.headers import count_header_rows, settle_headers
@@ -44,6 +50,7 @@ from core.ingest.extraction.refine import (
     join_wrapped_labels,
     phrases_at_columns,
     split_stacked_rows,
+    spread_centred_labels,
     stack_side_by_side,
     unmerge_aligned_spans,
     unmerge_spread_rows,
@@ -280,6 +287,10 @@ class TableExtractor:
             )
         if not candidates:
             return []
+        for candidate in candidates:
+            # judged without the running head read into its top row: a page's head over a table lowers the whole
+            # table's score below a piece of it that another candidate holds, and the table is cut in two
+            drop_running_head(candidate, page)
         chosen = select(candidates)
         for draft in chosen:
             draft.confirmed_by = sorted(
@@ -330,6 +341,7 @@ class TableExtractor:
         caption = title
         if units and units not in caption:
             caption = f"{caption} {units}".strip()
+        spread_centred_labels(draft, count_header_rows(draft))
         table = stack_side_by_side(draft, count_header_rows(draft))
         drop_empty(table)
         if table.n_rows < 2 or table.n_cols < 2:

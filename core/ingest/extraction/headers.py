@@ -43,6 +43,10 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
         figures = sum(1 for text in filled if is_figure(text))
         if _codes_over_values(row, texts[r + 1] if r + 1 < len(texts) else []):
             return False
+        if r and _unlabelled_numbers(row, texts[r + 1] if r + 1 < len(texts) else []):
+            return False
+        if _numbered_columns(row, texts[r + 1] if r + 1 < len(texts) else []):
+            return False
         return any(is_value(text) for text in filled) or (bool(filled) and figures * 2 >= len(filled))
 
     first_body = next((r for r in range(len(texts)) if is_body(r)), None)
@@ -62,12 +66,39 @@ _CODE = re.compile(r"^[A-Za-z]{1,3}[\s._-]?\d[\d.\-_]*$")
 """A column's code of letters and digits ("A25.34", "Q3", "X 1", "T-12"): a name, though it holds a number."""
 
 
-def _codes_over_values(row: Sequence[str], below: Sequence[str]) -> bool:
-    """A row of codes ("A25.34", "A35.44": age groups named as a program names them) over a row of plain values in
-    the same columns: the codes head the columns."""
+_RANGE = re.compile(r"^\d[\d.,]*\s?[\u2013\u2014-]\s?\d[\d.,]*$|^\d[\d.,]*\s?\+$")
+"""A band of numbers ("50\u201354", "90+"): a group of ages, sizes or incomes heading a column."""
+
+
+_SMALL_WHOLE = re.compile(r"^\d{1,4}$")
+
+
+def _unlabelled_numbers(row: Sequence[str], below: Sequence[str]) -> bool:
+    """A row of whole numbers with no label, under a header row and over labelled rows: the last line of the header
+    ("No. of groups" over "2", "5", "25"), not a row of figures, which would have a label as the rows under it do."""
     filled = [c for c in range(1, len(row)) if row[c]]
-    return len(filled) >= 2 and all(_CODE.match(row[c]) for c in filled) and \
-        all(c < len(below) and is_value(below[c]) for c in filled)
+    return not row[0] and bool(below) and bool(below[0]) and len(filled) >= 2 and \
+        all(_SMALL_WHOLE.match(row[c]) for c in filled) and any(is_value(t) for t in below[1:])
+
+
+def _numbered_columns(row: Sequence[str], below: Sequence[str]) -> bool:
+    """A row numbering its columns 1, 2, 3, ... (judges, rating categories, weeks), the other cells words, over a row
+    of values: the numbers name the columns ("Temperature | Contact | 1 | 2 | 3 | 4 | 5" under "Rating")."""
+    numbered = [c for c in range(len(row)) if _SMALL_WHOLE.match(row[c])]
+    if len(numbered) < 3 or any(row[c] and c not in numbered and is_value(row[c]) for c in range(len(row))):
+        return False
+    first = int(row[numbered[0]])
+    return first in (0, 1) and [int(row[c]) for c in numbered] == list(range(first, first + len(numbered))) and \
+        not any(row[c] for c in range(numbered[0], numbered[-1]) if c not in numbered) and \
+        sum(1 for c in numbered if c < len(below) and is_value(below[c])) * 2 >= len(numbered)
+
+
+def _codes_over_values(row: Sequence[str], below: Sequence[str]) -> bool:
+    """A row of codes ("A25.34", "A35.44": age groups named as a program names them) or of bands ("50-54", "55-59",
+    "90+") over a row of plain values in the same columns: the codes head the columns."""
+    filled = [c for c in range(1, len(row)) if row[c]]
+    return len(filled) >= 2 and (all(_CODE.match(row[c]) for c in filled) or all(_RANGE.match(row[c]) for c in filled)) \
+        and all(c < len(below) and is_value(below[c]) for c in filled)
 
 
 def _reach(neighbour: DraftCell, share: float) -> float:

@@ -126,7 +126,33 @@ def read_words(page: pymupdf.Page) -> list[Word]:
         text = clean_word_text(raw)
         if text:
             words.append(Word(x0, y0, x1, y1, text, (block, line), order))
-    return mark_vertical(join_split_decimals(drop_leaders(words)))
+    return mark_vertical(join_split_decimals(drop_leaders(join_at_control_dashes(page, words))))
+
+
+_CONTROL_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
+
+
+def join_at_control_dashes(page: pymupdf.Page, words: list[Word]) -> list[Word]:
+    """Join the two words a dash printed as a control character stands between ("50" and "54" around 0x15 are the
+    range "50–54"). TeX's T1 font encoding puts the en and em dashes at 0x15 and 0x16; embedded without a
+    Unicode map they come out as control characters, where pymupdf ends a word (see ``words.plain_letters``)."""
+    if not any(code in page.get_text("text") for code in _CONTROL_DASHES):
+        return words
+    dashes = [(pymupdf.Rect(char["bbox"]), _CONTROL_DASHES[char["c"]])
+              for block in page.get_text("rawdict").get("blocks", []) for line in block.get("lines", ())
+              for span in line["spans"] for char in span["chars"] if char["c"] in _CONTROL_DASHES]
+    out = list(words)
+    for box, dash in dashes:
+        mid = (box.y0 + box.y1) / 2
+        on_line = [w for w in out if w.y0 <= mid <= w.y1]
+        left = next((w for w in on_line if abs(w.x1 - box.x0) < 0.5), None)
+        right = next((w for w in on_line if abs(w.x0 - box.x1) < 0.5), None)
+        if left is None or right is None or left is right:
+            continue
+        joined = Word(left.x0, min(left.y0, right.y0), right.x1, max(left.y1, right.y1),
+                      left.text + dash + right.text, left.line, left.order)
+        out = [joined if w is left else w for w in out if w is not right]
+    return out
 
 
 def join_split_decimals(words: Sequence[Word]) -> list[Word]:

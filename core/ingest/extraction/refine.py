@@ -195,6 +195,10 @@ def phrases_at_columns(page_phrases: Sequence[list[Word]], x_edges: Sequence[flo
     return out
 
 
+_BODY_LINES = 30
+"""How many lines of a table's body above its first row ``extend_upwards`` looks at besides its header lines."""
+
+
 def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rect], max_rows: int = 6) -> None:
     """Add the header lines camelot stream left above a table (it starts tables at their first aligned row).
 
@@ -202,7 +206,9 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
     overhang it by a word's height: a header over the last column set wider than its figures), and its pieces
     of text (words closer than a word space, cut at the table's column boundaries) fall on the table's columns;
     a piece reaching over several columns becomes a cell spanning them. A title line ("Table 3: ...") or a
-    line wider than the table stops the search.
+    line wider than the table stops the search. Lines of the body itself (one piece a column, half of them or more
+    values) that the extractor left above its first row are taken however many there are, until the first header
+    line; ``max_rows`` counts header lines.
     """
     if not table.cells:
         return
@@ -217,7 +223,7 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
     top = box.y0
     pool = [
         w for w in words
-        if w.cy < top and w.cy > top - (max_rows + 1) * 2.5 * line_height
+        if w.cy < top and w.cy > top - (max_rows + 1 + _BODY_LINES) * 2.5 * line_height
         and not any(w.centre_in(t) for t in taken)
     ]
     lines = sorted(group_lines(pool), key=lambda ln: -max(w.y1 for w in ln))
@@ -234,6 +240,8 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
         short_labels = len(pieces) >= 2 and all(len(p) <= 4 for p in pieces)
         if top - bottom > (2.5 if short_labels else 1.2) * line_height or added == max_rows:
             break
+        body_line = (not added and len(pieces) >= 2 and all(_column_at(p[0].cx, lefts, rights) == _column_at(
+            p[-1].cx, lefts, rights) for p in pieces) and 2 * sum(is_value(cell_text(p)) for p in pieces) >= len(pieces))
         if any(len(p) >= 5 for p in pieces):
             break
         overhang = 3 if len(pieces) < 2 else max(3, line_height)
@@ -269,7 +277,62 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
         table.header_rows = 0
         _reset_spans(table)
         top = line_top
-        added += 1
+        if not body_line:
+            added += 1
+
+
+def spread_centred_labels(table: DraftTable, header_rows: int) -> None:
+    """Give a row label set between the rows it names (a label centred over two rows, as a typesetter's multi-row
+    cell prints it) to those rows, and drop its line. Such a label fills only the first column, its line lies between
+    two rows of figures with an empty first column (less than two lines apart: it took no line of its own, as a
+    heading does), and it names as many rows above it as below it that no other label took: "Urban" centred between
+    its "Men" and "Women" rows."""
+    heights = sorted(w.height for row in table.cells for cell in row for w in cell.words)
+    if not heights or table.n_rows < header_rows + 3:
+        return
+    line = heights[len(heights) // 2]
+
+    def centre(r: int) -> float | None:
+        ys = [w.cy for cell in table.cells[r] for w in cell.words]
+        return sum(ys) / len(ys) if ys else None
+
+    def label_only(r: int) -> bool:
+        row = table.cells[r]
+        return bool(row[0].text) and row[0].span[3] == 0 and not any(cell.text for cell in row[1:])
+
+    def member(r: int) -> bool:
+        return not table.cells[r][0].text and any(is_value(cell.text) for cell in table.cells[r][1:])
+
+    found = []
+    for r in range(header_rows + 1, table.n_rows - 1):
+        if not (label_only(r) and member(r - 1) and member(r + 1)):
+            continue
+        above, below, here = centre(r - 1), centre(r + 1), centre(r)
+        if above is not None and below is not None and here is not None and above < here < below \
+                and below - above < 1.8 * line:
+            found.append(r)
+
+    def run(r: int, step: int) -> int:
+        n = 0
+        while 0 <= r + step * (n + 1) < table.n_rows and member(r + step * (n + 1)):
+            n += 1
+        return n
+
+    labels: list[tuple[int, list[int]]] = []
+    for i, r in enumerate(found):
+        # the rows between two labels are shared half and half; the first label's rows above and the last one's
+        # below run to the first row that is no member
+        up = (r - found[i - 1] - 1) // 2 if i else run(r, -1)
+        down = (found[i + 1] - r - 1) // 2 if i + 1 < len(found) else run(r, 1)
+        k = max(1, min(up, down))
+        labels.append((r, list(range(r - k, r)) + list(range(r + 1, r + k + 1))))
+    for r, rows in labels:
+        label = table.cells[r][0]
+        for q in rows:
+            cell = table.cells[q][0]
+            cell.text, cell.words = label.text, list(label.words)
+    if labels:
+        table.drop_rows([r for r, _ in labels])
 
 
 def stack_side_by_side(table: DraftTable, header_rows: int) -> DraftTable:

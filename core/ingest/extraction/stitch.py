@@ -71,7 +71,14 @@ def _continues(first: ExtractedTable, second: ExtractedTable) -> bool:
     head_a, head_b = _header(first), _header(second)
     if head_a == head_b:
         return True
-    # A continuation may repeat only the last (most specific) header row, or add "(continued)".
+    # A continuation may repeat only the last (most specific) header row, or add "(continued)"; a header as deep as
+    # the first one's that names other things over the same columns ("Power (%)" where "Error (%)" was) heads
+    # another table of one layout.
+    if len(head_a) == len(head_b) and any(
+            _CONTINUED.sub("", a).strip(" ()") != _CONTINUED.sub("", b).strip(" ()")
+            for row_a, row_b in zip(head_a[:-1], head_b[:-1], strict=True) for a, b in zip(row_a, row_b, strict=True)
+            if a and b):
+        return False
     return bool(head_a and head_b and head_a[-1] == head_b[-1] and any(any(c) for c in head_b[-1]))
 
 

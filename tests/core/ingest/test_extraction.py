@@ -159,6 +159,45 @@ def test_a_running_head_in_pieces_above_a_table_is_no_header_of_it(tmp_path: Pat
     assert [list(r) for r in tables[0].rows] == rows and tables[0].header_rows == 1, tables[0].rows[:2]
 
 
+def test_a_running_head_on_the_first_line_under_a_wide_top_margin_is_no_row_of_the_table(tmp_path: Path) -> None:
+    # a book's running head (the author's name, centred) set lower than the top margin band, on every page; on the
+    # second page a borderless table starts right under it
+    doc = pymupdf.open()
+    for _ in range(3):
+        page = doc.new_page()
+        page.insert_text((250, 86), "Mirela Oakhurst Vance", fontsize=10)
+    _prose(doc[0], 110, 20)
+    _prose(doc[2], 110, 20)
+    page = doc[1]
+    rows = [["Soil", "Plots", "Wet", "Dry", "Mixed"],
+            ["clay", "12", "4", "6", "2"],
+            ["loam", "9", "5", "1", "3"],
+            ["sand", "7", "0", "5", "2"],
+            ["peat", "4", "3", "0", "1"]]
+    bottom = _draw_borderless(page, rows, [180, 260, 320, 380, 440], 112)
+    _prose(page, bottom + 40, 8)
+    tables = _tables(_save(doc, tmp_path / "book_head.pdf"), page=2)
+    assert len(tables) == 1
+    assert [list(r) for r in tables[0].rows] == rows, tables[0].rows[:2]
+
+
+def test_a_row_of_number_bands_over_figures_heads_the_columns(tmp_path: Path) -> None:
+    # age bands printed with a TeX font's control-character dash, over counts: the bands name the columns
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    printed = [["Region", "20\x1529", "30\x1539", "40\x1549", "50+"],
+               ["North", "412", "388", "301", "97"],
+               ["South", "275", "260", "244", "88"],
+               ["East", "190", "205", "170", "64"]]
+    _draw_borderless(page, printed, [72, 250, 320, 390, 460], bottom + 30)
+    _prose(page, bottom + 120, 3)
+    (table,) = _tables(_save(doc, tmp_path / "bands.pdf"))
+    rows = [list(r) for r in table.rows]
+    assert rows[0] == ["Region", "20\u201329", "30\u201339", "40\u201349", "50+"]
+    assert table.header_rows == 1 and rows[1] == printed[1]
+
+
 def test_figures_printed_with_a_space_after_their_decimal_point_are_one_figure(tmp_path: Path) -> None:
     # Some publishers set bold figures with a zero-width point and a space after it: "3,512. 4".
     doc = pymupdf.open()
@@ -963,3 +1002,164 @@ def test_a_figure_title_just_under_a_table_is_its_caption(tmp_path: Path) -> Non
     _prose(page, bottom + 60)
     (table,) = _tables(_save(doc, tmp_path / "jobs.pdf"))
     assert table.caption == "Figure 7. Faults and restarts of the nightly jobs over the test month.", table.caption
+
+
+def test_body_lines_left_above_a_stream_table_are_read_back_with_its_header(tmp_path: Path) -> None:
+    """Borderless detection may start a long table rows below its header: every aligned line of figures above its
+    first row is read back (not only six header lines), then the header over them."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    x = [72, 200, 260, 320]
+    header = ["Site", "Plots", "Trees", "Birds"]
+    body = [[f"Stand {n}", str(3 + n % 4), str(40 + 7 * n), str(n % 5)] for n in range(1, 15)]
+    _draw_borderless(page, [header, *body], x, 100)
+    _prose(page, 100 + 15 * 16 + 30, 4)
+    path = _save(doc, tmp_path / "long_stream.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    # camelot stream's reading of the last three rows alone
+    grid = TableGrid("camelot-stream", [70.0, 140.0, 220.0, 280.0, 330.0], [100 + 15 * r for r in range(12, 16)])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    assert draft is not None and draft.texts == body[-3:]
+    extend_upwards(draft, view.words, [])
+    doc.close()
+    assert draft.texts == [header, *body]
+
+
+def test_a_caption_and_references_under_a_table_are_no_rows_of_it(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
+    bottom = _draw_borderless(page, rows, [72, 200, 280], 100)
+    page.insert_text((120, bottom + 14), "Table 6: Seedlings counted by plot.", fontsize=9)
+    page.insert_text((72, bottom + 40), "References", fontsize=11)
+    page.insert_text((72, bottom + 56), "[1] A. Marsh. Counting seedlings in wet meadows, 1999.", fontsize=9)
+    path = _save(doc, tmp_path / "caption_below.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    grid = TableGrid("camelot-stream", [70.0, 150.0, 210.0, 290.0], [100 + 15 * r for r in range(5)] + [
+        bottom + 18, bottom + 44, bottom + 60])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    assert draft is not None and draft.n_rows == 7
+    trim_edges(draft, view.page)
+    doc.close()
+    assert draft.texts == rows
+
+
+def test_labels_centred_between_their_rows_under_a_three_line_header_are_read_on_each_row(tmp_path: Path) -> None:
+    """A results table as papers typeset it: a two-line numbered caption over it, a header whose last line numbers
+    the columns of a group ("Sites" over 2, 4, 8), and each condition's label centred between its two rows."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((150, 76), "Table 2: Simulation A: share of plots where the test rejected, by number of", fontsize=9)
+    page.insert_text((150, 88), "sites (%).", fontsize=9)
+    x = [160, 240, 330, 380, 430]
+    font = pymupdf.Font("helv")
+
+    def right(text: str, at: float, baseline: float) -> None:
+        page.insert_text((at - font.text_length(text, fontsize=FONT_SIZE), baseline), text, fontsize=FONT_SIZE)
+
+    page.insert_text((x[0], 112), "Soil", fontsize=FONT_SIZE)
+    page.insert_text((200, 112), "Drained", fontsize=FONT_SIZE)
+    page.insert_text((350, 112), "Rejected (%)", fontsize=FONT_SIZE)
+    page.insert_text((345, 124), "Number of sites", fontsize=FONT_SIZE)
+    for at, text in zip(x[2:], ["2", "4", "8"], strict=True):
+        right(text, at, 136)
+    body = {"Clay": [("No", "4.10", "3.20", "2.90"), ("Yes", "5.40", "4.80", "4.00")],
+            "Loam": [("No", "88.20", "61.50", "20.40"), ("Yes", "91.00", "70.30", "33.10")],
+            "Sand": [("No", "99.10", "97.40", "80.20"), ("Yes", "99.80", "98.60", "91.70")]}
+    baseline = 152.0
+    for label, pair in body.items():
+        page.insert_text((x[0], baseline + 6), label, fontsize=FONT_SIZE)  # centred between its two rows
+        for drained, *figures in pair:
+            page.insert_text((200, baseline), drained, fontsize=FONT_SIZE)
+            for at, text in zip(x[2:], figures, strict=True):
+                right(text, at, baseline)
+            baseline += 12
+        baseline += 2
+    _prose(page, baseline + 30, 6)
+    (table,) = _tables(_save(doc, tmp_path / "centred_labels.pdf"))
+    rows = [list(r) for r in table.rows]
+    assert table.caption.startswith("Table 2: Simulation A:"), table.caption
+    assert rows[table.header_rows - 1][-3:] == ["2", "4", "8"], rows[:4]
+    assert rows[table.header_rows:] == [[label, drained, *figures] for label, pair in body.items()
+                                        for drained, *figures in pair], rows
+
+
+def test_a_numbered_caption_cut_at_the_columns_over_a_table_is_its_title(tmp_path: Path) -> None:
+    """"Table 3:" set apart from the rest of its caption line, each piece in a column of its own: still the title."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 88), "Table 3:", fontsize=9)
+    page.insert_text((125, 88), "Seedlings counted by plot and season", fontsize=9)
+    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
+    _draw_borderless(page, rows, [72, 260, 330], 100)
+    path = _save(doc, tmp_path / "cut_caption.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    grid = TableGrid("camelot-stream", [70.0, 120.0, 270.0, 340.0], [78.0] + [100 + 15 * r for r in range(5)])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    assert draft is not None and draft.texts[0] == ["Table 3:", "Seedlings counted by plot and season", ""]
+    title, _ = trim_edges(draft, view.page)
+    doc.close()
+    assert title == "Table 3: Seedlings counted by plot and season"
+    assert draft.texts == rows
+
+
+def test_a_row_numbering_the_columns_under_their_heading_is_header(tmp_path: Path) -> None:
+    """Judges numbered 1 to 6 under "Judge", next to the names of the label columns: the numbers name the columns,
+    the rows of scores under them are the body."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    x = [72, 150, 250, 290, 330, 370, 410, 450]
+    _centred(page, 350, bottom + 36, "Judge", size=FONT_SIZE)
+    rows = [["Soil", "Watered", "1", "2", "3", "4", "5", "6"],
+            ["clay", "no", "2", "3", "2", "1", "3", "2"],
+            ["clay", "yes", "4", "3", "5", "4", "4", "3"],
+            ["loam", "no", "3", "2", "3", "3", "2", "2"],
+            ["loam", "yes", "5", "4", "4", "5", "3", "4"]]
+    _draw_borderless(page, rows, x, bottom + 40)
+    _prose(page, bottom + 140, 3)
+    (table,) = _tables(_save(doc, tmp_path / "judges.pdf"))
+    printed = [[cell for cell in row if cell] for row in table.rows]  # "Judge" may set a column of its own apart
+    assert printed[table.header_rows:] == rows[1:]
+    assert printed[table.header_rows - 1] == rows[0]
+
+
+def test_a_caption_over_two_lines_in_a_table_s_top_rows_reads_in_order(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 88), "Table 4: Seedlings counted by plot and season in the wet", fontsize=9)
+    page.insert_text((72, 100), "meadow.", fontsize=9)
+    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
+    _draw_borderless(page, rows, [72, 260, 330], 110)
+    path = _save(doc, tmp_path / "two_line_caption.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    grid = TableGrid("camelot-stream", [70.0, 200.0, 270.0, 340.0], [78.0, 92.0] + [110 + 15 * r for r in range(5)])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    assert draft is not None and draft.n_rows == 6
+    title, _ = trim_edges(draft, view.page)
+    doc.close()
+    assert title == "Table 4: Seedlings counted by plot and season in the wet meadow."
+    assert draft.texts == rows
+
+
+def test_the_last_line_of_the_paragraph_above_a_title_is_no_part_of_it(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 74), "across the three markets levels.", fontsize=9)
+    page.insert_text((72, 88), "Correlation of weekly prices between market towns", fontsize=9)
+    rows = [["Town", "Wheat", "Barley"], ["Ashby", "0.42", "0.37"], ["Brill", "0.51", "0.44"], ["Colne", "0.18", "0.29"]]
+    _draw_borderless(page, rows, [72, 260, 330], 100)
+    path = _save(doc, tmp_path / "sentence_end.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    grid = TableGrid("camelot-stream", [70.0, 200.0, 270.0, 340.0], [64.0, 78.0] + [100 + 15 * r for r in range(5)])
+    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
+    assert draft is not None and draft.n_rows == 6
+    title, _ = trim_edges(draft, view.page)
+    doc.close()
+    assert title == "Correlation of weekly prices between market towns"
+    assert draft.texts == rows

@@ -130,3 +130,17 @@ def test_tables_of_one_layout_numbered_apart_are_two_tables() -> None:
              _titled(2, "Table 7: Postal forms returned unsigned", [["No", "12"]])]
     assert [t.rows for t in stitch_tables(pages)] == [(("Option", "Votes"), ("Yes", "40")),
                                                        (("Option", "Votes"), ("No", "12"))]
+
+
+def test_a_table_of_one_layout_under_another_heading_on_the_next_page_is_another_table() -> None:
+    """Two results tables of one layout on consecutive pages: the same sub-columns ("Single", "2", "5"), but "Error
+    (%)" over the first and "Power (%)" over the second; a continuation that repeats its heading with "(continued)"
+    still joins."""
+    first = _table(1, [["Model", "Error (%)", "Error (%)"], ["", "Single", "Pooled"], ["Linear", "4.6", "1.6"]], 2)
+    other = _table(2, [["Model", "Power (%)", "Power (%)"], ["", "Single", "Pooled"], ["Linear", "94.6", "90.4"]], 2,
+                   top=60)
+    assert len(stitch_tables([first, other])) == 2
+    more = _table(2, [["Model", "Error (%) (continued)", "Error (%) (continued)"], ["", "Single", "Pooled"],
+                      ["Cubic", "5.2", "2.0"]], 2, top=60)
+    (joined,) = stitch_tables([first, more])
+    assert [row[0] for row in joined.rows] == ["Model", "", "Linear", "Cubic"]

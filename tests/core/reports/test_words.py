@@ -34,6 +34,30 @@ def test_a_pdf_printing_ligatures_is_read_with_its_letters_spelt_out() -> None:
     assert any("Difficulty hearing" in cell for cell in cells) and not any("\ufb01" in cell for cell in cells)
 
 
+def test_a_dash_printed_as_a_control_character_joins_its_two_words(tmp_path: object) -> None:
+    """A TeX font embedded without a Unicode map prints the en and em dashes as the control characters 0x15 and 0x16:
+    a band of ages "30\x1539" is read "30\u201339" in the page's passages and as one word in its tables; a control
+    character that stands between no two words is still dropped."""
+    from pathlib import Path
+
+    import pymupdf
+
+    from core.ingest.extraction.page_text import read_words
+    from core.ingest.pdf_reader import read_page
+
+    assert plain_letters("ages 30\x1539 and 40\x1649, \x15 alone") == "ages 30\u201339 and 40\u201449, \x15 alone"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Cohort 30\x1539 then 40\x1649 years", fontsize=10)
+    path = Path(str(tmp_path)) / "dashes.pdf"
+    doc.save(path)
+    doc = pymupdf.open(path)
+    try:
+        assert "30\u201339" in read_page(doc, 1, path).text
+        assert [w.text for w in read_words(doc[0])] == ["Cohort", "30\u201339", "then", "40\u201449", "years"]
+    finally:
+        doc.close()
+
+
 def test_a_number_that_begins_with_its_year_is_no_period() -> None:
     """"Notice 2015-071" and "case 2019/0042" are identifiers: no year is asked; "2019/2020" and "2015-2017" are
     periods still."""
