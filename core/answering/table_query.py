@@ -242,7 +242,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if target_words and query.operation == "top" and "total" not in _tokens(target_words) and \
             _total_said_after(query.target, reading.text):
         target_words = f"total {target_words}"  # "which county paid the most for school transport overall": its Total column
-    target = (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
+    numbered = _numbered_as_said(numbers, reading.text)
+    target = (numbered and (_best_column(target_words, numbered, title) or (numbered[0] if len(numbered) == 1 else None))
+              ) or None
+    target = target or (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers) or _spelled_by_initials(query.target, numbers, view)) \
         if target_words else None
     if target is None and target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
@@ -1474,6 +1477,8 @@ def _in_the_unit_asked(view: TableView, reading: QuestionReading, operation: str
     percents = [c for c in numbers if is_percent(view, c)]
     amounts = [c for c in numbers if c not in percents]
     if operation in _AMOUNT_OPERATIONS and percent_asked(reading):
+        if target is not None and target in percents:
+            return True, target  # the words chose a column of percentages already (by a number said, a range)
         named = _best_column(words, percents, title) or _named_whole(f"{words} {reading.text}", percents, _PERCENT_HEADER)
         if named is not None:
             return True, named
@@ -1611,7 +1616,8 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     info = view.info
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
-        *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)))
+        *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)),
+        *(_tokens(c.said) for c in conditions if c.values and all(str(v).lower() in _YES | _NO for v in c.values)))
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
@@ -1801,6 +1807,27 @@ def _total_said_after(target: str, text: str) -> bool:
     """A total is asked after what it totals ("which county spent the most on libraries in total", "overall")."""
     last = re.search(rf"\b{re.escape(target.split()[-1])}\b", text, re.IGNORECASE) if target.split() else None
     return bool(_TOTAL_SAID_LAST.search(text[last.end() if last else 0:]))
+
+
+_HEADER_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d.,]*\d)")
+
+
+def _numbered_as_said(columns: Sequence[ColumnSchema], text: str) -> list[ColumnSchema]:
+    """The columns whose header numbers what the question numbers, next to a word of the header: "with 5 groups" or
+    "the 25-group model" over "No. of groups 5" and "No. of groups 25" (the figures of one group of columns told apart
+    by a number only); empty where the question numbers none of them so."""
+    said = text.lower()
+    out = []
+    for column in columns:
+        header = column.header.lower()
+        own = _tokens(_HEADER_NUMBER.sub(" ", header)) - STOPWORDS
+        for number in set(_HEADER_NUMBER.findall(header)):
+            near = re.findall(rf"(?<![\d.,]){number}[\s-]+([a-z]+)", said) + \
+                re.findall(rf"([a-z]+)[\s-]+{number}(?![\d.,]*\d)", said)
+            if any(_tokens(word) & own for word in near):
+                out.append(column)
+                break
+    return out
 
 
 def _best_column(words: str, columns: Sequence[ColumnSchema], title: set[str] | frozenset[str] = frozenset(),
@@ -2089,6 +2116,30 @@ def dates_of(values: Sequence[Any]) -> dict[Any, date]:
     return dated if dated and len(dated) >= 0.8 * len(filled) else {}
 
 
+_YES = frozenset({"yes", "y"})
+_NO = frozenset({"no", "n"})
+
+
+def _yes_or_no_asked(column: ColumnSchema, values: Sequence[Any], text: str) -> Condition | None:
+    """The rows of a Yes/No column the question keeps by naming its header with or without a negation: "with
+    impact" keeps "Impact" = Yes, "without impact" and "no impact" keep No; None where the column holds other values
+    or the question names it both ways or not at all."""
+    said = {str(v).strip().lower(): v for v in values}
+    yes, no = [said[k] for k in said if k in _YES], [said[k] for k in said if k in _NO]
+    if not yes or not no or len(said) != len(yes) + len(no):
+        return None
+    words = [w for w in _WORDS.findall(column.header.lower()) if w not in STOPWORDS]
+    if not words:
+        return None
+    header = r"\s+".join(map(re.escape, words))
+    negated = re.search(rf"\b(?:without|no|not|non)[\s-]+(?:\w+\s+)?{header}\b", text, re.IGNORECASE)
+    plain = re.search(rf"\b(?:with|has|have|having|had)\s+(?:\w+\s+)?{header}\b|\b{header}\s+(?:is\s+|was\s+)?"
+                      rf"(?:present|yes)\b", text, re.IGNORECASE)
+    if bool(negated) == bool(plain):
+        return None
+    return Condition(column, tuple(no if negated else yes), (negated or plain).group(0))  # type: ignore[union-attr]
+
+
 def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[ColumnSchema],
                 distinct: Callable[[ColumnSchema], list[Any]], exclude: set[str],
                 view: TableView | None = None) -> list[Condition]:
@@ -2120,6 +2171,10 @@ def _conditions(asked: set[str], reading: QuestionReading, columns: Sequence[Col
             covered = covered or len(kept) == len(dated)  # "in 2015" of a register of 2015: every row
             if kept and len(kept) < len(dated):
                 dated_conditions.append(Condition(column, kept, " and ".join(p.said for p in reading.periods), True))
+            continue
+        polar = _yes_or_no_asked(column, values, reading.text)
+        if polar is not None:
+            found.append(polar)
             continue
         matched = []
         common = _common_words(values)

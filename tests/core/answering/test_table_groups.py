@@ -123,3 +123,35 @@ def test_a_scenario_named_by_words_every_scenario_shares_and_a_row_by_its_headin
 def test_a_word_cut_short_in_a_cell_is_the_word_it_begins(scenarios: Library) -> None:
     answer = ask_without_model(scenarios, "With low noise and a late start, what is the bias of Ridge when m = 10?")
     assert answer.value == "0.04", answer.text
+
+
+# design, blocking: rejections (%) with one pool, and with 2, 4 and 8 pools  (made up)
+TRIALS = {("Uniform", "No"): (5.1, 3.2, 2.4, 1.9), ("Uniform", "Yes"): (5.6, 3.9, 2.8, 2.2),
+          ("Skewed", "No"): (88.0, 61.2, 30.5, 12.7), ("Skewed", "Yes"): (91.4, 70.3, 44.8, 20.9)}
+
+
+@pytest.fixture(scope="module")
+def trials(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    rows = [["Design", "Blocking", "Rejected (%) one pool", "Rejected (%) Pools 2", "Pools 4 (%)", "Pools 8 (%)"]]
+    rows += [[design, blocking, *(f"{v:.1f}" for v in figures)] for (design, blocking), figures in TRIALS.items()]
+    library = drawn_library(tmp_path_factory.mktemp("trials"), "Table 2: Rejected (%) by design and pooling", rows,
+                            [40, 110, 170, 280, 390, 460, 530], fontsize=9)
+    yield library
+    library.close()
+
+
+def test_a_yes_or_no_column_is_kept_by_its_header_said_with_or_without(trials: Library) -> None:
+    """"with blocking" keeps the rows whose Blocking column says Yes, "without blocking" the No rows."""
+    answer = ask_without_model(trials, "percentage rejected with one pool for a skewed design without blocking")
+    assert float(answer.value.rstrip("%")) == 88.0, answer.text
+    answer = ask_without_model(trials, "percentage rejected with one pool for a skewed design with blocking")
+    assert float(answer.value.rstrip("%")) == 91.4, answer.text
+
+
+def test_a_column_told_apart_by_a_number_is_the_one_the_question_numbers(trials: Library) -> None:
+    """"when 4 pools are used" reads the "Pools 4" column, not the single pool's or another number's, a
+    percentage asked included."""
+    answer = ask_without_model(trials, "Rejected (%) for a uniform design with blocking when 4 pools are used")
+    assert float(answer.value.rstrip("%")) == 2.8, answer.text
+    answer = ask_without_model(trials, "percentage rejected in the 8-pool design when the design is skewed, without blocking")
+    assert float(answer.value.rstrip("%")) == 12.7, answer.text
