@@ -1813,9 +1813,9 @@ _HEADER_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d.,]*\d)")
 
 
 def _numbered_as_said(columns: Sequence[ColumnSchema], text: str) -> list[ColumnSchema]:
-    """The columns whose header numbers what the question numbers, next to a word of the header: "with 5 groups" or
-    "the 25-group model" over "No. of groups 5" and "No. of groups 25" (the figures of one group of columns told apart
-    by a number only); empty where the question numbers none of them so."""
+    """The columns whose header numbers what the question numbers, next to a word of the header: "with 4 pools" or
+    "the 8-pool run" over "Pools 4" and "Pools 8" (the figures of one group of columns told apart by a number only);
+    empty where the question numbers none of them so."""
     said = text.lower()
     out = []
     for column in columns:
