@@ -284,9 +284,9 @@ def extend_upwards(table: DraftTable, words: list[Word], taken: list[pymupdf.Rec
 def spread_centred_labels(table: DraftTable, header_rows: int) -> None:
     """Give a row label set between the rows it names (a label centred over two rows, as a typesetter's multi-row
     cell prints it) to those rows, and drop its line. Such a label fills only the first column, its line lies between
-    two rows of figures with an empty first column (less than two lines apart: it took no line of its own, as a
-    heading does), and it names as many rows above it as below it that no other label took: "Urban" centred between
-    its "Men" and "Women" rows."""
+    two rows of figures with an empty first column, halfway (less than two lines apart: it took no line of its own, as
+    a heading does; a label printed a little off its own row's line is no such label), and it names as many rows above
+    it as below it that no other label took: "Urban" centred between its "Men" and "Women" rows."""
     heights = sorted(w.height for row in table.cells for cell in row for w in cell.words)
     if not heights or table.n_rows < header_rows + 3:
         return
@@ -309,7 +309,7 @@ def spread_centred_labels(table: DraftTable, header_rows: int) -> None:
             continue
         above, below, here = centre(r - 1), centre(r + 1), centre(r)
         if above is not None and below is not None and here is not None and above < here < below \
-                and below - above < 1.8 * line:
+                and below - above < 1.8 * line and abs((here - above) - (below - here)) <= 0.3 * (below - above):
             found.append(r)
 
     def run(r: int, step: int) -> int:

@@ -1163,3 +1163,26 @@ def test_the_last_line_of_the_paragraph_above_a_title_is_no_part_of_it(tmp_path:
     doc.close()
     assert title == "Correlation of weekly prices between market towns"
     assert draft.texts == rows
+
+
+def test_a_label_set_a_little_below_its_own_figures_is_not_given_to_the_rows_around_it(tmp_path: Path) -> None:
+    """Labels printed a few points off their figures' line (a filing's wrapped layout) are no labels centred over two
+    rows: no row takes another's label."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    font = pymupdf.Font("helv")
+    labels = ["Statutory rate", "State taxes", "Credits", "Other items"]
+    figures = [("21.0", "21.0"), ("1.4", "0.6"), ("(2.2)", "(1.9)"), ("0.3", "(0.4)")]
+    top = bottom + 40
+    page.insert_text((300, top), "2025", fontsize=FONT_SIZE)
+    page.insert_text((380, top), "2024", fontsize=FONT_SIZE)
+    for i, (label, pair) in enumerate(zip(labels, figures, strict=True)):
+        baseline = top + 16 + 16 * i
+        page.insert_text((72, baseline + 3), label, fontsize=FONT_SIZE)
+        for at, text in zip((320, 400), pair, strict=True):
+            page.insert_text((at - font.text_length(text, fontsize=FONT_SIZE), baseline), text, fontsize=FONT_SIZE)
+    _prose(page, top + 100, 3)
+    tables = _tables(_save(doc, tmp_path / "offset_labels.pdf"))
+    stubs = [row[0] for table in tables for row in table.rows if row[0]]
+    assert len(stubs) == len(set(stubs)), stubs
