@@ -1026,24 +1026,37 @@ def test_body_lines_left_above_a_stream_table_are_read_back_with_its_header(tmp_
     assert draft.texts == [header, *body]
 
 
-def test_a_caption_and_references_under_a_table_are_no_rows_of_it(tmp_path: Path) -> None:
+PLOTS = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
+
+
+def _trimmed(path: Path, lines: Sequence[tuple[float, float, str]], rows: Sequence[Sequence[str]], x: Sequence[float],
+             top: float, columns: Sequence[float], row_edges: Sequence[float]) -> tuple[str, list[list[str]], int]:
+    """Draw ``lines`` of text ((x, baseline, text)) and ``rows`` as a borderless table at ``top``; read them as camelot
+    stream would over the grid ``columns`` x ``row_edges``, trim its edges: the title taken off, the rows kept and how
+    many rows the grid read before."""
     doc = pymupdf.open()
     page = doc.new_page()
-    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
-    bottom = _draw_borderless(page, rows, [72, 200, 280], 100)
-    page.insert_text((120, bottom + 14), "Table 6: Seedlings counted by plot.", fontsize=9)
-    page.insert_text((72, bottom + 40), "References", fontsize=11)
-    page.insert_text((72, bottom + 56), "[1] A. Marsh. Counting seedlings in wet meadows, 1999.", fontsize=9)
-    path = _save(doc, tmp_path / "caption_below.pdf")
-    doc = pymupdf.open(path)
+    for left, baseline, text in lines:
+        page.insert_text((left, baseline), text, fontsize=9)
+    _draw_borderless(page, rows, x, top)
+    doc = pymupdf.open(_save(doc, path))
     view = open_view(doc, path, 1, None)
-    grid = TableGrid("camelot-stream", [70.0, 150.0, 210.0, 290.0], [100 + 15 * r for r in range(5)] + [
-        bottom + 18, bottom + 44, bottom + 60])
+    grid = TableGrid("camelot-stream", list(columns), list(row_edges))
     draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
-    assert draft is not None and draft.n_rows == 7
-    trim_edges(draft, view.page)
+    assert draft is not None
+    read = draft.n_rows
+    title, _ = trim_edges(draft, view.page)
     doc.close()
-    assert draft.texts == rows
+    return title, draft.texts, read
+
+
+def test_a_caption_and_references_under_a_table_are_no_rows_of_it(tmp_path: Path) -> None:
+    bottom = 100 + 15 * len(PLOTS)
+    lines = [(120, bottom + 14, "Table 6: Seedlings counted by plot."), (72, bottom + 40, "References"),
+             (72, bottom + 56, "[1] A. Marsh. Counting seedlings in wet meadows, 1999.")]
+    _, texts, read = _trimmed(tmp_path / "caption_below.pdf", lines, PLOTS, [72, 200, 280], 100, [70.0, 150.0, 210.0, 290.0],
+                              [100 + 15 * r for r in range(5)] + [bottom + 18, bottom + 44, bottom + 60])
+    assert read == 7 and texts == PLOTS
 
 
 def test_labels_centred_between_their_rows_under_a_three_line_header_are_read_on_each_row(tmp_path: Path) -> None:
@@ -1088,22 +1101,11 @@ def test_labels_centred_between_their_rows_under_a_three_line_header_are_read_on
 
 def test_a_numbered_caption_cut_at_the_columns_over_a_table_is_its_title(tmp_path: Path) -> None:
     """"Table 3:" set apart from the rest of its caption line, each piece in a column of its own: still the title."""
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 88), "Table 3:", fontsize=9)
-    page.insert_text((125, 88), "Seedlings counted by plot and season", fontsize=9)
-    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
-    _draw_borderless(page, rows, [72, 260, 330], 100)
-    path = _save(doc, tmp_path / "cut_caption.pdf")
-    doc = pymupdf.open(path)
-    view = open_view(doc, path, 1, None)
-    grid = TableGrid("camelot-stream", [70.0, 120.0, 270.0, 340.0], [78.0] + [100 + 15 * r for r in range(5)])
-    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
-    assert draft is not None and draft.texts[0] == ["Table 3:", "Seedlings counted by plot and season", ""]
-    title, _ = trim_edges(draft, view.page)
-    doc.close()
+    lines = [(72, 88, "Table 3:"), (125, 88, "Seedlings counted by plot and season")]
+    title, texts, _ = _trimmed(tmp_path / "cut_caption.pdf", lines, PLOTS, [72, 260, 330], 100,
+                               [70.0, 120.0, 270.0, 340.0], [78.0] + [100 + 15 * r for r in range(5)])
     assert title == "Table 3: Seedlings counted by plot and season"
-    assert draft.texts == rows
+    assert texts == PLOTS
 
 
 def test_a_row_numbering_the_columns_under_their_heading_is_header(tmp_path: Path) -> None:
@@ -1128,41 +1130,20 @@ def test_a_row_numbering_the_columns_under_their_heading_is_header(tmp_path: Pat
 
 
 def test_a_caption_over_two_lines_in_a_table_s_top_rows_reads_in_order(tmp_path: Path) -> None:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 88), "Table 4: Seedlings counted by plot and season in the wet", fontsize=9)
-    page.insert_text((72, 100), "meadow.", fontsize=9)
-    rows = [["Plot", "Spring", "Autumn"], ["north", "12", "9"], ["south", "7", "11"], ["east", "4", "6"]]
-    _draw_borderless(page, rows, [72, 260, 330], 110)
-    path = _save(doc, tmp_path / "two_line_caption.pdf")
-    doc = pymupdf.open(path)
-    view = open_view(doc, path, 1, None)
-    grid = TableGrid("camelot-stream", [70.0, 200.0, 270.0, 340.0], [78.0, 92.0] + [110 + 15 * r for r in range(5)])
-    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
-    assert draft is not None and draft.n_rows == 6
-    title, _ = trim_edges(draft, view.page)
-    doc.close()
-    assert title == "Table 4: Seedlings counted by plot and season in the wet meadow."
-    assert draft.texts == rows
+    lines = [(72, 88, "Table 4: Seedlings counted by plot and season in the wet"), (72, 100, "meadow.")]
+    title, texts, read = _trimmed(tmp_path / "two_line_caption.pdf", lines, PLOTS, [72, 260, 330], 110,
+                                  [70.0, 200.0, 270.0, 340.0], [78.0, 92.0] + [110 + 15 * r for r in range(5)])
+    assert read == 6 and title == "Table 4: Seedlings counted by plot and season in the wet meadow."
+    assert texts == PLOTS
 
 
 def test_the_last_line_of_the_paragraph_above_a_title_is_no_part_of_it(tmp_path: Path) -> None:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 74), "across the three markets levels.", fontsize=9)
-    page.insert_text((72, 88), "Correlation of weekly prices between market towns", fontsize=9)
+    lines = [(72, 74, "across the three markets levels."), (72, 88, "Correlation of weekly prices between market towns")]
     rows = [["Town", "Wheat", "Barley"], ["Ashby", "0.42", "0.37"], ["Brill", "0.51", "0.44"], ["Colne", "0.18", "0.29"]]
-    _draw_borderless(page, rows, [72, 260, 330], 100)
-    path = _save(doc, tmp_path / "sentence_end.pdf")
-    doc = pymupdf.open(path)
-    view = open_view(doc, path, 1, None)
-    grid = TableGrid("camelot-stream", [70.0, 200.0, 270.0, 340.0], [64.0, 78.0] + [100 + 15 * r for r in range(5)])
-    draft = read_grid(grid, phrases_at_columns(view.phrases, grid.x_edges, word_space(view.words)))
-    assert draft is not None and draft.n_rows == 6
-    title, _ = trim_edges(draft, view.page)
-    doc.close()
-    assert title == "Correlation of weekly prices between market towns"
-    assert draft.texts == rows
+    title, texts, read = _trimmed(tmp_path / "sentence_end.pdf", lines, rows, [72, 260, 330], 100,
+                                  [70.0, 200.0, 270.0, 340.0], [64.0, 78.0] + [100 + 15 * r for r in range(5)])
+    assert read == 6 and title == "Correlation of weekly prices between market towns"
+    assert texts == rows
 
 
 def test_a_label_set_a_little_below_its_own_figures_is_not_given_to_the_rows_around_it(tmp_path: Path) -> None:
