@@ -242,10 +242,11 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if target_words and query.operation == "top" and "total" not in _tokens(target_words) and \
             _total_said_after(query.target, reading.text):
         target_words = f"total {target_words}"  # "which county paid the most for school transport overall": its Total column
-    numbered = _numbered_as_said(numbers, reading.text)
-    target = (numbered and (_best_column(target_words, numbered, title) or (numbered[0] if len(numbered) == 1 else None))
-              ) or None
-    target = target or (_best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
+    # a column the question tells apart by its number ("4 pools") first, then by its words
+    numbered = _numbered_as_said(numbers, reading.text) if target_words else []
+    target = ((_best_column(target_words, numbered, title) if numbered else None)
+              or (numbered[0] if len(numbered) == 1 else None)
+              or _best_column(target_words, numbers, title) or _distinctive_column(target_words, numbers, title, reading)
               or _named_by_own_words(target_words, numbers) or _spelled_by_initials(query.target, numbers, view)) \
         if target_words else None
     if target is None and target_words and re.search(r"\bhow\s+many\b|\bnumber\s+of\b", reading.text, re.IGNORECASE):
@@ -1617,7 +1618,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
         *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)),
-        *(_tokens(c.said) for c in conditions if c.values and all(str(v).lower() in _YES | _NO for v in c.values)))
+        *(_tokens(c.said) for c in conditions if c.values and all(map(_is_yes_or_no, c.values))))
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
@@ -2120,13 +2121,19 @@ _YES = frozenset({"yes", "y"})
 _NO = frozenset({"no", "n"})
 
 
+def _is_yes_or_no(value: Any) -> bool:
+    return str(value).strip().lower() in _YES | _NO
+
+
 def _yes_or_no_asked(column: ColumnSchema, values: Sequence[Any], text: str) -> Condition | None:
     """The rows of a Yes/No column the question keeps by naming its header with or without a negation: "with
     impact" keeps "Impact" = Yes, "without impact" and "no impact" keep No; None where the column holds other values
     or the question names it both ways or not at all."""
+    if not all(map(_is_yes_or_no, values)):
+        return None
     said = {str(v).strip().lower(): v for v in values}
     yes, no = [said[k] for k in said if k in _YES], [said[k] for k in said if k in _NO]
-    if not yes or not no or len(said) != len(yes) + len(no):
+    if not yes or not no:
         return None
     words = [w for w in _WORDS.findall(column.header.lower()) if w not in STOPWORDS]
     if not words:

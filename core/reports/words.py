@@ -26,12 +26,12 @@ def plain_letters(text: str) -> str:
     question's "difficulty" would meet; and an accent printed as a glyph of its own before its letter, as TeX sets
     them ("M¨uller", "Rudov´a"), put on the letter ("Müller", "Rudová")."""
     if "\x15" in text or "\x16" in text:
-        text = _CORK_DASH.sub(lambda g: _CORK_DASHES[g.group(0)], text)
+        text = _CORK_DASH.sub(lambda g: CONTROL_DASHES[g.group(0)], text)
     return _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]),
                                text.translate(_LIGATURES))
 
 
-_CORK_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
+CONTROL_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
 _CORK_DASH = re.compile(r"(?<=\w)[\x15\x16](?=\w)")
 """TeX's T1 (Cork) font encoding sets the en and em dashes at 0x15 and 0x16; a font embedded without a Unicode map
 gives them as control characters, which would be dropped: "50\x1554" is the range 50-54. Only a control character

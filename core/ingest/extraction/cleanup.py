@@ -53,20 +53,26 @@ def _gap_after(table: DraftTable, r: int) -> float:
 _HEAD_NEIGHBOURS = 2
 """A running head is printed in the top margin of at least one of this many pages before or after."""
 _MARGINS: list[Any] = [None, {}]
-"""The document last read and, per page number, the words in its top margin: each page is read once however many
-tables its neighbours hold (the document itself is held, so that no other one is taken for it)."""
+"""The document last read and, per page number, the words in its top margin and the bottom of its first line: each
+page is read once however many tables it and its neighbours hold (the document itself is held, so that no other one
+is taken for it)."""
 
 
-def _margin_words(document: pymupdf.Document, number: int) -> frozenset[str]:
+def _page_top(document: pymupdf.Document, number: int) -> tuple[frozenset[str], float]:
     if _MARGINS[0] is not document:
         _MARGINS[:] = [document, {}]
-    pages: dict[int, frozenset[str]] = _MARGINS[1]
+    pages: dict[int, tuple[frozenset[str], float]] = _MARGINS[1]
     if number not in pages:
         page = document[number]
         words = page.get_text("words")
-        band = max(page.rect.y0 + MARGIN_SHARE * page.rect.height, _first_line_bottom(words))
-        pages[number] = frozenset(w[4].lower() for w in words if w[3] <= band)
+        first = _first_line_bottom(words)
+        band = max(page.rect.y0 + MARGIN_SHARE * page.rect.height, first)
+        pages[number] = frozenset(w[4].lower() for w in words if w[3] <= band), first
     return pages[number]
+
+
+def _margin_words(document: pymupdf.Document, number: int) -> frozenset[str]:
+    return _page_top(document, number)[0]
 
 
 def _first_line_bottom(words: Sequence[tuple[Any, ...]]) -> float:
@@ -106,7 +112,8 @@ def drop_running_head(table: DraftTable, page: pymupdf.Page, cut: set[int] | Non
         return False
     in_band = box.y1 <= page.rect.y0 + MARGIN_SHARE * page.rect.height
     words_bottom = max((w.y1 for cell in table.cells[0] for w in cell.words), default=box.y1)
-    first_line = words_bottom <= _first_line_bottom(page.get_text("words")) + 1 and \
+    first_line = not in_band and page.parent is not None and \
+        words_bottom <= _page_top(page.parent, page.number)[1] + 1 and \
         _is_lone_row(table, 0, set(prose_rows(table)) if cut is None else cut)
     if not (in_band or first_line) or not is_running_head(page, text):
         return False

@@ -41,11 +41,8 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
         filled = [text for c, text in enumerate(row[1:], 1) if text and not (
             _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
         figures = sum(1 for text in filled if is_figure(text))
-        if _codes_over_values(row, texts[r + 1] if r + 1 < len(texts) else []):
-            return False
-        if r and _unlabelled_numbers(row, texts[r + 1] if r + 1 < len(texts) else []):
-            return False
-        if _numbered_columns(row, texts[r + 1] if r + 1 < len(texts) else []):
+        below = texts[r + 1] if r + 1 < len(texts) else []
+        if _codes_over_values(row, below) or r and _unlabelled_numbers(row, below) or _numbered_columns(row, below):
             return False
         return any(is_value(text) for text in filled) or (bool(filled) and figures * 2 >= len(filled))
 

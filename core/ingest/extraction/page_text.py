@@ -17,7 +17,7 @@ from itertools import pairwise
 
 import pymupdf
 
-from core.reports.words import plain_letters
+from core.reports.words import CONTROL_DASHES, plain_letters
 
 # Unicode spaces (thin, em, no-break...) and the replacement character pymupdf emits for glyphs
 # without a Unicode mapping (dot leaders in many government PDFs).
@@ -129,18 +129,15 @@ def read_words(page: pymupdf.Page) -> list[Word]:
     return mark_vertical(join_split_decimals(drop_leaders(join_at_control_dashes(page, words))))
 
 
-_CONTROL_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
-
-
 def join_at_control_dashes(page: pymupdf.Page, words: list[Word]) -> list[Word]:
     """Join the two words a dash printed as a control character stands between ("50" and "54" around 0x15 are the
     range "50–54"). TeX's T1 font encoding puts the en and em dashes at 0x15 and 0x16; embedded without a
     Unicode map they come out as control characters, where pymupdf ends a word (see ``words.plain_letters``)."""
-    if not any(code in page.get_text("text") for code in _CONTROL_DASHES):
+    if not any(code in page.get_text("text") for code in CONTROL_DASHES):
         return words
-    dashes = [(pymupdf.Rect(char["bbox"]), _CONTROL_DASHES[char["c"]])
+    dashes = [(pymupdf.Rect(char["bbox"]), CONTROL_DASHES[char["c"]])
               for block in page.get_text("rawdict").get("blocks", []) for line in block.get("lines", ())
-              for span in line["spans"] for char in span["chars"] if char["c"] in _CONTROL_DASHES]
+              for span in line["spans"] for char in span["chars"] if char["c"] in CONTROL_DASHES]
     out = list(words)
     for box, dash in dashes:
         mid = (box.y0 + box.y1) / 2
