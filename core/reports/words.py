@@ -23,19 +23,28 @@ _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\uf
 
 def plain_letters(text: str) -> str:
     """``text`` with typographic ligatures spelt out: PDFs print "Difﬁculty" with one glyph for "fi", which no
-    question's "difficulty" would meet; and an accent printed as a glyph of its own before its letter, as TeX sets
+    question's "difficulty" would meet; TeX's dashes and ligatures given as control characters read as what they
+    print (see ``CONTROL_CHARACTERS``); and an accent printed as a glyph of its own before its letter, as TeX sets
     them ("M¨uller", "Rudov´a"), put on the letter ("Müller", "Rudová")."""
-    if "\x15" in text or "\x16" in text:
-        text = _CORK_DASH.sub(lambda g: CONTROL_DASHES[g.group(0)], text)
+    if _ANY_CONTROL.search(text):
+        text = _CORK_DASH.sub(lambda g: CONTROL_CHARACTERS[g.group(0)], text)
+        text = _CORK_LIGATURE.sub(lambda g: CONTROL_CHARACTERS[g.group(0)], text)
     return _SPACING_ACCENT.sub(lambda g: unicodedata.normalize("NFC", g.group(2) + _COMBINING[g.group(1)]),
                                text.translate(_LIGATURES))
 
 
 CONTROL_DASHES = {"\x15": "\u2013", "\x16": "\u2014"}
+CONTROL_LIGATURES = {"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"}
+CONTROL_CHARACTERS = CONTROL_DASHES | CONTROL_LIGATURES
+"""TeX's T1 (Cork) font encoding sets the en and em dashes at 0x15 and 0x16 and the ligatures ff, fi, fl, ffi and ffl
+at 0x1B to 0x1F; a font embedded without a Unicode map gives them as control characters, which would be dropped or,
+0x1C to 0x1F being separators to Python, cut words in two: "50\x1554" is the range 50-54, "e\x1bect" is "effect",
+"\x1crst" is "first"."""
+_ANY_CONTROL = re.compile("[" + "".join(CONTROL_CHARACTERS) + "]")
 _CORK_DASH = re.compile(r"(?<=\w)[\x15\x16](?=\w)")
-"""TeX's T1 (Cork) font encoding sets the en and em dashes at 0x15 and 0x16; a font embedded without a Unicode map
-gives them as control characters, which would be dropped: "50\x1554" is the range 50-54. Only a control character
-between two letters or digits is read so (elsewhere the same codes are accents in TeX's older encoding)."""
+"""A dash only between two letters or digits (elsewhere the same codes are accents in TeX's older encoding)."""
+_CORK_LIGATURE = re.compile(r"(?<=[A-Za-z])[\x1b-\x1f]|[\x1b-\x1f](?=[a-z])")
+"""A ligature only next to a letter: after one, or before a lower-case one."""
 
 
 _COMBINING = {"\u00a8": "\u0308", "\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303"}

@@ -13,6 +13,7 @@ just under the table ("Table 3: Features of ...", as papers set them) with the l
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -121,7 +122,7 @@ def drop_running_head(table: DraftTable, page: pymupdf.Page, cut: set[int] | Non
     return True
 
 
-def _drop_from_caption_below(table: DraftTable) -> None:
+def drop_from_caption_below(table: DraftTable) -> None:
     """Drop a numbered caption set under the table's rows ("Table 4: ...") and every line after it when none of them
     holds two figures: the caption and the text below it (a section's heading, references) read into the table."""
     cut = set(prose_rows(table))
@@ -145,7 +146,8 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
     bottom_band = page_rect.y1 - MARGIN_SHARE * page_rect.height
     titles: list[str] = []
     units: list[str] = []
-    _drop_from_caption_below(table)
+    sections: list[str] = []
+    drop_from_caption_below(table)
     changed = True
     while changed and table.n_rows >= 2:
         changed = False
@@ -173,6 +175,11 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
+        if lone and is_code(text) and not TITLE_START.match(text):
+            # a line of code over the table: no title and no header, whatever columns it reaches over
+            table.drop_rows([0])
+            changed = True
+            continue
         if lone and (TITLE_START.match(text) or 0 in cut or _filled(table, 0) == [0]):
             titles.append(text)
             table.drop_rows([0])
@@ -191,9 +198,17 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             table.drop_rows([0])
             changed = True
             continue
-        if lone and (_SENTENCE_END.match(text) or _CODE_LINE.search(text)):
-            # the last words of a sentence ("were left out of the counts.", a caption's or a paragraph's end) or a
-            # line of code over the table: no header, whatever columns it reaches over
+        if _SECTION_HEADING.match(text) and table.n_rows > 2 and \
+                not any(is_value(table.cells[0][c].text) for c in _filled(table, 0)[1:]):
+            # a numbered section heading over the table ("2.7 Time series"), its number in a column of its own: the
+            # nearest one names the table where no title does
+            sections.append(text)
+            table.drop_rows([0])
+            changed = True
+            continue
+        if lone and _SENTENCE_END.match(text):
+            # the last words of a sentence ("were left out of the counts.", a caption's or a paragraph's end) over
+            # the table: no header, whatever columns it reaches over
             table.drop_rows([0])
             changed = True
             continue
@@ -209,6 +224,8 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
             changed = True
             continue
     drop_empty(table)
+    if not titles and sections:
+        titles = sections[-1:]
     return clean_cell_text(" ".join(titles)), clean_cell_text(" ".join(units))
 
 
@@ -218,6 +235,15 @@ _SENTENCE_END = re.compile(r"^[a-z][\w,;:'()\-]*(?:\s+\S+){2,}[.]$")
 """A line that ends a sentence begun above it: a lower-case start, three words or more, a full stop."""
 _CODE_LINE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\s*(?:=|<-|\()")
 """A line of program code: a dotted name assigned or called ("plot.options = defaults)", "df.fit(")."""
+_CODE_CALL = re.compile(r"^(?:[a-z_][\w.]*\(.*\)|[a-z_][\w.]*\s*(?:<-|=)\s*\S.*|[a-z_]\w*(?:\.\w+)+)$")
+"""A line that is a call, an assignment or a dotted name alone ("data(tli)", "fit <- lm(y ~ x)", "temp.table")."""
+
+
+def is_code(text: str) -> bool:
+    """Whether a line is a line of program code (a software manual prints the code that makes a table over it)."""
+    return bool(_CODE_LINE.search(text) or _CODE_CALL.match(text))
+_SECTION_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[A-Z][a-z]+(?:\s+\S+){0,6}$")
+"""A numbered section heading: "2 Gallery", "2.7 Time series", "3.1. Results by region"."""
 
 
 def _lines_above_title(table: DraftTable, cut: set[int]) -> int:
@@ -299,7 +325,8 @@ def _nearest_title(
     picked, texts = picked[:keep], texts[:keep]
 
     def title_like(text: str) -> bool:
-        return len(text) <= 150 and not _NOTE_START.match(text) and not text.endswith((".", ":", ";"))
+        return len(text) <= 150 and not _NOTE_START.match(text) and not text.endswith((".", ":", ";")) and \
+            not is_code(text)
 
     if not texts or not (title_like(texts[0]) or UNITS_LINE.match(texts[0])):
         return ""
@@ -356,17 +383,56 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
     """A numbered title printed just under the table ("Table 3: Features of the instances. Symbol definition: ...",
     or "Figure 4. ..." where a paper numbers every float as a figure), with the lines that carry it on (at most four,
     set close): papers caption their tables below. Not where another table starts right under the title (the title
-    is that table's, set above it)."""
+    is that table's, set above it), unless that table has a numbered title under it too: then titles go below their
+    tables on this page, and this one is the upper table's."""
     box = table.text_rect()
     line_height = median_row_height(table)
-    band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 12 * line_height)
+    title, last = _title_under(box, line_height, words, page, others)
+    if title and any(o.y0 >= last and o.y0 - last < 3 * line_height and o.x0 < box.x1 and box.x0 < o.x1
+                     and not _title_under(o, line_height, words, page, others)[0] for o in others):
+        return ""
+    return title
+
+
+def caption_below_wins(table: DraftTable, words: Sequence[Word], page: pymupdf.Rect,
+                       others: Sequence[pymupdf.Rect] = ()) -> str:
+    """The numbered title under the table where the one above it is the title under the table above: two tables
+    stacked with a numbered title under each ("Table 4: ..." between them belongs to the upper one). Empty where
+    that is not so."""
+    box = table.text_rect()
+    line_height = median_row_height(table)
+    below, _ = _title_under(box, line_height, words, page, others)
+    if not below:
+        return ""
+    for other in others:
+        if other.y1 <= box.y0 and other.x0 < box.x1 and box.x0 < other.x1:
+            above, last = _title_under(other, line_height, words, page, [*(o for o in others if o != other), box])
+            if above and 0 <= box.y0 - last < 4 * line_height:
+                return below
+    return ""
+
+
+def _title_under(box: pymupdf.Rect, line_height: float, words: Sequence[Word], page: pymupdf.Rect,
+                 others: Sequence[pymupdf.Rect]) -> tuple[str, float]:
+    """The numbered title just under ``box`` with the lines that carry it on, and the bottom of its last line; empty
+    where the first line under the box is no numbered title or stands too far down."""
+    band = pymupdf.Rect(page.x0, box.y1 + 0.5, page.x1, box.y1 + 24 * line_height)
     # a title may run wider than its table: each line's run of words (no gutter between them) over the table
     lines = _lines_over(_words_in(band, words, others), box, 2 * line_height)
-    if not lines or min(w.y0 for w in lines[0]) - box.y1 > 2.5 * line_height:
-        return ""
+    # the table's notes may stand between it and its title ("1 Not significant at 5%.", "* Estimated."): a line
+    # opening with a note's mark, and the lines carrying it on, up to twelve
+    bottom = box.y1
+    notes = 0
+    while lines and notes < 12 and min(w.y0 for w in lines[0]) - bottom <= 2.5 * line_height and (
+            _is_note_line(lines[0]) or (notes and min(w.y0 for w in lines[0]) - bottom <= 0.8 * line_height
+                                        and not is_numbered_title(clean_cell_text(" ".join(w.text for w in lines[0]))))):
+        bottom = max(w.y1 for w in lines.pop(0))
+        notes += 1
+    if not lines or min(w.y0 for w in lines[0]) - bottom > 2.5 * line_height:
+        return "", box.y1
     texts = [clean_cell_text(" ".join(w.text for w in lines[0]))]
     if not (is_numbered_title(texts[0]) or _FIGURE_TITLE.match(texts[0])):
-        return ""
+        return "", box.y1
     last = max(w.y1 for w in lines[0])
     for line in lines[1:4]:
         top = min(w.y0 for w in line)
@@ -374,9 +440,21 @@ def find_caption_below(table: DraftTable, words: Sequence[Word], page: pymupdf.R
             break
         texts.append(clean_cell_text(" ".join(w.text for w in line)))
         last = max(w.y1 for w in line)
-    if any(o.y0 >= last and o.y0 - last < 3 * line_height and o.x0 < box.x1 and box.x0 < o.x1 for o in others):
-        return ""
-    return " ".join(texts)
+    return " ".join(texts), last
+
+
+def _is_note_line(line: Sequence[Word]) -> bool:
+    """Whether a line under a table is one of its notes: it opens with "Note", "Source", "*", "(a)", "1." and the
+    like, or with a mark set small and raised (a footnote's number)."""
+    text = clean_cell_text(" ".join(w.text for w in line))
+    if _NOTE_START.match(text) or _NUMBERED_NOTE.match(text):
+        return True
+    first, rest = line[0], line[1:]
+    return bool(rest) and len(first.text) <= 2 and first.height < 0.75 * statistics.median(w.height for w in rest)
+
+
+_NUMBERED_NOTE = re.compile(r"^\(?\d{1,2}[.)]\s+\S")
+"""A note numbered in the line ("1. More than ...", "(2) Only ..."): under a table and over its title, its notes."""
 
 
 def _words_in(band: pymupdf.Rect, words: Sequence[Word], others: Sequence[pymupdf.Rect]) -> list[Word]:

@@ -17,6 +17,7 @@ mapped back to the page's coordinates.
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import statistics
@@ -30,6 +31,8 @@ import pymupdf
 
 from core.ingest.extraction.camelot_tables import CamelotReader
 from core.ingest.extraction.cleanup import (
+    caption_below_wins,
+    drop_from_caption_below,
     drop_running_head,
     find_caption,
     find_caption_below,
@@ -230,9 +233,16 @@ class TableExtractor:
                                   for table, rect in statements)
             drafts = [] if whole else self._choose(view, figures, may_hold_ledgers, ruled_too=not alone)
             others = [d.text_rect() for d in drafts]
+            edges = [self._trim(draft, view, [o for o in others if o != draft.text_rect()]) for draft in drafts]
+            # titles are looked for around the tables as trimmed: a title read into the top of the table under it
+            # stands outside that table now
+            kept = [(draft, title, units) for draft, (title, units) in zip(drafts, edges, strict=True)
+                    if draft.n_rows >= 2 and draft.n_cols >= 2]
+            bodies = [draft.text_rect() for draft, _, _ in kept]
             tables: list[ExtractedTable] = []
-            for draft in drafts:
-                tables.extend(self._finish(draft, view, [o for o in others if o != draft.text_rect()]))
+            for draft, title, units in kept:
+                box = draft.text_rect()
+                tables.extend(self._finish(draft, view, title, units, [b for b in bodies if b != box]))
             tables = prefer_ledgers(tables, [t for t, _ in ledgers], in_grid)
             # A table of contents is laid out like a table but holds no data: its text stays prose.
             return sorted((t for t in tables if not is_contents(t)), key=lambda t: (t.bbox[1], t.bbox[0]))
@@ -287,10 +297,17 @@ class TableExtractor:
             )
         if not candidates:
             return []
-        for candidate in candidates:
+        for candidate in list(candidates):
             # judged without the running head read into its top row: a page's head over a table lowers the whole
             # table's score below a piece of it that another candidate holds, and the table is cut in two
             drop_running_head(candidate, page)
+            # and judged with and without a numbered caption under its rows and what follows it: the prose after a
+            # caption (references, the next section) would sink a table of a few rows below the score of a table at
+            # all, while the rows after a caption may be the next table's
+            trimmed = copy.deepcopy(candidate)
+            drop_from_caption_below(trimmed)
+            if 2 <= trimmed.n_rows < candidate.n_rows:
+                candidates.append(trimmed)
         chosen = select(candidates)
         for draft in chosen:
             draft.confirmed_by = sorted(
@@ -318,15 +335,18 @@ class TableExtractor:
         return len(loose) >= 2
 
     # ------------------------------------------------------------------------------------ results
-    def _finish(self, draft: DraftTable, view: PageView, others: Sequence[pymupdf.Rect]) -> list[ExtractedTable]:
-        """Trim, stack side-by-side blocks into one table, settle headers and caption, and map back to page
-        coordinates."""
+    def _trim(self, draft: DraftTable, view: PageView, others: Sequence[pymupdf.Rect]) -> tuple[str, str]:
+        """Strip footnote markers, read back the rows a borderless reader missed above, and trim the edges; return
+        the title and units lines taken off the top."""
         self._strip_markers(draft, view)
         if draft.extractor.endswith("stream"):
             extend_upwards(draft, view.words, list(others))
-        title, units = trim_edges(draft, view.page)
-        if draft.n_rows < 2 or draft.n_cols < 2:
-            return []
+        return trim_edges(draft, view.page)
+
+    def _finish(self, draft: DraftTable, view: PageView, title: str, units: str,
+                others: Sequence[pymupdf.Rect]) -> list[ExtractedTable]:
+        """Settle the caption (``title`` and ``units`` were taken off the trimmed table's top), stack side-by-side
+        blocks into one table, settle headers, and map back to page coordinates."""
         if not TITLE_START.match(title):
             # no title in the table's top rows, or only the last line of one ("suicides." under "Table 2.3: Mortality
             # rates ... from male"): the title standing above
@@ -338,6 +358,9 @@ class TableExtractor:
         if not TITLE_START.match(title):
             # no numbered title above (a line of prose, or nothing): a "Table 3: ..." set under the table is its title
             title = find_caption_below(draft, view.words, view.page.rect, others) or title
+        else:
+            # the numbered title above is the one under the table above, where this table has its own under it
+            title = caption_below_wins(draft, view.words, view.page.rect, others) or title
         caption = title
         if units and units not in caption:
             caption = f"{caption} {units}".strip()

@@ -21,7 +21,7 @@ import pymupdf
 
 from core.ingest.extraction.grid import DraftCell, DraftTable, bounds
 from core.ingest.extraction.page_text import Word, join_cell_lines
-from core.ingest.extraction.values import is_figure, is_value
+from core.ingest.extraction.values import is_figure, is_value, is_year
 
 MAX_HEADER_ROWS = 5
 # How far off its columns' middle a centred header may stand, in columns (the sides are read from right-aligned
@@ -37,9 +37,11 @@ def count_header_rows(table: DraftTable, limit: int | None = MAX_HEADER_ROWS) ->
     def is_body(r: int) -> bool:
         row = texts[r]
         above = texts[r - 1] if r else [""] * len(row)
-        # "31" under "Year Ended December" is the day of a date a header split over two lines, not a figure.
+        # "31" under "Year Ended December" is the day of a date a header split over two lines, not a figure; not in
+        # a row a year or a number labels ("1955" with 5 under "Jan": months across, years down)
+        dated = bool(row[0]) and (is_year(row[0]) or is_value(row[0]))
         filled = [text for c, text in enumerate(row[1:], 1) if text and not (
-            _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
+            not dated and _DAY_FRAGMENT.match(text) and c < len(above) and _MONTH_END.search(above[c]))]
         figures = sum(1 for text in filled if is_figure(text))
         below = texts[r + 1] if r + 1 < len(texts) else []
         if _codes_over_values(row, below) or r and _unlabelled_numbers(row, below) or _numbered_columns(row, below):

@@ -305,7 +305,8 @@ def select(candidates: Sequence[DraftTable]) -> list[DraftTable]:
         if table.score < MIN_SCORE:
             continue
         taken = [a.text_rect() for a in accepted]
-        clash = [r for r in range(table.n_rows) if any(overlap(table.row_rect(r), box) > 0.3 for box in taken)]
+        clash = [r for r in range(table.n_rows)
+                 if any(overlap(table.row_rect(r), box) > 0.3 for box in taken) or _words_taken(table, r, taken)]
         if not clash:
             accepted.append(table)
             continue
@@ -315,6 +316,16 @@ def select(candidates: Sequence[DraftTable]) -> list[DraftTable]:
                 pending.append(part)
         pending.sort(key=lambda t: -t.score)
     return sorted(accepted, key=lambda t: (t.rect.y0, t.rect.x0))
+
+
+def _words_taken(table: DraftTable, r: int, taken: Sequence[pymupdf.Rect]) -> bool:
+    """Whether most of row ``r``'s filled cells stand inside tables already accepted: a word is printed in one table
+    only. (A ruled outline drawn round a table and a chart beside it reads the table's rows again, with a wide cell of
+    the chart's labels; its rows' boxes cover the table too little to clash by their area.)"""
+    cells = [cell for cell in table.cells[r] if cell.words]
+    inside = sum(1 for cell in cells
+                 if all(any(box.contains(pymupdf.Point(w.cx, w.cy)) for box in taken) for w in cell.words))
+    return 2 * inside > len(cells)
 
 
 def median_row_height(table: DraftTable) -> float:

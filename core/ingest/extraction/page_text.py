@@ -9,6 +9,7 @@ the font (smaller and raised above the line's baseline), not guessed from traili
 from __future__ import annotations
 
 import re
+import statistics
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -17,7 +18,7 @@ from itertools import pairwise
 
 import pymupdf
 
-from core.reports.words import CONTROL_DASHES, plain_letters
+from core.reports.words import CONTROL_CHARACTERS, CONTROL_DASHES, plain_letters
 
 # Unicode spaces (thin, em, no-break...) and the replacement character pymupdf emits for glyphs
 # without a Unicode mapping (dot leaders in many government PDFs).
@@ -126,29 +127,46 @@ def read_words(page: pymupdf.Page) -> list[Word]:
         text = clean_word_text(raw)
         if text:
             words.append(Word(x0, y0, x1, y1, text, (block, line), order))
-    return mark_vertical(join_split_decimals(drop_leaders(join_at_control_dashes(page, words))))
+    return mark_vertical(join_split_decimals(drop_leaders(settle_tall_signs(join_at_control_characters(page, words)))))
 
 
-def join_at_control_dashes(page: pymupdf.Page, words: list[Word]) -> list[Word]:
-    """Join the two words a dash printed as a control character stands between ("50" and "54" around 0x15 are the
-    range "50–54"). TeX's T1 font encoding puts the en and em dashes at 0x15 and 0x16; embedded without a
-    Unicode map they come out as control characters, where pymupdf ends a word (see ``words.plain_letters``)."""
-    if not any(code in page.get_text("text") for code in CONTROL_DASHES):
+def settle_tall_signs(words: list[Word]) -> list[Word]:
+    """A sign of one or two characters (no letter or digit) drawn much taller than the page's text (a radical "√" set
+    as a check mark, a bullet, a large bracket) stands on its line's baseline and reaches up into the line above:
+    its box is cut to the text's height from its bottom, so that it is read on its own line, not the one above."""
+    if len(words) < 5:
         return words
-    dashes = [(pymupdf.Rect(char["bbox"]), CONTROL_DASHES[char["c"]])
-              for block in page.get_text("rawdict").get("blocks", []) for line in block.get("lines", ())
-              for span in line["spans"] for char in span["chars"] if char["c"] in CONTROL_DASHES]
+    usual = statistics.median(w.height for w in words)
+    return [replace(w, y0=w.y1 - usual) if len(w.text) <= 2 and w.height > 1.5 * usual and
+            not any(ch.isalnum() for ch in w.text) else w for w in words]
+
+
+def join_at_control_characters(page: pymupdf.Page, words: list[Word]) -> list[Word]:
+    """Put back the dashes and ligatures a TeX font printed as control characters, where pymupdf ends a word (see
+    ``words.CONTROL_CHARACTERS``): "50" and "54" around 0x15 are the range "50–54"; "e" and "ect" around 0x1B are
+    "effect"; 0x1C before "rst" is "first". A dash joins two words only; a ligature joins the words it touches."""
+    text = page.get_text("text")
+    if not any(code in text for code in CONTROL_CHARACTERS):
+        return words
+    marks = [(pymupdf.Rect(char["bbox"]), char["c"])
+             for block in page.get_text("rawdict").get("blocks", []) for line in block.get("lines", ())
+             for span in line["spans"] for char in span["chars"] if char["c"] in CONTROL_CHARACTERS]
     out = list(words)
-    for box, dash in dashes:
+    for box, code in marks:
         mid = (box.y0 + box.y1) / 2
         on_line = [w for w in out if w.y0 <= mid <= w.y1]
         left = next((w for w in on_line if abs(w.x1 - box.x0) < 0.5), None)
         right = next((w for w in on_line if abs(w.x0 - box.x1) < 0.5), None)
-        if left is None or right is None or left is right:
+        if left is right or (code in CONTROL_DASHES and (left is None or right is None)):
             continue
-        joined = Word(left.x0, min(left.y0, right.y0), right.x1, max(left.y1, right.y1),
-                      left.text + dash + right.text, left.line, left.order)
-        out = [joined if w is left else w for w in out if w is not right]
+        if code not in CONTROL_DASHES and not ((left is not None and left.text[-1:].isalpha()) or (right is not None and right.text[:1].islower())):
+            continue
+        parts = [w for w in (left, right) if w is not None]
+        joined = Word(min([box.x0] + [w.x0 for w in parts]), min([box.y0] + [w.y0 for w in parts]),
+                      max([box.x1] + [w.x1 for w in parts]), max([box.y1] + [w.y1 for w in parts]),
+                      (left.text if left else "") + CONTROL_CHARACTERS[code] + (right.text if right else ""),
+                      parts[0].line, parts[0].order)
+        out = [joined if w is parts[0] else w for w in out if not (len(parts) == 2 and w is parts[1])]
     return out
 
 

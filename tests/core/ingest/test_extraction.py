@@ -1167,3 +1167,204 @@ def test_a_label_set_a_little_below_its_own_figures_is_not_given_to_the_rows_aro
     tables = _tables(_save(doc, tmp_path / "offset_labels.pdf"))
     stubs = [row[0] for table in tables for row in table.rows if row[0]]
     assert len(stubs) == len(set(stubs)), stubs
+
+
+def test_a_ruled_outline_round_a_table_and_a_chart_beside_it_is_no_second_table(tmp_path: Path) -> None:
+    # A table of days by year, drawn in a ruled grid, with a chart's labels printed beside it; one extractor reads
+    # the table's grid, another a wider outline that takes in the chart's labels as a sixth column. The table's rows
+    # are read once: the wider reading's rows repeat words of the accepted table, though their boxes (stretched over
+    # the chart) cover it too little to clash by area.
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    x_edges = [40.0, 80.0, 120.0, 160.0, 200.0]
+    y_edges = [60.0 + 14 * i for i in range(13)]
+    page.insert_text((44, 70), "Day", fontsize=8)
+    for c, year in enumerate(("2015", "2016", "2017")):
+        page.insert_text((x_edges[c + 1] + 4, 70), year, fontsize=8)
+    for r in range(1, 12):
+        page.insert_text((44, y_edges[r] + 10), str(r), fontsize=8)
+        for c in range(3):
+            page.insert_text((x_edges[c + 1] + 4, y_edges[r] + 10), str(60 + (7 * r + 13 * c) % 40), fontsize=8)
+    labels = {2: "Deaths by day and year", 4: "140", 6: "120", 8: "100", 10: "80"}
+    for r, label in labels.items():
+        page.insert_text((420, y_edges[r] + 10), label, fontsize=8)
+    path = _save(doc, tmp_path / "chart_beside.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    table = read_grid(TableGrid("camelot-lattice", x_edges, y_edges), view.words)
+    outline = read_grid(TableGrid("pymupdf", x_edges + [760.0], y_edges), view.words)
+    assert table is not None and outline is not None and outline.n_cols == 5
+    chosen = select([table, outline])
+    doc.close()
+    assert len(chosen) == 1 and chosen[0].n_rows == 12
+
+
+def test_a_candidate_is_judged_without_the_caption_under_it_and_the_references_after(tmp_path: Path) -> None:
+    # A borderless reader that starts a table late holds its last two rows, the numbered caption under them and the
+    # references after it: the candidate is scored on the rows alone (the references, read into its columns, would
+    # sink a table of a few rows below the score of a table at all); the rows above are read back afterwards.
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs = [100, 160, 220, 280, 340]
+    y = 100.0
+    for i in range(6):
+        for x, text in zip(xs, [str(i // 2 + 1), str(i), str(i + 4), "abc"[i % 3], str(i % 2)], strict=True):
+            page.insert_text((x, y), text, fontsize=10)
+        y += 13
+    tops = []
+    for row in (["5", "1", "3", "b", "2"], ["5", "3", "11", "c", "2"]):
+        tops.append(y - 10)
+        for x, text in zip(xs, row, strict=True):
+            page.insert_text((x, y), text, fontsize=10)
+        y += 13
+    tops.append(y + 2)
+    page.insert_text((150, y + 12), "Table 4: A small data set.", fontsize=10)
+    y += 38
+    tops.append(y - 12)
+    page.insert_text((72, y), "References", fontsize=12)
+    y += 16
+    for text in ("[1] A. Author. On the likelihood of censored data. J. Stat. Assoc., 72:557-565, 1977.",
+                 "[2] B. Author and C. Author. Estimation of a survival curve. Comm. Stat., 13:2469-2486, 1984."):
+        tops.append(y - 10)
+        page.insert_text((72, y), text, fontsize=10)
+        y += 12
+    tops.append(y)
+    path = _save(doc, tmp_path / "late_start.pdf")
+    import core.ingest.extraction.extractor as extractor_module
+
+    doc = pymupdf.open(path)
+    try:
+        with TableExtractor(path, doc) as extractor:
+            extractor.camelot.grids = lambda *_a, **_k: [  # type: ignore[method-assign]
+                TableGrid("camelot-stream", [70.0, 150.0, 210.0, 270.0, 330.0, 560.0], tops)]
+            view = open_view(doc, path, 1, None)
+            (draft,) = extractor._choose(view, extractor_module.FigureLayout(view.words), True)
+            assert [[cell.text for cell in row] for row in draft.cells] == [["5", "1", "3", "b", "2"],
+                                                                             ["5", "3", "11", "c", "2"]]
+            (table,) = extractor.page_tables(1)
+            assert table.caption.startswith("Table 4") and len(table.rows) == 8
+    finally:
+        doc.close()
+
+
+def test_a_numbered_section_heading_and_lines_of_code_over_a_table_are_no_rows(tmp_path: Path) -> None:
+    # a software manual's example: the section heading, the code that prints the table, then the table; the
+    # heading's number stands in a column of its own and the code lines reach over the columns
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    page.insert_text((90, bottom + 40), "2.7", fontsize=12)
+    page.insert_text((200, bottom + 40), "Time series", fontsize=12)
+    page.insert_text((90, bottom + 52), "series <- ts(cumsum(steps), start = c(1954, 7))", fontsize=FONT_SIZE)
+    page.insert_text((90, bottom + 66), "data(steps)", fontsize=FONT_SIZE)
+    _draw_borderless(page, _MONTHS_BY_YEAR, [90, 200, 250, 300, 350, 400], bottom + 80, row_height=18)
+    _prose(page, bottom + 190, 3)
+    (table,) = _tables(_save(doc, tmp_path / "section.pdf"))
+    assert [list(r) for r in table.rows] == _MONTHS_BY_YEAR
+    assert table.caption == "2.7 Time series"
+
+
+_MONTHS_BY_YEAR = [["", "Jan", "Feb", "Mar", "Apr", "May"],
+                   ["1955", "5", "5", "5", "5", "6"],
+                   ["1956", "10", "13", "14", "15", "16"],
+                   ["1957", "22", "23", "23", "23", "22"],
+                   ["1958", "25", "26", "26", "26", "26"]]
+
+
+def test_months_across_and_years_down_keep_one_header_row(tmp_path: Path) -> None:
+    # "5" under "Jan" in a row labelled 1955 is a figure, not the day of a date split over two header lines
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    _draw_borderless(page, _MONTHS_BY_YEAR, [90, 200, 250, 300, 350, 400], bottom + 30, row_height=18)
+    _prose(page, bottom + 140, 3)
+    (table,) = _tables(_save(doc, tmp_path / "months.pdf"))
+    assert table.header_rows == 1 and [list(r) for r in table.rows] == _MONTHS_BY_YEAR
+
+
+@pytest.mark.parametrize("raised", [True, False])
+def test_the_notes_between_a_table_and_its_title_under_it_are_passed_over(tmp_path: Path, raised: bool) -> None:
+    # a paper's table with its notes under it (each opened by a small raised number, or numbered "1." in the line),
+    # and its title under them
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    printed = [["Measure", "Start", "Step 1", "Step 2"],
+               ["AIC", "1872.1", "407.6", "760.4"],
+               ["BIC", "1882.8", "412.9", "781.7"],
+               ["Deviance", "1868.1", "405.6", "752.4"]]
+    end = _draw_borderless(page, printed, [72, 260, 330, 400], bottom + 30)
+    for i, note in enumerate(("Not significant at the 5% level.", "No reduction by adding a variable.")):
+        if raised:
+            page.insert_text((72, end + 16 + 12 * i), str(i + 1), fontsize=5)
+            page.insert_text((78, end + 19 + 12 * i), note, fontsize=9)
+        else:
+            page.insert_text((72, end + 19 + 12 * i), f"{i + 1}. {note}", fontsize=9)
+    page.insert_text((72, end + 50), "Table 1: Summary of the model selection.", fontsize=FONT_SIZE)
+    _prose(page, end + 90, 3)
+    (table,) = _tables(_save(doc, tmp_path / "notes.pdf"))
+    assert table.caption == "Table 1: Summary of the model selection."
+    assert [list(r) for r in table.rows] == printed
+
+
+def test_a_title_between_two_tables_titled_under_them_is_the_upper_ones(tmp_path: Path) -> None:
+    # tables titled under themselves, one under the other: "Table 4" between them is the upper table's, as "Table 5"
+    # under the lower one is its own (each table as a borderless reader finds it)
+    from core.ingest.extraction.cleanup import caption_below_wins, find_caption, find_caption_below
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    upper = [["Variable", "Estimate", "p-value"], ["Income", "0.02", "1.000"], ["Height", "0.01", "1.000"],
+             ["Age", "-0.37", "0.092"]]
+    lower = [["Levels compared", "Log odds", "p-value"], ["University - College", "-0.11", "0.999"],
+             ["College - Upper", "-0.03", "1.000"], ["Upper - Lower", "0.59", "0.000"]]
+    end = _draw_borderless(page, upper, [72, 300, 400], 100)
+    page.insert_text((72, end + 14), "Table 4: Estimates of the first model.", fontsize=FONT_SIZE)
+    second = end + 24
+    end = _draw_borderless(page, lower, [72, 300, 400], second)
+    page.insert_text((72, end + 14), "Table 5: Log odds ratios of the second model.", fontsize=FONT_SIZE)
+    path = _save(doc, tmp_path / "stacked.pdf")
+    doc = pymupdf.open(path)
+    view = open_view(doc, path, 1, None)
+    try:
+        edges = [70.0, 250.0, 330.0, 410.0]
+        top = read_grid(TableGrid("camelot-stream", edges, [100 + 15 * r for r in range(5)]), view.words)
+        bottom = read_grid(TableGrid("camelot-stream", edges, [second + 15 * r for r in range(5)]), view.words)
+        assert top is not None and bottom is not None
+        top_box, bottom_box = top.text_rect(), bottom.text_rect()
+        assert find_caption(bottom, view.words, [top_box]) == "Table 4: Estimates of the first model."
+        assert caption_below_wins(bottom, view.words, view.page.rect, [top_box]) == \
+            "Table 5: Log odds ratios of the second model."
+        assert find_caption_below(top, view.words, view.page.rect, [bottom_box]) == \
+            "Table 4: Estimates of the first model."
+        assert caption_below_wins(top, view.words, view.page.rect, [bottom_box]) == ""
+    finally:
+        doc.close()
+
+
+def test_a_check_mark_drawn_tall_stays_on_its_own_row(tmp_path: Path) -> None:
+    # a sign set as a check mark in a larger size (TeX's radical "\u221a"; drawn here as "+", which the base fonts
+    # have) reaches up into the line above from its row's baseline
+    doc = pymupdf.open()
+    page = doc.new_page()
+    bottom = _prose(page, 80, 3)
+    top = bottom + 30
+    xs = [72, 260, 330, 400]
+    for c, text in enumerate(["", "Start", "Step 1", "Step 2"]):
+        page.insert_text((xs[c], top + 11), text, fontsize=FONT_SIZE)
+    rows = [["Income", "+", "+", "-"], ["Height", "+", "-", "-"], ["Age", "-", "+", "+"], ["Region", "+", "+", "+"]]
+    for r, row in enumerate(rows):
+        baseline = top + 11 + 15 * (r + 1)
+        page.insert_text((xs[0], baseline), row[0], fontsize=FONT_SIZE)
+        for c, mark in enumerate(row[1:], start=1):
+            page.insert_text((xs[c], baseline), mark, fontsize=2 * FONT_SIZE if mark == "+" else FONT_SIZE)
+    doc.save(tmp_path / "marks.pdf")
+    doc.close()
+    doc = pymupdf.open(tmp_path / "marks.pdf")
+    try:
+        words = read_words(doc[0])
+    finally:
+        doc.close()
+    head = max(w.y1 for w in words if w.text == "Start")
+    marks = [w for w in words if w.text == "+"]
+    assert len(marks) == 8 and all(w.y0 >= head for w in marks)

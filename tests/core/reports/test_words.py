@@ -34,10 +34,8 @@ def test_a_pdf_printing_ligatures_is_read_with_its_letters_spelt_out() -> None:
     assert any("Difficulty hearing" in cell for cell in cells) and not any("\ufb01" in cell for cell in cells)
 
 
-def test_a_dash_printed_as_a_control_character_joins_its_two_words(tmp_path: object) -> None:
-    """A TeX font embedded without a Unicode map prints the en and em dashes as the control characters 0x15 and 0x16:
-    a band of ages "30\x1539" is read "30\u201339" in the page's passages and as one word in its tables; a control
-    character that stands between no two words is still dropped."""
+def _read_back(tmp_path: object, line: str) -> tuple[str, list[str]]:
+    """``line`` printed on a page of its own, read back: the page's passage text and its table words."""
     from pathlib import Path
 
     import pymupdf
@@ -45,17 +43,25 @@ def test_a_dash_printed_as_a_control_character_joins_its_two_words(tmp_path: obj
     from core.ingest.extraction.page_text import read_words
     from core.ingest.pdf_reader import read_page
 
-    assert plain_letters("ages 30\x1539 and 40\x1649, \x15 alone") == "ages 30\u201339 and 40\u201449, \x15 alone"
     doc = pymupdf.open()
-    doc.new_page().insert_text((72, 100), "Cohort 30\x1539 then 40\x1649 years", fontsize=10)
-    path = Path(str(tmp_path)) / "dashes.pdf"
+    doc.new_page().insert_text((72, 100), line, fontsize=10)
+    path = Path(str(tmp_path)) / "line.pdf"
     doc.save(path)
     doc = pymupdf.open(path)
     try:
-        assert "30\u201339" in read_page(doc, 1, path).text
-        assert [w.text for w in read_words(doc[0])] == ["Cohort", "30\u201339", "then", "40\u201449", "years"]
+        return read_page(doc, 1, path).text, [w.text for w in read_words(doc[0])]
     finally:
         doc.close()
+
+
+def test_a_dash_printed_as_a_control_character_joins_its_two_words(tmp_path: object) -> None:
+    """A TeX font embedded without a Unicode map prints the en and em dashes as the control characters 0x15 and 0x16:
+    a band of ages "30\x1539" is read "30\u201339" in the page's passages and as one word in its tables; a control
+    character that stands between no two words is still dropped."""
+    assert plain_letters("ages 30\x1539 and 40\x1649, \x15 alone") == "ages 30\u201339 and 40\u201449, \x15 alone"
+    text, words = _read_back(tmp_path, "Cohort 30\x1539 then 40\x1649 years")
+    assert "30\u201339" in text
+    assert words == ["Cohort", "30\u201339", "then", "40\u201449", "years"]
 
 
 def test_a_number_that_begins_with_its_year_is_no_period() -> None:
@@ -81,3 +87,15 @@ def test_a_year_an_acronym_names_is_no_period() -> None:
 def test_an_accent_set_as_a_glyph_of_its_own_goes_on_its_letter_and_words_meet_without_accents() -> None:
     assert plain_letters("the survey by M\u00a8uller and Rudov\u00b4a") == "the survey by M\u00fcller and Rudov\u00e1"
     assert content_words("M\u00a8uller's survey") == content_words("Muller's survey") == content_words("M\u00fcller's survey")
+
+
+def test_a_ligature_printed_as_a_control_character_is_spelt_out(tmp_path: object) -> None:
+    """TeX's T1 encoding sets ff, fi, fl, ffi and ffl at 0x1B to 0x1F; a font embedded without a Unicode map gives
+    them as control characters, where pymupdf ends a word and Python splits one: the page's passages and its
+    table words read "effect", "first", "influence", "efficacy" and "baffled"."""
+    assert plain_letters("the e\x1bect \x1crst in\x1duence e\x1ecacy ba\x1fed") == (
+        "the effect first influence efficacy baffled")
+    # (pymupdf's insert_text breaks lines at 0x1C-0x1E, so the page is drawn with the other two)
+    text, words = _read_back(tmp_path, "Treatment e\x1bect left patients ba\x1fed")
+    assert "Treatment effect left patients baffled" in text
+    assert words == ["Treatment", "effect", "left", "patients", "baffled"]
