@@ -18,6 +18,7 @@ from core.answering.reading import QuestionReading
 from core.errors import UserError
 from core.library.db import quote_identifier
 from core.library.store import Library
+from core.reports.table_naming import table_label, tables_said
 from core.reports.values import find_periods
 from core.sql.runner import SqlResult
 from models.types import Citation, ColumnSchema, Step
@@ -51,6 +52,16 @@ def _of_the_year_asked(views: Sequence[TableView], reading: QuestionReading) -> 
 
 
 
+def _numbered_as_said(views: Sequence[TableView], reading: QuestionReading) -> list[TableView]:
+    """The tables the question names by number ("in Table 4"), where any of them is among ``views``; else those that
+    number themselves otherwise are left out (Table 1 does not answer for Table 2)."""
+    said = tables_said(reading.text)
+    if not said:
+        return list(views)
+    named = [view for view in views if table_label(view.info.caption) in said]
+    return named or [view for view in views if not table_label(view.info.caption)]
+
+
 def answer_by_query(reading: QuestionReading, views: Sequence[TableView], library: Library,
                     run_sql: Callable[[str], SqlResult], names: cite.SourceNames, chunk_ids: Sequence[int],
                     failures: list[str]) -> tuple[Step, Citation, table_query.QueryAnswer] | None:
@@ -61,7 +72,7 @@ def answer_by_query(reading: QuestionReading, views: Sequence[TableView], librar
     plan that ran and failed is noted in ``failures``). A table whose items are its columns (countries across,
     quarters down; fitted models across, their measures down) is read turned (``across``, ``measures_across``) only
     where no table answers as printed."""
-    likeliest = _of_the_year_asked(views, reading)
+    likeliest = _of_the_year_asked(_numbered_as_said(views, reading), reading)
     for turned in (False, True):  # the tables as printed first; turned only where none of them answers
         candidates = [t for view in likeliest if (t := across(view) or measures_across(view, reading.text)) is not None] \
             if turned else likeliest

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 
 from core.answering.operations import TableView, words
 from core.answering.vocabulary import is_statement, report_words, statements_asked
+from core.reports.table_naming import table_label, tables_said
 from core.reports.values import YEAR_WORD
 from models.types import Chunk
 
@@ -35,14 +36,18 @@ PHRASE_WEIGHT = 0.02
 """Weight per word of the longest row label (two words or more) the question quotes whole."""
 STATEMENT_WEIGHT = 0.15
 """Weight of being the statement the question names ("... shown in the cash flow statement")."""
+NUMBER_WEIGHT = 1.0
+"""Weight of being the table the question names by its number ("in Table 4"): above any sum of the others."""
 _YEAR = YEAR_WORD
 _WORDS = re.compile(r"\w+")
 
 
 def label_words(view: TableView) -> set[str]:
-    """The content words of what names a table's parts: caption, heading, column headers, row labels."""
+    """The content words of what names a table's parts: caption, heading, column headers (the row labels' own, as
+    "Group" or "Region", too), row labels."""
     info = view.info
-    return words(" ".join([info.caption, info.heading, *(r.label for r in view.rows),
+    label = view.label_column.header if view.label_column is not None else ""
+    return words(" ".join([info.caption, info.heading, label, *(r.label for r in view.rows),
                            *(f"{c.name.replace('_', ' ')} {c.header}" for c in view.data_columns)]))
 
 
@@ -87,11 +92,13 @@ def rank_tables(question: str, chunks: Sequence[Chunk], load_view: Callable[[int
             frequency[word] = frequency.get(word, 0) + 1
     quoted = f" {_plain(question)} "
     statements = statements_asked(question)
+    numbered = tables_said(question)
     score = {
         tid: chunk_score[tid]
         + LABEL_WEIGHT * sum(math.log(1 + len(views) / frequency[w]) for w in labels[tid])
         + PHRASE_WEIGHT * _longest_quoted_label(view, quoted)
         + STATEMENT_WEIGHT * any(is_statement(kind, view.info.title) for kind in statements)
+        + NUMBER_WEIGHT * (bool(numbered) and table_label(view.info.caption) in numbered)
         for tid, view in views.items()
     }
     # ``views`` is in retrieval order and the sort is stable: on equal scores, first retrieved first.

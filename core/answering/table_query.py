@@ -978,6 +978,9 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
+    if len({frozenset(stems(word)) for word in left}) == 1 and planned.target is not None and \
+            _tokens(_header(planned.target)) & _COUNT_HEADERS:
+        return ()  # "how many visits were in band 3" over a Count column: the one word left names what it counts
     return tuple(left)
 
 
@@ -1625,6 +1628,10 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named - free) <= len(said) // 4
+
+
+_COUNT_HEADERS = frozenset({"frequency", "freq", "count", "number", "n"})
+"""Headers of columns of counts, which do not name the things counted."""
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")

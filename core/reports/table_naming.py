@@ -128,6 +128,23 @@ def _fit(subject: str, room: int, *, statement: bool = False, named: frozenset[s
 _TABLE_LABEL = re.compile(r"^\s*(?:table|tab\.|exhibit|schedule|figure)\s*[\w.\-]*\s*[:.\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
+_LABEL = r"(?P<label>[A-Z]{0,2}[-.]?\d+(?:\.\d+)*[a-z]?|[IVXL]+)"
+_CAPTION_LABEL = re.compile(rf"^\s*(?:table|tab\.)\s*{_LABEL}\b", re.IGNORECASE)
+_LABEL_SAID = re.compile(rf"\btables?\s+{_LABEL}\b", re.IGNORECASE)
+
+
+def table_label(caption: str) -> str:
+    """The label a caption numbers its table by ("Table 4: ..." -> "4", "TABLE IV." -> "IV", "Table A-2" -> "A-2");
+    empty where it numbers none."""
+    found = _CAPTION_LABEL.match(caption)
+    return found.group("label").upper() if found else ""
+
+
+def tables_said(text: str) -> set[str]:
+    """The labels of the tables a question names by number ("in Table 4" -> {"4"})."""
+    return {found.group("label").upper() for found in _LABEL_SAID.finditer(text)}
+
+
 def table_name(document_title: str, caption: str, page: int, index_on_page: int, taken: set[str]) -> str:
     """A stable, readable, unique SQL name for an extracted table: "annual_report_p3_revenue_by_segment".
 

@@ -121,3 +121,44 @@ def test_a_query_plan_is_asked_over_the_document_routed_first(tmp_path: Path, ha
     assert planned_over(None) == "students"
     assert planned_over(ids["pupils"][0]) == "pupils"
     assert planned_over(ids["students"][0]) == "students"
+
+
+def _library_of(tmp_path: Path, hash_embedder, tables: list[tuple[str, str, list[ColumnSchema], list[tuple]]]
+                ) -> Library:
+    """A library of one document holding ``tables`` (name, caption, columns, rows), all on its one page."""
+    library = Library(tmp_path / "lib.sqlite3")
+    writer = DocumentWriter(library.conn, hash_embedder)
+    library.conn.execute("BEGIN IMMEDIATE")
+    doc = writer.add_document("b" * 64, Path("paper.pdf"), "Paper", 1, 100)
+    writer.add_page(doc, 1, 595, 842, "", False, [])
+    for name, caption, columns, rows in tables:
+        writer.add_table(doc, name, page=1, last_page=1, bbox=(0, 0, 100, 100), caption=caption, heading="", unit="",
+                         header_rows=1, extractor="test", columns=columns, rows=rows,
+                         row_indices=list(range(1, len(rows) + 1)), cells=[], schema_json={"table_name": name})
+    library.conn.execute("COMMIT")
+    return library
+
+
+def test_the_header_over_the_row_labels_names_the_table_too(tmp_path: Path, hash_embedder) -> None:
+    # two tables of the same rows and figures; only one heads its labels "Band": a question about a band ranks it
+    # first, whatever the order of their chunks
+    rows = [("(0, 10]", 12.0, 17.0), ("(10, 20]", 41.0, 35.0)]
+    library = _library_of(tmp_path, hash_embedder, [
+        (name, "", [ColumnSchema("label", "TEXT", label), ColumnSchema("first", "REAL", "Count (North site)"),
+                    ColumnSchema("second", "REAL", "Count (South site)")], rows)
+        for name, label in (("printed", "Band"), ("console", "Item"))])
+    question = "South site visits in band (10, 20]?"
+    assert _rank(library, question, ["console", "printed"]) == ["printed", "console"]
+
+
+def test_a_table_named_by_its_number_comes_first(tmp_path: Path, hash_embedder) -> None:
+    # "in Table 4": the table so numbered, though the other one's chunk ranks first and its words name more of the
+    # question; without a number said, words and rank decide
+    columns = [ColumnSchema("depot", "TEXT", "Depot"), ColumnSchema("cost", "REAL", "Repair cost")]
+    rows = [("Harbour", 9.0), ("Airport", 2.0)]
+    library = _library_of(tmp_path, hash_embedder, [
+        ("fourth", "Table 4: Fleet by depot.", columns, rows),
+        ("fifth", "Table 5: Highest repair cost of the depots compared.", columns, rows)])
+    assert _rank(library, "which depots had the highest repair cost in Table 4", ["fifth", "fourth"]) == \
+        ["fourth", "fifth"]
+    assert _rank(library, "which depots had the highest repair cost", ["fifth", "fourth"]) == ["fifth", "fourth"]

@@ -148,3 +148,34 @@ def test_an_average_percentage_of_respondents_who_said_so_over_every_row(tmp_pat
         answer = ask_without_model(library, "on average, what percentage of pupils said they were never bullied, "
                                             "across all the places listed")
         assert answer.value == "78.33%", answer.text  # (80 + 70 + 85) / 3
+
+
+def test_a_column_of_counts_need_not_name_what_it_counts(tmp_path: Path) -> None:
+    # "Count" counts something the table does not name ("visits"): the one word the question adds for it is what the
+    # column counts, not an unread part of the question; two unnamed words still leave it unanswered
+    rows = [["Band", "Count (North site)", "Count (South site)"], ["(0, 10]", "12", "17"], ["(10, 20]", "41", "35"],
+            ["(20, 40]", "57", "22"], ["(40, 80]", "30", "9"]]
+    with drawn_library(tmp_path, "Table 1: Duration bands", rows, [40, 160, 300, 440]) as library:
+        answer = ask_without_model(library, "How many South site visits were in band (10, 20]?")
+        assert answer.value == "35", answer.text
+        answer = ask_refused_model(library, "How many South site visits by nurses were in band (10, 20]?")
+        assert answer.value != "35", answer.text
+
+
+def test_a_question_naming_a_table_by_number_is_answered_from_that_table_only(tmp_path: Path) -> None:
+    # "in Table 2" over a library whose Table 1 would answer the rest of the words: Table 2 is asked, or nothing
+    _draw(tmp_path / "freight.pdf", "Table 1: Coastal freight handled by port, 2031 (thousand tonnes)",
+          ["Port", "Outbound", "Inbound"], [[p, str(o), str(i)] for p, o, i in PORTS], [60, 200, 300, 400])
+    _draw(tmp_path / "deaths.pdf", "Table 2: Influenza deaths by group, 2030", ["Group", "Deaths", "Rate"],
+          [[g, str(n), f"{r}"] for g, n, r in DEATHS], [60, 240, 340, 440])
+    library = Library(tmp_path / "library.sqlite3")
+    try:
+        for name in ("freight.pdf", "deaths.pdf"):
+            assert Ingestor(library, HashEmbedder()).ingest_file(tmp_path / name).status == "added"
+        answer = ask_without_model(library, "Which port handled the most outbound freight?")
+        assert answer.value == "Karsby", answer.text
+        answer = ask_refused_model(library, "Which port handled the most outbound freight in Table 2?")
+        assert answer.value != "Karsby", answer.text
+    finally:
+        library.close()
+

@@ -564,3 +564,17 @@ def test_a_middle_header_row_spreads_only_within_the_group_over_it() -> None:
     headers = [c.header for c in type_table(table).columns]
     assert headers == ["Region", "Cars All", "Cars Under 5 years", "Cars 5 years and over", "Vans All",
                        "Vans Under 5 years", "Vans 5 years and over"]
+
+
+def test_a_table_named_by_its_number() -> None:
+    """A caption's label, and the labels a question names ("in Table 4", "tables 2"), compared alike; a caption
+    that numbers no table has none."""
+    from core.reports.table_naming import table_label, tables_said
+
+    assert table_label("Table 4: Parameter estimates.") == "4"
+    assert table_label("TABLE IV. Results") == "IV"
+    assert table_label("Tab. A-2 Costs") == "A-2"
+    assert table_label("Estimates by region") == ""
+    assert tables_said("the largest repair costs listed in Table 4") == {"4"}
+    assert tables_said("what does table iv show for 2019?") == {"IV"}
+    assert tables_said("how many tables are there in 2019?") == set()
