@@ -984,6 +984,10 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
     return tuple(left)
 
 
+_COUNT_HEADERS = frozenset({"frequency", "freq", "count", "number", "n"})
+"""Headers of columns of counts, which do not name the things counted."""
+
+
 def words_named(planned: QueryPlan, reading: QuestionReading) -> int:
     """How many of the question's content words the plan's table names itself: its title, the headers of the columns
     it reads, the values its conditions keep (a word and a printed one alike in their first five letters count:
@@ -1628,10 +1632,6 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named - free) <= len(said) // 4
-
-
-_COUNT_HEADERS = frozenset({"frequency", "freq", "count", "number", "n"})
-"""Headers of columns of counts, which do not name the things counted."""
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")

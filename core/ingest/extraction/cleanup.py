@@ -239,11 +239,13 @@ _CODE_CALL = re.compile(r"^(?:[a-z_][\w.]*\(.*\)|[a-z_][\w.]*\s*(?:<-|=)\s*\S.*|
 """A line that is a call, an assignment or a dotted name alone ("data(tli)", "fit <- lm(y ~ x)", "temp.table")."""
 
 
+_SECTION_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[A-Z][a-z]+(?:\s+\S+){0,6}$")
+"""A numbered section heading: "2 Gallery", "2.7 Time series", "3.1. Results by region"."""
+
+
 def is_code(text: str) -> bool:
     """Whether a line is a line of program code (a software manual prints the code that makes a table over it)."""
     return bool(_CODE_LINE.search(text) or _CODE_CALL.match(text))
-_SECTION_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[A-Z][a-z]+(?:\s+\S+){0,6}$")
-"""A numbered section heading: "2 Gallery", "2.7 Time series", "3.1. Results by region"."""
 
 
 def _lines_above_title(table: DraftTable, cut: set[int]) -> int:
