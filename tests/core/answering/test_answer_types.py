@@ -430,3 +430,16 @@ def test_periods_of_a_row_that_lacks_a_name_the_question_writes_are_not_composed
     assert found is not None and found.value == "2" and found.view.info.id == 2
     plain = compose([modes], read("How many years did freight costs exceed 4?"), counted, run_sql)
     assert plain is not None and plain.value == "1"
+
+
+def test_a_figure_the_text_states_outright_overrides_a_model_s_other_reading_of_it() -> None:
+    # the model answered from the passages it was shown with another figure (a small model miscounts, or reads
+    # another clause); a passage shown or retrieved that states the figure for the question's subject is given, quoted
+    shown = [_passage("The survey team visited the district twice in 2021.")]
+    retrieved = [_passage("The depot keeps a register of the 27 ferries that served the coastal routes last winter.")]
+    question = "How many ferries served the coastal routes last winter?"
+    fixed = text_facts.reconcile(question, types.LOOKUP, "2", "2", "text", "", shown, retrieved)
+    assert fixed is not None and (fixed.value, fixed.status) == ("27", "text") and "27 ferries" in fixed.text
+    # the same figure, or nothing stated outright: the model's answer stands
+    assert text_facts.reconcile(question, types.LOOKUP, "27", "27", "text", "", shown, retrieved) is None
+    assert text_facts.reconcile(question, types.LOOKUP, "2", "2", "text", "", shown) is None
