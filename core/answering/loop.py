@@ -543,10 +543,11 @@ class Answerer(TableSteps, FormulaSteps):
             return text, compose.label_of_ranking(value), status, ()
         else:
             finding = run.findings[chosen] if chosen is not None else self._best_finding(run)
+            # (``stated_figure`` reads the passages among them)
             retrieved = self.library.chunks(run.chunk_ids) if status == "text" else []
             fixed = text_facts.reconcile(run.question, kind.kind, text, value, status,
                                          finding.sentence if finding is not None else text, run.context.texts,
-                                         [c for c in retrieved if c.kind == "text"])
+                                         retrieved)
         if fixed is None:
             return text, value, status, ()
         chunk, names = fixed.stated.chunk, run.names or cite.SourceNames(self.library)

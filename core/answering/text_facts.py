@@ -326,30 +326,27 @@ def reconcile(question: str, kind: str, text: str, value: str, status: str, tabl
     """The answer to a figure question (``kind`` "lookup" or "computed") given what ``passages`` state
     outright, or None when it stands as it is: the text confirmed it, the passage states the same figure, or
     none states one. An answer the model gave from the text gives way to a figure a passage states outright
-    (one it was shown, or one of the ``retrieved``). With no figure from the table, the passage's answers. When they differ, the one naming the question's subject more closely is given (the table's
+    (one it was shown, or one of the ``retrieved``). With no figure from the table, the passage's answers.
+    When they differ, the one naming the question's subject more closely is given (the table's
     by its row label and header, ``table_words``) and the answer is flagged as a conflict; a computed
     figure gives way only to a passage stating the very share asked for (``states_share``)."""
     if kind == "figures":
         return _reconcile_figures(question, text, value, status, table_words, passages)
     figure_asked = kind in ("lookup", "computed") or kind == "text" and (status == "refused" or not value) and \
         bool(_ASKS_A_FIGURE.search(question))
-    if not figure_asked or status == "checked":
+    from_text = status == "text"
+    if not figure_asked or status == "checked" or from_text and kind == "computed":
         return None
-    if status == "text":
-        # the model's reading of the passages stands, unless a passage it was shown or another retrieved states
-        # another figure outright for the question's subject: a small model miscounts, or takes another clause's
-        stated = stated_figure(question, [*passages, *(c for c in retrieved if c not in passages)])
-        if stated is None or kind == "computed" or (value and same_figure(stated.figure, value)):
-            return None
-        quoted = f"\u201c{snippet(stated.clause, 160)}\u201d (p. {stated.chunk.page})"
-        return Reconciled(f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", stated)
-    stated = stated_figure(question, passages)
+    # the model's reading of the passages stands, unless a passage it was shown or another retrieved states
+    # another figure outright for the question's subject: a small model miscounts, or takes another clause's
+    stated = stated_figure(question, [*passages, *(c for c in retrieved if c not in passages)] if from_text
+                           else passages)
     if stated is None or (value and same_figure(stated.figure, value)):
         return None
     if kind == "computed" and not (states_share(stated, question) or states_change(stated, question)):
         return None
     quoted = f"\u201c{snippet(stated.clause, 160)}\u201d (p. {stated.chunk.page})"
-    if status == "refused" or not value:
+    if status == "refused" or from_text or not value:
         return Reconciled(f"{stated.figure}: the text states it ({quoted}).", stated.figure, "text", stated)
     if stated.coverage > label_coverage(question, table_words):
         return Reconciled(f"{stated.figure}, as the text states ({quoted}); the table gives {value} instead, which "

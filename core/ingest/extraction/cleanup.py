@@ -122,16 +122,25 @@ def drop_running_head(table: DraftTable, page: pymupdf.Page, cut: set[int] | Non
     return True
 
 
-def drop_from_caption_below(table: DraftTable) -> None:
-    """Drop a numbered caption set under the table's rows ("Table 4: ...") and every line after it when none of them
-    holds two figures: the caption and the text below it (a section's heading, references) read into the table."""
+def caption_below(table: DraftTable) -> int | None:
+    """The row of a numbered caption set under the table's rows ("Table 4: ...") when none of the lines after it
+    holds two figures: the caption and the text below it (a section's heading, references) read into the table;
+    None where there is none."""
     cut = set(prose_rows(table))
     for r in range(2, table.n_rows):
         if _is_lone_row(table, r, cut) and is_numbered_title(_row_text(table, r)):
             later = range(r + 1, table.n_rows)
             if not any(sum(1 for c in _filled(table, q) if is_value(table.cells[q][c].text)) >= 2 for q in later):
-                table.drop_rows(list(range(r, table.n_rows)))
-            return
+                return r
+            return None
+    return None
+
+
+def _drop_from_caption_below(table: DraftTable) -> None:
+    """Drop the caption under the table's rows and every line after it (``caption_below``)."""
+    r = caption_below(table)
+    if r is not None:
+        table.drop_rows(list(range(r, table.n_rows)))
 
 
 def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
@@ -147,7 +156,7 @@ def trim_edges(table: DraftTable, page: pymupdf.Page) -> tuple[str, str]:
     titles: list[str] = []
     units: list[str] = []
     sections: list[str] = []
-    drop_from_caption_below(table)
+    _drop_from_caption_below(table)
     changed = True
     while changed and table.n_rows >= 2:
         changed = False

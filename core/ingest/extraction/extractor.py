@@ -31,8 +31,8 @@ import pymupdf
 
 from core.ingest.extraction.camelot_tables import CamelotReader
 from core.ingest.extraction.cleanup import (
+    caption_below,
     caption_below_wins,
-    drop_from_caption_below,
     drop_running_head,
     find_caption,
     find_caption_below,
@@ -304,9 +304,10 @@ class TableExtractor:
             # and judged with and without a numbered caption under its rows and what follows it: the prose after a
             # caption (references, the next section) would sink a table of a few rows below the score of a table at
             # all, while the rows after a caption may be the next table's
-            trimmed = copy.deepcopy(candidate)
-            drop_from_caption_below(trimmed)
-            if 2 <= trimmed.n_rows < candidate.n_rows:
+            caption = caption_below(candidate)
+            if caption is not None:  # (a caption stands at row 2 or lower: two rows at least are left)
+                trimmed = copy.deepcopy(candidate)
+                trimmed.drop_rows(list(range(caption, trimmed.n_rows)))
                 candidates.append(trimmed)
         chosen = select(candidates)
         for draft in chosen:

@@ -157,9 +157,11 @@ def join_at_control_characters(page: pymupdf.Page, words: list[Word]) -> list[Wo
         on_line = [w for w in out if w.y0 <= mid <= w.y1]
         left = next((w for w in on_line if abs(w.x1 - box.x0) < 0.5), None)
         right = next((w for w in on_line if abs(w.x0 - box.x1) < 0.5), None)
-        if left is right or (code in CONTROL_DASHES and (left is None or right is None)):
-            continue
-        if code not in CONTROL_DASHES and not ((left is not None and left.text[-1:].isalpha()) or (right is not None and right.text[:1].islower())):
+        if code in CONTROL_DASHES:
+            touches = left is not None and right is not None
+        else:  # a ligature after a letter, or before a lower-case one
+            touches = (left is not None and left.text[-1:].isalpha()) or (right is not None and right.text[:1].islower())
+        if left is right or not touches:
             continue
         parts = [w for w in (left, right) if w is not None]
         joined = Word(min([box.x0] + [w.x0 for w in parts]), min([box.y0] + [w.y0 for w in parts]),
