@@ -469,6 +469,8 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
         return None  # "2007" on a column of countries: the period the question names, which the table is of
     if found is None and (bands := table_query.bands_within(values, said)):
         return table_query.Condition(column, bands, said)  # "60 and over" over bands "60-69", "70-79", "80+"
+    if found is None and (holding := _holding_the_words(said, values, asked)):
+        return table_query.Condition(column, holding, said)  # "Hispanic" over "M Hispanic", "F Hispanic", "M White"
     if found is None:
         shown = ", ".join(str(v) for v in _closest(said, values, SHOWN_VALUES))
         raise ValueError(f"{said!r} is not a value of {column.name} (its values nearest to it: {shown}).")
@@ -511,6 +513,16 @@ def _named_among(said: str, values: Sequence[Any], asked: set[str]) -> Any | Non
     if len(ranked) >= 2 and ranked[0][0] > max(ranked[1][0], len(words)):
         return ranked[0][1]
     return None
+
+
+def _holding_the_words(said: str, values: Sequence[Any], asked: set[str]) -> tuple[Any, ...]:
+    """Every value holding all the words the model said, where the question says them too and more than one value
+    holds them: "closures" over "Plant closure", "Store closure", "Layoff" keeps both closures' rows."""
+    words = stems(said) - table_query.LEGAL_WORDS
+    if not words or not words <= asked:
+        return ()
+    holding = tuple(v for v in values if words <= stems(str(v)))
+    return holding if len(holding) > 1 else ()
 
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:

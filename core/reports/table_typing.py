@@ -458,6 +458,15 @@ def _name_columns(facts: list[_ColumnFacts]) -> list[str]:
         if len(group) > 1:
             for i in group[1:]:
                 names[i] = _distinct_words_name(facts[i], [facts[j] for j in group if j != i]) or names[i]
+    # "Frequency (Line 1) | Frequency (Line 2)": columns still named alike are told apart by the asides in brackets
+    # that naming left out, where each has its own
+    for name in dict.fromkeys(names):
+        group = [i for i, n in enumerate(names) if n == name]
+        if len(group) > 1:
+            asides = [_aside_name(facts[i]) for i in group]
+            if all(asides) and len(set(asides)) == len(asides):
+                for i, aside in zip(group, asides):
+                    names[i] = shorten(f"{name}_{aside}", MAX_COLUMN_NAME + 8)
     final: list[str] = []
     for name in names:
         candidate, number = name, 1
@@ -466,6 +475,18 @@ def _name_columns(facts: list[_ColumnFacts]) -> list[str]:
             candidate = f"{name}_{number}"
         final.append(candidate)
     return final
+
+
+def _aside_name(column: _ColumnFacts) -> str:
+    """The words in brackets of a column's own header line, units and footnote marks left out ("Line 1" in
+    "Frequency (Line 1)"), as a name; "" where there are none."""
+    if not column.parts:
+        return ""
+    own = " ".join(p.text for p in column.parts if not p.shared) or column.parts[-1].text
+    text = strip_units(_HEADER_FOOTNOTE.sub(" ", _despace_digits(own)))
+    asides = " ".join(re.findall(r"\(([^()]*)\)", text))
+    return shorten(snake_case(asides, digit_prefix="", fallback=""), MAX_COLUMN_NAME) \
+        if re.search(r"[^\W\d_]", asides) else ""
 
 
 def _by_period_on_the_left(name: str, group: list[int], names: list[str]) -> list[str]:

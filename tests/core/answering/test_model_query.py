@@ -707,6 +707,19 @@ def symptoms(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
         ["Feeling dizzy", "8.0", "62.0"], ["Headache", "25.0", "20.0"], ["Back pain", "12.0", "28.0"]])
 
 
+def test_a_word_several_values_hold_keeps_every_row_holding_it(symptoms: Survey) -> None:
+    # "feeling" names no one row: it keeps the three "Feeling ..." rows (Back pain, 28, is not one of them)
+    reply = _reply(operation="count", target="never", filters=[{"column": "symptom", "value": "Feeling"}],
+                   threshold={"column": "never", "above": True, "value": 25})
+    planned, answered = _plan(symptoms, "Of the feeling symptoms, how many did more than 25% of pupils never have?",
+                              reply)
+    assert [c.values for c in planned.conditions] == [("Feeling low", "Feeling nervous", "Feeling dizzy")]
+    assert answered.value == "3", answered.sentence
+    # a word the question does not say is no filter at all
+    with pytest.raises(ValueError, match="not a value of symptom"):
+        _plan(symptoms, "How many symptoms did more than 25% of pupils never have?", reply)
+
+
 @pytest.fixture(scope="module")
 def clinic_costs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Survey]:
     """What a clinic's cost lines came to (made up): a totals row that prints the words of a column."""

@@ -360,6 +360,17 @@ def test_repeated_measures_under_period_groups() -> None:
     assert names == ["item", "net_sales_fy2018", "pct_of_total_fy2018", "net_sales_fy2017", "pct_of_total_fy2017"]
 
 
+def test_columns_named_alike_are_told_apart_by_their_asides_in_brackets() -> None:
+    table = extracted([
+        ["Band", "Claims (Route A)", "Claims (Route B)", "Cost ($ thousands)", "Cost (€ thousands)"],
+        ["0-10", "14", "9", "120", "40"],
+        ["10-20", "21", "30", "180", "60"],
+    ])
+    names = [c.name for c in type_table(table).columns]
+    # units in brackets name nothing: those columns keep the plain name and a number
+    assert names == ["band", "claims_route_a", "claims_route_b", "cost", "cost_2"]
+
+
 def test_header_naming_rules() -> None:
     table = extracted([
         ["", "FY2024", "% change", "Revenue ($ millions)", "Note", "Note", "_row", "rowid", "Order"],
