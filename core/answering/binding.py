@@ -492,6 +492,11 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         # summed over a few of its lines is no such total (the measure's definition may compute it instead).
         with_statements |= {v.info.document_id for v in views if is_statement(home, v.info.title)}
     found = [c for c in found if _is_primary(c.view) or c.view.info.document_id not in with_statements]
+    # Of one row's columns, those whose header the question names go first ("DLHS-3 rural" over "DLHS-4 total"): the
+    # line's words fit each alike, and a header's own words only lower the fit of the columns they name.
+    row_best: dict[tuple[int, int], float] = {}
+    for c in found:
+        row_best[c.view.info.id, c.row] = max(c.score, row_best.get((c.view.info.id, c.row), c.score))
     # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
     # for the question; a defined measure's lines, in the statements, by page.
     if whole and found:
@@ -506,10 +511,24 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         # A document's first statement of a kind is its own; one printed again later (a guarantor group's, a
         # parent company's condensed statements in the notes) goes after it, whatever search ranked first.
         found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, c.view.info.id in later, not c.exact,
-                                  rank.get(c.view.info.id, 0), -c.score, c.view.info.page, c.row))
+                                  rank.get(c.view.info.id, 0), -row_best[c.view.info.id, c.row],
+                                  -_column_said(c, question), -c.score, c.view.info.page, c.row))
     else:
-        found.sort(key=lambda c: (-c.score, c.view.info.page, c.row))
+        found.sort(key=lambda c: (-row_best[c.view.info.id, c.row], -_column_said(c, question), -c.score,
+                                  c.view.info.page, c.row))
     return found
+
+
+_HEADER_WORD = re.compile(r"\w+(?:[-/.]\w+)*")
+
+
+def _column_said(candidate: Candidate, question: str) -> int:
+    """How many words of the candidate's column header the question says, codes whole ("DLHS-3", "Q4-2019"): of a
+    row's columns, each as good a fit for the line, the one the question names ("DLHS-3 rural" over "DLHS-4 total")."""
+    if candidate.column is None:
+        return 0
+    header = set(_HEADER_WORD.findall(column_title(candidate.view, candidate.column).lower()))
+    return len(header & set(_HEADER_WORD.findall(question.lower())))
 
 
 def _later_statements(views: Sequence[TableView]) -> set[int]:

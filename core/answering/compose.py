@@ -469,7 +469,7 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
             below.append(r)
         section = tuple(below) if len(below) >= 2 else view.rows
     rows = [r for r in section if r.row in ranked and _has_values(view, r) and r.labelled
-            and not re.search(r"\(#\d+\)$", r.label) and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
+            and not _printed_again(view, r) and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
     sections = {m.group(1) for r in rows if (m := re.search(r"\[([^\]]+)\]$", r.label))}
     named = [sec for sec in sections if _tokens(sec) and _tokens(sec) <= asked]
     if len(named) == 1:
@@ -479,6 +479,29 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     if 2 <= len(carrying) < len(rows):
         rows = carrying
     return rows
+
+
+def _printed_again(view: ops.TableView, row: ops.RowChoice) -> bool:
+    """Whether ``row`` repeats an earlier row: its label marked so ("Net sales (#2)") and its figures those of a row
+    of the same label above. "Not Hispanic (#2)" under another heading, with figures of its own, is a row of its own."""
+    plain = re.sub(r"\s*\(#\d+\)$", "", row.label)
+    if plain == row.label:
+        return False
+    figures = [v for v in view.values.get(row.row, ()) if ops.is_number(v)]
+    return any(r.label == plain and [v for v in view.values.get(r.row, ()) if ops.is_number(v)] == figures
+               for r in view.rows)
+
+
+def _told_apart(view: ops.TableView, row: ops.RowChoice) -> str:
+    """A row's label as an answer names it: a label printed on several rows ("Not Hispanic (#3)") is told apart by
+    the nearest row above it whose label is printed once ("Not Hispanic (Asian alone)")."""
+    plain = re.sub(r"\s*\(#\d+\)$", "", row.label)
+    if plain == row.label and not any(r.label == f"{plain} (#2)" for r in view.rows):
+        return row.label
+    repeated = {re.sub(r"\s*\(#\d+\)$", "", r.label) for r in view.rows if re.search(r"\(#\d+\)$", r.label)}
+    above = [r.label for r in view.rows if r.row < row.row and r.label not in repeated and r.labelled
+             and not re.search(r"\(#\d+\)$", r.label)]
+    return f"{plain} ({above[-1]})" if above else row.label
 
 
 def shown_label(label: str, noun: str) -> str:
@@ -506,7 +529,7 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     result = run_sql(f"SELECT _row, {label} FROM {quote_identifier(view.name)} "
                      f"WHERE _row IN ({', '.join(str(r.row) for r in rows)}) ORDER BY _row")
     noun = asked_noun(question)
-    names = [shown_label(r.label, noun) for r in rows]
+    names = [shown_label(_told_apart(view, r), noun) for r in rows]
     rule = reading.criterion
     years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))

@@ -11,6 +11,7 @@ import pytest
 from core.answering import Answerer, text_facts
 from core.answering import answer_types as types
 from core.answering.reading import read
+from core.sql.runner import SqlResult
 from models.types import Chunk
 from tests.core.answering.test_answering_library import ReportFixture, ScriptedChat, report  # noqa: F401
 
@@ -149,6 +150,27 @@ def test_items_under_a_heading_come_only_from_a_table_that_prints_that_heading()
     assert [r.label for r in item_rows(balances, question)] == ["Software development", "Prepaid costs"]
     # a question naming no heading lists any table's items
     assert not misses_the_heading(charge, "What are the components of the tax charge?")
+
+
+def test_a_label_printed_again_with_figures_of_its_own_is_a_row_of_its_own() -> None:
+    """"Not Hispanic" printed under two groups, each with its own rate, is two rows of a count, each named by the
+    group above it; a row printed twice with the same figures is counted once."""
+    from core.answering.compose import item_rows, labels
+    from tests.core.answering.test_formulas import _view
+
+    view = _view([("White alone", "", (17.4,)), ("Not Hispanic", "", (17.6,)), ("Asian alone", "", (14.5,)),
+                  ("Not Hispanic (#2)", "", (14.4,)), ("Two or more races", "", (22.0,)),
+                  ("Two or more races (#2)", "", (22.0,))], [("y2010", "2010", 2010)])
+    question = "How many rows show a rate below 18 in 2010?"
+    assert [r.label for r in item_rows(view, question)] == ["White alone", "Not Hispanic", "Asian alone",
+                                                            "Not Hispanic (#2)", "Two or more races"]
+
+    def run(sql: str) -> SqlResult:
+        return SqlResult(sql, ("_row", "item"), (), False, 0.0)
+
+    composed = labels(view, read(question), types.AnswerType(types.COUNT, "wording"), run)
+    assert composed is not None and composed.value == "4", composed
+    assert "Not Hispanic (White alone)" in composed.sentence and "Not Hispanic (Asian alone)" in composed.sentence
 
 
 def test_a_question_for_the_years_is_not_answered_with_a_list_of_the_table_s_items() -> None:

@@ -463,6 +463,20 @@ def test_a_line_asked_alone_is_named_exactly_by_its_label_not_by_its_total() -> 
     assert (total.label, total.exact) == ("Total deferred charges", True)
 
 
+def test_of_a_row_s_columns_the_one_whose_header_the_question_names_goes_first() -> None:
+    """A line asked with no year over columns of two rounds and two areas: the round and the area the question names
+    ("round-2 urban") choose the column, though the line's words fit every column alike."""
+    view = _view([("Households with piped water", "", (61.0, 48.0, 55.0, 40.0)),
+                  ("Households with a toilet", "", (70.0, 52.0, 66.0, 45.0))],
+                 [("r3_total", "Round-3 (2019) Total", 2019), ("r3_urban", "Round-3 (2019) Urban", 2019),
+                  ("r2_total", "Round-2 (2014) Total", 2014), ("r2_urban", "Round-2 (2014) Urban", 2014)])
+    question = "Round-2 urban: share of households with piped water?"
+    first = candidates("households with piped water", [], [view], question)[0]
+    assert (first.label, first.column) == ("Households with piped water", "r2_urban")
+    first = candidates("households with piped water", [], [view], question, whole=True)[0]
+    assert (first.label, first.column) == ("Households with piped water", "r2_urban")
+
+
 def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
     """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
     other words the two share; before, only "after tax" said so."""
