@@ -125,6 +125,9 @@ class TableView:
     """(``_row``, column name) of a cell of a view read from ``source`` -> the stored cell it is (for citations)."""
     stored: TableInfo | None = None
     """The stored table a view read from ``source`` reads (its cells are cited); None: ``info`` is."""
+    introduced: str = ""
+    """The lines nearest above the table (``lines_above``, ``INTRODUCING_LINES``: "Livestock numbers are those of the
+    census of 1 December"): words a question may name the table by besides its title."""
 
     @property
     def name(self) -> str:
@@ -318,6 +321,11 @@ def stated_currency(library: Library, info: TableInfo, texts: Sequence[str] | No
     return ""
 
 
+INTRODUCING_LINES = 4
+"""The lines nearest above a table that introduce it (its caption, the sentence before it): more reach into the prose
+of the page, whose words name other things."""
+
+
 def load_table_view(library: Library, info: TableInfo) -> TableView:
     """Read a stored table's body rows and pick its label column (the first TEXT column)."""
     conn = library.conn
@@ -359,14 +367,15 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
         choices.append(RowChoice(shown, int(r[0]), raw not in (None, "") or text == "Total"))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
+    introduced = " ".join(lines_above(conn, info.document_id, info.page, info.bbox[1])[:INTRODUCING_LINES])
     if info.row_facts or info.periods:  # facts stored at ingestion: the scale and currency are read there
         scale = "" if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in columns))) \
             else info.stated_scale
         currency = _CURRENCY_NAMES.get(info.currency, info.currency)
-        return TableView(info, label, data, tuple(choices), values, scale, printed, currency)
+        return TableView(info, label, data, tuple(choices), values, scale, printed, currency, introduced=introduced)
     texts = _unit_texts(library, info)
     return TableView(info, label, data, tuple(choices), values, stated_scale(library, info, texts), printed,
-                     stated_currency(library, info, texts))
+                     stated_currency(library, info, texts), introduced=introduced)
 
 
 _KEY_HEADER = re.compile(r"\b(?:year|date|month|quarter|period|day|week|no|number|id|code|ref(?:erence)?)\b\.?$",

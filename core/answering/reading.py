@@ -1369,7 +1369,9 @@ def _issuer(text: str, issuers: Sequence[str]) -> str:
     ("Nike's") or after a closing "for"/"of" ("... for Best Buy")."""
     lowered = text.lower()
     for name in sorted(issuers, key=len, reverse=True):
-        if name and re.search(rf"(?<![\w]){re.escape(name.lower())}(?![\w])", lowered):
+        # (a name said after "per", "each" or an article is a common noun: "per harbour" beside a "Harbour Office")
+        if name and re.search(rf"(?<![\w])(?<!\bper )(?<!\beach )(?<!\bevery )(?<!\ba )(?<!\ban )"
+                              rf"{re.escape(name.lower())}(?![\w])", lowered):
             return name
     ticker = re.match(r"^\s*([A-Z]{2,5})\s+(?=\S)", text)
     if ticker and not _NOT_A_NAME.match(ticker.group(1)) and ticker.group(1) not in ("WHAT", "HOW", "THE", "IS", "DID"):
@@ -1739,7 +1741,7 @@ def _query(clause: str, kind: str, frame: str) -> TableQuery:
         if by is not None:
             return TableQuery("top", _clean(by.group("t")), _clean(by.group("g")), limit, descending, text)
         ranked = re.search(rf"\b(?:{_SUPERLATIVE})\s+(?!than\b)(?:number\s+of\s+|amount\s+of\s+|total\s+)?(?P<t>[\w\s-]+?)(?:\s+in\b|\s+for\b|"
-                           rf"\s+during\b|\?|$)", text, re.IGNORECASE)
+                           rf"\s+during\b|\s*[,;]|\?|$)", text, re.IGNORECASE)
         target = ranked.group("t") if ranked else ""
         if re.fullmatch(r"(?:\s*\b(?:in|or|and|than|during|for)\b)*\s*", target):
             target = ""  # "bigger in 2018 or in 2019": what is ranked is said before the comparative

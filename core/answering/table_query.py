@@ -898,7 +898,7 @@ def _head_noun(phrase: str) -> str:
 
 def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") -> tuple[str, ...]:
     """The content words of the question (``QuestionReading.content``) that code's plan binds to nothing: not to
-    the table (its title, heading or unit, its ``document``'s title), a column it reads, a row or value it keeps,
+    the table (its title, heading or unit, the lines introducing it, its ``document``'s title), a column it reads, a row or value it keeps,
     the rows' noun, or a word of how a figure is asked (an operation, a count, a share, a unit, a linking verb). A
     plan that leaves one answers another question ("the districts with a shortfall" listed without any shortfall
     read). A word of the title that also names rows of the table the plan keeps none of is not bound by the title
@@ -947,7 +947,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if column.name not in kept and values:
             of_rows |= _tokens(" ".join(values)) - _common_words(values)
     # a word of the table's title or of its document's names it, unless it names rows the plan keeps none of
-    titled = _kin(_tokens(f"{view.info.caption} {view.info.heading} {view.info.unit} {document}")) - (of_rows - bound)
+    titled = _kin(_tokens(f"{view.info.caption} {view.info.heading} {view.info.unit} {document} {view.introduced}")) - \
+        (of_rows - bound)
     if planned.operation == "list" and not (planned.conditions or planned.thresholds or planned.missing):
         titled = set()  # every row listed answers "which districts are there", not "which had a rice deficit"
     headers = _kin(_tokens(" ".join(c.header for c in view.info.schema.columns)))

@@ -183,6 +183,15 @@ def test_an_issuer_the_library_knows_is_set_aside_from_the_measure() -> None:
     assert reading.measure.words == "capex" and reading.complete
 
 
+def test_an_issuer_s_name_said_as_a_common_noun_is_no_issuer() -> None:
+    """"per harbour" beside a library holding the "Harbour Office"'s bulletin: the word is the unit of an average, not
+    the body that published it; "Harbour's" is still the issuer."""
+    reading = read("What is the average number of boats per harbour?", issuers=("harbour office", "harbour"))
+    assert reading.issuer == "" and reading.measure is not None and "harbour" in reading.measure.said
+    assert read("How many boats did each harbour count?", issuers=("harbour",)).issuer == ""
+    assert read("What were Harbour's total receipts in 2023?", issuers=("harbour office", "harbour")).issuer == "harbour"
+
+
 def test_a_region_a_report_breaks_its_figures_into_is_no_issuer() -> None:
     """"... for APAC" after a closing "for" reads like a ticker, but it is a region of the report's segments: it stays
     in the measure; a ticker ("MMM") is still an issuer."""
@@ -193,6 +202,7 @@ def test_a_region_a_report_breaks_its_figures_into_is_no_issuer() -> None:
 
 @pytest.mark.parametrize(("question", "operation", "target", "group", "limit"), [
     ("How many notices were filed in Dayton?", "how_many", "notices", "", 1),
+    ("top 3 harbours for yachts, 1 May 2024", "top", "yachts", "harbours", 3),
     ("How many workers in total did Kestrel Foods lay off?", "how_many", "workers", "", 1),
     ("Which month had the most layoffs?", "top", "layoffs", "month", 1),
     ("What are the top 3 counties by population in 2010?", "top", "population", "counties", 3),

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pymupdf
 import pytest
 
 from core.answering import Answerer, table_query
 from core.answering.operations import load_table_view
 from core.answering.query_step import distinct_values
 from core.answering.reading import read
+from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.search.retrieval import Retriever
 from core.sql.runner import SqlRunner
@@ -24,6 +26,7 @@ from tests.conftest import HashEmbedder
 from tests.core.answering.test_answering_library import ScriptedChat
 from tests.core.answering.test_table_query import ask_without_model
 from tests.core.answering.test_table_units import drawn_library
+from tests.core.ingest.test_extraction import _draw_ruled
 
 pytestmark = pytest.mark.unit
 
@@ -182,3 +185,33 @@ def test_a_small_bound_is_said_as_the_question_said_it(error_rates: Library) -> 
     answer = ask_without_model(error_rates, "How many methods have an error rate above 0.005?")
     assert answer.value == "2", answer.text  # Lattice and Spline
     assert "above 0.005" in answer.text and "0.01" not in answer.text, answer.text
+
+
+def test_a_word_of_the_sentence_introducing_a_table_names_the_table(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"in the census": the sentence over the table says it holds the census counts, so the words name
+    the table, as its title's would (no column or row is left unread)."""
+    directory = tmp_path_factory.mktemp("audit")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 24), "Harbour Office: Annual Bulletin", fontsize=11)
+    for n, line in enumerate(["The office keeps the quays, the slipways and the moorings of four harbours in",
+                              "good repair, and reports each year on what it spent and on the works it plans.",
+                              "This bulletin sets out the year's accounts, the works done and the fleet."]):
+        page.insert_text((72, 60 + 14 * n), line, fontsize=11)
+    page.insert_text((72, 120), "Boats were counted in the census of the harbours.", fontsize=11)
+    page.insert_text((72, 140), "Table 3: Boats by harbour", fontsize=11)
+    counts = {"Kelby": (41, 18), "Marrow": (25, 32), "Penhale": (12, 9), "Tresco Bay": (30, 21)}
+    rows = [["Harbour", "Sailing boats", "Motor boats"]] + [[h, str(s), str(m)] for h, (s, m) in counts.items()]
+    _draw_ruled(page, rows, [60, 220, 340, 460], 158, row_height=18)
+    doc.save(directory / "harbours.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    try:
+        assert Ingestor(library, HashEmbedder()).ingest_file(directory / "harbours.pdf").tables == 1
+        answer = ask_code_first(library, "What is the average number of motor boats per harbour in the census?")
+        assert answer.value == "20", answer.text
+        # a word nothing on the page says is still unread: no answer
+        answer = ask_code_first(library, "What is the average number of motor boats per harbour in the audit?")
+        assert answer.value != "20", answer.text
+    finally:
+        library.close()

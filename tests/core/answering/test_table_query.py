@@ -159,3 +159,4 @@ def test_the_rows_a_question_names_by_another_noun_for_their_kind(register: Regi
     towns: Counter[str] = Counter(city for _, city, _, _ in register.rows)
     answer = _ask(register, "Which town had the most notices?")
     assert answer.value == towns.most_common(1)[0][0], answer.text
+
