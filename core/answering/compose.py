@@ -451,7 +451,7 @@ def misses_the_heading(view: ops.TableView, question: str, headings: Sequence[st
 
 def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     """The rows a label question lists: the table's items holding figures, without totals, unlabelled
-    rows or repeats ("(#2)"); narrowed to the rows of the section the question names ("types of
+    rows or repeats ("(#2)": a row printed twice, or one no row above tells apart); narrowed to the rows of the section the question names ("types of
     finite-lived intangible assets": the rows marked "[Finite-Lived Intangible Assets]"), and to the
     labels carrying the noun it asks for ("scopes of emissions") when some but not all do."""
     ranked = set(ops.ranked_rows(view))
@@ -469,7 +469,8 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
             below.append(r)
         section = tuple(below) if len(below) >= 2 else view.rows
     rows = [r for r in section if r.row in ranked and _has_values(view, r) and r.labelled
-            and not _printed_again(view, r) and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
+            and not _printed_again(view, r) and not re.search(r"\(#\d+\)$", _told_apart(view, r))
+            and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
     sections = {m.group(1) for r in rows if (m := re.search(r"\[([^\]]+)\]$", r.label))}
     named = [sec for sec in sections if _tokens(sec) and _tokens(sec) <= asked]
     if len(named) == 1:
