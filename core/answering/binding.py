@@ -468,9 +468,14 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
             if whole and _BARE_TOTAL.match(choice.label):
                 score = _total_of_table(words, view, choice.row, sections.get(choice.row, ""))
             elif whole and not covers(words, choice.label):
-                score = _qualified_fit(words, choice.label, f"{sections.get(choice.row, '')} {group}") or \
-                    max(_qualified_fit(words, choice.label, _measured(view)),
-                        0.0 if primary else _qualified_fit(words, choice.label, title)) - TITLE_PENALTY
+                # the label with its section's heading, else with what the table's title says too ("individual
+                # income tax receipts in the baseline": "Individual income taxes" under "Receipts" in a table
+                # titled "Adjusted Baseline by Category")
+                section = f"{sections.get(choice.row, '')} {group}"
+                titles = [_measured(view)] + ([] if primary else [title])
+                score = _qualified_fit(words, choice.label, section) or \
+                    max(_qualified_fit(words, choice.label, context) for said in titles
+                        for context in (said, f"{section} {said}")) - TITLE_PENALTY
             elif whole and _OPENING.search(choice.label) and not _OPENING.search(words):
                 score *= OPENING_FACTOR  # "Goodwill, beginning of the year": the balance at the date is the closing one
             if score >= MIN_FIT:

@@ -1681,6 +1681,11 @@ def _like_the_first(first: str, second: str) -> str:
                      first.strip(), re.IGNORECASE)
     if alone is not None and dated is not None:  # "X in 2019 than in 2018": the first side's measure in the second's year
         return f"{dated.group('what')} in {alone.group('p')}"
+    one = re.fullmatch(r"(?:the\s+)?(?P<mod>[\w-]+)\s+ones?\b(?P<rest>.*)", second.strip(), re.IGNORECASE)
+    words = first.strip().split()
+    if one is not None and len(words) >= 2 and one.group("mod").lower() not in ("other", "same", "this", "that", "last"):
+        # "the female rate than the male one": the first side's measure, its first word changed for the second's
+        return f"{one.group('mod')} {' '.join(words[1:])}{one.group('rest')}"
     said = _THAT_OF.match(second.strip())
     if said is None:
         return second

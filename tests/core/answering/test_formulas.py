@@ -477,6 +477,16 @@ def test_of_a_row_s_columns_the_one_whose_header_the_question_names_goes_first()
     assert (first.label, first.column) == ("Households with piped water", "r2_urban")
 
 
+def test_a_line_is_named_by_its_label_its_section_and_its_table_s_title_together() -> None:
+    """"Corporate tax receipts in the forecast": "Corporate income taxes" under "Receipts" in a table titled
+    "Forecast by category": the section says receipts, the title says forecast, neither says both."""
+    view = _view([("Corporate income taxes", "Receipts", (242.0, 460.0)), ("Excise taxes", "Receipts", (79.0, 96.0)),
+                  ("Defense", "Outlays", (670.0, 716.0))], [("y2012", "2012", 2012), ("y2022", "2022", 2022)],
+                 caption="Table 4. Forecast by category")
+    found = candidates("corporate income tax receipts in the forecast", [2012, 2022], [view], "", whole=True)
+    assert found and found[0].label == "Corporate income taxes"
+
+
 def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:
     """"Profit after taxes" (or "after income taxes", "after taxation") is no profit before taxation, however many
     other words the two share; before, only "after tax" said so."""

@@ -192,6 +192,14 @@ def test_an_issuer_s_name_said_as_a_common_noun_is_no_issuer() -> None:
     assert read("What were Harbour's total receipts in 2023?", issuers=("harbour office", "harbour")).issuer == "harbour"
 
 
+def test_the_second_side_of_a_comparison_said_as_one_is_the_first_side_s_measure() -> None:
+    """"the urban poverty rate than the rural one": the rural poverty rate, not a line called "rural one"."""
+    reading = read("How much higher was the urban poverty rate than the rural one in 2015?")
+    assert reading.measure is not None
+    assert [p.words for p in reading.measure.parts] == ["urban poverty rate", "rural poverty rate"]
+    assert all(p.periods == (2015,) for p in reading.measure.parts)
+
+
 def test_a_region_a_report_breaks_its_figures_into_is_no_issuer() -> None:
     """"... for APAC" after a closing "for" reads like a ticker, but it is a region of the report's segments: it stays
     in the measure; a ticker ("MMM") is still an issuer."""
