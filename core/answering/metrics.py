@@ -342,7 +342,8 @@ def _years_for(measure: Measure, main: int | None) -> list[int]:
             return [main - measure.span, main]
         raise _NoPlan("a growth rate needs two years")
     if len(years) >= 2:
-        return sorted(years) if measure.op in (m.CHANGE, m.PERCENT_CHANGE, m.GAP) else years
+        # a change spans its first and last years ("fell between 1991 and 1996"): the years between need no column
+        return [min(years), max(years)] if measure.op in (m.CHANGE, m.PERCENT_CHANGE, m.GAP) else years
     if measure.span > 0 and main is not None:
         return list(range(main - measure.span + 1, main + 1))
     if main is not None:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
+from core.answering import measures as m
 from core.answering import table_query
 from core.answering.binding import stems
 from core.answering.operations import TableView
@@ -149,6 +150,9 @@ _RANKS = re.compile(r"\b(?:most|least|fewest|highest|lowest|largest|smallest|big
                     r"lightest|oldest|youngest|richest|poorest|busiest)\b", re.IGNORECASE)
 
 
+_TWO_FIGURES = frozenset({m.DIFFERENCE, m.CHANGE, m.PERCENT_CHANGE, m.GAP})
+"""The measures of two figures (a difference, a change between periods): never one cell's value."""
+
 _WHICH = re.compile(r"\s*(?:in\s+|at\s+|for\s+)?(?:which|what)\b", re.IGNORECASE)
 
 
@@ -209,6 +213,15 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "Greece's correlation in Q4 2009" over columns Portugal, Greece, Spain: the column the question names by
         # its whole header, not another the model chose
         target = whole
+    if operation == "value" and reading.measure is not None and reading.measure.op in _TWO_FIGURES:
+        # "by how much did X fall between 1991 and 1996", "by how much does A exceed B": one cell answers none of it
+        raise ValueError("the question asks how two figures differ, and a value plan reads one: choose its two cells.")
+    if operation == "value" and reading.criterion.kind in ("max", "min") and re.search(r"\bwhich\b", reading.text,
+                                                                                        re.IGNORECASE) \
+            and _RANKS.search(reading.text):
+        # "of the ministry's demands, which one gets the biggest allocation": the row ranked first, named, not the
+        # figure of the row the model filtered on (the heading the ranked rows stand under)
+        operation = "top"
     filters, headed = _filters_naming_columns(reply.get("filters") or (), numbers, text, distinct, reading)
     if headed is not None:
         # "in how many quarters was Spain's index under 0.2" filtered on a value "Spain" where Spain heads a figure
@@ -237,6 +250,8 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # "on average, what percentage ...", "on average, how many cases did a region report": the model's sum (or its
         # count of the rows, with the figure column that counts them) is the average asked for
         operation = "average"
+    if operation == "top" and group is None:
+        group = view.label_column
     if operation in ("max", "min") and (group is not None or wanted == "top"):
         # "which country had the most": the group with the largest figure, named, not the figure alone
         operation, descending, limit = "top", operation == "max", 1 if wanted != "top" else limit

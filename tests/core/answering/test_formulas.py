@@ -205,6 +205,13 @@ def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_t
     assert same_formula(plan, formula_text) and plan.source == "line", plan
 
 
+def test_a_change_over_a_span_of_years_reads_its_first_and_last_years_only() -> None:
+    """"fell between 2011 and 2016": the table need not print 2012 to 2015 (a survey every few years)."""
+    plan = plan_for("By how much did licence fees fall between 2011 and 2016?")
+    assert plan is not None and same_formula(plan, "(licence_fees_2016) - (licence_fees_2011)")
+    assert sorted(q.year for q in plan.quantities) == [2011, 2016]
+
+
 def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() -> None:
     plan = plan_for("What was the percentage change in closing cash?")
     assert plan is not None and plan.periods_open == "change" and plan.subject == "closing cash" and plan.percent

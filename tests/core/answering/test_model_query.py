@@ -69,6 +69,22 @@ def test_a_value_the_column_does_not_hold_goes_back_with_the_values_it_does(regi
             target="employees_affected", filters=[{"column": "company", "value": "Osprey Mills"}]))
 
 
+def test_a_value_plan_answers_neither_a_difference_nor_a_which_question(register: Register) -> None:  # noqa: F811
+    # "by how much did A exceed B": one cell is no difference; the model is asked for its two cells
+    with pytest.raises(ValueError, match="two figures"):
+        _plan(register, "By how much did the Toledo notices exceed the Akron ones in employees affected?", _reply(
+            operation="value", target="employees_affected", filters=[{"column": "city", "value": "Toledo"}]))
+    # "which one gets the biggest": the row ranked first, named, not the figure of the rows filtered on
+    question = "Of the Toledo notices, which one gets the biggest number of employees?"
+    planned, answered = _plan(register, question, _reply(
+        operation="value", target="employees_affected", filters=[{"column": "city", "value": "Toledo"}]))
+    totals: Counter[str] = Counter()
+    for company, city, _, employees in register.rows:
+        if city == "Toledo":
+            totals[company] += employees
+    assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0], answered.sentence
+
+
 def test_a_model_plan_that_leaves_the_question_unread_is_refused(register: Register) -> None:  # noqa: F811
     # a count of every notice is no answer to how long a notice must run; the plan is refused
     with pytest.raises(ValueError, match="unread"):
