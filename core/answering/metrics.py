@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from core.answering import formula
 from core.answering import measures as m
 from core.answering.measures import Measure
-from core.answering.reading import QuestionReading, read
+from core.answering.reading import QuestionReading, asks_fall, read
 from core.reports.values import YEAR_DIGITS
 
 _YEAR = rf"(?:FY\s?'?|fiscal\s+(?:year\s+)?)?({YEAR_DIGITS})"
@@ -186,7 +186,7 @@ def _compile(reading: QuestionReading, measure: Measure, year: int | None) -> Pl
         printed_first = any(leaf.op == m.NAMED and leaf.words in m.PRINTED_FIRST for leaf in nested)
         if measure.op == m.DEFINED:  # "opex (SG&A plus R&D)": a printed measure its definition names, as printed
             printed_first = _tree(measure, main, definitions, True)[0] != _tree(measure, main, definitions)[0]
-        expression, quantities = _tree(measure, main, definitions, printed_first)
+        expression, quantities = _tree(measure, main, definitions, printed_first, down=asks_fall(reading))
         expression, tree = _said_as_asked(reading, measure, _bare(expression))
     except (formula.FormulaError, ValueError, RecursionError):
         return None
@@ -317,6 +317,8 @@ def _display_name(reading: QuestionReading | None, measure: Measure) -> str:
         return _clean_name(reading.subject)
     if measure.said:
         return _clean_name(measure.said)
+    if measure.op == m.CHANGE and reading is not None and asks_fall(reading):
+        return _clean_name(re.sub(r"^change\b", "fall", measure.name))  # the amount it fell by (``_tree``'s down)
     return _clean_name(measure.name)
 
 
@@ -354,9 +356,10 @@ def _years_for(measure: Measure, main: int | None) -> list[int]:
 
 
 def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
-          printed_first: bool = False) -> tuple[str, list[Quantity]]:
+          printed_first: bool = False, down: bool = False) -> tuple[str, list[Quantity]]:
     """The formula of a measure tree for ``year`` (a node's own periods win), and its quantities. With
-    ``printed_first``, a measure reports usually print as a line ("gross profit") is that line."""
+    ``printed_first``, a measure reports usually print as a line ("gross profit") is that line; with ``down``, a
+    change the question says was a fall ("by how much did X fall") is the amount it fell by (old minus new)."""
     own = max(measure.periods) if measure.periods and measure.op not in m.OVER_PERIODS else year
     op = measure.op
     if op == m.LINE:
@@ -398,7 +401,7 @@ def _tree(measure: Measure, year: int | None, definitions: dict[str, str],
             new, old = expressions[-1], expressions[0]
             if op == m.PERCENT_CHANGE:
                 return f"growth({new}, {old})", quantities
-            difference = f"({new}) - ({old})"
+            difference = f"({old}) - ({new})" if down and op == m.CHANGE else f"({new}) - ({old})"
             return (f"abs({difference})" if op == m.GAP else difference), quantities
         function = "avg" if op == m.AVERAGE else "sum"
         return f"{function}(" + ", ".join(expressions) + ")", quantities

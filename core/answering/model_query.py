@@ -216,11 +216,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     if operation == "value" and reading.measure is not None and reading.measure.op in _TWO_FIGURES:
         # "by how much did X fall between 1991 and 1996", "by how much does A exceed B": one cell answers none of it
         raise ValueError("the question asks how two figures differ, and a value plan reads one: choose its two cells.")
-    if operation == "value" and reading.criterion.kind in ("max", "min") and re.search(r"\bwhich\b", reading.text,
-                                                                                        re.IGNORECASE) \
-            and _RANKS.search(reading.text):
-        # "of the ministry's demands, which one gets the biggest allocation": the row ranked first, named, not the
-        # figure of the row the model filtered on (the heading the ranked rows stand under)
+    if operation == "value" and reading.criterion.kind in ("max", "min") and _RANKS.search(reading.text) and \
+            (re.search(r"\bwhich\b", reading.text, re.IGNORECASE) or int(reply.get("limit") or 1) > 1):
+        # "of the ministry's demands, which one gets the biggest allocation", "name the three that affected the most":
+        # the rows ranked first, named, not the figure of the row the model filtered on (the heading the ranked rows
+        # stand under)
         operation = "top"
     filters, headed = _filters_naming_columns(reply.get("filters") or (), numbers, text, distinct, reading)
     if headed is not None:
@@ -243,6 +243,10 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     limit = max(1, min(10, int(reply.get("limit") or 1)))
     descending = bool(reply.get("descending", True))
     wanted = reading.query.operation if reading.query is not None else ""
+    if wanted == "list" and target is not None and _RANKS.search(reading.text) and \
+            reading.criterion.kind in THRESHOLD_KINDS and not table_query.question_thresholds(view, reading, target):
+        # "which obligation has the most due in more than 5 years": the bound read is the header of the column ranked
+        wanted = "top"
     if (operation == "sum" or operation == "count" and target is not None and
         reading.criterion.kind not in THRESHOLD_KINDS) and \
             table_query.AVERAGE_ASKED.search(reading.text) and \

@@ -1512,6 +1512,21 @@ def _criterion(marked: str) -> Criterion:
     return Criterion()
 
 
+_FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"
+                   r"lose|lost|reduc(?:e|ed|tion))\b", re.IGNORECASE)
+
+
+def asks_fall(reading: QuestionReading) -> bool:
+    """"By how much did X fall": the question names the direction down, so the amount it fell by is the answer
+    (7.7, not -7.7). "The increase/(decrease) in X" names both directions, and asks the signed change."""
+    return bool(_FALL.search(reading.text)) and not _RISE.search(reading.text)
+
+
+_RISE = re.compile(r"\b(?:increase[sd]?|rise|rose|risen|grow|grew|grown|gain(?:ed)?|go\s+up|went\s+up)\b\s*(?:/|or\b|and\b)",
+                   re.IGNORECASE)
+"""A rise said as one of two directions ("increase/(decrease)", "increase or decrease")."""
+
+
 def _final_kind(kind: str, several: bool, measure: Measure | None, query: TableQuery | None,
                 marked: str) -> tuple[str, bool]:
     if kind:

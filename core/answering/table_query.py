@@ -47,6 +47,7 @@ from core.answering.reading import (
     VERSUS_KINDS,
     QuestionReading,
     TableQuery,
+    asks_fall,
     count_said,
 )
 from core.answering.vocabulary import ENTITY_KINDS, SAME_MEANING, TOTAL_AFTER, same_kind_nouns, same_meaning
@@ -1306,21 +1307,6 @@ def column_group(target: ColumnSchema, amounts: Sequence[ColumnSchema]) -> list[
     return [target, *group] if group else [target]
 
 
-_FALL = re.compile(r"\b(?:fall|fell|fallen|decrease[sd]?|decline[sd]?|drop(?:ped)?|shr[iau]nk|go\s+down|went\s+down|"
-                   r"lose|lost|reduc(?:e|ed|tion))\b", re.IGNORECASE)
-
-
-def asks_fall(reading: QuestionReading) -> bool:
-    """"By how much did X fall": the question names the direction down, so the amount it fell by is the answer
-    (7.7, not -7.7). "The increase/(decrease) in X" names both directions, and asks the signed change."""
-    return bool(_FALL.search(reading.text)) and not _RISE.search(reading.text)
-
-
-_RISE = re.compile(r"\b(?:increase[sd]?|rise|rose|risen|grow|grew|grown|gain(?:ed)?|go\s+up|went\s+up)\b\s*(?:/|or\b|and\b)",
-                   re.IGNORECASE)
-"""A rise said as one of two directions ("increase/(decrease)", "increase or decrease")."""
-
-
 def _change_of_a_row(view: TableView, reading: QuestionReading, text_columns: Sequence[ColumnSchema], asked: set[str],
                      distinct: Callable[[ColumnSchema], list[Any]]) -> QueryPlan | None:
     """"by how much did polytechnic participants grow from 2000 to 2004", "by how many points did brand X's share
@@ -1443,7 +1429,10 @@ def is_percent(view: TableView, column: ColumnSchema) -> bool:
 _RATE_HEADER = re.compile(r"rates?|ratios?", re.IGNORECASE)
 
 
-_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|shares?|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|(?<!number of )shares?(?!\s+(?:in\s+(?:thousands|millions)|purchased|"
+                             r"repurchased|outstanding|issued|granted))|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+"""A header of percentages ("Market share", "Imported (%)"); not one of a number of shares ("Number of Shares",
+"Shares in thousands")."""
 
 
 def asks_difference(reading: QuestionReading) -> bool:

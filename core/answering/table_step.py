@@ -18,7 +18,7 @@ from core.answering import (
 from core.answering import citations as cite
 from core.answering import operations as ops
 from core.answering.prompts import render
-from core.answering.reading import read
+from core.answering.reading import asks_fall, read
 from core.answering.run_state import (
     FIGURE,
     AnswererBase,
@@ -140,7 +140,7 @@ class TableSteps(AnswererBase):
             try:
                 sql = ops.compile_sql(view, decided)
                 result = self.sql_runner.run(sql)
-                answer = ops.describe_result(view, decided, result.columns, result.rows, table_query.asks_fall(sub))
+                answer = ops.describe_result(view, decided, result.columns, result.rows, asks_fall(sub))
             except (ValueError, UserError):
                 answer = ""  # the model chooses instead
             if answer and not ops.sql_is_empty(result.rows):
@@ -180,7 +180,7 @@ class TableSteps(AnswererBase):
                 # totals (the sentence names the column, so the substitution is visible).
                 choice, tried.sql = total, ops.compile_sql(view, total)
                 result = tried.result = self.sql_runner.run(tried.sql)
-            answer = ops.describe_result(view, choice, result.columns, result.rows, table_query.asks_fall(sub))
+            answer = ops.describe_result(view, choice, result.columns, result.rows, asks_fall(sub))
             if ops.sql_is_empty(result.rows) or not answer:
                 raise ops.InvalidChoice(f"the chosen cells are empty (no number there).{ops.filled_hint(view, choice)}")
             first = result.rows[0][0] if result.rows and result.rows[0] else None

@@ -206,10 +206,13 @@ def test_line_shapes_read_periods_as_reports_print_them(question: str, formula_t
 
 
 def test_a_change_over_a_span_of_years_reads_its_first_and_last_years_only() -> None:
-    """"fell between 2011 and 2016": the table need not print 2012 to 2015 (a survey every few years)."""
+    """"fell between 2011 and 2016": the table need not print 2012 to 2015 (a survey every few years); a fall asked
+    is the amount it fell by, a rise the amount it rose by."""
     plan = plan_for("By how much did licence fees fall between 2011 and 2016?")
+    assert plan is not None and same_formula(plan, "(licence_fees_2011) - (licence_fees_2016)")
+    assert sorted(q.year for q in plan.quantities) == [2011, 2016] and plan.measure.startswith("fall in")
+    plan = plan_for("By how much did licence fees grow between 2011 and 2016?")
     assert plan is not None and same_formula(plan, "(licence_fees_2016) - (licence_fees_2011)")
-    assert sorted(q.year for q in plan.quantities) == [2011, 2016]
 
 
 def test_a_change_asked_with_no_period_leaves_the_periods_to_the_line_s_table() -> None:
@@ -492,6 +495,16 @@ def test_a_line_is_named_by_its_label_its_section_and_its_table_s_title_together
                  caption="Table 4. Forecast by category")
     found = candidates("corporate income tax receipts in the forecast", [2012, 2022], [view], "", whole=True)
     assert found and found[0].label == "Corporate income taxes"
+
+
+def test_a_number_of_shares_is_no_column_of_percentages() -> None:
+    """"Number of Shares" and "Shares in thousands" count shares of stock; "Market shares" are percentages."""
+    from core.answering.table_query import is_percent
+
+    view = _view([("Outstanding at June 30", "", (2806364.0, 2806.0, 12.5))],
+                 [("number_of_shares", "Number of Shares", 2019), ("shares_k", "Shares in thousands", 2019),
+                  ("market", "Market shares", 2019)])
+    assert [is_percent(view, c) for c in view.data_columns] == [False, False, True]
 
 
 def test_an_amount_after_taxes_is_no_amount_before_taxation() -> None:

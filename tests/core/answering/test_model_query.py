@@ -83,6 +83,25 @@ def test_a_value_plan_answers_neither_a_difference_nor_a_which_question(register
         if city == "Toledo":
             totals[company] += employees
     assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0], answered.sentence
+    # "name the three ... that affected the most": the model's value over its group, limited to three, ranks them
+    planned, answered = _plan(register, "Name the three notices (by date) that affected the most employees.", _reply(
+        operation="value", target="employees_affected", group="notice_date", limit=3))
+    ranked = sorted(register.rows, key=lambda r: -r[3])[:3]
+    assert planned.operation == "top" and planned.limit == 3, planned
+    assert answered.value.count(";") == 2 and str(ranked[0][3]) in answered.sentence, answered.sentence
+
+
+def test_a_ranking_asked_past_a_bound_that_heads_a_column_ranks_by_that_column(tmp_path_factory: pytest.TempPathFactory
+                                                                              ) -> None:
+    """"which obligation has the most due in more than 5 years": "more than 5 years" is the column's header, not a
+    bound on its figures; the model's value plans a ranking, and the totals row is not one of the rows ranked."""
+    for survey in _survey(tmp_path_factory, "Table 5: Obligations by when they fall due", [
+            ["Obligation", "Within 1 year", "More than 5 years"], ["Leases", "374", "118"], ["Debt", "660", "4470"],
+            ["Purchases", "345", "366"], ["Total", "1379", "4954"]]):
+        reply = _reply(operation="value", target="more_than_5_years", group="obligation",
+                       threshold={"column": "more_than_5_years", "above": True, "value": 5})
+        planned, answered = _plan(survey, "Which obligation has the most due in more than 5 years?", reply)
+        assert planned.operation == "top" and answered.value == "Debt", answered.sentence
 
 
 def test_a_model_plan_that_leaves_the_question_unread_is_refused(register: Register) -> None:  # noqa: F811
