@@ -549,6 +549,8 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     if answer.kind == types.COUNT:
         if not _counts_the_rows(question, rows, view) or rule.kind in _PASSED:
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
+        if any(re.search(r"\(#\d+\)$", _told_apart(view, r)) and not _printed_again(view, r) for r in view.rows):
+            return None  # "no", "yes", "no (#2)" ...: values of a category, not items to count
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")
     if any(_tokens(r.label) and _tokens(r.label) <= _tokens(question) for r in rows):

@@ -171,6 +171,10 @@ def test_a_label_printed_again_with_figures_of_its_own_is_a_row_of_its_own() -> 
     composed = labels(view, read(question), types.AnswerType(types.COUNT, "wording"), run)
     assert composed is not None and composed.value == "4", composed
     assert "Not Hispanic (White alone)" in composed.sentence and "Not Hispanic (Asian alone)" in composed.sentence
+    # "yes", "no", "yes (#2)": values of a category no row above tells apart; a count of the labels counts nothing asked
+    category = _view([("yes", "", (1.5,)), ("no", "", (2.0,)), ("yes (#2)", "", (3.1,)), ("no (#2)", "", (0.4,))],
+                     [("y2010", "2010", 2010)])
+    assert labels(category, read("How many days were listed?"), types.AnswerType(types.COUNT, "wording"), run) is None
 
 
 def test_a_question_for_the_years_is_not_answered_with_a_list_of_the_table_s_items() -> None:
