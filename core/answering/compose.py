@@ -557,9 +557,10 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
         # "which company was granted permit 2021-015": the question names one of the rows, and asks of it
         return None
     if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top" or \
-            ALL_OR_NONE.search(question):
+            ALL_OR_NONE.search(question) or re.search(r"\b(?:any|no)\s+[a-z]", question, re.IGNORECASE):
         # "which courses were over 50%", "which had a deficit", "which three birds rank lowest ...": every row
-        # listed would leave the threshold, the sign or the ranking unread ("that no tenant reported": the rows at nothing)
+        # listed would leave the threshold, the sign or the ranking unread ("that no tenant reported": the rows at nothing;
+        # "which had any budget": the rows with one)
         return None
     if _names_another_column(view, reading):
         return None  # "which districts did A have inspections in" over rows labelled by operator: not these labels

@@ -98,9 +98,10 @@ _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilome
                "%": "percent", "pct": "percent", "no": "number", "no.": "number", "yrs": "years", "hrs": "hours",
                "mn": "million", "bn": "billion", "m": "million", "000": "thousand", "'000": "thousand"}
 """Units printed short in a header's parentheses ("Area (ha)"), in the words a question uses for them."""
-_NONE = re.compile(r"\b(?:no|zero|nil)\s+(?P<w>[a-z][\w&' -]*?)(?=\s+(?:in|for|during|at|on|as\s+of)\s+(?:fy\s*)?"
-                   r"(?:19|20)\d\d|\s*[?.]|\s*$)", re.IGNORECASE)
-""""budgeted no capital outlay for family welfare": the rows whose figure in that column is empty or zero."""
+_NONE = re.compile(r"\b(?P<none>no|zero|nil|any)\s+(?P<w>[a-z][\w&' -]*?)(?=\s+(?:in|for|during|at|on|"
+                   r"as\s+of)\s+(?:fy\s*)?(?:19|20)\d\d|\s*[?.]|\s*$)", re.IGNORECASE)
+""""budgeted no capital outlay for family welfare": the rows whose figure in that column is empty or zero;
+"budgeted any capital outlay ...": those whose figure is not."""
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,12 @@ class Threshold:
 
 @dataclass(frozen=True)
 class Missing:
-    """Rows kept where ``column`` holds no figure or zero ("no capital outlay for family welfare")."""
+    """Rows kept where ``column`` holds no figure or zero ("no capital outlay for family welfare"); with ``present``,
+    where it holds one other than zero ("any capital outlay for family welfare")."""
 
     column: ColumnSchema
     said: str
+    present: bool = False
 
 
 @dataclass(frozen=True)
@@ -520,7 +523,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "list" and not conditions and not thresholds and query.group and \
             not _PLURAL.search(query.group.split()[-1]):
         return None  # "which company filed the notice": one row asked, and the question names none of them
-    if operation == "list" and target is not None and not conditions and not thresholds:
+    if operation == "list" and target is not None and not conditions and not thresholds and not missing:
         return None  # the rows of a figure column with nothing to keep some by: every row, which answers nothing
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
@@ -910,6 +913,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
+    said += ["any" for m in planned.missing if m.present]  # "any capital outlay": rows with a figure there
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said} {c.within}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
     said += _headings_above(view, planned.conditions)  # "library spending": the Library row under "Spending:"
@@ -980,9 +984,12 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
-    if len({frozenset(stems(word)) for word in left}) == 1 and planned.target is not None and \
-            _tokens(_header(planned.target)) & _COUNT_HEADERS:
-        return ()  # "how many visits were in band 3" over a Count column: the one word left names what it counts
+    header = _tokens(_header(planned.target)) if planned.target is not None else set()
+    if len({frozenset(stems(word)) for word in left}) == 1 and header & _COUNT_HEADERS and \
+            header - _COUNT_HEADERS <= _tokens(reading.text):
+        # "how many visits were in band 3" over a Count column: the one word left names what it counts (a header
+        # that says what it counts, "Number of Shares", leaves "deaths" unread)
+        return ()
     return tuple(left)
 
 
@@ -1516,7 +1523,8 @@ _CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|growth|grew|rose|fell
 
 def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],
              printed: set[str]) -> tuple[Missing, ...]:
-    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one.
+    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one (after
+    "any", those with one).
     Where "No" is a value the table prints (a vote tally's options, ``printed``) or heads a figure column, "no
     votes" names that row or column."""
     found = []
@@ -1526,7 +1534,7 @@ def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: s
             continue  # (or a figure column headed "No": the no votes)
         column = _best_column(said.group("w"), numbers, title)
         if column is not None:
-            found.append(Missing(column, said.group("w")))
+            found.append(Missing(column, said.group("w"), said.group("none").lower() == "any"))
     return tuple(found)
 
 
@@ -2866,7 +2874,8 @@ def _bound_sql(threshold: Threshold) -> str:
 def _where(plan: QueryPlan) -> str:
     parts = [c.sql() for c in plan.conditions]
     parts += [_bound_sql(t) for t in plan.thresholds]
-    parts += [f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
+    parts += [f"({quote_identifier(m.column.name)} IS NOT NULL AND {quote_identifier(m.column.name)} <> 0)" if m.present
+              else f"({quote_identifier(m.column.name)} IS NULL OR {quote_identifier(m.column.name)} = 0)"
               for m in plan.missing]
     label = plan.view.label_column
     if label is None or not any(c.column.name == label.name for c in (*plan.conditions, *(plan.versus or ()))):
@@ -3385,7 +3394,7 @@ def where_words(plan: QueryPlan) -> str:
     if not plan.conditions and not plan.thresholds and not plan.missing:
         return ""
     parts = [f"{t.column.header or t.column.name.replace('_', ' ')} {t.said}" for t in plan.thresholds]
-    parts += [f"no {m.column.header or m.column.name.replace('_', ' ')}" for m in plan.missing]
+    parts += [f"{'some' if m.present else 'no'} {m.column.header or m.column.name.replace('_', ' ')}" for m in plan.missing]
     headings = {c.said.strip(" :").casefold() for c in plan.conditions if c.under}
     for condition in plan.conditions:
         header = condition.column.header or condition.column.name.replace("_", " ")

@@ -69,6 +69,16 @@ def test_a_count_that_leaves_a_named_column_unread_is_not_decided(grants: Librar
     assert answer.value in ("", "2"), answer.text
 
 
+def test_any_figure_or_none_at_all_keeps_the_rows_with_or_without_one(grants: Library) -> None:
+    """"which programmes had any budget": those whose budget is a figure other than zero; "no budget at all": the
+    others."""
+    answer = ask_without_model(grants, "Which programmes had any budget?")
+    funded = [name for name, (_, budget) in PROGRAMMES.items() if float(budget)]
+    assert answer.value == "; ".join(funded), answer.text
+    answer = ask_without_model(grants, "How many programmes had no budget at all?")
+    assert answer.value == str(len(PROGRAMMES) - len(funded)), answer.text
+
+
 def test_a_count_of_every_row_answers_a_question_that_says_no_more(grants: Library) -> None:
     answer = ask_without_model(grants, "How many programmes are listed?")
     assert answer.value == str(len(PROGRAMMES)), answer.text

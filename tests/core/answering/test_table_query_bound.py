@@ -17,7 +17,7 @@ from core.answering.citations import SourceNames
 from core.answering.operations import load_table_view
 from core.answering.query_step import answer_by_query
 from core.answering.reading import read
-from core.answering.table_query import is_percent
+from core.answering.table_query import Condition, QueryPlan, is_percent, unbound
 from core.ingest.ingestor import Ingestor
 from core.library.store import Library
 from core.search.retrieval import Retriever
@@ -160,6 +160,26 @@ def test_a_column_of_counts_need_not_name_what_it_counts(tmp_path: Path) -> None
         assert answer.value == "35", answer.text
         answer = ask_refused_model(library, "How many South site visits by nurses were in band (10, 20]?")
         assert answer.value != "35", answer.text
+
+
+def test_a_column_that_says_what_it_counts_leaves_another_noun_unread(tmp_path: Path) -> None:
+    # "Number of Shares" counts shares, not deaths: a question about deaths is not answered from it; one about the
+    # shares outstanding at a date is (a number of shares is no percentage)
+    rows = [["", "Number of Shares", "Price ($)"], ["Outstanding at June 30, 2018", "2,845,866", "4.21"],
+            ["Granted", "299,397", "8.60"], ["Exercised", "(250,823)", "2.96"],
+            ["Outstanding at June 30, 2019", "2,806,364", "4.75"]]
+    title = "The following table summarizes stock option activity during the years ended June 30, 2019 and 2018:"
+    with drawn_library(tmp_path, title, rows, [40, 240, 360, 440]) as library:
+        answer = ask_without_model(library, "How many options were outstanding at June 30, 2019?")
+        assert answer.value == "2,806,364", answer.text
+        answer = ask_refused_model(library, "How many deaths were registered on June 30, 2019?")
+        assert answer.value != "2,806,364", answer.text
+        # the one word a plan over that column leaves unread is not excused as what the column counts
+        view = load_table_view(library, library.tables()[0])
+        shares = next(c for c in view.data_columns if c.header == "Number of Shares")
+        row = (next(r.label for r in view.rows if r.label.endswith("2019")),)
+        planned = QueryPlan(view, "sum", shares, (Condition(view.label_column, row, "June 30, 2019"),))
+        assert unbound(planned, read("How many deaths were registered on June 30, 2019?")) == ("deaths",)
 
 
 def test_a_question_naming_a_table_by_number_is_answered_from_that_table_only(tmp_path: Path) -> None:
