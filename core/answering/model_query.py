@@ -363,6 +363,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         raise ValueError(f"{operation} needs a filter naming the row the question asks about.")
     if operation == "list" and target is not None and not conditions and not thresholds:
         raise ValueError("list names the rows a filter or a threshold keeps; this plan keeps every row.")
+    conditions = tuple(table_query.in_the_period_asked(c, view, reading) for c in conditions)
     noun = _noun(reading) if operation == "count" else (group.header or group.name if group else "")
     planned = table_query.QueryPlan(view, operation, target, conditions, group, group_of, limit, descending, noun,
                                     thresholds, whole=of_whole, columns=across, versus=versus)

@@ -527,6 +527,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # the rows of a figure column with nothing to keep some by: every row, which answers nothing
     row_noun = _ranked_row(reading.text, query.group, view) if operation == "top" and target is not None and \
         group is not None and change is None else ""
+    conditions = [in_the_period_asked(c, view, reading) for c in conditions]
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
                         query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
                         missing, whole, bool(row_noun), columns=whole_columns)
@@ -2505,6 +2506,25 @@ def _common_words(values: Sequence[Any]) -> set[str]:
     common = {w for w, n in counts.items() if n * 2 > len(values)}
     # (a shared word cut short where a cell ran out of room, "Populat" for "Population", is that word)
     return common | {w for w in counts if len(w) >= 4 and any(c != w and c.startswith(w) for c in common)}
+
+
+def in_the_period_asked(condition: Condition, view: TableView, reading: QuestionReading) -> Condition:
+    """A condition keeping a label printed once a period ("Granted" in a roll-forward of stock options, between the
+    balances "Outstanding at September 30, 2018" and "... 2019"), kept to the row of the one year the question asks:
+    the row after the balance dated the year before and up to the balance dated that year. The condition as it was
+    where the table prints no such balances or the year names no one row."""
+    years = set(reading.years)
+    kept = kept_rows([condition], view)
+    if len(years) != 1 or len(kept) < 2 or condition.rows:
+        return condition
+    (year,) = years
+    dated = [(r.row, {p.year for p in find_periods(r.label) if p.year}) for r in view.rows]
+    ends = [row for row, found in dated if found == {year}]
+    starts = [row for row, found in dated if found == {year - 1}]
+    if len(ends) != 1 or len(starts) != 1 or starts[0] >= ends[0]:
+        return condition
+    inside = [row for row in kept if starts[0] < row < ends[0]]
+    return replace(condition, rows=tuple(inside)) if len(inside) == 1 else condition
 
 
 def kept_rows(conditions: Sequence[Condition], view: TableView) -> list[int]:

@@ -165,13 +165,17 @@ def test_a_column_of_counts_need_not_name_what_it_counts(tmp_path: Path) -> None
 def test_a_column_that_says_what_it_counts_leaves_another_noun_unread(tmp_path: Path) -> None:
     # "Number of Shares" counts shares, not deaths: a question about deaths is not answered from it; one about the
     # shares outstanding at a date is (a number of shares is no percentage)
-    rows = [["", "Number of Shares", "Price ($)"], ["Outstanding at June 30, 2018", "2,845,866", "4.21"],
-            ["Granted", "299,397", "8.60"], ["Exercised", "(250,823)", "2.96"],
-            ["Outstanding at June 30, 2019", "2,806,364", "4.75"]]
+    rows = [["", "Number of Shares", "Price ($)"], ["Outstanding at June 30, 2017", "2,832,983", "3.95"],
+            ["Granted", "147,800", "7.06"], ["Exercised", "(134,917)", "2.92"],
+            ["Outstanding at June 30, 2018", "2,845,866", "4.21"], ["Granted", "299,397", "8.60"],
+            ["Exercised", "(338,899)", "2.96"], ["Outstanding at June 30, 2019", "2,806,364", "4.75"]]
     title = "The following table summarizes stock option activity during the years ended June 30, 2019 and 2018:"
     with drawn_library(tmp_path, title, rows, [40, 240, 360, 440]) as library:
         answer = ask_without_model(library, "How many options were outstanding at June 30, 2019?")
         assert answer.value == "2,806,364", answer.text
+        # a line printed once a year between the year's balances: the year asked names its row
+        answer = ask_without_model(library, "How many options were granted in fiscal 2019?")
+        assert answer.value == "299,397", answer.text
         answer = ask_refused_model(library, "How many deaths were registered on June 30, 2019?")
         assert answer.value != "2,806,364", answer.text
         # the one word a plan over that column leaves unread is not excused as what the column counts
