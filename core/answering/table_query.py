@@ -986,10 +986,11 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
     header = _tokens(_header(planned.target)) if planned.target is not None else set()
+    counted = _tokens(reading.query.target) if reading.query is not None else set()
     if len({frozenset(stems(word)) for word in left}) == 1 and header & _COUNT_HEADERS and \
-            header - _COUNT_HEADERS <= _tokens(reading.text):
+            (header - _COUNT_HEADERS <= _tokens(reading.text) or not _tokens(left[0]) & counted):
         # "how many visits were in band 3" over a Count column: the one word left names what it counts (a header
-        # that says what it counts, "Number of Shares", leaves "deaths" unread)
+        # that says it counts something else, "Number of Shares", leaves "how many deaths" unread)
         return ()
     return tuple(left)
 
