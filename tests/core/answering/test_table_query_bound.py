@@ -186,6 +186,16 @@ def test_a_column_that_says_what_it_counts_leaves_another_noun_unread(tmp_path: 
         assert unbound(planned, read("How many deaths were registered on June 30, 2019?")) == ("deaths",)
 
 
+def test_a_count_column_that_names_what_it_counts_excuses_a_word_that_is_not_the_noun_counted(tmp_path: Path) -> None:
+    # "how many people took part in job search training courses" over "Number of participants": people are what the
+    # column counts (in other words); "courses" is the one word left, and it is not the noun counted
+    rows = [["Programme", "Number of participants"], ["Job search training", "51,955"], ["Language tuition", "8,120"],
+            ["Work trials", "12,400"]]
+    with drawn_library(tmp_path, "Table 7: Participation in programmes, 2004", rows, [40, 240, 400]) as library:
+        answer = ask_without_model(library, "How many people took part in job search training courses in 2004?")
+        assert answer.value == "51,955", answer.text
+
+
 def test_a_question_naming_a_table_by_number_is_answered_from_that_table_only(tmp_path: Path) -> None:
     # "in Table 2" over a library whose Table 1 would answer the rest of the words: Table 2 is asked, or nothing
     _draw(tmp_path / "freight.pdf", "Table 1: Coastal freight handled by port, 2031 (thousand tonnes)",
