@@ -233,8 +233,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     # the rows under a heading the question names ("which eating or screen habits": those under "Daily
     # habits"), whatever heading the model made up for them (a 1.5B model writes "Screen habits")
     under = table_query.heading_asked(view, reading) if operation != "value" else None
+    # the words that describe the table as a whole (its title, the lines introducing it, its document's title): a
+    # filter the model makes of them ("NNMB rural survey") names no row
+    described = stems(f"{view.info.caption} {view.info.heading} {view.introduced} {document}")
     conditions = tuple(c for f in filters if (c := _condition_or_heading(f, under, by_name, text, distinct, of_rows,
-                                                                         reading.text, bare)))
+                                                                         reading.text, bare, described)))
     share_asked = (reading.percent or table_query.percent_asked(reading)) and not reading.several
     conditions, versus = _one_filter_a_column(conditions, operation, share_asked)
     if versus is not None:
@@ -501,15 +504,20 @@ def _condition(chosen: Any, by_name: dict[str, ColumnSchema], text: Sequence[Col
 
 def _condition_or_heading(chosen: Any, under: table_query.Condition | None, by_name: dict[str, ColumnSchema],
                           text: Sequence[ColumnSchema], distinct: Distinct, asked: set[str], asked_text: str,
-                          bare: Collection[Any]) -> table_query.Condition | None:
+                          bare: Collection[Any], described: Collection[str] = ()) -> table_query.Condition | None:
     """The model's filter (``_condition``); where it names no value of the label column and the question names a
-    heading of it (``under``), none: the heading's rows are kept instead."""
+    heading of it (``under``), none: the heading's rows are kept instead. A filter whose words all describe the table
+    (``described``: its title, the lines introducing it) and name no value is none either."""
     try:
         return _condition(chosen, by_name, text, distinct, asked, asked_text, bare)
     except ValueError:
         if under is not None and isinstance(chosen, dict) and chosen.get("column") == under.column.name:
             return None
+        said = stems(str(chosen.get("value", ""))) - table_query.LEGAL_WORDS if isinstance(chosen, dict) else set()
+        if said and said <= set(described):
+            return None
         raise
+    return found
 
 
 def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:

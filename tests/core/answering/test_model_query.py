@@ -1047,6 +1047,22 @@ def test_the_rows_under_the_heading_the_question_lists_by_whatever_filter_the_mo
                                                                                    "Screen time over 2 hours"]
 
 
+def test_a_filter_the_model_makes_of_the_table_s_own_title_names_no_row(tmp_path: Path) -> None:
+    rows = [["Indicator", "Total (%)"], ["Daily habits (%)", ""], ["Eats breakfast", "81"], ["Walks to school", "45"],
+            ["Screen time over 2 hours", "62"], ["Sport and leisure (%)", ""], ["Plays sport", "70"],
+            ["Visits library", "20"]]
+    with drawn_library(tmp_path, "Table 4: Pupils' habits in the Hill Street survey", rows, [40, 300, 420]) as library, \
+            closing(SqlRunner(library.path)) as runner:
+        view = load_table_view(library, library.tables()[0])
+        distinct = distinct_values(runner.run, view)
+        # a filter made of the words of the table's title names no row: left out, the row asked kept
+        question = read("What share of pupils in the Hill Street survey walk to school?")
+        reply = _reply(operation="value", target="pct_total", filters=[
+            {"column": "indicator", "value": "Walks to school"}, {"column": "indicator", "value": "Hill Street survey"}])
+        planned = model_query.from_model(reply, view, question, distinct)
+        assert table_query.execute(planned, question, runner.run).value.startswith("45"), planned
+
+
 def test_a_share_of_the_row_a_department_is_printed_under_is_of_that_row(tmp_path: Path) -> None:
     # "what percentage of the Ministry of Transport's funds": the ministry's row is the whole (the row the
     # department is printed under), not a part of the column's total
