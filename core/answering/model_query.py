@@ -517,7 +517,6 @@ def _condition_or_heading(chosen: Any, under: table_query.Condition | None, by_n
         if said and said <= set(described):
             return None
         raise
-    return found
 
 
 def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
