@@ -451,9 +451,10 @@ def misses_the_heading(view: ops.TableView, question: str, headings: Sequence[st
 
 def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     """The rows a label question lists: the table's items holding figures, without totals, unlabelled
-    rows or repeats ("(#2)": a row printed twice, or one no row above tells apart); narrowed to the rows of the section the question names ("types of
-    finite-lived intangible assets": the rows marked "[Finite-Lived Intangible Assets]"), and to the
-    labels carrying the noun it asks for ("scopes of emissions") when some but not all do."""
+    rows or repeats ("(#2)": a row printed twice, or one no row above tells apart); narrowed to the rows
+    of the section the question names ("types of finite-lived intangible assets": the rows marked
+    "[Finite-Lived Intangible Assets]"), and to the labels carrying the noun it asks for ("scopes of
+    emissions") when some but not all do."""
     ranked = set(ops.ranked_rows(view))
     asked = _tokens(question)
     heading = next((i for i, r in enumerate(view.rows) if not _has_values(view, r) and _tokens(r.label)
@@ -559,8 +560,8 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     if rule.kind in (*_PASSED, "min", "max") or reading.query is not None and reading.query.operation == "top" or \
             ALL_OR_NONE.search(question) or re.search(r"\b(?:any|no)\s+[a-z]", question, re.IGNORECASE):
         # "which courses were over 50%", "which had a deficit", "which three birds rank lowest ...": every row
-        # listed would leave the threshold, the sign or the ranking unread ("that no tenant reported": the rows at nothing;
-        # "which had any budget": the rows with one)
+        # listed would leave the threshold, the sign or the ranking unread ("that no tenant reported": the rows at
+        # nothing; "which had any budget": the rows with one)
         return None
     if _names_another_column(view, reading):
         return None  # "which districts did A have inspections in" over rows labelled by operator: not these labels

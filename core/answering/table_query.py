@@ -903,8 +903,8 @@ def _head_noun(phrase: str) -> str:
 
 def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") -> tuple[str, ...]:
     """The content words of the question (``QuestionReading.content``) that code's plan binds to nothing: not to
-    the table (its title, heading or unit, the lines introducing it, its ``document``'s title), a column it reads, a row or value it keeps,
-    the rows' noun, or a word of how a figure is asked (an operation, a count, a share, a unit, a linking verb). A
+    the table (its title, heading or unit, the lines introducing it, its ``document``'s title), a column it
+    reads, a row or value it keeps, the rows' noun, or a word of how a figure is asked (an operation, a count, a share, a unit, a linking verb). A
     plan that leaves one answers another question ("the districts with a shortfall" listed without any shortfall
     read). A word of the title that also names rows of the table the plan keeps none of is not bound by the title
     ("the yes votes on the parking question" over a tally whose title lists every question, summed over all of
@@ -1438,8 +1438,9 @@ def is_percent(view: TableView, column: ColumnSchema) -> bool:
 _RATE_HEADER = re.compile(r"rates?|ratios?", re.IGNORECASE)
 
 
-_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|(?<!number of )shares?(?!\s+(?:in\s+(?:thousands|millions)|purchased|"
-                             r"repurchased|outstanding|issued|granted))|proportions?|rates?|ratios?|pct)\b", re.IGNORECASE)
+_PERCENT_HEADER = re.compile(r"%|\b(?:percent(?:age)?s?|(?<!number of )shares?(?!\s+(?:in\s+(?:thousands|millions)|"
+                             r"purchased|repurchased|outstanding|issued|granted))|proportions?|rates?|ratios?|pct)\b",
+                             re.IGNORECASE)
 """A header of percentages ("Market share", "Imported (%)"); not one of a number of shares ("Number of Shares",
 "Shares in thousands")."""
 
@@ -3415,7 +3416,8 @@ def where_words(plan: QueryPlan) -> str:
     if not plan.conditions and not plan.thresholds and not plan.missing:
         return ""
     parts = [f"{t.column.header or t.column.name.replace('_', ' ')} {t.said}" for t in plan.thresholds]
-    parts += [f"{'some' if m.present else 'no'} {m.column.header or m.column.name.replace('_', ' ')}" for m in plan.missing]
+    parts += [f"{'some' if m.present else 'no'} {m.column.header or m.column.name.replace('_', ' ')}"
+              for m in plan.missing]
     headings = {c.said.strip(" :").casefold() for c in plan.conditions if c.under}
     for condition in plan.conditions:
         header = condition.column.header or condition.column.name.replace("_", " ")
