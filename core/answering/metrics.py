@@ -344,7 +344,7 @@ def _years_for(measure: Measure, main: int | None) -> list[int]:
             return [main - measure.span, main]
         raise _NoPlan("a growth rate needs two years")
     if len(years) >= 2:
-        # a change spans its first and last years ("fell between 1991 and 1996"): the years between need no column
+        # a change spans its first and last years ("fell between 2003 and 2008"): the years between need no column
         return [min(years), max(years)] if measure.op in (m.CHANGE, m.PERCENT_CHANGE, m.GAP) else years
     if measure.span > 0 and main is not None:
         return list(range(main - measure.span + 1, main + 1))

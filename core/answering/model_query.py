@@ -214,11 +214,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         # its whole header, not another the model chose
         target = whole
     if operation == "value" and reading.measure is not None and reading.measure.op in _TWO_FIGURES:
-        # "by how much did X fall between 1991 and 1996", "by how much does A exceed B": one cell answers none of it
+        # "how far did X fall from 2003 to 2008", "the difference between A and B": one cell answers none of it
         raise ValueError("the question asks how two figures differ, and a value plan reads one: choose its two cells.")
     if operation == "value" and reading.criterion.kind in ("max", "min") and _RANKS.search(reading.text) and \
             (re.search(r"\bwhich\b", reading.text, re.IGNORECASE) or int(reply.get("limit") or 1) > 1):
-        # "of the ministry's demands, which one gets the biggest allocation", "name the three that affected the most":
+        # "of the agency's programmes, which one receives the largest grant", "name the three that employed the most":
         # the rows ranked first, named, not the figure of the row the model filtered on (the heading the ranked rows
         # stand under)
         operation = "top"
@@ -248,7 +248,7 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
     wanted = reading.query.operation if reading.query is not None else ""
     if wanted == "list" and target is not None and _RANKS.search(reading.text) and \
             reading.criterion.kind in THRESHOLD_KINDS and not table_query.question_thresholds(view, reading, target):
-        # "which obligation has the most due in more than 5 years": the bound read is the header of the column ranked
+        # "which lender is owed the most over 10 years": the bound read is the header of the column ranked
         wanted = "top"
     if (operation == "sum" or operation == "count" and target is not None and
         reading.criterion.kind not in THRESHOLD_KINDS) and \

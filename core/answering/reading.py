@@ -1699,7 +1699,7 @@ def _like_the_first(first: str, second: str) -> str:
     one = re.fullmatch(r"(?:the\s+)?(?P<mod>[\w-]+)\s+ones?\b(?P<rest>.*)", second.strip(), re.IGNORECASE)
     words = first.strip().split()
     if one is not None and len(words) >= 2 and one.group("mod").lower() not in ("other", "same", "this", "that", "last"):
-        # "the female rate than the male one": the first side's measure, its first word changed for the second's
+        # "the urban rate than the rural one": the first side's measure, its first word changed for the second's
         return f"{one.group('mod')} {' '.join(words[1:])}{one.group('rest')}"
     said = _THAT_OF.match(second.strip())
     if said is None:

@@ -100,8 +100,8 @@ _UNIT_WORDS = {"ha": "hectares", "t": "tonnes", "kg": "kilograms", "km": "kilome
 """Units printed short in a header's parentheses ("Area (ha)"), in the words a question uses for them."""
 _NONE = re.compile(r"\b(?P<none>no|zero|nil|any)\s+(?P<w>[a-z][\w&' -]*?)(?=\s+(?:in|for|during|at|on|"
                    r"as\s+of)\s+(?:fy\s*)?(?:19|20)\d\d|\s*[?.]|\s*$)", re.IGNORECASE)
-""""budgeted no capital outlay for family welfare": the rows whose figure in that column is empty or zero;
-"budgeted any capital outlay ...": those whose figure is not."""
+""""kept no reserve for road repairs": the rows whose figure in that column is empty or zero; "kept any reserve
+for road repairs": those whose figure is not."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +148,8 @@ class Threshold:
 
 @dataclass(frozen=True)
 class Missing:
-    """Rows kept where ``column`` holds no figure or zero ("no capital outlay for family welfare"); with ``present``,
-    where it holds one other than zero ("any capital outlay for family welfare")."""
+    """Rows kept where ``column`` holds no figure or zero ("no reserve for road repairs"); with ``present``, where it
+    holds one other than zero ("any reserve for road repairs")."""
 
     column: ColumnSchema
     said: str
@@ -914,7 +914,7 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             *(m.column for m in planned.missing), *(planned.change or ()), *planned.columns,
             *(c.column for c in (*planned.conditions, *(planned.versus or ())))]
     said = [_header(c) for c in read if c is not None] + [planned.noun, reading.issuer, *reading.noise]
-    said += ["any" for m in planned.missing if m.present]  # "any capital outlay": rows with a figure there
+    said += ["any" for m in planned.missing if m.present]  # "any reserve": rows with a figure there
     said += [" ".join(_rejoined(c.header)) for c in read if c is not None]  # "deficit" binds a "Defi cit" column
     said += [f"{v} {c.said} {c.within}" for c in (*planned.conditions, *(planned.versus or ())) for v in c.values]
     said += _headings_above(view, planned.conditions)  # "library spending": the Library row under "Spending:"
@@ -1526,7 +1526,7 @@ _CHANGE_ASKED = re.compile(r"\b(?:change|increase|decrease|growth|grew|rose|fell
 
 def _missing(reading: QuestionReading, numbers: Sequence[ColumnSchema], title: set[str],
              printed: set[str]) -> tuple[Missing, ...]:
-    """"no capital outlay for family welfare": the figure column named after "no", to keep the rows without one (after
+    """"no reserve for road repairs": the figure column named after "no", to keep the rows without one (after
     "any", those with one).
     Where "No" is a value the table prints (a vote tally's options, ``printed``) or heads a figure column, "no
     votes" names that row or column."""
@@ -2512,7 +2512,7 @@ def _common_words(values: Sequence[Any]) -> set[str]:
 
 def in_the_period_asked(condition: Condition, view: TableView, reading: QuestionReading) -> Condition:
     """A condition keeping a label printed once a period ("Granted" in a roll-forward of stock options, between the
-    balances "Outstanding at September 30, 2018" and "... 2019"), kept to the row of the one year the question asks:
+    balances "Outstanding at March 31, 2020" and "... 2021"), kept to the row of the one year the question asks:
     the row after the balance dated the year before and up to the balance dated that year. The condition as it was
     where the table prints no such balances or the year names no one row."""
     years = set(reading.years)

@@ -161,7 +161,7 @@ def test_a_label_printed_again_with_figures_of_its_own_is_a_row_of_its_own() -> 
     view = _view([("White alone", "", (17.4,)), ("Not Hispanic", "", (17.6,)), ("Asian alone", "", (14.5,)),
                   ("Not Hispanic (#2)", "", (14.4,)), ("Two or more races", "", (22.0,)),
                   ("Two or more races (#2)", "", (22.0,))], [("y2010", "2010", 2010)])
-    question = "How many rows show a rate below 18 in 2010?"
+    question = "How many lines give a rate below 18 in 2010?"
     assert [r.label for r in item_rows(view, question)] == ["White alone", "Not Hispanic", "Asian alone",
                                                             "Not Hispanic (#2)", "Two or more races"]
 
@@ -174,7 +174,7 @@ def test_a_label_printed_again_with_figures_of_its_own_is_a_row_of_its_own() -> 
     # "yes", "no", "yes (#2)": values of a category no row above tells apart; a count of the labels counts nothing asked
     category = _view([("yes", "", (1.5,)), ("no", "", (2.0,)), ("yes (#2)", "", (3.1,)), ("no (#2)", "", (0.4,))],
                      [("y2010", "2010", 2010)])
-    assert labels(category, read("How many days were listed?"), types.AnswerType(types.COUNT, "wording"), run) is None
+    assert labels(category, read("What number of days appear in the table?"), types.AnswerType(types.COUNT, "wording"), run) is None
 
 
 def test_a_question_for_the_years_is_not_answered_with_a_list_of_the_table_s_items() -> None:

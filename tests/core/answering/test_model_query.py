@@ -70,12 +70,13 @@ def test_a_value_the_column_does_not_hold_goes_back_with_the_values_it_does(regi
 
 
 def test_a_value_plan_answers_neither_a_difference_nor_a_which_question(register: Register) -> None:  # noqa: F811
-    # "by how much did A exceed B": one cell is no difference; the model is asked for its two cells
+    # "the difference between A and B": one cell is no difference; the model is asked for its two cells
     with pytest.raises(ValueError, match="two figures"):
-        _plan(register, "By how much did the Toledo notices exceed the Akron ones in employees affected?", _reply(
+        _plan(register, "What is the difference between the Toledo notices and the Akron ones in employees affected?",
+              _reply(
             operation="value", target="employees_affected", filters=[{"column": "city", "value": "Toledo"}]))
-    # "which one gets the biggest": the row ranked first, named, not the figure of the rows filtered on
-    question = "Of the Toledo notices, which one gets the biggest number of employees?"
+    # "which one receives the largest": the row ranked first, named, not the figure of the rows filtered on
+    question = "Of the Toledo notices, which one receives the largest number of employees?"
     planned, answered = _plan(register, question, _reply(
         operation="value", target="employees_affected", filters=[{"column": "city", "value": "Toledo"}]))
     totals: Counter[str] = Counter()
@@ -83,8 +84,8 @@ def test_a_value_plan_answers_neither_a_difference_nor_a_which_question(register
         if city == "Toledo":
             totals[company] += employees
     assert planned.operation == "top" and answered.value == totals.most_common(1)[0][0], answered.sentence
-    # "name the three ... that affected the most": the model's value over its group, limited to three, ranks them
-    planned, answered = _plan(register, "Name the three notices (by date) that affected the most employees.", _reply(
+    # "name the three ... that laid off the most": the model's value over its group, limited to three, ranks them
+    planned, answered = _plan(register, "List the three notices (by date) that laid off the most staff.", _reply(
         operation="value", target="employees_affected", group="notice_date", limit=3))
     ranked = sorted(register.rows, key=lambda r: -r[3])[:3]
     assert planned.operation == "top" and planned.limit == 3, planned
@@ -93,14 +94,14 @@ def test_a_value_plan_answers_neither_a_difference_nor_a_which_question(register
 
 def test_a_ranking_asked_past_a_bound_that_heads_a_column_ranks_by_that_column(tmp_path_factory: pytest.TempPathFactory
                                                                               ) -> None:
-    """"which obligation has the most due in more than 5 years": "more than 5 years" is the column's header, not a
-    bound on its figures; the model's value plans a ranking, and the totals row is not one of the rows ranked."""
-    for survey in _survey(tmp_path_factory, "Table 5: Obligations by when they fall due", [
-            ["Obligation", "Within 1 year", "More than 5 years"], ["Leases", "374", "118"], ["Debt", "660", "4470"],
+    """"which lender is owed the most over 10 years": "over 10 years" is the column's header, not a bound on its
+    figures; the model's value plans a ranking, and the totals row is not one of the rows ranked."""
+    for survey in _survey(tmp_path_factory, "Table 5: Loans by when they fall due", [
+            ["Lender", "Within 1 year", "Over 10 years"], ["Leases", "374", "118"], ["Debt", "660", "4470"],
             ["Purchases", "345", "366"], ["Total", "1379", "4954"]]):
-        reply = _reply(operation="value", target="more_than_5_years", group="obligation",
-                       threshold={"column": "more_than_5_years", "above": True, "value": 5})
-        planned, answered = _plan(survey, "Which obligation has the most due in more than 5 years?", reply)
+        reply = _reply(operation="value", target="over_10_years", group="lender",
+                       threshold={"column": "over_10_years", "above": True, "value": 10})
+        planned, answered = _plan(survey, "Which lender is owed the most over 10 years?", reply)
         assert planned.operation == "top" and answered.value == "Debt", answered.sentence
 
 
@@ -752,7 +753,7 @@ def test_a_word_several_values_hold_keeps_every_row_holding_it(symptoms: Survey)
     assert answered.value == "3", answered.sentence
     # a word the question does not say is no filter at all
     with pytest.raises(ValueError, match="not a value of symptom"):
-        _plan(symptoms, "How many symptoms did more than 25% of pupils never have?", reply)
+        _plan(symptoms, "How many symptoms were never felt by over 25% of pupils?", reply)
 
 
 @pytest.fixture(scope="module")

@@ -171,28 +171,28 @@ def test_a_column_that_says_what_it_counts_leaves_another_noun_unread(tmp_path: 
             ["Exercised", "(338,899)", "2.96"], ["Outstanding at June 30, 2019", "2,806,364", "4.75"]]
     title = "The following table summarizes stock option activity during the years ended June 30, 2019 and 2018:"
     with drawn_library(tmp_path, title, rows, [40, 240, 360, 440]) as library:
-        answer = ask_without_model(library, "How many options were outstanding at June 30, 2019?")
+        answer = ask_without_model(library, "What number of options were outstanding on June 30, 2019?")
         assert answer.value == "2,806,364", answer.text
         # a line printed once a year between the year's balances: the year asked names its row
-        answer = ask_without_model(library, "How many options were granted in fiscal 2019?")
+        answer = ask_without_model(library, "How many options got granted in fiscal 2019?")
         assert answer.value == "299,397", answer.text
-        answer = ask_refused_model(library, "How many deaths were registered on June 30, 2019?")
+        answer = ask_refused_model(library, "What number of deaths were recorded on June 30, 2019?")
         assert answer.value != "2,806,364", answer.text
         # the one word a plan over that column leaves unread is not excused as what the column counts
         view = load_table_view(library, library.tables()[0])
         shares = next(c for c in view.data_columns if c.header == "Number of Shares")
         row = (next(r.label for r in view.rows if r.label.endswith("2019")),)
         planned = QueryPlan(view, "sum", shares, (Condition(view.label_column, row, "June 30, 2019"),))
-        assert unbound(planned, read("How many deaths were registered on June 30, 2019?")) == ("deaths",)
+        assert unbound(planned, read("What number of deaths were recorded on June 30, 2019?")) == ("deaths",)
 
 
 def test_a_count_column_that_names_what_it_counts_excuses_a_word_that_is_not_the_noun_counted(tmp_path: Path) -> None:
-    # "how many people took part in job search training courses" over "Number of participants": people are what the
-    # column counts (in other words); "courses" is the one word left, and it is not the noun counted
+    # "how many people joined job search training sessions" over "Number of participants": people are what the
+    # column counts (in other words); "sessions" is the one word left, and it is not the noun counted
     rows = [["Programme", "Number of participants"], ["Job search training", "51,955"], ["Language tuition", "8,120"],
             ["Work trials", "12,400"]]
     with drawn_library(tmp_path, "Table 7: Participation in programmes, 2004", rows, [40, 240, 400]) as library:
-        answer = ask_without_model(library, "How many people took part in job search training courses in 2004?")
+        answer = ask_without_model(library, "How many people joined job search training sessions in 2004?")
         assert answer.value == "51,955", answer.text
 
 
