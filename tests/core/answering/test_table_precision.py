@@ -79,14 +79,6 @@ def test_any_figure_or_none_at_all_keeps_the_rows_with_or_without_one(grants: Li
     assert answer.value == str(len(PROGRAMMES) - len(funded)), answer.text
 
 
-def test_a_place_named_nowhere_in_the_document_is_not_read_as_the_document_s_own(grants: Library) -> None:
-    """"in Yorkshire" over a fund's table that names no place: another place's figures are asked, not this table's."""
-    answer = ask_code_first(grants, "How many grants did the Chapel Windows programme get in Yorkshire?")
-    assert answer.value != "9", answer.text
-    answer = ask_code_first(grants, "How many grants did the Chapel Windows programme get?")
-    assert answer.value == "9", answer.text
-
-
 def test_a_count_of_every_row_answers_a_question_that_says_no_more(grants: Library) -> None:
     answer = ask_without_model(grants, "How many programmes are listed?")
     assert answer.value == str(len(PROGRAMMES)), answer.text
