@@ -971,7 +971,6 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         # value) say what the table counts
         titled |= _kin(_tokens(measure.parts[1].said)) - of_rows - headers
     names = {w.lower() for w in re.findall(r"(?<=[\w,?] )[A-Z][\w-]*|^[A-Z]{2,}[\w-]*", reading.text)}
-    described = _kin(_tokens(f"{document} {view.introduced} {view.info.caption} {view.info.heading}"))
     left = []
     for word in reading.content:
         folded = stems(word)
@@ -981,11 +980,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
             continue
         if folded & headers & _tokens(" ".join(w for kind in vocabulary.ENTITY_KINDS for w in kind)):
             continue  # "employers" over a register with a Company column: the kind of row, not a filter
-        if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound) and \
-                folded & described:
-            # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document, where the
-            # document or the lines over the table say it (a name said nowhere there is another place's)
-            continue
+        if vocabulary.verb_base(word) != word or word in names and not folded & (of_rows - bound):
+            continue  # a verb said in the past ("budgeted") links; a name the rows do not print scopes the document
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
