@@ -502,6 +502,7 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
     row_best: dict[tuple[int, int], float] = {}
     for c in found:
         row_best[c.view.info.id, c.row] = max(c.score, row_best.get((c.view.info.id, c.row), c.score))
+    said = set(_HEADER_WORD.findall(question.lower()))
     # A line in the question's own words (``whole``) is looked for first in the tables search ranked first
     # for the question; a defined measure's lines, in the statements, by page.
     if whole and found:
@@ -517,9 +518,9 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
         # parent company's condensed statements in the notes) goes after it, whatever search ranked first.
         found.sort(key=lambda c: (c.score < best - RANK_OVER_FIT, c.view.info.id in later, not c.exact,
                                   rank.get(c.view.info.id, 0), -row_best[c.view.info.id, c.row],
-                                  -_column_said(c, question), -c.score, c.view.info.page, c.row))
+                                  -_column_said(c, said), -c.score, c.view.info.page, c.row))
     else:
-        found.sort(key=lambda c: (-row_best[c.view.info.id, c.row], -_column_said(c, question), -c.score,
+        found.sort(key=lambda c: (-row_best[c.view.info.id, c.row], -_column_said(c, said), -c.score,
                                   c.view.info.page, c.row))
     return found
 
@@ -527,13 +528,13 @@ def candidates(words: str, years: Sequence[int], views: Sequence[TableView], que
 _HEADER_WORD = re.compile(r"\w+(?:[-/.]\w+)*")
 
 
-def _column_said(candidate: Candidate, question: str) -> int:
-    """How many words of the candidate's column header the question says, codes whole ("DLHS-3", "Q4-2019"): of a
-    row's columns, each as good a fit for the line, the one the question names ("DLHS-3 rural" over "DLHS-4 total")."""
+def _column_said(candidate: Candidate, said: set[str]) -> int:
+    """How many words of the candidate's column header the question ``said`` (its ``_HEADER_WORD`` words, codes
+    whole: "DLHS-3", "Q4-2019"): of a row's columns, each as good a fit for the line, the one the question names
+    ("DLHS-3 rural" over "DLHS-4 total")."""
     if candidate.column is None:
         return 0
-    header = set(_HEADER_WORD.findall(column_title(candidate.view, candidate.column).lower()))
-    return len(header & set(_HEADER_WORD.findall(question.lower())))
+    return len(set(_HEADER_WORD.findall(column_title(candidate.view, candidate.column).lower())) & said)
 
 
 def _later_statements(views: Sequence[TableView]) -> set[int]:

@@ -469,8 +469,9 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
                 break
             below.append(r)
         section = tuple(below) if len(below) >= 2 else view.rows
+    named_apart = _told_apart(view)
     rows = [r for r in section if r.row in ranked and _has_values(view, r) and r.labelled
-            and not _printed_again(view, r) and not re.search(r"\(#\d+\)$", _told_apart(view, r))
+            and not _printed_again(view, r) and not _REPEAT.search(named_apart[r.row])
             and not re.search(r"\btotal\b", r.label, re.IGNORECASE)]
     sections = {m.group(1) for r in rows if (m := re.search(r"\[([^\]]+)\]$", r.label))}
     named = [sec for sec in sections if _tokens(sec) and _tokens(sec) <= asked]
@@ -483,10 +484,14 @@ def item_rows(view: ops.TableView, question: str) -> list[ops.RowChoice]:
     return rows
 
 
+_REPEAT = re.compile(r"\s*\(#\d+\)$")
+"""The mark of a label printed again ("Net sales (#2)", ``operations.load_table_view``)."""
+
+
 def _printed_again(view: ops.TableView, row: ops.RowChoice) -> bool:
     """Whether ``row`` repeats an earlier row: its label marked so ("Net sales (#2)") and its figures those of a row
     of the same label above. "Not Hispanic (#2)" under another heading, with figures of its own, is a row of its own."""
-    plain = re.sub(r"\s*\(#\d+\)$", "", row.label)
+    plain = _REPEAT.sub("", row.label)
     if plain == row.label:
         return False
     figures = [v for v in view.values.get(row.row, ()) if ops.is_number(v)]
@@ -494,16 +499,19 @@ def _printed_again(view: ops.TableView, row: ops.RowChoice) -> bool:
                for r in view.rows)
 
 
-def _told_apart(view: ops.TableView, row: ops.RowChoice) -> str:
-    """A row's label as an answer names it: a label printed on several rows ("Not Hispanic (#3)") is told apart by
-    the nearest row above it whose label is printed once ("Not Hispanic (Asian alone)")."""
-    plain = re.sub(r"\s*\(#\d+\)$", "", row.label)
-    if plain == row.label and not any(r.label == f"{plain} (#2)" for r in view.rows):
-        return row.label
-    repeated = {re.sub(r"\s*\(#\d+\)$", "", r.label) for r in view.rows if re.search(r"\(#\d+\)$", r.label)}
-    above = [r.label for r in view.rows if r.row < row.row and r.label not in repeated and r.labelled
-             and not re.search(r"\(#\d+\)$", r.label)]
-    return f"{plain} ({above[-1]})" if above else row.label
+def _told_apart(view: ops.TableView) -> dict[int, str]:
+    """Each row's label as an answer names it (by ``_row``): a label printed on several rows ("Not Hispanic (#3)") is
+    told apart by the nearest row above it whose label is printed once ("Not Hispanic (Asian alone)"); a repeat with
+    no such row above keeps its mark."""
+    repeated = {_REPEAT.sub("", r.label) for r in view.rows if _REPEAT.search(r.label)}
+    names: dict[int, str] = {}
+    once = ""  # the label printed once nearest above
+    for r in sorted(view.rows, key=lambda r: r.row):
+        plain = _REPEAT.sub("", r.label)
+        names[r.row] = f"{plain} ({once})" if plain in repeated and once else r.label
+        if r.labelled and plain not in repeated:
+            once = r.label
+    return names
 
 
 def shown_label(label: str, noun: str) -> str:
@@ -531,7 +539,8 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     result = run_sql(f"SELECT _row, {label} FROM {quote_identifier(view.name)} "
                      f"WHERE _row IN ({', '.join(str(r.row) for r in rows)}) ORDER BY _row")
     noun = asked_noun(question)
-    names = [shown_label(_told_apart(view, r), noun) for r in rows]
+    named_apart = _told_apart(view)
+    names = [shown_label(named_apart[r.row], noun) for r in rows]
     rule = reading.criterion
     years = [str(y) for y in reading.years]
     periods = dict(period_columns(view, question))
@@ -550,7 +559,7 @@ def labels(view: ops.TableView, reading: QuestionReading, answer: types.AnswerTy
     if answer.kind == types.COUNT:
         if not _counts_the_rows(question, rows, view) or rule.kind in _PASSED:
             return None  # "how many were over 60%": a count of every row listed would leave the threshold unread
-        if any(re.search(r"\(#\d+\)$", _told_apart(view, r)) and not _printed_again(view, r) for r in view.rows):
+        if any(_REPEAT.search(named_apart[r.row]) and not _printed_again(view, r) for r in view.rows):
             return None  # "no", "yes", "no (#2)" ...: values of a category, not items to count
         count = str(len(names))
         return Composed(view, result.sql, result, count, (count,), f"{count} rows are listed: {_listing(names)}")

@@ -531,12 +531,21 @@ def _singled_out(found: Any, values: Sequence[Any], asked: set[str]) -> bool:
     return named == own or not any(named <= stems(str(v)) for v in values if v != found)
 
 
+def _said_words(said: str) -> set[str]:
+    """The words of what the model said that name something (no legal form: "Inc.", "Co.")."""
+    return stems(said) - table_query.LEGAL_WORDS
+
+
+def _holding(words: set[str], values: Sequence[Any]) -> list[Any]:
+    """The values holding every one of ``words`` ([] where there are none to hold)."""
+    return [v for v in values if words and words <= stems(str(v))]
+
+
 def _named_among(said: str, values: Sequence[Any], asked: set[str]) -> Any | None:
     """Of the values holding every word the model said ("measles" in three rows), the one the question's words name
     most of ("have heard of measles": "Women who have heard of measles"), if one names more than the others."""
-    words = stems(said) - table_query.LEGAL_WORDS
-    holding = [(len(stems(str(v)) & asked), v) for v in values if words and words <= stems(str(v))]
-    ranked = sorted(holding, key=lambda pair: -pair[0])
+    words = _said_words(said)
+    ranked = sorted(((len(stems(str(v)) & asked), v) for v in _holding(words, values)), key=lambda pair: -pair[0])
     if len(ranked) >= 2 and ranked[0][0] > max(ranked[1][0], len(words)):
         return ranked[0][1]
     return None
@@ -545,11 +554,9 @@ def _named_among(said: str, values: Sequence[Any], asked: set[str]) -> Any | Non
 def _holding_the_words(said: str, values: Sequence[Any], asked: set[str]) -> tuple[Any, ...]:
     """Every value holding all the words the model said, where the question says them too and more than one value
     holds them: "closures" over "Plant closure", "Store closure", "Layoff" keeps both closures' rows."""
-    words = stems(said) - table_query.LEGAL_WORDS
-    if not words or not words <= asked:
-        return ()
-    holding = tuple(v for v in values if words <= stems(str(v)))
-    return holding if len(holding) > 1 else ()
+    words = _said_words(said)
+    holding = _holding(words, values) if words <= asked else []
+    return tuple(holding) if len(holding) > 1 else ()
 
 
 def _closest(said: str, values: Sequence[Any], count: int) -> list[Any]:
@@ -570,11 +577,11 @@ def _real_value(said: str, values: Sequence[Any]) -> Any | None:
     for value in values:
         if " ".join(str(value).casefold().split()) == folded:
             return value
-    words = stems(said) - table_query.LEGAL_WORDS
+    words = _said_words(said)
     named = [v for v in values if (own := stems(str(v)) - table_query.LEGAL_WORDS) and own <= words]
     if len(named) == 1:
         return named[0]
-    within = [v for v in values if words and words <= stems(str(v))]
+    within = _holding(words, values)
     if len(within) == 1:
         return within[0]  # "RTI/STI" for the one value "Awareness of RTI/STI and HIV/AIDS (%)"
     close = [(SequenceMatcher(None, folded, str(v).casefold()).ratio(), i, v) for i, v in enumerate(values)]

@@ -294,12 +294,15 @@ def _cell(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-def _unit_texts(library: Library, info: TableInfo) -> list[str]:
+def _unit_texts(library: Library, info: TableInfo, above: Sequence[str] | None = None) -> list[str]:
     """Where a table states its units: caption, heading, header cells, column headers, and the lines just
-    above it (reports often say it in the sentence that introduces the table)."""
+    above it (``above``, read here where not given: reports often say it in the sentence that introduces the
+    table)."""
     header = [" ".join(row) for row in library.table_grid(info.id)[: info.header_rows]]
     texts = [info.caption, info.heading, *header, *(c.header for c in info.schema.columns)]
-    return [t for t in [*texts, *lines_above(library.conn, info.document_id, info.page, info.bbox[1])] if t]
+    if above is None:
+        above = lines_above(library.conn, info.document_id, info.page, info.bbox[1])
+    return [t for t in [*texts, *above] if t]
 
 
 def stated_scale(library: Library, info: TableInfo, texts: Sequence[str] | None = None) -> str:
@@ -367,13 +370,14 @@ def load_table_view(library: Library, info: TableInfo) -> TableView:
         choices.append(RowChoice(shown, int(r[0]), raw not in (None, "") or text == "Total"))
     printed = {(int(r), int(c)): str(t) for r, c, t in conn.execute(
         "SELECT row, col, text FROM table_cells WHERE table_id = ?", (info.id,))}
-    introduced = " ".join(lines_above(conn, info.document_id, info.page, info.bbox[1])[:INTRODUCING_LINES])
+    above = lines_above(conn, info.document_id, info.page, info.bbox[1])
+    introduced = " ".join(above[:INTRODUCING_LINES])
     if info.row_facts or info.periods:  # facts stored at ingestion: the scale and currency are read there
         scale = "" if any(scale_of(unit) in _SCALE_WORDS for unit in (info.unit, *(c.unit for c in columns))) \
             else info.stated_scale
         currency = _CURRENCY_NAMES.get(info.currency, info.currency)
         return TableView(info, label, data, tuple(choices), values, scale, printed, currency, introduced=introduced)
-    texts = _unit_texts(library, info)
+    texts = _unit_texts(library, info, above)
     return TableView(info, label, data, tuple(choices), values, stated_scale(library, info, texts), printed,
                      stated_currency(library, info, texts), introduced=introduced)
 
