@@ -86,7 +86,7 @@ _PERCENT_ASKED = re.compile(r"\(?\b(?:in\s+(?:units\s+of\s+)?(?:percents?|percen
                             r"(?!\s+of\b)\)?|,\s*%\s*(?=[?.!]?\s*$)", re.IGNORECASE)
 _DECIMALS = re.compile(r"\b(?:round(?:ed)?|rounding)\s+(?:your\s+|the\s+)?(?:answer\s+|result\s+|it\s+)?(?:to\s+)?"
                        r"(?:the\s+nearest\s+)?(?P<n>one|two|three|four|zero|no|\d)\s+decimal(?:\s+places?|\s+points?|s)?"
-                       r"|\bto\s+the\s+nearest\s+(?P<whole>whole\s+number|integer|unit)\b"
+                       r"|(?:\bto\s+)?(?:\bthe\s+)?\bnearest\s+(?P<whole>whole\s+number|integer|unit)\b"
                        r"|(?:\bto\s+)?\b(?P<places>one|two|three|four|\d)\s+(?:decimal(?:\s+places?|\s+points?|s)?|d\.?p\.?s?)(?!\w)",
                        re.IGNORECASE)
 _BASIS_POINTS = re.compile(r",?\s*\b(?:(?:in|as)\s+)?(?:bps|basis\s+points?)\b", re.IGNORECASE)
@@ -224,7 +224,8 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
                rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
-               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+[\w'/-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
+               # (not a ranking that only scopes a row the question names: "X's sales among the top 20 grocers")
+               rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+(?!among\b)[\w'/-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
                # "which factor affected the work of the most students", "what were the three illnesses pupils had most
@@ -726,6 +727,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     metadata): a question naming one is read with that name set aside as the issuer."""
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bavg\b\.?", "average", text, flags=re.IGNORECASE)  # "avg outlay per state"
     text = _in_question_order(text)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -191,6 +192,9 @@ class QueryPlan:
     """For a "difference" of two rows' figures in one column ("how many more yes votes than no votes"): the rows
     of the first figure and of the second; for one of two columns over the same rows (``target`` less ``whole``),
     None."""
+    counted: bool = False
+    """For a "sum" of a column of counts that answers "how many": each figure's size, as a table of movements prints
+    the things that left as negatives ("(235,514)" exercised)."""
 
     def describe(self) -> str:
         where = "; ".join(f"{c.column.header or c.column.name} = {', '.join(map(str, c.values[:3]))}"
@@ -362,6 +366,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
             # would give 1; the figure that counts them is the table's column of counts (of the year asked) (not
             # for the rows past a bound: "how many of the items under X were above 50%" counts them)
             counted = _only_number(numbers, reading) or only_count(view, numbers, reading)
+        if counted is None and conditions and _label_printed_again(conditions, view):
+            # "how many awards lapsed" over a roll-forward printing "Lapsed" once a year: counting the printings of
+            # a label answers nothing; the table's column of counts ("Number of units") counts them
+            counted = _count_column(view, numbers)
         if counted is not None and conditions:
             target, operation = counted, "sum"
         elif query.group and not rows_counted and \
@@ -530,7 +538,9 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     conditions = [in_the_period_asked(c, view, reading) for c in conditions]
     planned = QueryPlan(view, operation, target, tuple(conditions), group, group_of, max(1, query.limit),
                         query.descending, row_noun or noun, thresholds, change, change is not None and reading.percent,
-                        missing, whole, bool(row_noun), columns=whole_columns)
+                        missing, whole, bool(row_noun), columns=whole_columns,
+                        counted=operation == "sum" and query.operation in ("how_many", "count") and target is not None
+                        and bool(_tokens(_header(target)) & _COUNT_HEADERS))
     if ignored_column(planned, reading) is not None:
         return None  # the question names a column the plan does not read, or says more than it keeps
     rows_said = ACROSS_ROWS.search(reading.text)
@@ -1043,6 +1053,8 @@ _HOW_ASKED = stems(" ".join([
     *vocabulary.RECEIVED_VERBS, *vocabulary.LINKING_VERBS, *vocabulary.COUNTED_PEOPLE, *vocabulary.UNIT_NOUNS,
     *vocabulary.AGE_WORDS, *_UNIT_WORDS.values(), "name", "among", "they", "them", "it", "who", "whose", "often",
     "frequently", "commonly",
+    # how the answer is rounded ("2 decimals", "to the nearest whole number")
+    "decimal", "decimals", "place", "places", "round", "rounded", "nearest", "whole", "integer",
     # the linking verbs in -ing ("pupils using them": "use"; "voting", "living", "getting")
     *(verb[:-1] + "ing" if verb.endswith("e") else verb + verb[-1] + "ing" if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwy]", verb)
       else verb + "ing" for verb in vocabulary.LINKING_VERBS)]))
@@ -1082,6 +1094,7 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
         # a sum of every row is not that of the "exactly two" the question names
         rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING - _HOW_ASKED - _tokens(
             "each every all against per")  # ("the average percentage of each": how it is asked, no row)
+        rest -= _tokens(planned.view.introduced)  # "in the census" where the lines over the table say whose it is
         if len(rest) > (0 if planned.operation == "count" else 1):  # a word of the rows' own ("French retailers")
             return planned.view.label_column or columns[0] if columns else None
     return None
@@ -1631,6 +1644,7 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
     named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
+    named |= _tokens(view.introduced)  # the sentence over the table says what its rows are, as a title does
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named - free) <= len(said) // 4
 
@@ -2644,6 +2658,24 @@ def only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: Questi
     return counts[0] if len(counts) == 1 else None
 
 
+def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bool:
+    """Whether the conditions keep rows by one label of the table's label column that it prints on several rows
+    (a line of a roll-forward printed once a period: "Granted", "Granted", ...)."""
+    label = view.label_column
+    if label is None or not conditions or not all(c.column.name == label.name and len(c.values) == 1 and not c.dated
+                                                  for c in conditions):
+        return False
+    position = view.info.schema.columns.index(label)
+    printed = Counter(" ".join(str(values[position]).split()).lower() for values in view.values.values())
+    return all(printed[" ".join(str(c.values[0]).split()).lower()] > 1 for c in conditions)
+
+
+def _count_column(view: TableView, numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:
+    """The one figure column whose header says it counts ("Number of Shares", "Count", "N"), or None."""
+    counts = [c for c in numbers if _tokens(_header(c)) & _COUNT_HEADERS and not is_percent(view, c)]
+    return counts[0] if len(counts) == 1 else None
+
+
 def _names_rows_once(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the conditions keep rows by the table's label column, where every row has a label of its own (age
     groups, programmes, countries): such rows are what the figures are about, so counting them counts the names."""
@@ -2981,6 +3013,8 @@ def compile_sql(plan: QueryPlan) -> str:
         return f"SELECT ({added}) * 1.0 / {len(plan.columns)} AS value, COUNT(*) AS rows FROM {table}{where}"
     if plan.operation in ("sum", "average", "max", "min"):
         function = {"sum": "SUM", "average": "AVG", "max": "MAX", "min": "MIN"}[plan.operation]
+        if plan.counted and plan.operation == "sum":
+            return f"SELECT ABS(SUM({target})) AS value, COUNT({target}) AS rows FROM {table}{where}"
         return f"SELECT {function}({target}) AS value, COUNT({target}) AS rows FROM {table}{where}"
     if plan.operation in ("difference", "share") and plan.versus is not None:
         a, b = (c.sql() for c in plan.versus)
