@@ -214,7 +214,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                  r"terms?|conditions?|criteria|assumptions?|factors?|risks?|requirements?|impact|effects?|treatment|"
                  r"drivers?|causes?|outlook|forecast)\b(?!.*" + _P + r")"
                  r"|^\s*what\s+(?:does|do|did)\s+.+\s+(?:include|mean|represent|consist|comprise|refer|relate|cover)\b"),
-    ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+){{0,3}}?{_LABEL_NOUN}\b"
+    ("labels", (rf"^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:(?!among\b)\w+\s+){{0,3}}?{_LABEL_NOUN}\b(?!')"
                # "list the top 3 boats by masts", "name the five largest ports": so many things, ranked
                rf"|^\s*(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+)?(?:(?:top|bottom)\s+{_K}|{_K}\s+(?:[\w-]+\s+)?"
                rf"(?:{_SUPERLATIVE}|[a-z]{{3,}}est)\s+(?:[\w-]+\s+)?[a-z-]+s)\b"
@@ -727,7 +727,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     metadata): a question naming one is read with that name set aside as the issuer."""
     text = " ".join(question.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"').split())
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
-    text = re.sub(r"\bavg\b\.?", "average", text, flags=re.IGNORECASE)  # "avg outlay per state"
+    text = re.sub(r"^(\s*(?:(?:what|how)\s+(?:is|was|were|are)\s+the\s+)?)avg\b\.?", r"\1average", text,
+                  flags=re.IGNORECASE)  # "avg outlay per state" (a formula's "avg AP" is read as it is)
     text = _in_question_order(text)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)

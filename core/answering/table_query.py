@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -1094,7 +1093,6 @@ def _ignored_column(planned: QueryPlan, said: set[str], columns: Sequence[Column
         # a sum of every row is not that of the "exactly two" the question names
         rest = left - _tokens(" ".join(column.header for column in columns)) - _LISTING - _HOW_ASKED - _tokens(
             "each every all against per")  # ("the average percentage of each": how it is asked, no row)
-        rest -= _tokens(planned.view.introduced)  # "in the census" where the lines over the table say whose it is
         if len(rest) > (0 if planned.operation == "count" else 1):  # a word of the rows' own ("French retailers")
             return planned.view.label_column or columns[0] if columns else None
     return None
@@ -2666,8 +2664,12 @@ def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bo
                                                   for c in conditions):
         return False
     position = view.info.schema.columns.index(label)
-    printed = Counter(" ".join(str(values[position]).split()).lower() for values in view.values.values())
-    return all(printed[" ".join(str(c.values[0]).split()).lower()] > 1 for c in conditions)
+    rows_of: dict[str, list[int]] = {}
+    for row, values in sorted(view.values.items()):
+        rows_of.setdefault(" ".join(str(values[position]).split()).lower(), []).append(row)
+    # (a label over consecutive rows is one cell's, copied down the rows it spans, not a line printed again)
+    return all(len(rows := rows_of.get(" ".join(str(c.values[0]).split()).lower(), [])) > 1 and
+               all(b - a > 1 for a, b in pairwise(rows)) for c in conditions)
 
 
 def _count_column(view: TableView, numbers: Sequence[ColumnSchema]) -> ColumnSchema | None:

@@ -768,3 +768,10 @@ def test_on_average_what_the_rows_got_is_an_average_of_it() -> None:
     reading = read("On average, what score did the teams get?")
     assert reading.measure is not None and reading.measure.op == "average", reading.describe()
     assert reading.measure.parts and "score" in reading.measure.parts[0].words, reading.describe()
+
+
+def test_a_top_n_that_scopes_a_named_row_is_no_ranking() -> None:
+    """"X's sales among the top 20 grocers": one row's figure, the ranking only says which table."""
+    reading = read("What were Halvorsen's sales among the region's top 20 grocers?")
+    assert reading.kind == "lookup" and reading.query is None, reading
+    assert read("What were the top 3 grocers by sales?").query.operation == "top"

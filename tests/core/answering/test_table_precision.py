@@ -197,10 +197,10 @@ def test_a_small_bound_is_said_as_the_question_said_it(error_rates: Library) -> 
     assert "above 0.005" in answer.text and "0.01" not in answer.text, answer.text
 
 
-def test_a_word_of_the_sentence_introducing_a_table_names_the_table(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """"in the census": the sentence over the table says it holds the census counts, so the words name
-    the table, as its title's would (no column or row is left unread)."""
-    directory = tmp_path_factory.mktemp("audit")
+@pytest.fixture(scope="module")
+def harbours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """A bulletin whose table of boats by harbour is introduced by a sentence over it ("the spring census")."""
+    directory = tmp_path_factory.mktemp("bulletin")
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 24), "Harbour Office: Annual Bulletin", fontsize=11)
@@ -208,7 +208,7 @@ def test_a_word_of_the_sentence_introducing_a_table_names_the_table(tmp_path_fac
                               "good repair, and reports each year on what it spent and on the works it plans.",
                               "This bulletin sets out the year's accounts, the works done and the fleet."]):
         page.insert_text((72, 60 + 14 * n), line, fontsize=11)
-    page.insert_text((72, 120), "Boats were counted in the census of the harbours.", fontsize=11)
+    page.insert_text((72, 120), "Boats were counted in the spring census of the harbours.", fontsize=11)
     page.insert_text((72, 140), "Table 3: Boats by harbour", fontsize=11)
     counts = {"Kelby": (41, 18), "Marrow": (25, 32), "Penhale": (12, 9), "Tresco Bay": (30, 21)}
     rows = [["Harbour", "Sailing boats", "Motor boats"]] + [[h, str(s), str(m)] for h, (s, m) in counts.items()]
@@ -216,12 +216,75 @@ def test_a_word_of_the_sentence_introducing_a_table_names_the_table(tmp_path_fac
     doc.save(directory / "harbours.pdf")
     doc.close()
     library = Library(directory / "library.sqlite3")
-    try:
-        assert Ingestor(library, HashEmbedder()).ingest_file(directory / "harbours.pdf").tables == 1
-        answer = ask_code_first(library, "What is the average number of motor boats per harbour in the census?")
-        assert answer.value == "20", answer.text
-        # a word nothing on the page says is still unread: no answer
-        answer = ask_code_first(library, "What is the average number of motor boats per harbour in the audit?")
-        assert answer.value != "20", answer.text
-    finally:
-        library.close()
+    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "harbours.pdf").tables == 1
+    yield library
+    library.close()
+
+
+def test_a_word_of_the_sentence_introducing_a_table_names_the_table(harbours: Library) -> None:
+    """"in the census": the sentence over the table says it holds the census counts, so the words name
+    the table, as its title's would (no column or row is left unread)."""
+    answer = ask_code_first(harbours, "What is the average number of motor boats per harbour in the census?")
+    assert answer.value == "20", answer.text
+    # a word nothing on the page says is still unread: no answer
+    answer = ask_code_first(harbours, "What is the average number of motor boats per harbour in the audit?")
+    assert answer.value != "20", answer.text
+
+
+def test_how_the_answer_is_rounded_names_nothing_to_read(harbours: Library) -> None:
+    """"to 2 decimal places", "nearest whole number": how to round the figure, no rows the sum leaves out."""
+    answer = ask_code_first(harbours, "What is the total number of motor boats? Give it to 2 decimal places.")
+    assert answer.value == "80", answer.text
+    answer = ask_code_first(harbours, "Total sailing boats, to the nearest whole number")
+    assert answer.value == "108", answer.text
+
+
+def test_avg_is_an_average(harbours: Library) -> None:
+    answer = ask_code_first(harbours, "avg motor boats per harbour")
+    assert answer.value == "20", answer.text
+
+
+@pytest.fixture(scope="module")
+def awards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """A roll-forward of share awards: each year's lines printed again under the balance they move."""
+    rows = [["", "Number of shares", "Average price ($)"],
+            ["Outstanding at March 31, 2021", "52,400", "11.20"], ["Awarded", "8,100", "12.05"],
+            ["Vested", "(6,300)", "10.40"], ["Outstanding at March 31, 2022", "54,200", "11.48"],
+            ["Awarded", "9,900", "13.10"], ["Vested", "(7,700)", "11.00"],
+            ["Outstanding at March 31, 2023", "56,400", "11.95"]]
+    yield from _drawn(tmp_path_factory, "Share award activity", rows, [40, 260, 370, 470])
+
+
+def test_a_line_printed_once_a_period_is_counted_by_the_column_of_counts(awards: Library) -> None:
+    """"How many awards vested in total" over "Vested" printed once a year: the awards the lines count, added, in
+    their size (the table prints what left as negatives), not the number of lines printed."""
+    answer = ask_code_first(awards, "How many awards vested in total?")
+    assert answer.value == "14,000", answer.text
+    answer = ask_code_first(awards, "What was the total number of awards awarded?")
+    assert answer.value == "18,000", answer.text
+
+
+@pytest.fixture(scope="module")
+def weights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """A table of weights whose only title is the sentence over it, which says what the weights are for."""
+    directory = tmp_path_factory.mktemp("weights")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 24), "Methods, section 4", fontsize=11)
+    page.insert_text((72, 60), "Following are the weights to be used when standardising the panel's yearly results by age.",
+                     fontsize=11)
+    rows = [["Age band", "Weight"], ["20-39", "0.4120"], ["40-59", "0.3315"], ["60-79", "0.2065"], ["80 +", "0.0500"]]
+    _draw_ruled(page, rows, [60, 220, 340], 80, row_height=18)
+    doc.save(directory / "weights.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "weights.pdf").tables == 1
+    yield library
+    library.close()
+
+
+def test_a_line_is_named_by_the_sentence_over_its_table(weights: Library) -> None:
+    """The words "when standardising survey results" are the introducing sentence's: they say which table, so the
+    weight of the band named is the answer."""
+    answer = ask_code_first(weights, "What weight should be used for the 40-59 band when standardising the panel's yearly results?")
+    assert answer.value == "0.3315", answer.text
