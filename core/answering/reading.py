@@ -441,6 +441,24 @@ _AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?
                             r"(?P<aux>(?:was|were|is|are|did)\s+)?(?:the\s+)?(?P<x>.+)$", re.IGNORECASE)
 """"On average, how much were X in 2018 and 2019?": the average of X in those years (or, "in total", their total);
 "on average, how many pupils are enrolled a year": the average number of them."""
+_LINE_YIELDED = re.compile(r"\b(?P<how>[Hh]ow\s+much)\s+(?:did|does|do|will|would)\s+"
+                           r"(?P<x>(?:the\s+)?[a-z][\w'&-]*(?:\s+[a-z][\w'&-]*){0,4}?)\s+"
+                           r"(?:bring\s+in|yield|raise|generate|contribute|cost|fetch)\b")
+""""how much did customs duties bring in", "how much did the fuel levy raise": the line that yielded the figure is
+the one asked (its subject, said in lower case, is no company: "how much did Acme raise" is Acme's)."""
+
+
+def _an_actor(subject: str) -> bool:
+    """Whether a verb's subject names who acts ("the company", "the state", "they"), not a line of figures."""
+    last = subject.split()[-1].lower().rstrip("s")
+    actors = set().union(*ENTITY_KINDS) | {"government", "state", "it", "they", "we", "group", "department", "agency",
+                                           "council", "ministry"}
+    return last in actors or last + "s" in actors
+
+
+_TABLE_NAMED = re.compile(r",?\s+(?:in|from|of|per)\s+(?:the\s+)?table\s+(?=[\w.-]*\d)[A-Z]?[\w.]*(?:[-\u2013][\w.]+)?\b",
+                          re.IGNORECASE)
+"""A table named by its number ("in Table S-4", "from table 2.1"): which table, no word of a line."""
 _OPERATION_AFTER = re.compile(
     r"^(?P<x>[^:]{3,80}?)\s*:\s*(?:the\s+)?(?P<op>(?:%|percent(?:age)?)\s+(?:change|increase|decrease|growth)|change|increase|"
     r"decrease|growth|average|mean|total)\b(?P<rest>.*)$", re.IGNORECASE)
@@ -730,6 +748,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = re.sub(r"^(\s*(?:(?:what|how)\s+(?:is|was|were|are)\s+the\s+)?)avg\b\.?", r"\1average", text,
                   flags=re.IGNORECASE)  # "avg outlay per state" (a formula's "avg AP" is read as it is)
     text = _in_question_order(text)
+    text = _LINE_YIELDED.sub(lambda g: g.group(0) if _an_actor(g.group("x")) else f"{g.group('how')} were {g.group('x')}",
+                             text)
     text = _AVERAGE_FIRST.sub(lambda g: f"What was the {'average' if g.group('how').lower().startswith('on') else 'total'} "
                               f"{'number of ' if g.group('many') and not g.group('aux') else ''}{g.group('x')}", text)
     text = _FRACTION_THRESHOLD.sub(lambda g: f"{g.group(1)} {_FRACTIONS[' '.join(g.group(2).lower().split())]}% of", text)
@@ -779,6 +799,8 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     # "over the four year period from 2020 to 2023": the years named say which; no word of the line
     if len(find_periods(clause)) >= 2:
         clause = _N_YEAR_PERIOD.sub("", clause).strip()
+    # "... in Table S-4": which table, said for the table's choice (read from the whole text), no word of a line
+    clause = _TABLE_NAMED.sub("", clause).strip()
     periods = find_periods(clause)
     marked = _mark_periods(clause, periods)
     marked = _without_issuer(marked, issuer)
@@ -1915,7 +1937,7 @@ def _periods_tail(phrase: str, periods: Sequence[PeriodMention]) -> tuple[str, t
                                                         " ".join(joint.split()), re.IGNORECASE)):
             # "from 2001 to 2005", ", 2001-2005", "between 2001 and 2005": every year of the span
             low, high = sorted(found)
-            found = list(range(low, high + 1)) if high - low <= 10 else [low, high]
+            found = list(range(low, high + 1)) if high - low <= 20 else [low, high]
         elif len(found) == 2 and not _CHANGE_WORDS.search(text) and re.search(r"\bbetween\b", tail, re.IGNORECASE) and \
                 re.search(r"[-\u2013]", tail):
             low, high = sorted(found)

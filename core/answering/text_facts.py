@@ -109,6 +109,8 @@ def _printed(clause: str) -> list[str]:
         if _NOTE_MARK.search(clause[: match.start()]) or _SPACE_GROUPED.search(clause[: match.start()]) or \
                 re.match(r"[ \u00a0]\d{3}(?!\d)", clause[match.end():]):
             continue  # a footnote's number glued to the words it notes ("(Lee, 2006):19"), or a piece of "150 000"
+        if re.search(r"(?:[\u2265\u2264<>]|>=|<=)\s*$", clause[: match.start()]):
+            continue  # a bound that says of whom ("adults of \u226518 years"), not a figure stated of them
         if not _UNIT.search(text):
             if YEAR_WORD.fullmatch(digits) or re.fullmatch(r"\d", digits):
                 continue  # a year, or a small count that names a thing ("Note 3") more often than it answers

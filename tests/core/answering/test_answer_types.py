@@ -319,6 +319,15 @@ def test_a_footnote_s_number_and_a_piece_of_a_space_grouped_figure_are_no_figure
     assert not {"150", "000", "14"} & set(text_facts._figures("noted in the annex.14 The threshold is 150 000 kg"))
 
 
+def test_a_bound_that_says_of_whom_is_no_figure_stated() -> None:
+    """"smoking among adults of \u226530 years in the valley was 12%": the 30 after the sign bounds who, the 12% is said."""
+    passages = [_passage("A survey found that the prevalence of smoking among the adults of \u226530 years in the "
+                         "valley of Orne was 12% in the last census.")]
+    found = text_facts.stated_figure("What was the prevalence of smoking among adults in the valley of Orne?",
+                                     passages)
+    assert found is not None and found.figure == "12%", found
+
+
 def test_a_table_figure_that_disagrees_with_the_passage_is_flagged() -> None:
     passages = [_passage("Pension and benefit charges were $126 million in 2019, compared with $118 million in 2018.")]
     question = "What was the pension and benefit charges in 2019?"

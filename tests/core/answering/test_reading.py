@@ -775,3 +775,21 @@ def test_a_top_n_that_scopes_a_named_row_is_no_ranking() -> None:
     reading = read("What were Halvorsen's sales among the region's top 20 grocers?")
     assert reading.kind == "lookup" and reading.query is None, reading
     assert read("What were the top 3 grocers by sales?").query.operation == "top"
+
+
+def test_a_line_that_yields_a_figure_is_the_line_asked() -> None:
+    """"how much did the fuel levy bring in": the levy is the line; "how much did Acme raise" is Acme's."""
+    leaves = read("How much did the fuel levy bring in in 2016?").measure.leaves()
+    assert [leaf.words for leaf in leaves] == ["fuel levy"]
+    assert read("How much did port fees yield in 2019?").measure.leaves()[0].words == "port fees"
+    assert read("How much did the agency raise in 2019?").measure.leaves()[0].words != "agency"
+
+
+def test_an_average_per_year_over_a_span_of_years_is_every_year_of_it() -> None:
+    """"on average, how much ... per year over 2005-2018 in Table B-2": every year of a fourteen-year span, the
+    table said for its choice only, "per year" said by the average, and "over" a span is no divisor."""
+    measure = read("On average, how much did tobacco excise bring in per year over 2005-2018 in Table B-2?").measure
+    assert measure.op == "average", measure
+    assert [leaf.words for leaf in measure.leaves()] == ["tobacco excise"], measure
+    years = set(measure.periods) | {y for leaf in measure.leaves() for y in leaf.periods}
+    assert years == set(range(2005, 2019)), measure
