@@ -899,7 +899,7 @@ _SHARE_TAKEN = re.compile(
     r"(?P<y2>.+?)\s+(?:take(?:\s+up)?|account\s+for|make\s+up|represent|absorb|consume|eat\s+up))(?P<rest>\s*[?.!]?)$"
     r"|^(?P<lead3>[^:?]{1,80}:\s+)?\s*what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x3>.+?)\s+"
     r"(?:(?:was|were)\s+(?:spent|used|paid|returned|distributed|kept|retained|invested)(?:\s+(?:out|back))?"
-    r"(?:\s+to\s+(?:its\s+|the\s+)?(?:shareholders|stockholders|investors|owners))?\s+(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
+    r"(?:\s+to\s+(?:its\s+|the\s+)?(?:shareholders|stockholders|investors|owners))?\s+(?:to|on|into|for|as|in)|(?:went|goes|go)\s+(?:to|into|on|for)|(?:falls?|fell|comes?|came)\s+(?:under|within))\s+(?P<y3>.+?)(?P<rest3>\s*[?.!]?)$"
     r"|^(?P<y4>[^,?:]{3,80}?),\s+what\s+(?:share|percent(?:age)?|proportion|portion|fraction|part)\s+of\s+(?P<x4>[^,?]+?)"
     r"(?P<rest4>\s*[?.!]?)$",
     re.IGNORECASE)
@@ -1150,7 +1150,8 @@ def _retold(text: str) -> str:
     if re.search(r"\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of\b", text, re.IGNORECASE):
         text = _FORESEEN_SHARE.sub(lambda g: ("came " if (g.group("v") or g.group("v2")).lower().startswith("c") else "went ")
                                    + (g.group("p") or g.group("p2")).lower(), text)
-    taken = _SHARE_TAKEN.match(text)
+    asked, mark, after = text.partition("?")  # ("... fall under Others? One decimal.": the question is the frame's)
+    taken = _SHARE_TAKEN.match(asked + mark)
     if taken is not None:
         part = taken.group("y") or taken.group("y2") or taken.group("y3") or taken.group("y4")
         whole = taken.group("x") or taken.group("x3") or taken.group("x4")
@@ -1160,7 +1161,7 @@ def _retold(text: str) -> str:
         if when is not None:  # the period after the part is the whole's too: said last
             part = part[: when.start()]
         lead = taken.group("lead") or taken.group("lead3") or ""
-        text = f"{lead}What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}"
+        text = f"{lead}What was {part} as a percentage of {whole}{when.group(0) if when else ''}{rest}{after}"
     made = _MADE_FROM.match(text)
     if made is not None:  # "how much cash did A generate from operations ...": the cash from operations
         owner = made.group("s").strip()

@@ -1227,6 +1227,12 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
         return None
     listed = _columns_named(leaves[1].words, amounts)
     whole_columns: tuple[ColumnSchema, ...] = tuple(listed) if len(listed) >= 2 and part in listed else ()
+    sharing = _columns_sharing(leaves[1].words, amounts)
+    totals = [c for c in sharing if _TOTAL_WORD.search(c.header or c.name)]
+    if not whole_columns and len(sharing) >= 2 and part in sharing and not totals:
+        # "what percentage of Kelby's boats are motor boats" over Sailing boats, Motor boats: every column the whole's
+        # words name, added, not the first of them
+        whole_columns = tuple(sharing)
     whole = None if whole_columns else _best_column(leaves[1].words, amounts, title) or \
         _everything_column(leaves[1].words, amounts, title)
     if not whole_columns and (whole is None or whole.name == part.name):
@@ -2714,6 +2720,12 @@ _ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "
 _ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
 
 
+def _columns_sharing(words: str, columns: Sequence[ColumnSchema]) -> list[ColumnSchema]:
+    """The columns whose headers each hold every one of ``words`` ("boats" over Sailing boats, Motor boats)."""
+    said = _tokens(words)
+    return [c for c in columns if said and said <= _header_tokens(_header(c))]
+
+
 def _columns_named(reading: QuestionReading | str, numbers: Sequence[ColumnSchema]) -> list[ColumnSchema]:
     """The figure columns the question (or a phrase of it) names each by its whole header (units and years aside,
     and the heading every column is printed under: "Course year" over "1st year", "2nd year"), in the table's order:
@@ -3168,15 +3180,15 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
     if plan.operation == "difference":
         return _difference_answer(plan, result, kept, where, title, run_sql)
     if plan.operation == "change":
-        return _change_answer(plan, result, kept, title)
+        return _change_answer(plan, result, kept, title, asked_decimals(reading))
     if plan.operation == "share" and plan.versus is not None:
-        return _share_of_a_row_answer(plan, result, where, title, run_sql)
+        return _share_of_a_row_answer(plan, result, where, title, run_sql, asked_decimals(reading))
     if plan.operation == "share" and plan.columns:
         assert target is not None
         part, whole, _ = rows[0]
         if part is None or whole is None or part < 0 or whole <= 0 or part > whole:
             raise NoAnswer(f"{plan.describe()}: no part of a positive whole to compare.")
-        shown = f"{format_number(part * 100.0 / whole)}%"
+        shown = f"{format_number(part * 100.0 / whole, asked_decimals(reading))}%"
         added = " + ".join(c.header or c.name for c in plan.columns)
         sentence = (f"{shown}: {target.header or target.name} {format_number(part)} of {added} "
                     f"{format_number(whole)}{where} ({title})")
@@ -3189,7 +3201,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: no two positive figures to compare.")
         (part, part_column), (whole, whole_column) = sorted([(first, target), (second, plan.whole)],
                                                              key=lambda item: item[0])
-        shown = f"{format_number(part * 100.0 / whole)}%"
+        shown = f"{format_number(part * 100.0 / whole, asked_decimals(reading))}%"
         scale = view.column_scale(whole_column.name)
         sentence = (f"{shown}: {part_column.header or part_column.name} {amount(view, part, scale)} of "
                     f"{whole_column.header or whole_column.name} {amount(view, whole, scale)}{where} ({title})")
@@ -3200,7 +3212,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         if target is None:  # a share of the rows: "44.79% of the notices: 43 of 96 where Type Layoff"
             if share is None or not part:
                 raise NoAnswer(f"{plan.describe()}: no row kept.")
-            shown = f"{format_number(share)}%"
+            shown = f"{format_number(share, asked_decimals(reading))}%"
             sentence = f"{shown} of the {plan.noun}: {int(part):,} of {int(whole):,}{where} ({title})"
             cells = tuple((r, c.column.name) for r in kept for c in plan.conditions) + \
                 tuple((r, c.name) for r in kept for t in plan.thresholds for c in t.columns())
@@ -3215,7 +3227,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             # the table prints one ("Coastal", "Inland" over one grand total of sales)
             raise NoAnswer(f"{plan.describe()}: the table's rows stand under several headings, so its column has no "
                            f"one whole.")
-        shown = f"{format_number(share)}%"
+        shown = f"{format_number(share, asked_decimals(reading))}%"
         header = target.header or target.name
         sentence = (f"{shown} of all {header}: {format_number(part)} of {format_number(whole)}{where} ({title})")
         return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((r, target.name) for r in kept), {})
@@ -3247,7 +3259,7 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         scale = view.column_scale(newer_column.name)
         span = f"from {older_column.header or older_column.name} to {newer_column.header or newer_column.name}"
         moved = "grew the most" if plan.descending else "grew the least"
-        change = f"{'+' if value >= 0 else ''}{format_number(value)}%" if plan.percent else \
+        change = f"{'+' if value >= 0 else ''}{format_number(value, asked_decimals(reading))}%" if plan.percent else \
             ("+" if value >= 0 else "-") + amount(view, abs(value), scale)
         sentence = (f"{item} {moved} {span}: {change}, from {amount(view, older_value, scale)} to "
                     f"{amount(view, newer_value, scale)} (ranked by {'percent change' if plan.percent else 'amount'} over "
@@ -3299,11 +3311,16 @@ def _figure(view: TableView, column: ColumnSchema, value: Any, reading: Question
     printed decimals; a computed figure is shown to two, or to three significant digits where it is below one (a
     mean correlation of 0.242, not 0.24). ``row``: the one row the figure is of, whose label or heading may state
     its unit ("Awareness of X (%)" over rows of a column with none)."""
-    decimals = CELL_DECIMALS if cell else _computed_decimals(value)
+    decimals = CELL_DECIMALS if cell else reading.decimals if reading.decimals is not None else _computed_decimals(value)
     if view.currency and not column.unit and re.search(r"\bhow\s+many\b", reading.text, re.IGNORECASE):
         return format_number(value, decimals)
     scale = view.cell_scale(row, column.name) if row is not None else view.column_scale(column.name)
     return amount(view, value, scale, decimals)
+
+
+def asked_decimals(reading: QuestionReading) -> int:
+    """The decimals a computed percentage is shown to: as many as the question asks ("one decimal"), else two."""
+    return reading.decimals if reading.decimals is not None else 2
 
 
 def _computed_decimals(value: Any) -> int:
@@ -3342,7 +3359,8 @@ def _difference_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], 
     return QueryAnswer(plan, result, value, (value,), sentence, cells, {})
 
 
-def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title: str, run_sql: RunSql) -> QueryAnswer:
+def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title: str, run_sql: RunSql,
+                           decimals: int = 2) -> QueryAnswer:
     """One row's figure as a percentage of another's: "25.38%: Business rates 3,420 of Total income
     13,475 in 2026", both cells cited; where either figure is not positive, there is no share."""
     view, target, versus = plan.view, plan.target, plan.versus
@@ -3357,7 +3375,7 @@ def _share_of_a_row_answer(plan: QueryPlan, result: SqlResult, where: str, title
     # which row is the whole, the figures say (the part is the smaller), as for a share of two columns
     (part, part_name, part_rows), (whole, whole_name, whole_rows) = sorted(
         [(first, named[0], rows[0]), (second, named[1], rows[1])], key=lambda side: side[0])
-    shown = f"{format_number(part * 100.0 / whole)}%"
+    shown = f"{format_number(part * 100.0 / whole, decimals)}%"
     sentence = (f"{shown}: {part_name} {format_number(part)} of {whole_name} {format_number(whole)} in "
                 f"{target.header or target.name}{where} ({title})")
     cells = ((part_rows[0], target.name), (whole_rows[0], target.name))
@@ -3384,7 +3402,7 @@ def _across_answer(plan: QueryPlan, result: SqlResult, value: Any, kept: Sequenc
     return QueryAnswer(plan, result, shown, (shown,), sentence, tuple((row, c.name) for c in plan.columns), {})
 
 
-def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], title: str) -> QueryAnswer:
+def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], title: str, decimals: int = 2) -> QueryAnswer:
     """A row's change between two period columns: "Polytechnics: up 1,556 from 20,527 (2000) to 22,083 (2004)"."""
     view, first_column, second_column = plan.view, plan.target, plan.whole
     assert first_column is not None and second_column is not None
@@ -3398,7 +3416,7 @@ def _change_answer(plan: QueryPlan, result: SqlResult, kept: Sequence[int], titl
         if not older:
             raise NoAnswer(f"{plan.describe()}: no change in percent of zero.")
         change = (newer - older) * 100.0 / abs(older)
-        shown = f"{format_number(change)}%"
+        shown = f"{format_number(change, decimals)}%"
     else:
         gap = first - second
         if is_percent(view, first_column):  # a change of a percentage is in points, not a percent of anything

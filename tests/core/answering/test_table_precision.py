@@ -288,3 +288,17 @@ def test_a_line_is_named_by_the_sentence_over_its_table(weights: Library) -> Non
     weight of the band named is the answer."""
     answer = ask_code_first(weights, "What weight should be used for the 40-59 band when standardising the panel's yearly results?")
     assert answer.value == "0.3315", answer.text
+
+
+def test_a_computed_figure_is_shown_to_the_decimals_asked(harbours: Library) -> None:
+    """"One decimal": 22.33 sailing boats on average is said 22.3 (two decimals only when none are asked)."""
+    answer = ask_code_first(harbours, "Average number of sailing boats in Marrow, Penhale and Tresco Bay? One decimal.")
+    assert answer.value == "22.3", answer.text  # (25 + 12 + 30) / 3
+    answer = ask_code_first(harbours, "What percentage of Kelby's boats are motor boats? One decimal.")
+    assert answer.value == "30.5%", answer.text  # 18 of 59
+
+
+def test_a_share_said_as_what_falls_under_a_column(harbours: Library) -> None:
+    """"What percentage of Marrow's boats fall under Motor boats?", with an instruction after the question."""
+    answer = ask_code_first(harbours, "What percentage of Marrow's boats fall under Motor boats? Round to 1 decimal.")
+    assert answer.value == "56.1%", answer.text  # 32 of 57
