@@ -1228,8 +1228,8 @@ def _share_across_columns(view: TableView, reading: QuestionReading, numbers: Se
     listed = _columns_named(leaves[1].words, amounts)
     whole_columns: tuple[ColumnSchema, ...] = tuple(listed) if len(listed) >= 2 and part in listed else ()
     sharing = _columns_sharing(leaves[1].words, amounts)
-    totals = [c for c in sharing if _TOTAL_WORD.search(c.header or c.name)]
-    if not whole_columns and len(sharing) >= 2 and part in sharing and not totals:
+    if not whole_columns and len(sharing) >= 2 and part in sharing and \
+            not any(_TOTAL_WORD.search(c.header or c.name) for c in sharing):
         # "what percentage of Kelby's boats are motor boats" over Sailing boats, Motor boats: every column the whole's
         # words name, added, not the first of them
         whole_columns = tuple(sharing)
