@@ -119,6 +119,8 @@ class Condition:
     """Where set, only these rows (``_row``) of those holding the values: the one "Cyclists" row printed under
     "Aged 40 to 64", which ``within`` names (``nested_row``)."""
     within: str = ""
+    totalled: bool = False
+    """The values are the rows a totals row adds up, or those listed after it (``said``: "counted in EU Total")."""
 
     def sql(self) -> str:
         """The condition as a predicate of one SQL statement."""
@@ -492,6 +494,10 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     if operation == "count" and heads is None and \
             not names_the_rows(noun, view, reading.criterion.kind in (*THRESHOLD_KINDS, *VERSUS_KINDS)):
         return None  # "how many gardeners": the table's rows are no gardeners
+    if operation in ("list", "count", "sum", "average", "top", "max", "min") and \
+            (members := members_of_a_total(view, reading, conditions)) is not None:
+        conditions = [c for c in conditions if not (c.rows and set(c.rows) <= set(total_rows(view))) and
+                      not all(_TOTAL_ROW.search(str(v)) for v in c.values)] + [members]
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     percents = [c for c in numbers if is_percent(view, c)]
@@ -1643,14 +1649,24 @@ def _accounts_for(reading: QuestionReading, view: TableView, target: ColumnSchem
     label = _header(view.label_column) if view.label_column is not None else ""
     named = _tokens(f"{info.caption} {info.heading} {_header(target)} {_header(whole)} {label}").union(
         *(_tokens(str(v)) for c in conditions for v in (*c.values, c.within)),
-        *(_tokens(c.said) for c in conditions if c.values and all(map(_is_yes_or_no, c.values))))
+        *(_tokens(c.said) for c in conditions if c.values and all(map(_is_yes_or_no, c.values)) or c.totalled))
     read = [c for c in (target, whole, view.label_column) if c is not None]
     named |= set().union(*(_tokens(spelled) for spelled in _acronyms(reading.text, read).values()))
     named |= {initials.replace(".", "").lower() for initials in _INITIALS.findall(f"{info.caption} {_header(target)}")}
     named |= _tokens(" ".join(_headings_above(view, conditions)))  # "government services for antenatal care"
-    named |= _tokens(view.introduced)  # the sentence over the table says what its rows are, as a title does
+    named |= _tokens(introducing_sentences(view))  # they say what the rows are, as a title does
     # one word in four may be the question's own ("capital spending" for a Capital column)
     return bool(said) and len(said - named - free) <= len(said) // 4
+
+
+_INTRODUCING = re.compile(r":\s*$|\b(?:following|below|as\s+follows|as\s+under|(?:this|the)\s+table|(?:are|is)\s+"
+                          r"(?:given|shown|listed|set\s+out))\b", re.IGNORECASE)
+
+
+def introducing_sentences(view: TableView) -> str:
+    """The sentences of the lines over a table that introduce it ("Following are the weights to be used when ...",
+    "... are given below:"), not the prose that happens to precede it."""
+    return " ".join(s for s in re.split(r"(?<=[.!?])\s+", view.introduced) if _INTRODUCING.search(s))
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")
@@ -2662,6 +2678,51 @@ def only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: Questi
     return counts[0] if len(counts) == 1 else None
 
 
+_GROUP_TOTAL = re.compile(r"^\s*(?P<a>[\w.-]+(?:\s+[\w.-]+)?)\s+totals?\s*$", re.IGNORECASE)
+"""A totals row named by the group it adds up ("EU Total", "Europe total"; not "Total revenue", a line's total)."""
+
+
+def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Sequence[Condition]) -> Condition | None:
+    """"Which EU member states ..." over countries printed above an "EU Total" row, and others below it: the rows that
+    total adds up (those between it and the totals row above it); "the non-EU countries listed under the EU total":
+    the rows after it (up to the next totals row). None where the question names no such group, or already keeps
+    rows by their labels."""
+    label = view.label_column
+    if label is None or any(c.column.name == label.name and not (c.rows and set(c.rows) <= set(total_rows(view))) and
+                            not all(_TOTAL_ROW.search(str(v)) for v in c.values) for c in conditions):
+        return None
+    rows = sorted(view.rows, key=lambda r: r.row)
+    totals = [r for r in rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
+    asked = _tokens(reading.text)
+    for total in totals:
+        named = _GROUP_TOTAL.match(total.label)
+        group = named.group("a") if named else ""
+        if not group or not _tokens(group) or not _tokens(group) <= asked or _tokens(group) & {"grand", "sub", "all"}:
+            continue
+        said_group = re.escape(group)
+        # (the words that say the rows after it: "non-EU", "under the EU total", read by the condition made)
+        phrases = [m.group(0) for m in re.finditer(
+            rf"\bnon[\s-]*{said_group}\b|\b(?:under|below|after)\s+(?:the\s+)?{said_group}\s+totals?\b|"
+            rf"\b(?:outside|not\s+in)\s+(?:the\s+)?{said_group}\b", reading.text, re.IGNORECASE)]
+        after = bool(phrases)
+        if not after and not re.search(rf"\b{said_group}\b", reading.text, re.IGNORECASE):
+            continue
+        bounds = [r.row for r in totals]
+        if after:
+            end = min((b for b in bounds if b > total.row), default=max(r.row for r in rows) + 1)
+            kept = [r for r in rows if total.row < r.row < end]
+        else:
+            start = max((b for b in bounds if b < total.row), default=0)
+            kept = [r for r in rows if start < r.row < total.row]
+        if not kept:
+            return None
+        position = view.column_position(label.name)
+        values = tuple(dict.fromkeys(view.values[r.row][position] for r in kept))
+        said = f"listed after {total.label}" if after else f"counted in {total.label}"
+        return Condition(label, values, said, rows=tuple(r.row for r in kept), within=" ".join(phrases), totalled=True)
+    return None
+
+
 def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the conditions keep rows by one label of the table's label column that it prints on several rows
     (a line of a roll-forward printed once a period: "Granted", "Granted", ...)."""
@@ -3483,6 +3544,9 @@ def where_words(plan: QueryPlan) -> str:
             continue
         if condition.under:
             parts.append(f"the rows under {condition.said}")
+            continue
+        if condition.totalled:
+            parts.append(f"{header} {condition.said}")
             continue
         values = [str(v) for v in condition.values]
         shown = _listing(values[:3]) + (f" and {len(values) - 3} more" if len(values) > 3 else "")

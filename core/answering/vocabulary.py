@@ -308,6 +308,7 @@ SAME_MEANING: tuple[frozenset[str], ...] = (
     frozenset({"passenger", "traveller", "traveler", "rider"}),
     frozenset({"inhabitant", "resident", "population"}),
     frozenset({"speed", "velocity"}),
+    frozenset({"household", "hh", "hhs"}),  # a survey's "No. of HHs"
 )
 """Nouns a question and a column header use for the same thing counted or measured ("workers" over an "Employees
 affected" column), compared by their stems (``core.answering.binding.stems``)."""

@@ -302,3 +302,32 @@ def test_a_share_said_as_what_falls_under_a_column(harbours: Library) -> None:
     """"What percentage of Marrow's boats fall under Motor boats?", with an instruction after the question."""
     answer = ask_code_first(harbours, "What percentage of Marrow's boats fall under Motor boats? Round to 1 decimal.")
     assert answer.value == "56.1%", answer.text  # 32 of 57
+
+
+def test_a_survey_s_hh_is_households(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"No. of HHs", as surveys head their counts of households: "how many households" reads it."""
+    rows = [["Module", "No. of HHs", "Persons per district"], ["Height and weight", "1800", "5400"],
+            ["Food diary", "900", "2700"], ["Blood sugar", "1800", "3100"]]
+    library = next(_drawn(tmp_path_factory, "Sample size for each district", rows))
+    try:
+        answer = ask_code_first(library, "How many households were needed for the food diary?")
+        assert answer.value == "900", answer.text
+    finally:
+        library.close()
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """Countries added up in a "Nordic Total" row, and two more countries printed after it."""
+    rows = [["Country", "Imported (%)", "Cases (n)"], ["Denmark", "40.0", "120"], ["Finland", "100.0", "35"],
+            ["Iceland", "100.0", "8"], ["Sweden", "12.5", "240"], ["Nordic Total", "30.1", "403"],
+            ["Estonia", "100.0", "14"], ["Latvia", "20.0", "55"]]
+    yield from _drawn(tmp_path_factory, "Table 7: Cases by country and origin", rows, [40, 200, 320, 440])
+
+
+def test_the_rows_a_group_s_totals_row_adds_up_are_the_group_s(regions: Library) -> None:
+    """"Which Nordic countries": the rows the "Nordic Total" row adds up, not those printed after it."""
+    answer = ask_code_first(regions, "Which Nordic countries had more than 50 cases?")
+    assert answer.value == "Denmark; Sweden", answer.text  # not Latvia
+    answer = ask_code_first(regions, "How many cases did the non-Nordic countries listed under the Nordic total have?")
+    assert answer.value == "69", answer.text
