@@ -747,6 +747,9 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     text = re.sub(r"\b(what|how|which|who|where|when)(?:'s|s)\b", r"\1 is", text, flags=re.IGNORECASE)
     text = re.sub(r"^(\s*(?:(?:what|how)\s+(?:is|was|were|are)\s+the\s+)?)avg\b\.?", r"\1average", text,
                   flags=re.IGNORECASE)  # "avg outlay per state" (a formula's "avg AP" is read as it is)
+    text = re.sub(r"(^|[,:]\s*)what\s+number\s+of\s+(?:(?P<the>the|these|those)\b)?",
+                  lambda g: f"{g.group(1)}how many {'of ' + g.group('the') if g.group('the') else ''}", text,
+                  flags=re.IGNORECASE)  # "what number of (the) X": how many (of the) X
     text = _in_question_order(text)
     text = _LINE_YIELDED.sub(lambda g: g.group(0) if _an_actor(g.group("x")) else f"{g.group('how')} were {g.group('x')}",
                              text)
@@ -844,12 +847,21 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
             marked, re.IGNORECASE))) and not re.search(r"\bpercent|%", marked, re.IGNORECASE)
         and measure is not None and measure.op in (m.DIFFERENCE, m.GAP, m.CHANGE))
     reading = replace(reading, unused=_unused(reading, marked, periods), content=_content(reading, marked))
+    scopes = [said for said in around if _SCOPE_LEAD.match(said)]
+    if scopes and reading.content:
+        # "In the housing section, how many ...": the section is part of what is asked, not a lead-in to leave out
+        scoped = [w for said in scopes for w in _words_in_order(_SCOPE_LEAD.sub(r"\g<x>", said)) if w not in _FILLER]
+        reading = replace(reading, content=tuple(dict.fromkeys((*reading.content, *scoped))),
+                          noise=tuple(said for said in reading.noise if said not in scopes))
     horizons, rest = maturities.asked(text)
     if horizons:  # "the crane leases due within 3 years": the line read alone, its columns by their ranges
         reading = replace(reading, horizons=horizons, within=read(rest, issuers))
     return reading
 
 
+_SCOPE_LEAD = re.compile(r"^\s*(?:in|within|under|among|for)\s+(?:the\s+)?(?P<x>[^,;:?]{2,80}?)\s+(?:section|part|group|"
+                         r"category|panel|block|heading|chapter)s?\s*$", re.IGNORECASE)
+"""A lead-in naming the part of a table the question is about ("In the housing section, ...")."""
 _N_YEAR_PERIOD = re.compile(r",?\s*\b(?:across|over|during|for|in)\s+the\s+(?:\d+|two|three|four|five)[\s-]+"
                             r"(?:fiscal\s+|financial\s+)?years?\s+period\b", re.IGNORECASE)
 _YEAR_END_BASIS = re.compile(

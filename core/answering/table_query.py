@@ -854,16 +854,23 @@ def _nested_subtotals(view: TableView, at: int, positions: Sequence[int]) -> lis
 def _bare_sections(view: TableView, at: int, positions: Sequence[int]) -> list[tuple[str, tuple[Any, ...]]]:
     """The headings printed as rows of their own, with no figure (``at``, ``positions`` as for the subtotals)."""
     groups: list[tuple[str, list[Any]]] = []
+    joined: str = ""
     for row, after in zip(view.rows, [*view.rows[1:], None], strict=True):
         values = view.values.get(row.row)
         if values is None or _TOTAL_ROW.search(row.label):
             continue
+        bare = row.labelled and all(values[p] in (None, "") for p in positions)
         # "Cash and cash" / "equivalents" (not a symbol's row under its heading: "Ridge" / "m = 10")
         wrapped = after is not None and re.match(r"[a-z]{2}", after.label) is not None
-        if row.labelled and all(values[p] in (None, "") for p in positions) and not wrapped:
-            groups.append((row.label, []))
+        if bare and wrapped and after is not None and (after_values := view.values.get(after.row)) is not None and \
+                all(after_values[p] in (None, "") for p in positions):
+            joined = row.label  # a bare heading run on to the next bare row ("Treatment of fevers (based on the" /
+            continue            # "reference period) (%)"): one heading, said whole
+        if bare and not wrapped:
+            groups.append((f"{joined} {row.label}" if joined else row.label, []))
         elif groups:
             groups[-1][1].append(values[at])
+        joined = ""
     return [(heading, tuple(rows)) for heading, rows in groups if rows]
 
 
@@ -1058,6 +1065,8 @@ _HOW_ASKED = stems(" ".join([
     *vocabulary.RECEIVED_VERBS, *vocabulary.LINKING_VERBS, *vocabulary.COUNTED_PEOPLE, *vocabulary.UNIT_NOUNS,
     *vocabulary.AGE_WORDS, *_UNIT_WORDS.values(), "name", "among", "they", "them", "it", "who", "whose", "often",
     "frequently", "commonly",
+    # the parts of a table a question names its rows by ("in the housing section")
+    "section", "sections", "heading", "subheading",
     # how the answer is rounded ("2 decimals", "to the nearest whole number")
     "decimal", "decimals", "place", "places", "round", "rounded", "nearest", "whole", "integer",
     # the linking verbs in -ing ("pupils using them": "use"; "voting", "living", "getting")
@@ -1665,8 +1674,16 @@ _INTRODUCING = re.compile(r":\s*$|\b(?:following|below|as\s+follows|as\s+under|(
 
 def introducing_sentences(view: TableView) -> str:
     """The sentences of the lines over a table that introduce it ("Following are the weights to be used when ...",
-    "... are given below:"), not the prose that happens to precede it."""
-    return " ".join(s for s in re.split(r"(?<=[.!?])\s+", view.introduced) if _INTRODUCING.search(s))
+    "... are given below:") or name it by its number ("... (see Table 2)"), not the prose that happens to precede
+    it."""
+    number = re.search(r"\btable\s+([\w.-]*\d[\w-]*(?:\.\d+)*)", view.info.caption, re.IGNORECASE)
+    own = re.compile(rf"\btable\s+{re.escape(number.group(1))}(?![\w.]*\d)", re.IGNORECASE) if number else None
+    # (a caption printed over the table is a line of its own, not a sentence of the prose next to it)
+    text = view.introduced.replace(view.info.caption, ". ") if view.info.caption.strip() else view.introduced
+    sentences = re.split(r"(?<=[.!?])\s+|\s+(?=(?:table|figure|chart)\s+[\w.-]*\d[\w.-]*\s*[:.\u2013-])", text,
+                         flags=re.IGNORECASE)
+    return " ".join(s for s in sentences if _INTRODUCING.search(s) or own is not None and own.search(s) and
+                    not re.match(r"\s*(?:table|figure|chart)\s", s, re.IGNORECASE))
 
 
 _SOURCE_NOUNS = stems("survey study report census release sample questionnaire poll bulletin paper document")
@@ -1763,12 +1780,14 @@ def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequenc
         return None
     sides: list[ColumnSchema] = []
     for words in (said.group("first"), said.group("second")):
+        codes = _codes(words)  # "in DLHS-3": the columns of that survey's code, whatever else they say
+        pool = [c for c in numbers if codes <= _codes(c.header or c.name)] if codes else list(numbers)
         years = set(YEAR_PRINTED.findall(words))
-        of_year = [c for c in numbers if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
+        of_year = [c for c in pool if years and set(YEAR_PRINTED.findall(c.header or c.name)) == years]
         if years and of_year:
             column = of_year[0] if len(of_year) == 1 else None
         else:  # "more nurses than doctors on the wards in 2019" over columns that print no year: the year is the table's
-            column = _best_column(YEAR_PRINTED.sub(" ", words), numbers, title)
+            column = _best_column(YEAR_PRINTED.sub(" ", words), pool, title)
         if column is None:
             return None
         sides.append(column)
@@ -1777,6 +1796,11 @@ def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequenc
         return None
     above = reading.criterion.kind == VERSUS_KINDS[0]
     return Threshold(first, above, 0.0, f"{'above' if above else 'below'} {second.header or second.name}", than=second)
+
+
+def _codes(text: str) -> set[str]:
+    """Codes of letters and a number ("DLHS-3", "EU-27", "Q4"), which word stems cut to their letters."""
+    return {re.sub(r"[\s-]", "", c).lower() for c in re.findall(r"\b[A-Za-z]{1,6}-?\d{1,2}\b(?![.,]\d)", text)}
 
 
 def scaled_threshold(view: TableView, column: ColumnSchema, value: float, scale: str) -> float:

@@ -331,3 +331,61 @@ def test_the_rows_a_group_s_totals_row_adds_up_are_the_group_s(regions: Library)
     assert answer.value == "Denmark; Sweden", answer.text  # not Latvia
     answer = ask_code_first(regions, "How many cases did the non-Nordic countries listed under the Nordic total have?")
     assert answer.value == "69", answer.text
+
+
+@pytest.fixture(scope="module")
+def indicators(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """Key indicators of two survey rounds (codes KIS-1, KIS-2), in sections; one section's heading runs on to a
+    second bare row."""
+    rows = [["Indicators", "KIS-2 TOTAL", "KIS-2 RURAL", "KIS-1 TOTAL", "KIS-1 RURAL"],
+            ["Care of newborns (based on the last child born in the", "", "", "", ""],
+            ["reference years) (%)", "", "", "", ""],
+            ["Newborns weighed at birth", "80.0", "75.0", "70.0", "72.0"],
+            ["Newborns breastfed within an hour", "60.0", "58.0", "65.0", "61.0"],
+            ["Newborns checked within a day", "55.0", "50.0", "40.0", "45.0"],
+            ["Awareness (%)", "", "", "", ""],
+            ["Heard of vaccines", "90.0", "85.0", "80.0", "70.0"],
+            ["Heard of clean water", "70.0", "65.0", "75.0", "60.0"]]
+    yield from _drawn(tmp_path_factory, "Westdale - Key Indicators", rows, [40, 300, 360, 420, 480, 540])
+
+
+def test_rows_compared_across_two_survey_rounds_in_a_section_named_first(indicators: Library) -> None:
+    """"In the care of newborns section, what number of indicators had a higher total in KIS-2 than in KIS-1": the
+    second round is named by its code alone (its Total column, as the first side's); the section, said before the
+    question, keeps the rows under its heading, printed over two bare rows."""
+    answer = ask_code_first(indicators, "In the care of newborns section, what number of indicators had a higher total "
+                                        "in KIS-2 than in KIS-1?")
+    assert answer.value == "2", answer.text  # weighed, checked (not breastfed; not the awareness rows)
+    answer = ask_code_first(indicators, "How many indicators had a higher total in KIS-2 than in KIS-1?")
+    assert answer.value == "3", answer.text
+    # the section said before a question followed by an instruction: still part of what is asked
+    answer = ask_code_first(indicators, "In the care of newborns section, what number of indicators had a higher total "
+                                        "in KIS-2 than in KIS-1? Leave out any blanks.")
+    assert answer.value == "2", answer.text
+    answer = ask_code_first(indicators, "In the housing section, what number of indicators had a higher total in KIS-2 "
+                                        "than in KIS-1? Leave out any blanks.")
+    assert answer.value not in ("2", "3"), answer.text  # no such section: no count of other rows
+
+
+def test_a_sentence_naming_a_table_by_its_number_names_a_line_s_words(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Prose over a table that points at it ("... (see Table 4)") says what it holds; prose that does not (the
+    sentence before it) names nothing."""
+    directory = tmp_path_factory.mktemp("panel")
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 40), "The harbour towns were surveyed in the spring by post.", fontsize=11)
+    page.insert_text((72, 60), "The Orne panel's results were weighted by age band (see Table 4).", fontsize=11)
+    page.insert_text((72, 80), "Table 4: Weights by age band", fontsize=11)
+    rows = [["Age band", "Weight"], ["20-39", "0.4120"], ["40-59", "0.3315"], ["60-79", "0.2065"], ["80 +", "0.0500"]]
+    _draw_ruled(page, rows, [60, 220, 340], 96, row_height=18)
+    doc.save(directory / "panel.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    try:
+        assert Ingestor(library, HashEmbedder()).ingest_file(directory / "panel.pdf").tables == 1
+        answer = ask_code_first(library, "What weight did the Orne panel give the 40-59 band?")
+        assert answer.value == "0.3315", answer.text
+        answer = ask_code_first(library, "What weight did the postal harbour survey give the 40-59 band?")
+        assert answer.value != "0.3315", answer.text
+    finally:
+        library.close()
