@@ -2,7 +2,7 @@
 tables), asked in ONE library that holds every document of the set, so routing has to find the right one.
 
     python tests/bench/bench_tables.py [--half tune|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|
-                                       probe12|probe13|probe14|probe15|reworded|heldout|both]
+                                       probe12|probe13|probe14|probe15|probe16|reworded|heldout|both]
                                        [--limit N] [--kinds sum,count,...]
                                        [--ids ID,...] [--backend embedded] [--workdir DIR] [--out results.json]
                                        [--resume]   # with --out: keep its answers, choose among the others
@@ -31,7 +31,9 @@ more real PDFs from Debian packages; tune data once measured) and the thirteenth
 data once measured) and the fourteenth probe ``tables_probe14.jsonl`` (40 fresh questions of the same eleven kinds
 on four more real PDFs from Debian packages; tune data once measured) and the fifteenth probe
 ``tables_probe15.jsonl`` (60 fresh questions of the same eleven kinds, in wordings Folio had never seen, on 15
-documents already in the library; tune data once measured) and the reworded set
+documents already in the library; tune data once measured) and the sixteenth probe ``tables_probe16.jsonl`` (58
+fresh questions of the same eleven kinds, in unseen wordings, on ten other documents already in the library; tune
+data once measured) and the reworded set
 ``tables_reworded_tune.jsonl`` (tune data: 60 questions the others answer by code, asked in other words; see the
 README beside them):
 eleven kinds (lookup by one key, by two keys, count of rows, filtered sum, average, min/max
@@ -92,8 +94,8 @@ _OPERAND = re.compile(r"\((?:[-\u2212]?[$€£]?\s?\d[\d.,]*%?)\)")
 
 def load_questions(half: str) -> list[dict[str, Any]]:
     """The questions of one half ("tune", "heldout", "probe", "probe2", "probe3", "probe4", "probe5", "probe6",
-    "probe7", "probe8", "probe9", "probe10", "probe11", "probe12", "probe13", "probe14", "probe15") or of tune
-    and held-out both, each with its half. The probe (``tables_probe.jsonl``) is tune data too: questions written later on documents no other
+    "probe7", "probe8", "probe9", "probe10", "probe11", "probe12", "probe13", "probe14", "probe15", "probe16") or of
+    tune and held-out both, each with its half. The probe (``tables_probe.jsonl``) is tune data too: questions written later on documents no other
     question uses, to measure how plans written on the tune half hold on layouts they were not written on. The
     second probe (``tables_probe2.jsonl``) is tune data as well: new questions on the tables the tune half uses,
     to measure how the plans hold on questions they were not written on. The third (``tables_probe3.jsonl``),
@@ -141,6 +143,12 @@ def load_questions(half: str) -> list[dict[str, Any]]:
     sample size table with spanning cells, a scanned bone density report, a rotated baseline table, retail
     studies, salmonellosis cases by country, population totals under a two-level header, disability rates, notes
     to accounts, a register of WARN notices over three pages and a harvest report in European number format). The
+    sixteenth (``tables_probe16.jsonl``), tune data once measured, asks 58 more of the same eleven kinds, written
+    the same way, on ten other documents already in the library (an electoral roll page of 30 elector boxes,
+    quarterly ABCP issuance, EU fund allocations by country, Campylobacter sampling tables by country and year,
+    district health indicators with blank DLHS-3 columns, health plan enrollment under spanning plan type and
+    county cells, state liabilities with a footnote mark glued to a figure, notes to accounts, an FDA guidance's
+    text tables and forecast error tables under row groups). The
     reworded set (``tables_reworded_tune.jsonl``), tune data too,
     asks questions of the others in other words (each names its ``source``), to measure whether a plan reads a
     meaning or a phrase."""
@@ -352,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--half", default="tune",
                         choices=(*HALVES, "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8",
                                  "probe9", "probe10", "probe11", "probe12", "probe13", "probe14", "probe15",
-                                 "reworded",
+                                 "probe16", "reworded",
                                  "both"),
                         help="which questions: tune (default), probe (tune data on documents the tune half does "
                              "not use), probe2 (tune data: new questions on the tune half's documents), probe3 (tune "
@@ -367,6 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "from Debian packages), probe13 (40 more on four other such PDFs), "
                              "probe14 (40 more on four other such PDFs), "
                              "probe15 (60 more in unseen wordings on 15 documents already in the library), "
+                             "probe16 (58 more in unseen wordings on ten other documents already in the library), "
                              "reworded (tune data: questions of the others "
                              "reworded), heldout (for "
                              "checking only) or both (tune and heldout)")
