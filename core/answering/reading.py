@@ -130,10 +130,13 @@ _EQUAL_SAID = r"(?:\b(?:had|has|have|having|with|showed|recorded|reported|scored
 threshold)."""
 _EQUAL = re.compile(_EQUAL_SAID, re.IGNORECASE)
 _EQUAL_COUNT = re.compile(
-    r"\b(?:had|has|have|having|with)\s+(?P<n>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\b(?:had|has|have|having|with|needs?|needed|needing|requires?|required|requiring)\s+"
+    r"(?P<n>(?!(?:19|20)\d\d\b)\d{1,3}(?:,\d{3})*(?![\d,])|(?!(?:19|20)\d\d\b)\d{4,6}|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve)"
     r"\s+(?=[a-z][a-z-]{2,}s\b)(?!(?:years?|months?|weeks?|days?|hours?|minutes?|times?|percent|points?|thousands?|"
     r"millions?|billions?|more|less|fewer|or)\b)", re.IGNORECASE)
-"""A count of things each row has, said as "boats with 4 masts", "how many farms have two tractors": the rows whose
+"""A count of things each row has, said as "boats with 4 masts", "how many farms have two tractors", "the surveys that
+need 1,500 homes": the rows whose
 column of that thing holds the figure (not a span of time, a unit, or "5 or more", a bound)."""
 _OR_MORE_PLAIN = re.sub(r"\?P<\w+>", "?:", _OR_MORE_SAID)
 _EQUAL_COUNT_PLAIN = re.sub(r"\?P<\w+>", "?:", _EQUAL_COUNT.pattern)
@@ -183,7 +186,10 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                    # past the bound
                    rf"|^\s*how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
                    r"(?:had|have|were|are|did|"
-                   rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD}|.*{_VERSUS_SAID})")),
+                   rf"showed|saw|got|recorded|reported)\b(?={_PAST_A_THRESHOLD}|.*{_VERSUS_SAID})"
+                   # "how many of the modules in the survey table need 1,800 homes": the rows holding that count
+                   rf"|^\s*how\s+many\s+(?:of\s+(?:the|these|those)\s+)?(?!{_TIME}\b)(?:[\w-]+\s+){{0,2}}?[a-z-]+[^s\W]s\s+"
+                   rf"(?:(?:in|of|on|listed|shown)\s+(?:[\w-]+\s+){{0,4}}?)?(?={_EQUAL_COUNT_PLAIN})")),
     (kinds.COLUMN_HEADERS, (rf"^\s*(?:in|for|during|on|at|of)?\s*(?:which|what)\s+(?:of\s+the\s+)?{_TIME}\b"
                            # "what were the quarters presented": the periods a table prints
                            r"|^\s*what\s+(?:are|were)\s+the\s+(?:fiscal\s+|financial\s+)?(?:years|periods|quarters)\s+"
@@ -542,6 +548,8 @@ class Criterion:
     kind: str = "all"
     threshold: float = 0.0
     scale: str = ""
+    counted: str = ""
+    """For an "equal" count of things each row has ("need 1,800 homes"): the things' noun ("homes")."""
 
 
 @dataclass(frozen=True)
@@ -1522,8 +1530,10 @@ def _criterion(marked: str) -> Criterion:
     counted = _EQUAL_COUNT.search(text)
     if counted is not None and not re.match(r"\s*[a-z-]+\s+or\s+(?:more|less|fewer|above|below|over|under)\b",
                                             text[counted.end():], re.IGNORECASE):
-        said = counted.group("n").lower()
-        return Criterion("equal", float(said) if said.isdigit() else float(_NUMBER_WORDS[said]), "")
+        said = counted.group("n").lower().replace(",", "")
+        noun = re.match(r"\s*([a-z][a-z-]+)", text[counted.end():], re.IGNORECASE)
+        return Criterion("equal", float(said) if said.isdigit() else float(_NUMBER_WORDS[said]), "",
+                         noun.group(1) if noun else "")
     versus = VERSUS.search(text) if _ROWS_ASKED.match(text) else None
     if versus is not None:
         # "which complaints did fewer girls than boys report": each row's figure against its other one

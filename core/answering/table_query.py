@@ -508,7 +508,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # (a header's "Total" is named by the question's: "had total spending above 50,000" reads "Total spending, all
     # funds", not "Indirect spending")
     unread = " ".join(w for w in _WORDS.findall(reading.text.lower()) if _tokens(w) & (asked - used) or w == "total")
-    measured = target or _best_column(unread, candidates, title, whole_header=True) or \
+    counted = _best_column(reading.criterion.counted, candidates, title) if reading.criterion.counted else None
+    measured = target or counted or _best_column(unread, candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
@@ -2747,6 +2748,22 @@ def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Se
     return None
 
 
+def _labels_counted(plan: QueryPlan, kept: Sequence[int]) -> int:
+    """How many of the label column's things the rows kept are, where the rows are counted as those things ("how
+    many of the investigations" over an Investigations column): a label printed on rows one after another (a cell
+    over several rows, copied down each) is one; else the number of rows kept."""
+    view, label = plan.view, plan.view.label_column
+    if label is None or not plan.noun or not _tokens(plan.noun) & _header_tokens(_header(label)):
+        return len(kept)
+    position = view.column_position(label.name)
+    printed = {r: " ".join(str(view.values[r][position]).split()).lower() for r in kept if r in view.values}
+    return sum(1 for r in sorted(kept) if not (r - 1 in printed and printed.get(r) == printed[r - 1] and printed[r]))
+
+
+def _singular(noun: str) -> str:
+    return re.sub(r"(?<=[^s])s$", "", noun.strip().split()[-1]) if noun.strip() else "label"
+
+
 def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bool:
     """Whether the conditions keep rows by one label of the table's label column that it prints on several rows
     (a line of a roll-forward printed once a period: "Granted", "Granted", ...)."""
@@ -3222,7 +3239,10 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
             raise NoAnswer(f"{plan.describe()}: the rows named count themselves.")
         label_column = view.label_column
         cells = tuple((r, label_column.name) for r in kept) if label_column else ()
-        sentence = f"{count:,} {noun} in {title}{where}"
+        runs = _labels_counted(plan, kept)
+        spanning = f" ({count:,} rows: each {_singular(noun)} printed over consecutive rows counted once)" if runs < count else ""
+        count = min(count, runs)
+        sentence = f"{count:,} {noun} in {title}{where}{spanning}"
         return QueryAnswer(plan, result, f"{count:,}", (f"{count:,}",), sentence, cells, {})
     if plan.operation == "value":
         assert target is not None

@@ -282,7 +282,7 @@ LINKING_VERBS = ("file", "submit", "report", "record", "register", "produce", "g
                  "allocate", "vote", "cast", "live", "work", "serve", "happen", "occur", "get", "got", "took", "taken",
                  "held", "brought", "sown", "grew", "grown", "came", "fell", "fall", "went", "spent", "made", "gave", "given",
                  "due", "payable", "owe", "part", "used", "handle", "carry",
-                 "receive", "lead", "led", "result", "cause", "account")
+                 "receive", "lead", "led", "result", "cause", "account", "need", "require")
 """Verbs that join what a table counts to its figure ("the notices X filed", "the maize a province produced", "the
 students who took part"): the figure is read, the verb names nothing a plan must read. A verb said in the past
 ("budgeted", "enrolled") is one too (``verb_base``)."""

@@ -389,3 +389,20 @@ def test_a_sentence_naming_a_table_by_its_number_names_a_line_s_words(tmp_path_f
         assert answer.value != "0.3315", answer.text
     finally:
         library.close()
+
+
+def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"What number of the modules need 1,800 households": the rows whose households column holds 1,800 (not the
+    column the rest of the words name, "per district"), a module printed over two rows (men, women) counted once."""
+    rows = [["Module", "No. of HHs", "Group", "Sample size per district"],
+            ["Height and weight", "1800", "All members", "5400"], ["Food diary", "900", "All members", "2700"],
+            ["Blood sugar", "1800", "Men", "1500"], ["Blood sugar", "1800", "Women", "1500"],
+            ["Hearing", "1800", "All members", "5400"]]
+    library = next(_drawn(tmp_path_factory, "Sample size for each district", rows, [40, 200, 290, 400, 540]))
+    try:
+        answer = ask_code_first(library, "what number of the modules in the sample table need 1,800 households per "
+                                         "district?")
+        assert answer.value == "3", answer.text
+        assert "4 rows" in answer.text, answer.text  # what was counted, said
+    finally:
+        library.close()
