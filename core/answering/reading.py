@@ -1144,7 +1144,8 @@ def _retold(text: str) -> str:
     # "more than a 4x gain": a gain of more than 4 (a multiple, as a column of them prints it: "4.10x")
     text = re.sub(r"\b(?P<cmp>(?:more|less|greater|higher|lower|bigger|smaller)\s+than)\s+an?\s+(?P<n>\d+(?:\.\d+)?)\s*[x\u00d7]\s+"
                   r"(?P<what>[a-z-]+)\b", r"a \g<what> of \g<cmp> \g<n>", text, flags=re.IGNORECASE)
-    text = re.sub(r"(?<=\d)\s?[x\u00d7](?=\s|[?.,;]|$)", "", text)
+    # ("4x", "4.1x", "a multiple of 4 x.", not "365 x the average payables": a product)
+    text = re.sub(r"(?<=\d)(?:[x\u00d7](?=\s|[?.,;]|$)|\s[x\u00d7](?=\s*(?:[?.,;]|$)))", "", text)
     # "the most distant stations": the farthest; "nearer than 8", "drifting quicker than 30": a distance below 8, a
     # speed above 30
     text = re.sub(r"\b(?P<m>most|least)\s+distant\b", lambda g: "farthest" if g.group("m").lower() == "most" else "closest",

@@ -793,3 +793,10 @@ def test_an_average_per_year_over_a_span_of_years_is_every_year_of_it() -> None:
     assert [leaf.words for leaf in measure.leaves()] == ["tobacco excise"], measure
     years = set(measure.periods) | {y for leaf in measure.leaves() for y in leaf.periods}
     assert years == set(range(2005, 2019)), measure
+
+
+def test_a_product_written_with_x_between_spaces_is_kept_in_a_definition() -> None:
+    """"365 x the average payables": a product (only a multiple's "4x" or "4.1x" drops its x)."""
+    reading = read("Harlow's DPO for 2021, where DPO = 365 x the average of 2020 and 2021 trade payables / 2021 "
+                   "cost of sales. Two decimals.", ("Harlow",))
+    assert dict(reading.definitions)["dpo"].startswith("365 x the average"), reading.definitions
