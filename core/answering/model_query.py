@@ -360,6 +360,11 @@ def from_model(reply: dict[str, Any], view: TableView, reading: QuestionReading,
         raise ValueError(f"{operation} needs a target: one of {', '.join(c.name for c in numbers)}.")
     if operation in ("top", "list") and group is None:
         raise ValueError(f"{operation} needs a group: the column whose values the answer names.")
+    if operation == "value" and not conditions and versus is None and reading.operation in ("average", "sum") and \
+            target is not None:
+        # "avg outlay per state" planned as one cell of no row: the average (or the total) the question asks, of the
+        # model's column over the rows (its totals aside, as code's plans keep them)
+        operation = str(reading.operation)
     if operation == "value" and not conditions and (only := table_query.only_row(view)) is not None:
         conditions = (only,)  # a table of one row ("Turnover Ffr. m." under Butter, Margarine): the cell is in it
     if operation in ("value", "share") and not conditions and versus is None:

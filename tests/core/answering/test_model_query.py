@@ -1097,3 +1097,12 @@ def test_a_count_the_model_gives_from_the_text_is_one_a_passage_states_beside_wh
     assert not usable("How many harbours does the authority run?", "Table 2 lists the ports. Depth 2 m.", "2")
     assert not usable("Which harbours had more than 5 berths?", stated, "2")
     assert usable("Which harbours had more than 5 berths?", "Kelby and Arnmouth had more than 5 berths.", "Kelby, Arnmouth")
+
+
+def test_a_value_of_no_row_for_an_average_asked_is_that_average(register: Register) -> None:  # noqa: F811
+    """"avg employees affected per notice" planned as one cell of no row: the average the question asks."""
+    planned, answered = _plan(register, "avg employees affected per notice?",
+                              _reply(operation="value", target="employees_affected"))
+    assert planned.operation == "average"
+    mean = sum(r[3] for r in register.rows) / len(register.rows)
+    assert answered.value.split()[0] == f"{mean:,.2f}".rstrip("0").rstrip("."), answered.sentence
