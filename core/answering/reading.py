@@ -230,7 +230,7 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(p, re
                rf"|^\s*(?:what|which)\s+{_LABEL_NOUN}\s+(?:are|were|is|was)\s+(?:shown|listed|included|presented|disclosed|"
                rf"covered|reported)\b|\b(?:in|of|for)\s+which\s+{_LABEL_NOUN}\b"
                rf"|^\s*(?:list|name)\s+(?:all\s+)?(?:the\s+)?(?:\w+\s+){{0,2}}?{_LABEL_NOUN}\b"
-               # (not a ranking that only scopes a row the question names: "X's sales among the top 20 grocers")
+               # (not a ranking that only scopes a row the question names: "X's turnover among the top 20 grocers")
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b)(?:\s+(?!among\b)[\w'/-]+){{1,5}}?\s+(?:the\s+)?(?:\w+\s+)?"
                rf"(?:highest|lowest|largest|smallest|greatest|biggest|least|most|top|bottom|maximum|minimum|fewest)\b"
                rf"|^\s*(?:which|what|who)\b(?!\s+{_TIME}\b).*\b(?:grew|rose|increased|fell|declined|decreased)\s+the\s+most\b"
@@ -450,7 +450,7 @@ _AVERAGE_FIRST = re.compile(r"^\s*(?P<how>on\s+average|in\s+total|combined)\s*,?
 _LINE_YIELDED = re.compile(r"\b(?P<how>[Hh]ow\s+much)\s+(?:did|does|do|will|would)\s+"
                            r"(?P<x>(?:the\s+)?[a-z][\w'&-]*(?:\s+[a-z][\w'&-]*){0,4}?)\s+"
                            r"(?:bring\s+in|yield|raise|generate|contribute|cost|fetch)\b")
-""""how much did customs duties bring in", "how much did the fuel levy raise": the line that yielded the figure is
+""""how much did harbour dues bring in", "how much did the fuel levy raise": the line that yielded the figure is
 the one asked (its subject, said in lower case, is no company: "how much did Acme raise" is Acme's)."""
 
 
@@ -464,7 +464,7 @@ def _an_actor(subject: str) -> bool:
 
 _TABLE_NAMED = re.compile(r",?\s+(?:in|from|of|per)\s+(?:the\s+)?table\s+(?=[\w.-]*\d)[A-Z]?[\w.]*(?:[-\u2013][\w.]+)?\b",
                           re.IGNORECASE)
-"""A table named by its number ("in Table S-4", "from table 2.1"): which table, no word of a line."""
+"""A table named by its number ("in Table B-2", "from table 2.1"): which table, no word of a line."""
 _OPERATION_AFTER = re.compile(
     r"^(?P<x>[^:]{3,80}?)\s*:\s*(?:the\s+)?(?P<op>(?:%|percent(?:age)?)\s+(?:change|increase|decrease|growth)|change|increase|"
     r"decrease|growth|average|mean|total)\b(?P<rest>.*)$", re.IGNORECASE)
@@ -810,7 +810,7 @@ def read(question: str, issuers: Sequence[str] = ()) -> QuestionReading:
     # "over the four year period from 2020 to 2023": the years named say which; no word of the line
     if len(find_periods(clause)) >= 2:
         clause = _N_YEAR_PERIOD.sub("", clause).strip()
-    # "... in Table S-4": which table, said for the table's choice (read from the whole text), no word of a line
+    # "... in Table B-2": which table, said for the table's choice (read from the whole text), no word of a line
     clause = _TABLE_NAMED.sub("", clause).strip()
     periods = find_periods(clause)
     marked = _mark_periods(clause, periods)
@@ -1144,7 +1144,7 @@ def _retold(text: str) -> str:
     # "more than a 4x gain": a gain of more than 4 (a multiple, as a column of them prints it: "4.10x")
     text = re.sub(r"\b(?P<cmp>(?:more|less|greater|higher|lower|bigger|smaller)\s+than)\s+an?\s+(?P<n>\d+(?:\.\d+)?)\s*[x\u00d7]\s+"
                   r"(?P<what>[a-z-]+)\b", r"a \g<what> of \g<cmp> \g<n>", text, flags=re.IGNORECASE)
-    # ("4x", "4.1x", "a multiple of 4 x.", not "365 x the average payables": a product)
+    # ("4x", "4.1x", "a multiple of 4 x.", not "365 x mean payables": a product)
     text = re.sub(r"(?<=\d)(?:[x\u00d7](?=\s|[?.,;]|$)|\s[x\u00d7](?=\s*(?:[?.,;]|$)))", "", text)
     # "the most distant stations": the farthest; "nearer than 8", "drifting quicker than 30": a distance below 8, a
     # speed above 30
@@ -1171,7 +1171,7 @@ def _retold(text: str) -> str:
     if re.search(r"\b(?:share|percent(?:age)?|proportion|fraction|portion)\s+of\b", text, re.IGNORECASE):
         text = _FORESEEN_SHARE.sub(lambda g: ("came " if (g.group("v") or g.group("v2")).lower().startswith("c") else "went ")
                                    + (g.group("p") or g.group("p2")).lower(), text)
-    asked, mark, after = text.partition("?")  # ("... fall under Others? One decimal.": the question is the frame's)
+    asked, mark, after = text.partition("?")  # ("... come under Repairs? Round to 1 decimal.": the question is the frame's)
     taken = _SHARE_TAKEN.match(asked + mark)
     if taken is not None:
         part = taken.group("y") or taken.group("y2") or taken.group("y3") or taken.group("y4")

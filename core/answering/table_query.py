@@ -120,7 +120,7 @@ class Condition:
     "Aged 40 to 64", which ``within`` names (``nested_row``)."""
     within: str = ""
     totalled: bool = False
-    """The values are the rows a totals row adds up, or those listed after it (``said``: "counted in EU Total")."""
+    """The values are the rows a totals row adds up, or those listed after it (``said``: "counted in Nordic Total")."""
 
     def sql(self) -> str:
         """The condition as a predicate of one SQL statement."""
@@ -1680,7 +1680,8 @@ def introducing_sentences(view: TableView) -> str:
     number = re.search(r"\btable\s+([\w.-]*\d[\w-]*(?:\.\d+)*)", view.info.caption, re.IGNORECASE)
     own = re.compile(rf"\btable\s+{re.escape(number.group(1))}(?![\w.]*\d)", re.IGNORECASE) if number else None
     # (a caption printed over the table is a line of its own, not a sentence of the prose next to it)
-    text = view.introduced.replace(view.info.caption, ". ") if view.info.caption.strip() else view.introduced
+    captioned = re.match(r"\s*(?:table|figure|chart)\s", view.info.caption, re.IGNORECASE)
+    text = view.introduced.replace(view.info.caption, ". ") if captioned else view.introduced
     sentences = re.split(r"(?<=[.!?])\s+|\s+(?=(?:table|figure|chart)\s+[\w.-]*\d[\w.-]*\s*[:.\u2013-])", text,
                          flags=re.IGNORECASE)
     return " ".join(s for s in sentences if _INTRODUCING.search(s) or own is not None and own.search(s) and
@@ -2704,13 +2705,13 @@ def only_count(view: TableView, numbers: Sequence[ColumnSchema], reading: Questi
 
 
 _GROUP_TOTAL = re.compile(r"^\s*(?P<a>[\w.-]+(?:\s+[\w.-]+)?)\s+totals?\s*$", re.IGNORECASE)
-"""A totals row named by the group it adds up ("EU Total", "Europe total"; not "Total revenue", a line's total)."""
+"""A totals row named by the group it adds up ("Nordic Total", "Europe total"; not "Total revenue", a line's total)."""
 
 
 def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Sequence[Condition]) -> Condition | None:
-    """"Which EU member states ..." over countries printed above an "EU Total" row, and others below it: the rows that
-    total adds up (those between it and the totals row above it); "the non-EU countries listed under the EU total":
-    the rows after it (up to the next totals row). None where the question names no such group, or already keeps
+    """"Which Nordic countries ..." over countries printed above a "Nordic Total" row, and others below it: the rows
+    that total adds up (those between it and the totals row above it); "the countries printed below the Nordic
+    total": the rows after it (up to the next totals row). None where the question names no such group, or already keeps
     rows by their labels."""
     label = view.label_column
     if label is None or any(c.column.name == label.name and not (c.rows and set(c.rows) <= set(total_rows(view))) and
@@ -2725,7 +2726,7 @@ def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Se
         if not group or not _tokens(group) or not _tokens(group) <= asked or _tokens(group) & {"grand", "sub", "all"}:
             continue
         said_group = re.escape(group)
-        # (the words that say the rows after it: "non-EU", "under the EU total", read by the condition made)
+        # (the words that say the rows after it: "non-Nordic", "below the Nordic total", read by the condition made)
         phrases = [m.group(0) for m in re.finditer(
             rf"\bnon[\s-]*{said_group}\b|\b(?:under|below|after)\s+(?:the\s+)?{said_group}\s+totals?\b|"
             rf"\b(?:outside|not\s+in)\s+(?:the\s+)?{said_group}\b", reading.text, re.IGNORECASE)]

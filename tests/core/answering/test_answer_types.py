@@ -323,7 +323,7 @@ def test_a_bound_that_says_of_whom_is_no_figure_stated() -> None:
     """"smoking among adults of \u226530 years in the valley was 12%": the 30 after the sign bounds who, the 12% is said."""
     passages = [_passage("A survey found that the prevalence of smoking among the adults of \u226530 years in the "
                          "valley of Orne was 12% in the last census.")]
-    found = text_facts.stated_figure("What was the prevalence of smoking among adults in the valley of Orne?",
+    found = text_facts.stated_figure("How common was smoking among adults in the valley of Orne?",
                                      passages)
     assert found is not None and found.figure == "12%", found
 

@@ -771,8 +771,8 @@ def test_on_average_what_the_rows_got_is_an_average_of_it() -> None:
 
 
 def test_a_top_n_that_scopes_a_named_row_is_no_ranking() -> None:
-    """"X's sales among the top 20 grocers": one row's figure, the ranking only says which table."""
-    reading = read("What were Halvorsen's sales among the region's top 20 grocers?")
+    """"X's turnover among the top 20 grocers": one row's figure, the ranking only says which table."""
+    reading = read("What was Halvorsen's turnover among the region's top 20 grocers?")
     assert reading.kind == "lookup" and reading.query is None, reading
     assert read("What were the top 3 grocers by sales?").query.operation == "top"
 
@@ -786,9 +786,9 @@ def test_a_line_that_yields_a_figure_is_the_line_asked() -> None:
 
 
 def test_an_average_per_year_over_a_span_of_years_is_every_year_of_it() -> None:
-    """"on average, how much ... per year over 2005-2018 in Table B-2": every year of a fourteen-year span, the
-    table said for its choice only, "per year" said by the average, and "over" a span is no divisor."""
-    measure = read("On average, how much did tobacco excise bring in per year over 2005-2018 in Table B-2?").measure
+    """An average "from 2005 to 2018", "in Table B-2": every year of a fourteen-year span, the table said for its
+    choice only."""
+    measure = read("How much did the tobacco excise bring in, on average, from 2005 to 2018 in Table B-2?").measure
     assert measure.op == "average", measure
     assert [leaf.words for leaf in measure.leaves()] == ["tobacco excise"], measure
     years = set(measure.periods) | {y for leaf in measure.leaves() for y in leaf.periods}
@@ -796,7 +796,7 @@ def test_an_average_per_year_over_a_span_of_years_is_every_year_of_it() -> None:
 
 
 def test_a_product_written_with_x_between_spaces_is_kept_in_a_definition() -> None:
-    """"365 x the average payables": a product (only a multiple's "4x" or "4.1x" drops its x)."""
-    reading = read("Harlow's DPO for 2021, where DPO = 365 x the average of 2020 and 2021 trade payables / 2021 "
-                   "cost of sales. Two decimals.", ("Harlow",))
-    assert dict(reading.definitions)["dpo"].startswith("365 x the average"), reading.definitions
+    """"365 x mean trade payables": a product (only a multiple's "4x" or "4.1x" drops its x)."""
+    reading = read("Harlow's DPO for 2021, with DPO = 365 x mean trade payables (2020, 2021) / 2021 cost of sales",
+                   ("Harlow",))
+    assert dict(reading.definitions)["dpo"].startswith("365 x mean"), reading.definitions

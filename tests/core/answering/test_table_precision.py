@@ -286,7 +286,7 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 def test_a_line_is_named_by_the_sentence_over_its_table(weights: Library) -> None:
     """The words "when standardising survey results" are the introducing sentence's: they say which table, so the
     weight of the band named is the answer."""
-    answer = ask_code_first(weights, "What weight should be used for the 40-59 band when standardising the panel's yearly results?")
+    answer = ask_code_first(weights, "What is the weight for the 40-59 band when standardising the panel's yearly results?")
     assert answer.value == "0.3315", answer.text
 
 
@@ -310,7 +310,7 @@ def test_a_survey_s_hh_is_households(tmp_path_factory: pytest.TempPathFactory) -
             ["Food diary", "900", "2700"], ["Blood sugar", "1800", "3100"]]
     library = next(_drawn(tmp_path_factory, "Sample size for each district", rows))
     try:
-        answer = ask_code_first(library, "How many households were needed for the food diary?")
+        answer = ask_code_first(library, "For the food diary, how many households did the sample take?")
         assert answer.value == "900", answer.text
     finally:
         library.close()
@@ -329,7 +329,7 @@ def test_the_rows_a_group_s_totals_row_adds_up_are_the_group_s(regions: Library)
     """"Which Nordic countries": the rows the "Nordic Total" row adds up, not those printed after it."""
     answer = ask_code_first(regions, "Which Nordic countries had more than 50 cases?")
     assert answer.value == "Denmark; Sweden", answer.text  # not Latvia
-    answer = ask_code_first(regions, "How many cases did the non-Nordic countries listed under the Nordic total have?")
+    answer = ask_code_first(regions, "How many cases did the countries printed below the Nordic total report in all?")
     assert answer.value == "69", answer.text
 
 
@@ -350,20 +350,20 @@ def indicators(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def test_rows_compared_across_two_survey_rounds_in_a_section_named_first(indicators: Library) -> None:
-    """"In the care of newborns section, what number of indicators had a higher total in KIS-2 than in KIS-1": the
+    """"For the care of newborns section, what number of the indicators had a larger total in KIS-2 than in KIS-1": the
     second round is named by its code alone (its Total column, as the first side's); the section, said before the
     question, keeps the rows under its heading, printed over two bare rows."""
-    answer = ask_code_first(indicators, "In the care of newborns section, what number of indicators had a higher total "
-                                        "in KIS-2 than in KIS-1?")
+    answer = ask_code_first(indicators, "For the care of newborns section, what number of the indicators had a larger "
+                                        "total in KIS-2 than in KIS-1?")
     assert answer.value == "2", answer.text  # weighed, checked (not breastfed; not the awareness rows)
-    answer = ask_code_first(indicators, "How many indicators had a higher total in KIS-2 than in KIS-1?")
+    answer = ask_code_first(indicators, "How many of the indicators had a larger total in KIS-2 than in KIS-1?")
     assert answer.value == "3", answer.text
     # the section said before a question followed by an instruction: still part of what is asked
-    answer = ask_code_first(indicators, "In the care of newborns section, what number of indicators had a higher total "
-                                        "in KIS-2 than in KIS-1? Leave out any blanks.")
+    answer = ask_code_first(indicators, "For the care of newborns section, what number of the indicators had a larger "
+                                        "total in KIS-2 than in KIS-1? Leave out any blanks.")
     assert answer.value == "2", answer.text
-    answer = ask_code_first(indicators, "In the housing section, what number of indicators had a higher total in KIS-2 "
-                                        "than in KIS-1? Leave out any blanks.")
+    answer = ask_code_first(indicators, "For the housing section, what number of the indicators had a larger total in "
+                                        "KIS-2 than in KIS-1? Leave out any blanks.")
     assert answer.value not in ("2", "3"), answer.text  # no such section: no count of other rows
 
 
@@ -392,7 +392,7 @@ def test_a_sentence_naming_a_table_by_its_number_names_a_line_s_words(tmp_path_f
 
 
 def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """"What number of the modules need 1,800 households": the rows whose households column holds 1,800 (not the
+    """"How many modules need 1,800 households each": the rows whose households column holds 1,800 (not the
     column the rest of the words name, "per district"), a module printed over two rows (men, women) counted once."""
     rows = [["Module", "No. of HHs", "Group", "Sample size per district"],
             ["Height and weight", "1800", "All members", "5400"], ["Food diary", "900", "All members", "2700"],
@@ -400,7 +400,7 @@ def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_fac
             ["Hearing", "1800", "All members", "5400"]]
     library = next(_drawn(tmp_path_factory, "Sample size for each district", rows, [40, 200, 290, 400, 540]))
     try:
-        answer = ask_code_first(library, "what number of the modules in the sample table need 1,800 households per "
+        answer = ask_code_first(library, "how many modules in the sample table need 1,800 households, district by "
                                          "district?")
         assert answer.value == "3", answer.text
         assert "4 rows" in answer.text, answer.text  # what was counted, said
