@@ -7,7 +7,8 @@ with no model call (invented figures)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -197,26 +198,32 @@ def test_a_small_bound_is_said_as_the_question_said_it(error_rates: Library) -> 
     assert "above 0.005" in answer.text and "0.01" not in answer.text, answer.text
 
 
+def _page_library(directory: Path, lines: Sequence[tuple[float, str]], rows: list[list[str]], columns: list[float],
+                  top: float) -> Library:
+    """A library of one page: ``lines`` of text (at their heights) and a ruled table of ``rows`` at ``top``."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, line in lines:
+        page.insert_text((72, y), line, fontsize=11)
+    _draw_ruled(page, rows, columns, top, row_height=18)
+    doc.save(directory / "page.pdf")
+    doc.close()
+    library = Library(directory / "library.sqlite3")
+    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "page.pdf").tables == 1
+    return library
+
+
 @pytest.fixture(scope="module")
 def harbours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     """A bulletin whose table of boats by harbour is introduced by a sentence over it ("the spring census")."""
-    directory = tmp_path_factory.mktemp("bulletin")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 24), "Harbour Office: Annual Bulletin", fontsize=11)
-    for n, line in enumerate(["The office keeps the quays, the slipways and the moorings of four harbours in",
-                              "good repair, and reports each year on what it spent and on the works it plans.",
-                              "This bulletin sets out the year's accounts, the works done and the fleet."]):
-        page.insert_text((72, 60 + 14 * n), line, fontsize=11)
-    page.insert_text((72, 120), "Boats were counted in the spring census of the harbours.", fontsize=11)
-    page.insert_text((72, 140), "Table 3: Boats by harbour", fontsize=11)
+    lines = [(24, "Harbour Office: Annual Bulletin"),
+             (60, "The office keeps the quays, the slipways and the moorings of four harbours in"),
+             (74, "good repair, and reports each year on what it spent and on the works it plans."),
+             (88, "This bulletin sets out the year's accounts, the works done and the fleet."),
+             (120, "Boats were counted in the spring census of the harbours."), (140, "Table 3: Boats by harbour")]
     counts = {"Kelby": (41, 18), "Marrow": (25, 32), "Penhale": (12, 9), "Tresco Bay": (30, 21)}
     rows = [["Harbour", "Sailing boats", "Motor boats"]] + [[h, str(s), str(m)] for h, (s, m) in counts.items()]
-    _draw_ruled(page, rows, [60, 220, 340, 460], 158, row_height=18)
-    doc.save(directory / "harbours.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "harbours.pdf").tables == 1
+    library = _page_library(tmp_path_factory.mktemp("bulletin"), lines, rows, [60, 220, 340, 460], 158)
     yield library
     library.close()
 
@@ -264,21 +271,15 @@ def test_a_line_printed_once_a_period_is_counted_by_the_column_of_counts(awards:
     assert answer.value == "18,000", answer.text
 
 
+WEIGHTS = [["Age band", "Weight"], ["20-39", "0.4120"], ["40-59", "0.3315"], ["60-79", "0.2065"], ["80 +", "0.0500"]]
+
+
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
     """A table of weights whose only title is the sentence over it, which says what the weights are for."""
-    directory = tmp_path_factory.mktemp("weights")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 24), "Methods, section 4", fontsize=11)
-    page.insert_text((72, 60), "Following are the weights to be used when standardising the panel's yearly results by age.",
-                     fontsize=11)
-    rows = [["Age band", "Weight"], ["20-39", "0.4120"], ["40-59", "0.3315"], ["60-79", "0.2065"], ["80 +", "0.0500"]]
-    _draw_ruled(page, rows, [60, 220, 340], 80, row_height=18)
-    doc.save(directory / "weights.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
-    assert Ingestor(library, HashEmbedder()).ingest_file(directory / "weights.pdf").tables == 1
+    lines = [(24, "Methods, section 4"),
+             (60, "Following are the weights to be used when standardising the panel's yearly results by age.")]
+    library = _page_library(tmp_path_factory.mktemp("weights"), lines, WEIGHTS, [60, 220, 340], 80)
     yield library
     library.close()
 
@@ -370,19 +371,10 @@ def test_rows_compared_across_two_survey_rounds_in_a_section_named_first(indicat
 def test_a_sentence_naming_a_table_by_its_number_names_a_line_s_words(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Prose over a table that points at it ("... (see Table 4)") says what it holds; prose that does not (the
     sentence before it) names nothing."""
-    directory = tmp_path_factory.mktemp("panel")
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 40), "The harbour towns were surveyed in the spring by post.", fontsize=11)
-    page.insert_text((72, 60), "The Orne panel's results were weighted by age band (see Table 4).", fontsize=11)
-    page.insert_text((72, 80), "Table 4: Weights by age band", fontsize=11)
-    rows = [["Age band", "Weight"], ["20-39", "0.4120"], ["40-59", "0.3315"], ["60-79", "0.2065"], ["80 +", "0.0500"]]
-    _draw_ruled(page, rows, [60, 220, 340], 96, row_height=18)
-    doc.save(directory / "panel.pdf")
-    doc.close()
-    library = Library(directory / "library.sqlite3")
+    lines = [(40, "The harbour towns were surveyed in the spring by post."),
+             (60, "The Orne panel's results were weighted by age band (see Table 4)."), (80, "Table 4: Weights by age band")]
+    library = _page_library(tmp_path_factory.mktemp("panel"), lines, WEIGHTS, [60, 220, 340], 96)
     try:
-        assert Ingestor(library, HashEmbedder()).ingest_file(directory / "panel.pdf").tables == 1
         answer = ask_code_first(library, "What weight did the Orne panel give the 40-59 band?")
         assert answer.value == "0.3315", answer.text
         answer = ask_code_first(library, "What weight did the postal harbour survey give the 40-59 band?")
