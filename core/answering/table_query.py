@@ -1008,6 +1008,9 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
+    printed = f"{view.info.caption} {view.info.heading} {view.introduced} {document} " + " ".join(said) + " ".join(
+        c.header for c in view.info.schema.columns)
+    left += _other_codes(reading.text, printed)
     header = _tokens(_header(planned.target)) if planned.target is not None else set()
     counted = _tokens(reading.query.target) if reading.query is not None else set()
     if len({frozenset(stems(word)) for word in left}) == 1 and header & _COUNT_HEADERS and \
@@ -1798,6 +1801,20 @@ def compared_columns(view: TableView, reading: QuestionReading, numbers: Sequenc
         return None
     above = reading.criterion.kind == VERSUS_KINDS[0]
     return Threshold(first, above, 0.0, f"{'above' if above else 'below'} {second.header or second.name}", than=second)
+
+
+_CODE = re.compile(r"\b([A-Z][A-Za-z]{1,5})[-\u2013](\d{1,4})\b")
+"""A name of letters and a number ("ITC-2002", "DLHS-3", "EU-27"): a survey, an edition, a group."""
+
+
+def _other_codes(question: str, printed: str) -> list[str]:
+    """The codes the question says ("ITC-2002") where the table prints the same letters with another number only
+    ("ITC-2007"): the table is another edition's, whatever else it binds."""
+    seen: dict[str, set[str]] = {}
+    for letters, number in _CODE.findall(printed):
+        seen.setdefault(letters.lower(), set()).add(number)
+    return [f"{letters}-{number}" for letters, number in _CODE.findall(question)
+            if letters.lower() in seen and number not in seen[letters.lower()]]
 
 
 def _codes(text: str) -> set[str]:

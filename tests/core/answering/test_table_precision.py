@@ -398,3 +398,16 @@ def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_fac
         assert "4 rows" in answer.text, answer.text  # what was counted, said
     finally:
         library.close()
+
+
+def test_a_table_of_another_edition_answers_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"Students in ABC-2002 set C" over a table of the ABC-2007 sets: another edition's figures."""
+    rows = [["Set", "Events", "Students"], ["Set A", "400", "200"], ["Set B", "410", "205"], ["Set C", "420", "210"]]
+    library = next(_drawn(tmp_path_factory, "Table 5: Features of the ABC-2007 sets", rows))
+    try:
+        answer = ask_code_first(library, "Number of students in ABC-2007 set C?")
+        assert answer.value == "210", answer.text
+        answer = ask_code_first(library, "Number of students in ABC-2002 set C?")
+        assert answer.value != "210", answer.text
+    finally:
+        library.close()
