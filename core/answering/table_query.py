@@ -1008,8 +1008,8 @@ def unbound(planned: QueryPlan, reading: QuestionReading, document: str = "") ->
         if folded <= _SOURCE_NOUNS and re.search(rf"(?:\b[A-Z][\w-]*|\d)(?:'s)?\s+{re.escape(word)}\b", reading.text):
             continue  # "Eastvale's EHS-2 survey", "the 2011 census": the source a name says, not something read
         left.append(word)
-    printed = f"{view.info.caption} {view.info.heading} {view.introduced} {document} " + " ".join(said) + " ".join(
-        c.header for c in view.info.schema.columns)
+    printed = " ".join([view.info.caption, view.info.heading, view.introduced, document, *said,
+                        *(c.header for c in view.info.schema.columns)])
     left += _other_codes(reading.text, printed)
     header = _tokens(_header(planned.target)) if planned.target is not None else set()
     counted = _tokens(reading.query.target) if reading.query is not None else set()
