@@ -454,12 +454,15 @@ _LINE_YIELDED = re.compile(r"\b(?P<how>[Hh]ow\s+much)\s+(?:did|does|do|will|woul
 the one asked (its subject, said in lower case, is no company: "how much did Acme raise" is Acme's)."""
 
 
+_ACTORS = frozenset().union(*ENTITY_KINDS) | {"government", "state", "it", "they", "we", "group", "department",
+                                              "agency", "council", "ministry"}
+"""Subjects that name who acts, not a line of figures."""
+
+
 def _an_actor(subject: str) -> bool:
     """Whether a verb's subject names who acts ("the company", "the state", "they"), not a line of figures."""
     last = subject.split()[-1].lower().rstrip("s")
-    actors = set().union(*ENTITY_KINDS) | {"government", "state", "it", "they", "we", "group", "department", "agency",
-                                           "council", "ministry"}
-    return last in actors or last + "s" in actors
+    return last in _ACTORS or last + "s" in _ACTORS
 
 
 _TABLE_NAMED = re.compile(r",?\s+(?:in|from|of|per)\s+(?:the\s+)?table\s+(?=[\w.-]*\d)[A-Z]?[\w.]*(?:[-\u2013][\w.]+)?\b",

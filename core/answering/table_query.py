@@ -496,8 +496,7 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
         return None  # "how many gardeners": the table's rows are no gardeners
     if operation in ("list", "count", "sum", "average", "top", "max", "min") and \
             (members := members_of_a_total(view, reading, conditions)) is not None:
-        conditions = [c for c in conditions if not (c.rows and set(c.rows) <= set(total_rows(view))) and
-                      not all(_TOTAL_ROW.search(str(v)) for v in c.values)] + [members]
+        conditions = [c for c in conditions if not _keeps_a_total(c, view)] + [members]
     if reading.query is None and not _accounts_for(reading, view, target, conditions, whole):
         return None  # "the total spending on highways and green spaces" over a table naming neither
     percents = [c for c in numbers if is_percent(view, c)]
@@ -508,8 +507,8 @@ def plan(view: TableView, reading: QuestionReading, distinct: Callable[[ColumnSc
     # (a header's "Total" is named by the question's: "had total spending above 50,000" reads "Total spending, all
     # funds", not "Indirect spending")
     unread = " ".join(w for w in _WORDS.findall(reading.text.lower()) if _tokens(w) & (asked - used) or w == "total")
-    counted = _best_column(reading.criterion.counted, candidates, title) if reading.criterion.counted else None
-    measured = target or counted or _best_column(unread, candidates, title, whole_header=True) or \
+    of_things = _best_column(reading.criterion.counted, candidates, title) if reading.criterion.counted else None
+    measured = target or of_things or _best_column(unread, candidates, title, whole_header=True) or \
         _named_by_own_words(" ".join(sorted(asked - used)), candidates) or \
         (_named_whole(reading.text, percents, _PERCENT_HEADER) if reading.criterion.scale == "%" else None) or \
         (_signed_column(reading.text, numbers) if reading.criterion.kind in _SIGNS else None) or \
@@ -2731,8 +2730,7 @@ def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Se
     total": the rows after it (up to the next totals row). None where the question names no such group, or already keeps
     rows by their labels."""
     label = view.label_column
-    if label is None or any(c.column.name == label.name and not (c.rows and set(c.rows) <= set(total_rows(view))) and
-                            not all(_TOTAL_ROW.search(str(v)) for v in c.values) for c in conditions):
+    if label is None or any(c.column.name == label.name and not _keeps_a_total(c, view) for c in conditions):
         return None
     rows = sorted(view.rows, key=lambda r: r.row)
     totals = [r for r in rows if _TOTAL_ROW.search(r.label) or r.row in view.info.total_rows]
@@ -2766,6 +2764,17 @@ def members_of_a_total(view: TableView, reading: QuestionReading, conditions: Se
     return None
 
 
+def _keeps_a_total(condition: Condition, view: TableView) -> bool:
+    """Whether a condition keeps a totals row only ("EU Total" named by "the EU"): the group's total, not its rows."""
+    return bool(condition.rows) and set(condition.rows) <= set(total_rows(view)) or \
+        all(_TOTAL_ROW.search(str(v)) for v in condition.values)
+
+
+def _label_key(value: Any) -> str:
+    """A label as it is compared with its repeats: spacing and case aside."""
+    return " ".join(str(value).split()).lower()
+
+
 def _labels_counted(plan: QueryPlan, kept: Sequence[int]) -> int:
     """How many of the label column's things the rows kept are, where the rows are counted as those things ("how
     many of the investigations" over an Investigations column): a label printed on rows one after another (a cell
@@ -2774,12 +2783,8 @@ def _labels_counted(plan: QueryPlan, kept: Sequence[int]) -> int:
     if label is None or not plan.noun or not _tokens(plan.noun) & _header_tokens(_header(label)):
         return len(kept)
     position = view.column_position(label.name)
-    printed = {r: " ".join(str(view.values[r][position]).split()).lower() for r in kept if r in view.values}
+    printed = {r: _label_key(view.values[r][position]) for r in kept if r in view.values}
     return sum(1 for r in sorted(kept) if not (r - 1 in printed and printed.get(r) == printed[r - 1] and printed[r]))
-
-
-def _singular(noun: str) -> str:
-    return re.sub(r"(?<=[^s])s$", "", noun.strip().split()[-1]) if noun.strip() else "label"
 
 
 def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bool:
@@ -2789,12 +2794,12 @@ def _label_printed_again(conditions: Sequence[Condition], view: TableView) -> bo
     if label is None or not conditions or not all(c.column.name == label.name and len(c.values) == 1 and not c.dated
                                                   for c in conditions):
         return False
-    position = view.info.schema.columns.index(label)
+    position = view.column_position(label.name)
     rows_of: dict[str, list[int]] = {}
     for row, values in sorted(view.values.items()):
-        rows_of.setdefault(" ".join(str(values[position]).split()).lower(), []).append(row)
+        rows_of.setdefault(_label_key(values[position]), []).append(row)
     # (a label over consecutive rows is one cell's, copied down the rows it spans, not a line printed again)
-    return all(len(rows := rows_of.get(" ".join(str(c.values[0]).split()).lower(), [])) > 1 and
+    return all(len(rows := rows_of.get(_label_key(c.values[0]), [])) > 1 and
                all(b - a > 1 for a, b in pairwise(rows)) for c in conditions)
 
 
@@ -3258,7 +3263,8 @@ def execute(plan: QueryPlan, reading: QuestionReading, run_sql: RunSql) -> Query
         label_column = view.label_column
         cells = tuple((r, label_column.name) for r in kept) if label_column else ()
         runs = _labels_counted(plan, kept)
-        spanning = f" ({count:,} rows: each {_singular(noun)} printed over consecutive rows counted once)" if runs < count else ""
+        one = vocabulary.singular(noun.split()[-1]) if noun.strip() else "label"
+        spanning = f" ({count:,} rows: each {one} printed over consecutive rows counted once)" if runs < count else ""
         count = min(count, runs)
         sentence = f"{count:,} {noun} in {title}{where}{spanning}"
         return QueryAnswer(plan, result, f"{count:,}", (f"{count:,}",), sentence, cells, {})

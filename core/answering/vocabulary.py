@@ -220,13 +220,18 @@ ENTITY_KINDS: tuple[frozenset[str], ...] = (
 """Nouns a question and a table's header use for the same kind of row ("which employers" over a Company column)."""
 
 
+def singular(noun: str) -> str:
+    """A plural noun said in the singular ("countries": "country", "notices": "notice"; "class" as it is)."""
+    plain = noun.lower().strip()
+    return re.sub(r"ies$", "y", plain) if plain.endswith("ies") else re.sub(r"(?<!s)s$", "", plain)
+
+
 def same_kind_nouns(noun: str) -> list[str]:
     """The other nouns for the kind of row ``noun`` names (singular or plural), or []."""
-    plain = noun.lower().strip()
-    singular = re.sub(r"ies$", "y", plain) if plain.endswith("ies") else re.sub(r"(?<!s)s$", "", plain)
+    one = singular(noun)
     for kind in ENTITY_KINDS:
-        if singular in kind:
-            return sorted(kind - {singular})
+        if one in kind:
+            return sorted(kind - {one})
     return []
 
 

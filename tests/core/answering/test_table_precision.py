@@ -8,6 +8,7 @@ with no model call (invented figures)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -55,6 +56,10 @@ def _drawn(tmp_path_factory: pytest.TempPathFactory, title: str, rows: list[list
     library = drawn_library(tmp_path_factory.mktemp("table"), title, rows, columns or [40, 220, 320, 420])
     yield library
     library.close()
+
+
+_one_table = contextmanager(_drawn)
+"""``_drawn`` for one test: ``with _one_table(...) as library``."""
 
 
 @pytest.fixture(scope="module")
@@ -309,12 +314,9 @@ def test_a_survey_s_hh_is_households(tmp_path_factory: pytest.TempPathFactory) -
     """"No. of HHs", as surveys head their counts of households: "how many households" reads it."""
     rows = [["Module", "No. of HHs", "Persons per district"], ["Height and weight", "1800", "5400"],
             ["Food diary", "900", "2700"], ["Blood sugar", "1800", "3100"]]
-    library = next(_drawn(tmp_path_factory, "Sample size for each district", rows))
-    try:
+    with _one_table(tmp_path_factory, "Sample size for each district", rows) as library:
         answer = ask_code_first(library, "For the food diary, how many households did the sample take?")
         assert answer.value == "900", answer.text
-    finally:
-        library.close()
 
 
 @pytest.fixture(scope="module")
@@ -373,14 +375,11 @@ def test_a_sentence_naming_a_table_by_its_number_names_a_line_s_words(tmp_path_f
     sentence before it) names nothing."""
     lines = [(40, "The harbour towns were surveyed in the spring by post."),
              (60, "The Orne panel's results were weighted by age band (see Table 4)."), (80, "Table 4: Weights by age band")]
-    library = _page_library(tmp_path_factory.mktemp("panel"), lines, WEIGHTS, [60, 220, 340], 96)
-    try:
+    with closing(_page_library(tmp_path_factory.mktemp("panel"), lines, WEIGHTS, [60, 220, 340], 96)) as library:
         answer = ask_code_first(library, "What weight did the Orne panel give the 40-59 band?")
         assert answer.value == "0.3315", answer.text
         answer = ask_code_first(library, "What weight did the postal harbour survey give the 40-59 band?")
         assert answer.value != "0.3315", answer.text
-    finally:
-        library.close()
 
 
 def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -390,24 +389,18 @@ def test_the_rows_that_need_so_many_of_a_thing_counted_once_a_label(tmp_path_fac
             ["Height and weight", "1800", "All members", "5400"], ["Food diary", "900", "All members", "2700"],
             ["Blood sugar", "1800", "Men", "1500"], ["Blood sugar", "1800", "Women", "1500"],
             ["Hearing", "1800", "All members", "5400"]]
-    library = next(_drawn(tmp_path_factory, "Sample size for each district", rows, [40, 200, 290, 400, 540]))
-    try:
+    with _one_table(tmp_path_factory, "Sample size for each district", rows, [40, 200, 290, 400, 540]) as library:
         answer = ask_code_first(library, "how many modules in the sample table need 1,800 households, district by "
                                          "district?")
         assert answer.value == "3", answer.text
         assert "4 rows" in answer.text, answer.text  # what was counted, said
-    finally:
-        library.close()
 
 
 def test_a_table_of_another_edition_answers_nothing(tmp_path_factory: pytest.TempPathFactory) -> None:
     """"Students in ABC-2002 set C" over a table of the ABC-2007 sets: another edition's figures."""
     rows = [["Set", "Events", "Students"], ["Set A", "400", "200"], ["Set B", "410", "205"], ["Set C", "420", "210"]]
-    library = next(_drawn(tmp_path_factory, "Table 5: Features of the ABC-2007 sets", rows))
-    try:
+    with _one_table(tmp_path_factory, "Table 5: Features of the ABC-2007 sets", rows) as library:
         answer = ask_code_first(library, "Number of students in ABC-2007 set C?")
         assert answer.value == "210", answer.text
         answer = ask_code_first(library, "Number of students in ABC-2002 set C?")
         assert answer.value != "210", answer.text
-    finally:
-        library.close()
